@@ -1,0 +1,64 @@
+//! Where a command's result goes: standard output or the `-o` file, as text or JSON.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use crate::cli::OutputArgs;
+use crate::error::{Error, Result};
+
+/// The `--json` / `-o` choice of one command.
+#[derive(Debug, Clone, Default)]
+pub struct Output {
+    pub json: bool,
+    pub path: Option<PathBuf>,
+}
+
+impl From<OutputArgs> for Output {
+    fn from(a: OutputArgs) -> Self {
+        Output {
+            json: a.json,
+            path: a.output,
+        }
+    }
+}
+
+impl Output {
+    /// Writes `text` to the file or standard output.
+    pub fn emit(&self, text: &str) -> Result<()> {
+        match &self.path {
+            Some(p) => std::fs::write(p, text).map_err(|e| Error::io(p, e)),
+            None => {
+                let mut out = std::io::stdout().lock();
+                // A closed pipe (`advise parse f | head`) is not an error worth reporting.
+                match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+                    Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                        Err(Error::io("<stdout>", e))
+                    }
+                    _ => Ok(()),
+                }
+            }
+        }
+    }
+
+    /// Writes `value` as pretty JSON.
+    pub fn emit_json<T: Serialize>(&self, value: &T) -> Result<()> {
+        let mut text = serde_json::to_string_pretty(value)
+            .map_err(|e| Error::Invalid(format!("cannot write JSON: {e}")))?;
+        text.push('\n');
+        self.emit(&text)
+    }
+
+    /// Writes bytes produced by a CSV writer.
+    pub fn emit_csv(&self, write: impl FnOnce(&mut Vec<u8>) -> Result<()>) -> Result<()> {
+        let mut buf = Vec::new();
+        write(&mut buf)?;
+        self.emit(&String::from_utf8_lossy(&buf))
+    }
+}
+
+/// A note for the user on standard error (progress, summaries), kept apart from results.
+pub fn note(text: &str) {
+    eprintln!("{text}");
+}

@@ -1,0 +1,536 @@
+//! The wide feature table: per run (program, input, replicate, variant), every counter
+//! aggregated over kernel launches and normalized by active cycles, joined with the run's time.
+//!
+//! Aggregation (DESIGN.md): counts are summed over launches (nvprof rows count `Avg x
+//! Invocations`); intensive values are averaged, weighted by each launch's duration where the
+//! file has one (`gpu__time_duration.sum` / `Duration`), else by invocations.
+//! Normalization (thesis section 4.4): `Vn = Vo / A * C` with A the active cycles. The thesis
+//! leaves C open; advise uses C = 1e6, so a count reads "per million active cycles".
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::io::Write;
+use std::path::Path;
+
+use super::measurements::{MeasurementRow, RunKey, TimingRow};
+use super::table;
+use crate::error::{Error, Result};
+use crate::profile::metric_map;
+use crate::profile::value::MetricKind;
+
+/// The constant C of the thesis's normalization.
+pub const NORMALIZE_C: f64 = 1e6;
+
+/// Names of the normalizer A, most preferred first, after nvprof names are made canonical.
+pub const ACTIVE_CYCLE_METRICS: [&str; 4] = [
+    "sm__cycles_active.sum",
+    "sm__cycles_active.avg",
+    "SM Active Cycles",
+    "active_cycles",
+];
+
+const DURATION_METRICS: [&str; 3] = [
+    "gpu__time_duration.sum",
+    "Duration",
+    "gpu__time_duration.avg",
+];
+
+/// Which metrics are divided by active cycles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Normalize {
+    /// Counts only; rates, ratios and percentages pass through (the default).
+    #[default]
+    Units,
+    /// Every metric, as the thesis did.
+    All,
+    /// Nothing: raw aggregated values.
+    None,
+}
+
+/// How to build the table.
+#[derive(Debug, Clone, Default)]
+pub struct FeatureSettings {
+    pub normalize: Normalize,
+    /// Keep kernels apart (one row per run and kernel) instead of aggregating per run.
+    pub per_kernel: bool,
+    /// Keep nvprof names instead of translating them to ncu names.
+    pub keep_names: bool,
+}
+
+/// One row of the feature table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FeatureRow {
+    pub key: RunKey,
+    /// The kernel in per-kernel mode.
+    pub kernel: Option<String>,
+    pub time_ms: Option<f64>,
+    /// One value per column of the table; `None` where the run lacks the metric.
+    pub values: Vec<Option<f64>>,
+}
+
+/// The wide feature table.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FeatureTable {
+    pub columns: Vec<String>,
+    pub rows: Vec<FeatureRow>,
+    /// The metric used as A, if any normalization happened.
+    pub normalizer: Option<String>,
+}
+
+type GroupKey = (RunKey, Option<String>);
+
+/// Builds the table from measurement rows and (optionally) timings.
+pub fn build(
+    measurements: &[MeasurementRow],
+    timings: &[TimingRow],
+    settings: &FeatureSettings,
+) -> Result<FeatureTable> {
+    let times = timing_map(timings)?;
+    // group -> metric -> (unit, entries of (kernel, launch, invocations, value))
+    let mut groups: BTreeMap<GroupKey, BTreeMap<String, Metric>> = BTreeMap::new();
+    let mut durations: HashMap<(RunKey, String, u64), f64> = HashMap::new();
+    for m in measurements {
+        let (name, scale) = canonical(&m.metric, settings.keep_names);
+        if DURATION_METRICS.contains(&name.as_str()) {
+            durations.insert((m.key(), m.kernel.clone(), m.launch), m.value);
+        }
+        let gk = (m.key(), settings.per_kernel.then(|| m.kernel.clone()));
+        let metric = groups.entry(gk).or_default().entry(name).or_insert(Metric {
+            unit: m.unit.clone(),
+            entries: Vec::new(),
+        });
+        metric.entries.push(Entry {
+            kernel: m.kernel.clone(),
+            launch: m.launch,
+            invocations: m.invocations.max(1),
+            value: m.value * scale,
+        });
+    }
+
+    let normalizer = pick_normalizer(&groups, settings.normalize);
+    let columns: Vec<String> = groups
+        .values()
+        .flat_map(|g| g.keys().cloned())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let mut rows = Vec::with_capacity(groups.len());
+    for ((key, kernel), metrics) in &groups {
+        let mut aggregated: HashMap<&str, (f64, MetricKind)> = HashMap::new();
+        for (name, metric) in metrics {
+            let kind = MetricKind::classify(name, &metric.unit, false);
+            let v = metric.aggregate(kind, |e| {
+                durations
+                    .get(&(key.clone(), e.kernel.clone(), e.launch))
+                    .copied()
+            });
+            aggregated.insert(name, (v, kind));
+        }
+        let a = match &normalizer {
+            Some(n) => match aggregated.get(n.as_str()) {
+                Some(&(a, _)) if a > 0.0 => Some(a),
+                _ => {
+                    return Err(Error::MissingMetric {
+                        metric: n.clone(),
+                        context: format!(
+                            "(or zero) for program {} input {} run {} variant {}{}",
+                            key.program,
+                            key.input,
+                            key.run,
+                            key.variant,
+                            kernel
+                                .as_ref()
+                                .map(|k| format!(" kernel {k}"))
+                                .unwrap_or_default()
+                        ),
+                        hint: "profile every run with the same metric list, or use \
+                               --normalize none"
+                            .into(),
+                    })
+                }
+            },
+            None => None,
+        };
+        let values = columns
+            .iter()
+            .map(|c| {
+                aggregated.get(c.as_str()).map(|&(v, kind)| match a {
+                    Some(a) if Some(c) != normalizer.as_ref() => {
+                        let divide =
+                            settings.normalize == Normalize::All || kind == MetricKind::Count;
+                        if divide {
+                            v / a * NORMALIZE_C
+                        } else {
+                            v
+                        }
+                    }
+                    _ => v,
+                })
+            })
+            .collect();
+        rows.push(FeatureRow {
+            key: key.clone(),
+            kernel: kernel.clone(),
+            time_ms: times.get(key).copied(),
+            values,
+        });
+    }
+    Ok(FeatureTable {
+        columns,
+        rows,
+        normalizer,
+    })
+}
+
+struct Metric {
+    unit: String,
+    entries: Vec<Entry>,
+}
+
+struct Entry {
+    kernel: String,
+    launch: u64,
+    invocations: u64,
+    value: f64,
+}
+
+impl Metric {
+    fn aggregate(&self, kind: MetricKind, duration: impl Fn(&Entry) -> Option<f64>) -> f64 {
+        match kind {
+            MetricKind::Count => self
+                .entries
+                .iter()
+                .map(|e| e.value * e.invocations as f64)
+                .sum(),
+            MetricKind::Intensive => {
+                let durations: Option<Vec<f64>> = self.entries.iter().map(&duration).collect();
+                let weights: Vec<f64> = match durations {
+                    Some(d) if d.iter().sum::<f64>() > 0.0 => self
+                        .entries
+                        .iter()
+                        .zip(d)
+                        .map(|(e, d)| d * e.invocations as f64)
+                        .collect(),
+                    _ => self.entries.iter().map(|e| e.invocations as f64).collect(),
+                };
+                let total: f64 = weights.iter().sum();
+                self.entries
+                    .iter()
+                    .zip(&weights)
+                    .map(|(e, w)| e.value * w)
+                    .sum::<f64>()
+                    / total
+            }
+        }
+    }
+}
+
+/// The ncu name (and scale) for a metric, unless names are kept as they are.
+fn canonical(metric: &str, keep: bool) -> (String, f64) {
+    if !keep {
+        if let Some(p) = metric_map::lookup(metric) {
+            if let (Some(ncu), metric_map::Match::Exact) = (p.ncu, p.matches) {
+                return (ncu.to_string(), p.scale);
+            }
+        }
+    }
+    (metric.to_string(), 1.0)
+}
+
+/// A is needed only where some metric will be divided; then the first active-cycle metric
+/// that the data has is used.
+fn pick_normalizer(
+    groups: &BTreeMap<GroupKey, BTreeMap<String, Metric>>,
+    normalize: Normalize,
+) -> Option<String> {
+    if normalize == Normalize::None {
+        return None;
+    }
+    let any_divided = groups.values().flat_map(|g| g.iter()).any(|(n, m)| {
+        normalize == Normalize::All || MetricKind::classify(n, &m.unit, false) == MetricKind::Count
+    });
+    if !any_divided {
+        return None;
+    }
+    ACTIVE_CYCLE_METRICS
+        .iter()
+        .find(|a| groups.values().any(|g| g.contains_key(**a)))
+        .map(|a| a.to_string())
+}
+
+fn timing_map(timings: &[TimingRow]) -> Result<HashMap<RunKey, f64>> {
+    let mut map = HashMap::new();
+    for t in timings {
+        if map.insert(t.key(), t.time_ms).is_some() {
+            let k = t.key();
+            return Err(Error::Invalid(format!(
+                "timings hold two rows for program {} input {} run {} variant {}",
+                k.program, k.input, k.run, k.variant
+            )));
+        }
+    }
+    Ok(map)
+}
+
+impl FeatureTable {
+    fn has_kernels(&self) -> bool {
+        self.rows.iter().any(|r| r.kernel.is_some())
+    }
+
+    /// Writes the table as CSV: key columns, `time_ms`, then one column per metric.
+    pub fn write_csv(&self, out: impl Write) -> Result<()> {
+        let mut w = csv::Writer::from_writer(out);
+        let err = |e: csv::Error| Error::Invalid(format!("cannot write CSV: {e}"));
+        let mut header = vec!["program", "input", "run", "variant"];
+        if self.has_kernels() {
+            header.push("kernel");
+        }
+        header.push("time_ms");
+        header.extend(self.columns.iter().map(String::as_str));
+        w.write_record(&header).map_err(err)?;
+        for r in &self.rows {
+            let mut rec = vec![
+                r.key.program.clone(),
+                r.key.input.clone(),
+                r.key.run.to_string(),
+                r.key.variant.clone(),
+            ];
+            if self.has_kernels() {
+                rec.push(r.kernel.clone().unwrap_or_default());
+            }
+            rec.push(fmt_opt(r.time_ms));
+            rec.extend(r.values.iter().map(|v| fmt_opt(*v)));
+            w.write_record(&rec).map_err(err)?;
+        }
+        w.flush()
+            .map_err(|e| Error::Invalid(format!("cannot write CSV: {e}")))
+    }
+
+    /// Reads a table written by `write_csv`.
+    pub fn read_csv(path: &Path) -> Result<FeatureTable> {
+        let mut rdr = csv::ReaderBuilder::new().from_reader(table::open(path)?);
+        let header: Vec<String> = rdr
+            .headers()
+            .map_err(|e| table::csv_error(path, e))?
+            .iter()
+            .map(str::to_string)
+            .collect();
+        let pos = |n: &str| header.iter().position(|h| h == n);
+        let need = |n: &str| {
+            pos(n)
+                .ok_or_else(|| Error::parse(path, 1, format!("feature table has no `{n}` column")))
+        };
+        let (p, i, r, v, t) = (
+            need("program")?,
+            need("input")?,
+            need("run")?,
+            need("variant")?,
+            need("time_ms")?,
+        );
+        let kernel = pos("kernel");
+        let columns: Vec<String> = header[t + 1..].to_vec();
+        let mut rows = Vec::new();
+        for rec in rdr.records() {
+            let rec = rec.map_err(|e| table::csv_error(path, e))?;
+            let line = rec.position().map(|p| p.line() as usize).unwrap_or(0);
+            let num = |s: &str| -> Result<Option<f64>> {
+                if s.trim().is_empty() {
+                    return Ok(None);
+                }
+                s.trim()
+                    .parse()
+                    .map(Some)
+                    .map_err(|_| Error::parse(path, line, format!("`{s}` is not a number")))
+            };
+            let run = rec[r].trim().parse().map_err(|_| {
+                Error::parse(path, line, format!("run `{}` is not a number", &rec[r]))
+            })?;
+            rows.push(FeatureRow {
+                key: RunKey {
+                    program: rec[p].to_string(),
+                    input: rec[i].to_string(),
+                    run,
+                    variant: rec[v].to_string(),
+                },
+                kernel: kernel.map(|k| rec[k].to_string()),
+                time_ms: num(&rec[t])?,
+                values: (t + 1..header.len())
+                    .map(|c| num(&rec[c]))
+                    .collect::<Result<_>>()?,
+            });
+        }
+        Ok(FeatureTable {
+            columns,
+            rows,
+            normalizer: None,
+        })
+    }
+}
+
+/// Full-precision text for an optional number (empty when absent).
+pub fn fmt_opt(v: Option<f64>) -> String {
+    v.map(|x| x.to_string()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(
+        variant: &str,
+        kernel: &str,
+        launch: u64,
+        metric: &str,
+        unit: &str,
+        value: f64,
+    ) -> MeasurementRow {
+        MeasurementRow {
+            program: "NB".into(),
+            input: "bodies=50000,steps=2".into(),
+            run: 1,
+            variant: variant.into(),
+            kernel: kernel.into(),
+            launch,
+            invocations: 1,
+            metric: metric.into(),
+            unit: unit.into(),
+            value,
+        }
+    }
+
+    fn synthetic_rows() -> Vec<MeasurementRow> {
+        vec![
+            row(
+                "000000",
+                "force",
+                0,
+                "sm__cycles_active.sum",
+                "cycle",
+                1000.0,
+            ),
+            row(
+                "000000",
+                "force",
+                0,
+                "smsp__inst_executed.sum",
+                "inst",
+                500.0,
+            ),
+            row(
+                "000000",
+                "force",
+                0,
+                "gpu__time_duration.sum",
+                "second",
+                3.0,
+            ),
+            row(
+                "000000",
+                "force",
+                0,
+                "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+                "%",
+                90.0,
+            ),
+            row(
+                "000000",
+                "integrate",
+                1,
+                "sm__cycles_active.sum",
+                "cycle",
+                1000.0,
+            ),
+            row(
+                "000000",
+                "integrate",
+                1,
+                "smsp__inst_executed.sum",
+                "inst",
+                1500.0,
+            ),
+            row(
+                "000000",
+                "integrate",
+                1,
+                "gpu__time_duration.sum",
+                "second",
+                1.0,
+            ),
+            row(
+                "000000",
+                "integrate",
+                1,
+                "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+                "%",
+                10.0,
+            ),
+        ]
+    }
+
+    #[test]
+    fn counts_are_summed_and_normalized_rates_weighted_by_duration() {
+        let t = build(&synthetic_rows(), &[], &FeatureSettings::default()).unwrap();
+        assert_eq!(t.rows.len(), 1);
+        let col = |n: &str| t.columns.iter().position(|c| c == n).unwrap();
+        let r = &t.rows[0];
+        assert_eq!(
+            r.values[col("smsp__inst_executed.sum")],
+            Some(2000.0 / 2000.0 * 1e6)
+        );
+        assert_eq!(r.values[col("sm__cycles_active.sum")], Some(2000.0));
+        assert_eq!(
+            r.values[col("sm__throughput.avg.pct_of_peak_sustained_elapsed")],
+            Some((90.0 * 3.0 + 10.0 * 1.0) / 4.0)
+        );
+        assert_eq!(t.normalizer.as_deref(), Some("sm__cycles_active.sum"));
+    }
+
+    #[test]
+    fn per_kernel_and_normalize_all() {
+        let s = FeatureSettings {
+            normalize: Normalize::All,
+            per_kernel: true,
+            keep_names: false,
+        };
+        let t = build(&synthetic_rows(), &[], &s).unwrap();
+        assert_eq!(t.rows.len(), 2);
+        let col = t
+            .columns
+            .iter()
+            .position(|c| c.starts_with("sm__throughput"))
+            .unwrap();
+        assert_eq!(t.rows[0].values[col], Some(90.0 / 1000.0 * 1e6));
+    }
+
+    #[test]
+    fn missing_active_cycles_is_a_clear_error() {
+        let mut rows = synthetic_rows();
+        rows.push(row(
+            "000001",
+            "force",
+            0,
+            "smsp__inst_executed.sum",
+            "inst",
+            5.0,
+        ));
+        let err = build(&rows, &[], &FeatureSettings::default()).unwrap_err();
+        assert!(err.to_string().contains("variant 000001"), "{err}");
+        let s = FeatureSettings {
+            normalize: Normalize::None,
+            ..Default::default()
+        };
+        assert!(build(&rows, &[], &s).is_ok());
+    }
+
+    #[test]
+    fn csv_round_trip() {
+        let t = build(&synthetic_rows(), &[], &FeatureSettings::default()).unwrap();
+        let mut buf = Vec::new();
+        t.write_csv(&mut buf).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("f.csv");
+        std::fs::write(&p, &buf).unwrap();
+        let back = FeatureTable::read_csv(&p).unwrap();
+        assert_eq!(back.columns, t.columns);
+        assert_eq!(back.rows, t.rows);
+    }
+}

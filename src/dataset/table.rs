@@ -1,0 +1,66 @@
+//! Reading and writing the project's CSV tables (`.csv` or `.csv.gz`) with serde, turning
+//! every csv error into one that names the file and line.
+
+use std::fs::File;
+use std::io::{BufReader, Read, Write};
+use std::path::Path;
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+
+/// Opens a table for reading, decompressing `.gz`.
+pub fn open(path: &Path) -> Result<Box<dyn Read>> {
+    let file = File::open(path).map_err(|e| Error::io(path, e))?;
+    let reader = BufReader::new(file);
+    if path.extension().is_some_and(|e| e == "gz") {
+        Ok(Box::new(flate2::read::MultiGzDecoder::new(reader)))
+    } else {
+        Ok(Box::new(reader))
+    }
+}
+
+/// Reads all rows of a CSV table with a header into `T`.
+pub fn read_rows<T: DeserializeOwned>(path: &Path) -> Result<Vec<T>> {
+    read_rows_from(path, open(path)?)
+}
+
+/// Reads rows from any reader; `path` is used in errors only.
+pub fn read_rows_from<T: DeserializeOwned>(path: &Path, reader: impl Read) -> Result<Vec<T>> {
+    let mut rdr = csv::ReaderBuilder::new().from_reader(reader);
+    let mut rows = Vec::new();
+    for row in rdr.deserialize() {
+        rows.push(row.map_err(|e| csv_error(path, e))?);
+    }
+    Ok(rows)
+}
+
+/// Writes rows as CSV with a header to `out`.
+pub fn write_rows<T: Serialize>(out: impl Write, rows: &[T]) -> Result<()> {
+    let mut wtr = csv::Writer::from_writer(out);
+    for row in rows {
+        wtr.serialize(row)
+            .map_err(|e| Error::Invalid(format!("cannot write CSV: {e}")))?;
+    }
+    wtr.flush()
+        .map_err(|e| Error::Invalid(format!("cannot write CSV: {e}")))
+}
+
+/// Converts a csv crate error into a file:line error.
+pub fn csv_error(path: &Path, e: csv::Error) -> Error {
+    let line = e.position().map(|p| p.line() as usize).unwrap_or_default();
+    let message = match e.kind() {
+        csv::ErrorKind::Deserialize { err, .. } => match err.field() {
+            Some(f) => format!("column {}: {}", f + 1, err.kind()),
+            None => err.kind().to_string(),
+        },
+        csv::ErrorKind::UnequalLengths {
+            expected_len, len, ..
+        } => format!("row has {len} fields, the header has {expected_len}"),
+        csv::ErrorKind::Io(io) => io.to_string(),
+        csv::ErrorKind::Utf8 { .. } => "invalid UTF-8: not a text file".to_string(),
+        _ => e.to_string(),
+    };
+    Error::parse(path, line, message)
+}

@@ -1,0 +1,16 @@
+//! advise: predicts which source-code optimizations will speed up CUDA code, from the hardware
+//! counters of one profiled run, and shows how far those predictions can be trusted.
+//!
+//! The modules follow the pipeline of DESIGN.md; lower layers never import higher ones:
+//! `variant`, `error` -> `profile` (parsers) -> `dataset` (tables, features, samples) -> ...
+//! Nothing in the library prints; the binary's `commands` do.
+
+pub mod cli;
+pub mod commands;
+pub mod dataset;
+pub mod error;
+pub mod profile;
+pub mod report;
+pub mod variant;
+
+pub use error::{Error, Result};

@@ -1,0 +1,206 @@
+//! Profiler output parsers: Nsight Compute (`ncu`) and `nvprof`, every shape real versions
+//! write, into one tidy table of measurements (DESIGN.md, "Data model").
+//!
+//! Parsers take `impl Read` plus the path used in error messages, so they work on files, stdin
+//! and test data alike.
+
+pub mod metric_map;
+pub mod ncu;
+pub mod nvprof;
+pub mod nvprof_wide;
+pub mod text;
+pub mod value;
+
+use std::io::Read;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// One counter value of one kernel launch (ncu) or one kernel over its invocations (nvprof).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Measurement {
+    /// The kernel's name as the profiler prints it (demangled signature for ncu 2020+).
+    pub kernel: String,
+    /// The profiler's launch ID (ncu `ID`); nvprof has none, so its kernels count 0, 1, ...
+    pub launch: u64,
+    /// How many launches the value stands for: 1 for ncu; nvprof's `Invocations`.
+    pub invocations: u64,
+    pub metric: String,
+    /// The base unit (see `value::base_unit`); empty where the profiler gives none.
+    pub unit: String,
+    /// The value in the base unit. For nvprof metrics the average over invocations, for
+    /// nvprof events the total (as nvprof's `Total` column).
+    pub value: f64,
+}
+
+/// A rule finding of ncu's details page (Rule Name/Type/Description/Estimated Speedup).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RuleFinding {
+    pub kernel: String,
+    pub launch: u64,
+    pub section: String,
+    pub rule: String,
+    pub rule_type: String,
+    pub description: String,
+    pub speedup_type: String,
+    pub estimated_speedup: Option<f64>,
+}
+
+/// Which profiler and page wrote a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// `ncu --csv` long form: details page, `--metrics`, old `nv-nsight-cu-cli`.
+    NcuLong,
+    /// `ncu --csv --page raw`: one row per launch, a row of units after the header.
+    NcuRaw,
+    /// `nvprof --csv --metrics`.
+    NvprofMetrics,
+    /// `nvprof --csv --events`.
+    NvprofEvents,
+    /// `nvprof --metrics` without `--csv` (aligned text columns).
+    NvprofText,
+    /// `nvprof --csv --aggregate-mode off`: one row per launch, counters as columns.
+    NvprofWide,
+    /// `nvprof --csv --print-gpu-trace`: one row per launch with its duration.
+    NvprofTrace,
+}
+
+impl Format {
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::NcuLong => "ncu-long",
+            Format::NcuRaw => "ncu-raw",
+            Format::NvprofMetrics => "nvprof-metrics",
+            Format::NvprofEvents => "nvprof-events",
+            Format::NvprofText => "nvprof-text",
+            Format::NvprofWide => "nvprof-wide",
+            Format::NvprofTrace => "nvprof-trace",
+        }
+    }
+
+    /// Whether the file comes from ncu (else nvprof).
+    pub fn is_ncu(self) -> bool {
+        matches!(self, Format::NcuLong | Format::NcuRaw)
+    }
+}
+
+/// The format asked for on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FormatChoice {
+    #[default]
+    Auto,
+    Ncu,
+    Nvprof,
+}
+
+/// Everything read from one profiler file.
+#[derive(Debug, Clone, Serialize)]
+pub struct ProfileData {
+    pub source: String,
+    pub format: Format,
+    pub measurements: Vec<Measurement>,
+    pub rules: Vec<RuleFinding>,
+    /// Cells that held no number (`n/a`, text): counted so a user sees what was left out.
+    pub skipped_cells: usize,
+}
+
+impl ProfileData {
+    /// Distinct kernel launches, in order of appearance.
+    pub fn launches(&self) -> Vec<(u64, &str)> {
+        let mut seen: Vec<(u64, &str)> = Vec::new();
+        for m in &self.measurements {
+            if seen.last() != Some(&(m.launch, m.kernel.as_str()))
+                && !seen.contains(&(m.launch, m.kernel.as_str()))
+            {
+                seen.push((m.launch, &m.kernel));
+            }
+        }
+        seen
+    }
+}
+
+/// Parses a profiler file from a path (`-` is stdin). `.gz` files are decompressed.
+pub fn parse_path(path: &Path, choice: FormatChoice) -> Result<ProfileData> {
+    if path.as_os_str() == "-" {
+        return parse(path, std::io::stdin().lock(), choice);
+    }
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    parse(path, file, choice)
+}
+
+/// Parses profiler output, detecting the format unless one is chosen.
+pub fn parse(path: &Path, reader: impl Read, choice: FormatChoice) -> Result<ProfileData> {
+    let content = text::read_text(path, reader)?;
+    let lines = text::lines(&content);
+    if lines.iter().all(|l| l.text.trim().is_empty()) {
+        return Err(Error::format(path, "the file is empty"));
+    }
+    let ncu = || ncu::detect(&lines);
+    let nvprof = || nvprof::detect(&lines);
+    let detected = match choice {
+        FormatChoice::Auto => ncu().or_else(nvprof),
+        FormatChoice::Ncu => ncu(),
+        FormatChoice::Nvprof => nvprof(),
+    };
+    let Some((format, header)) = detected else {
+        let wanted = match choice {
+            FormatChoice::Auto => "ncu or nvprof",
+            FormatChoice::Ncu => "ncu",
+            FormatChoice::Nvprof => "nvprof",
+        };
+        return Err(Error::format(
+            path,
+            format!(
+                "no {wanted} table found: expected a CSV header such as \
+                 \"ID\",\"Process ID\",... (ncu --csv) or \"Device\",\"Kernel\",\"Invocations\",... \
+                 (nvprof --csv); was the file written with --csv?"
+            ),
+        ));
+    };
+    let mut data = match format {
+        Format::NcuLong => ncu::parse_long(path, &lines, &header)?,
+        Format::NcuRaw => ncu::parse_raw(path, &lines, &header)?,
+        Format::NvprofMetrics | Format::NvprofEvents => {
+            nvprof::parse_csv(path, &lines, &header, format)?
+        }
+        Format::NvprofText => nvprof::parse_text(path, &lines, &header)?,
+        Format::NvprofWide | Format::NvprofTrace => {
+            nvprof_wide::parse(path, &lines, &header, format)?
+        }
+    };
+    data.source = path.display().to_string();
+    disambiguate_units(&mut data.measurements);
+    if data.measurements.is_empty() && data.rules.is_empty() {
+        return Err(Error::format(
+            path,
+            format!(
+                "the {} table has a header but no numeric measurements (was the program's \
+                 kernel profiled? check for ==PROF== or ==WARNING== lines in the file)",
+                format.name()
+            ),
+        ));
+    }
+    Ok(data)
+}
+
+/// ncu's details page can show one metric name in two sections with different units (e.g.
+/// `Memory Throughput` as % in Speed Of Light and as byte/second in Memory Workload
+/// Analysis). Within a launch, a name seen again with another unit becomes `name [unit]`, so
+/// the two never get aggregated together.
+fn disambiguate_units(measurements: &mut [Measurement]) {
+    use std::collections::HashMap;
+    let mut first_unit: HashMap<(u64, String, String), String> = HashMap::new();
+    for m in measurements.iter_mut() {
+        let key = (m.launch, m.kernel.clone(), m.metric.clone());
+        match first_unit.get(&key) {
+            Some(unit) if *unit != m.unit => m.metric = format!("{} [{}]", m.metric, m.unit),
+            Some(_) => {}
+            None => {
+                first_unit.insert(key, m.unit.clone());
+            }
+        }
+    }
+}

@@ -1,0 +1,273 @@
+//! Nsight Compute CSV, as ncu versions from 2019 (`nv-nsight-cu-cli`) to 2025 write it.
+//!
+//! Two shapes share the leading columns `"ID","Process ID",...`:
+//! - long (details page, `--metrics`, the default page): one row per (launch, metric) with
+//!   `Metric Name`, `Metric Unit`, `Metric Value`; since 2024 also rule rows (`Rule Name`, ...,
+//!   `Estimated Speedup`) whose metric cells are empty, and metric rows that stop early with a
+//!   trailing comma;
+//! - raw (`--page raw`): one row per launch, metric names as columns, a second row of units.
+//!
+//! Identification columns differ by version (`Kernel Time` in 2020; `Block Size`, `Grid Size`,
+//! `Device`, `CC` since 2023), so columns are found by name, never by position.
+
+use std::path::Path;
+
+use super::text::{records, Header, Line, Record};
+use super::value::parse_quantity;
+use super::{Format, Measurement, ProfileData, RuleFinding};
+use crate::error::{Error, Result};
+
+const LEADING: [&str; 2] = ["ID", "Process ID"];
+
+/// Columns that describe a launch rather than measure it (raw page).
+const ID_COLUMNS: [&str; 14] = [
+    "ID",
+    "Process ID",
+    "Process Name",
+    "Host Name",
+    "Kernel Name",
+    "Kernel Time",
+    "Context",
+    "Stream",
+    "Block Size",
+    "Grid Size",
+    "Device",
+    "CC",
+    "Function Name",
+    "Demangled Name",
+];
+
+/// Finds an ncu table and tells long from raw.
+pub fn detect(lines: &[Line<'_>]) -> Option<(Format, Header)> {
+    let header = super::text::find_header(lines, &LEADING)?;
+    let long =
+        header.position("Metric Name").is_some() && header.position("Metric Value").is_some();
+    Some((
+        if long {
+            Format::NcuLong
+        } else {
+            Format::NcuRaw
+        },
+        header,
+    ))
+}
+
+/// Column positions every reader needs.
+struct Columns {
+    id: usize,
+    kernel: usize,
+}
+
+fn launch_columns(path: &Path, lines: &[Line<'_>], header: &Header) -> Result<Columns> {
+    let line = lines[header.index].number;
+    let need = |name: &str| {
+        header.position(name).ok_or_else(|| {
+            Error::parse(
+                path,
+                line,
+                format!("ncu header has no `{name}` column; is this a complete ncu --csv file?"),
+            )
+        })
+    };
+    Ok(Columns {
+        id: need("ID")?,
+        kernel: need("Kernel Name")?,
+    })
+}
+
+fn field(record: &Record, pos: usize) -> &str {
+    record.fields.get(pos).map(String::as_str).unwrap_or("")
+}
+
+fn launch_id(path: &Path, record: &Record, pos: usize) -> Result<u64> {
+    let cell = field(record, pos).trim();
+    cell.replace(',', "").parse().map_err(|_| {
+        Error::parse(
+            path,
+            record.line,
+            format!("launch ID `{cell}` is not a number (row cut off or not ncu output?)"),
+        )
+    })
+}
+
+/// Checks a row's width: rows may stop early (trailing columns left out) but must reach `min`
+/// fields, and may not have more fields than the header (apart from empty trailing ones).
+fn check_width(path: &Path, record: &Record, header: &Header, min: usize) -> Result<()> {
+    let n = record.fields.len();
+    let extra_nonempty = record.fields[header.columns.len().min(n)..]
+        .iter()
+        .any(|f| !f.is_empty());
+    if n < min || extra_nonempty {
+        return Err(Error::parse(
+            path,
+            record.line,
+            format!(
+                "row has {n} fields, the header has {} (file cut off, or a different delimiter?)",
+                header.columns.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Reads the long form.
+pub fn parse_long(path: &Path, lines: &[Line<'_>], header: &Header) -> Result<ProfileData> {
+    let cols = launch_columns(path, lines, header)?;
+    let pos = |name: &str| header.position(name);
+    let (Some(name), Some(value)) = (pos("Metric Name"), pos("Metric Value")) else {
+        return Err(Error::parse(
+            path,
+            lines[header.index].number,
+            "no Metric Name / Metric Value columns",
+        ));
+    };
+    let unit = pos("Metric Unit");
+    let section = pos("Section Name");
+    let rule = pos("Rule Name");
+    let min_width = cols.id.max(cols.kernel).max(name) + 1;
+    let mut data = empty(Format::NcuLong);
+    for record in records(path, lines, header.index)? {
+        check_width(path, &record, header, min_width)?;
+        let launch = launch_id(path, &record, cols.id)?;
+        let kernel = field(&record, cols.kernel).to_string();
+        let metric = field(&record, name);
+        if metric.is_empty() {
+            if let Some(r) = rule.filter(|&r| !field(&record, r).is_empty()) {
+                data.rules
+                    .push(rule_finding(&record, header, r, kernel, launch, section));
+            }
+            continue;
+        }
+        let unit_text = unit.map(|u| field(&record, u)).unwrap_or("");
+        match parse_quantity(field(&record, value), unit_text) {
+            Some(q) => data.measurements.push(Measurement {
+                kernel,
+                launch,
+                invocations: 1,
+                metric: metric.to_string(),
+                unit: q.unit,
+                value: q.value,
+            }),
+            None => data.skipped_cells += 1,
+        }
+    }
+    Ok(data)
+}
+
+fn rule_finding(
+    record: &Record,
+    header: &Header,
+    rule: usize,
+    kernel: String,
+    launch: u64,
+    section: Option<usize>,
+) -> RuleFinding {
+    let get = |name: &str| {
+        header
+            .position(name)
+            .map(|p| field(record, p).to_string())
+            .unwrap_or_default()
+    };
+    let speedup = get("Estimated Speedup");
+    RuleFinding {
+        kernel,
+        launch,
+        section: section
+            .map(|s| field(record, s).to_string())
+            .unwrap_or_default(),
+        rule: field(record, rule).to_string(),
+        rule_type: get("Rule Type"),
+        description: get("Rule Description"),
+        speedup_type: get("Estimated Speedup Type"),
+        estimated_speedup: parse_quantity(&speedup, "").map(|q| q.value),
+    }
+}
+
+/// Reads the raw page: header of metric names, then (usually) a row of units whose ID cell is
+/// empty, then one row per launch.
+pub fn parse_raw(path: &Path, lines: &[Line<'_>], header: &Header) -> Result<ProfileData> {
+    let cols = launch_columns(path, lines, header)?;
+    let metrics: Vec<usize> = (0..header.columns.len())
+        .filter(|&i| !ID_COLUMNS.contains(&header.columns[i].as_str()))
+        .filter(|&i| !header.columns[i].is_empty())
+        .collect();
+    if metrics.is_empty() {
+        return Err(Error::parse(
+            path,
+            lines[header.index].number,
+            "ncu header has neither metric columns nor Metric Name/Metric Value",
+        ));
+    }
+    let mut rows = records(path, lines, header.index)?.into_iter().peekable();
+    let mut units = vec![String::new(); header.columns.len()];
+    if let Some(first) = rows.peek() {
+        if field(first, cols.id).trim().is_empty() {
+            for (i, u) in first.fields.iter().enumerate().take(units.len()) {
+                units[i] = u.clone();
+            }
+            rows.next();
+        }
+    }
+    let min_width = cols.id.max(cols.kernel) + 1;
+    let mut data = empty(Format::NcuRaw);
+    for record in rows {
+        check_width(path, &record, header, min_width)?;
+        let launch = launch_id(path, &record, cols.id)?;
+        let kernel = field(&record, cols.kernel);
+        for &m in &metrics {
+            match parse_quantity(field(&record, m), &units[m]) {
+                Some(q) => data.measurements.push(Measurement {
+                    kernel: kernel.to_string(),
+                    launch,
+                    invocations: 1,
+                    metric: header.columns[m].clone(),
+                    unit: q.unit,
+                    value: q.value,
+                }),
+                None => data.skipped_cells += 1,
+            }
+        }
+    }
+    Ok(data)
+}
+
+fn empty(format: Format) -> ProfileData {
+    ProfileData {
+        source: String::new(),
+        format,
+        measurements: Vec::new(),
+        rules: Vec::new(),
+        skipped_cells: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{parse, FormatChoice};
+    use std::path::Path;
+
+    #[test]
+    fn raw_page_with_units_row() {
+        let text = "==PROF== Connected to process 7 (./a)\n\
+            \"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"dram__bytes_read.sum\",\"gpu__time_duration.sum\",\"sm__cycles_active.avg\"\n\
+            \"\",\"\",\"\",\"\",\"\",\"Kbyte\",\"usecond\",\"cycle\"\n\
+            \"0\",\"7\",\"a\",\"h\",\"k1\",\"1,024.5\",\"3.5\",\"n/a\"\n\
+            \"1\",\"7\",\"a\",\"h\",\"k2\",\"2\",\"4\",\"100\"\n";
+        let d = parse(Path::new("t.csv"), text.as_bytes(), FormatChoice::Auto).unwrap();
+        assert_eq!(d.format, super::Format::NcuRaw);
+        assert_eq!(d.measurements.len(), 5);
+        assert_eq!(d.skipped_cells, 1);
+        assert_eq!(d.measurements[0].value, 1_024_500.0);
+        assert_eq!(d.measurements[0].unit, "byte");
+        assert_eq!(d.launches().len(), 2);
+    }
+
+    #[test]
+    fn short_row_names_its_line() {
+        let text = "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n\
+            \"0\",\"1\",\"p\",\"h\",\"k\",\"m\",\"cycle\",\"5\"\n\
+            \"0\",\"1\",\"p\"\n";
+        let err = parse(Path::new("t.csv"), text.as_bytes(), FormatChoice::Auto).unwrap_err();
+        assert_eq!(err.to_string().split(':').nth(1), Some("3"));
+    }
+}

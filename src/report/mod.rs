@@ -1,0 +1,3 @@
+//! What a person reads: terminal tables (and, later, charts and HTML reports).
+
+pub mod table;

@@ -1,0 +1,110 @@
+//! Plain aligned text tables for the terminal.
+//!
+//! DESIGN.md names `tabled`; our tables are simple (a header, left-aligned text, right-aligned
+//! numbers), and 60 lines here keep the output byte-stable for snapshot tests without another
+//! dependency to build on a 2-core machine.
+
+/// A text table: a header and rows of cells.
+#[derive(Debug, Clone, Default)]
+pub struct TextTable {
+    header: Vec<String>,
+    rows: Vec<Vec<String>>,
+}
+
+impl TextTable {
+    pub fn new<S: Into<String>>(header: impl IntoIterator<Item = S>) -> Self {
+        TextTable {
+            header: header.into_iter().map(Into::into).collect(),
+            rows: Vec::new(),
+        }
+    }
+
+    pub fn push<S: Into<String>>(&mut self, row: impl IntoIterator<Item = S>) {
+        self.rows.push(row.into_iter().map(Into::into).collect());
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// Renders the table; numeric cells are right-aligned, others left-aligned.
+    pub fn render(&self) -> String {
+        let ncols = self
+            .rows
+            .iter()
+            .map(Vec::len)
+            .chain([self.header.len()])
+            .max()
+            .unwrap_or(0);
+        let mut widths = vec![0usize; ncols];
+        for row in self.rows.iter().chain([&self.header]) {
+            for (i, c) in row.iter().enumerate() {
+                widths[i] = widths[i].max(c.chars().count());
+            }
+        }
+        let mut out = String::new();
+        let line = |out: &mut String, row: &[String]| {
+            let cells: Vec<String> = (0..ncols)
+                .map(|i| {
+                    let c = row.get(i).map(String::as_str).unwrap_or("");
+                    let pad = widths[i] - c.chars().count();
+                    if is_numeric(c) {
+                        format!("{}{}", " ".repeat(pad), c)
+                    } else {
+                        format!("{}{}", c, " ".repeat(pad))
+                    }
+                })
+                .collect();
+            out.push_str(cells.join("  ").trim_end());
+            out.push('\n');
+        };
+        line(&mut out, &self.header);
+        let rule: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
+        out.push_str(&rule.join("  "));
+        out.push('\n');
+        for row in &self.rows {
+            line(&mut out, row);
+        }
+        out
+    }
+}
+
+fn is_numeric(s: &str) -> bool {
+    !s.is_empty() && s.trim_end_matches(['%', 'x']).parse::<f64>().is_ok()
+}
+
+/// A number with `digits` significant digits, without exponent for ordinary magnitudes.
+pub fn fmt_sig(v: f64, digits: usize) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return format!("{v}");
+    }
+    let mag = v.abs().log10().floor() as i32;
+    if !(-4..=12).contains(&mag) {
+        return format!("{:.*e}", digits.saturating_sub(1), v);
+    }
+    let decimals = (digits as i32 - 1 - mag).max(0) as usize;
+    format!("{v:.decimals$}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn aligns_text_left_and_numbers_right() {
+        let mut t = TextTable::new(["name", "value"]);
+        t.push(["a", "1.5"]);
+        t.push(["long name", "10"]);
+        assert_eq!(
+            t.render(),
+            "name       value\n---------  -----\na            1.5\nlong name     10\n"
+        );
+    }
+
+    #[test]
+    fn significant_digits() {
+        assert_eq!(fmt_sig(1234.5678, 4), "1235");
+        assert_eq!(fmt_sig(0.012345, 3), "0.0123");
+        assert_eq!(fmt_sig(1.5e15, 3), "1.50e15");
+    }
+}

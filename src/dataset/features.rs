@@ -106,7 +106,7 @@ pub fn build(
         });
     }
 
-    let normalizer = pick_normalizer(&groups, settings.normalize);
+    let normalizer = pick_normalizer(&groups, settings.normalize)?;
     let columns: Vec<String> = groups
         .values()
         .flat_map(|g| g.keys().cloned())
@@ -241,20 +241,27 @@ fn canonical(metric: &str, keep: bool) -> (String, f64) {
 fn pick_normalizer(
     groups: &BTreeMap<GroupKey, BTreeMap<String, Metric>>,
     normalize: Normalize,
-) -> Option<String> {
+) -> Result<Option<String>> {
     if normalize == Normalize::None {
-        return None;
+        return Ok(None);
     }
     let any_divided = groups.values().flat_map(|g| g.iter()).any(|(n, m)| {
         normalize == Normalize::All || MetricKind::classify(n, &m.unit, false) == MetricKind::Count
     });
     if !any_divided {
-        return None;
+        return Ok(None);
     }
     ACTIVE_CYCLE_METRICS
         .iter()
         .find(|a| groups.values().any(|g| g.contains_key(**a)))
-        .map(|a| a.to_string())
+        .map(|a| Some(a.to_string()))
+        .ok_or_else(|| Error::MissingMetric {
+            metric: "active cycles".into(),
+            context: format!("(none of {})", ACTIVE_CYCLE_METRICS.join(", ")),
+            hint: "add sm__cycles_active.sum to the ncu --metrics list (nvprof: active_cycles), \
+                   or use --normalize none"
+                .into(),
+        })
 }
 
 fn timing_map(timings: &[TimingRow]) -> Result<HashMap<RunKey, f64>> {

@@ -136,7 +136,7 @@ pub fn parse(path: &Path, reader: impl Read, choice: FormatChoice) -> Result<Pro
     let content = text::read_text(path, reader)?;
     let lines = text::lines(&content);
     if lines.iter().all(|l| l.text.trim().is_empty()) {
-        return Err(Error::format(path, "the file is empty"));
+        return Err(Error::parse(path, 1, "the file is empty: expected ncu or nvprof CSV output"));
     }
     let ncu = || ncu::detect(&lines);
     let nvprof = || nvprof::detect(&lines);
@@ -146,6 +146,16 @@ pub fn parse(path: &Path, reader: impl Read, choice: FormatChoice) -> Result<Pro
         FormatChoice::Nvprof => nvprof(),
     };
     let Some((format, header)) = detected else {
+        if let Some((line, delimiter)) = text::misdelimited_header(&lines) {
+            return Err(Error::parse(
+                path,
+                line,
+                format!(
+                    "this looks like a profiler header separated by {delimiter}; advise reads \
+                     comma-separated output (ncu --csv / nvprof --csv)"
+                ),
+            ));
+        }
         let wanted = match choice {
             FormatChoice::Auto => "ncu or nvprof",
             FormatChoice::Ncu => "ncu",

@@ -32,9 +32,11 @@ pub fn read_text(path: &Path, mut reader: impl Read) -> Result<String> {
             .map_err(|e| Error::format(path, format!("not a readable gzip file: {e}")))?;
         bytes = out;
     }
-    if bytes.contains(&0) {
-        return Err(Error::format(
+    if let Some(nul) = bytes.iter().position(|&b| b == 0) {
+        let line = bytes[..nul].iter().filter(|&&b| b == b'\n').count() + 1;
+        return Err(Error::parse(
             path,
+            line,
             "binary content (NUL bytes): expected profiler text output such as `ncu --csv`; \
              for a .ncu-rep report run `ncu --import FILE --csv --page raw` first",
         ));
@@ -149,6 +151,23 @@ pub fn find_header(lines: &[Line<'_>], first: &[&str]) -> Option<Header> {
         let starts =
             columns.len() >= first.len() && columns.iter().zip(first).all(|(c, f)| c.trim() == *f);
         starts.then_some(Header { index, columns })
+    })
+}
+
+/// A line that holds a profiler header's words but separated by something other than commas:
+/// its number and a name for the separator.
+pub fn misdelimited_header(lines: &[Line<'_>]) -> Option<(usize, &'static str)> {
+    lines.iter().find_map(|l| {
+        let t = l.text;
+        let ncu = t.contains("ID") && t.contains("Process ID") && t.contains("Kernel Name");
+        let nvprof = t.contains("Device") && t.contains("Kernel") && t.contains("Invocations");
+        if !(ncu || nvprof) {
+            return None;
+        }
+        [(';', "semicolons"), ('\t', "tabs"), ('|', "bars")]
+            .into_iter()
+            .find(|(c, _)| t.contains(*c))
+            .map(|(_, name)| (l.number, name))
     })
 }
 

@@ -233,6 +233,14 @@ fn is_ratio_name(name: &str) -> bool {
         "registers_per_thread",
         "block_size",
         "grid_size",
+        // Details-page settings and averages whose unit looks like a count (warp, block).
+        "limit",
+        "theoretical",
+        "achieved",
+        "per sm",
+        "waves",
+        "per_multiprocessor",
+        "per_block",
     ]
     .iter()
     .any(|k| name.contains(k))

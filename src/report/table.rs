@@ -69,8 +69,10 @@ impl TextTable {
     }
 }
 
+/// Numbers are right-aligned; bit strings such as `000101` are labels, not numbers.
 fn is_numeric(s: &str) -> bool {
-    !s.is_empty() && s.trim_end_matches(['%', 'x']).parse::<f64>().is_ok()
+    let leading_zero = s.len() > 1 && s.starts_with('0') && s.as_bytes()[1].is_ascii_digit();
+    !s.is_empty() && !leading_zero && s.trim_end_matches(['%', 'x']).parse::<f64>().is_ok()
 }
 
 /// A number with `digits` significant digits, without exponent for ordinary magnitudes.

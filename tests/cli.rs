@@ -12,14 +12,26 @@ fn advise() -> Command {
 }
 
 fn fixture(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(rel)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(rel)
 }
 
 #[test]
 fn parse_prints_the_tidy_table() {
     let out = advise()
-        .args(["parse", "--program", "BFS", "--input", "graph4096", "--run", "2"])
-        .arg(fixture("ncu/ncu_details_V100_xplacer_bfs_graph4096_aws.csv"))
+        .args([
+            "parse",
+            "--program",
+            "BFS",
+            "--input",
+            "graph4096",
+            "--run",
+            "2",
+        ])
+        .arg(fixture(
+            "ncu/ncu_details_V100_xplacer_bfs_graph4096_aws.csv",
+        ))
         .assert()
         .success()
         .get_output()
@@ -32,7 +44,9 @@ fn parse_prints_the_tidy_table() {
         Some("program,input,run,variant,kernel,launch,invocations,metric,unit,value")
     );
     assert_eq!(lines.clone().count(), 338);
-    assert!(text.contains("BFS,graph4096,2,,\"Kernel(Node*,int*,bool*,bool*,bool*,int*,int)\",1,1,Duration,second,"));
+    assert!(text.contains(
+        "BFS,graph4096,2,,\"Kernel(Node*,int*,bool*,bool*,bool*,int*,int)\",1,1,Duration,second,"
+    ));
 }
 
 #[test]
@@ -43,7 +57,9 @@ fn parse_json_and_rules_file() {
         .args(["parse", "--json", "--rules"])
         .arg(&rules)
         .arg(fixture("ncu/ncu_details_B200_superbenchmark_cublaslt.csv"))
-        .arg(fixture("nvprof/nvprof_metrics_K20c_ieee2017_j2d5pt_jacobi-orig.csv"))
+        .arg(fixture(
+            "nvprof/nvprof_metrics_K20c_ieee2017_j2d5pt_jacobi-orig.csv",
+        ))
         .assert()
         .success()
         .get_output()
@@ -63,10 +79,20 @@ fn parse_json_and_rules_file() {
 fn damaged_file_is_one_line_with_file_and_line_and_exit_2() {
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("cut.csv");
-    let text = std::fs::read_to_string(fixture("ncu/ncu_metrics_RTX4090_instroofline_ginkgo_spmm.csv")).unwrap();
+    let text = std::fs::read_to_string(fixture(
+        "ncu/ncu_metrics_RTX4090_instroofline_ginkgo_spmm.csv",
+    ))
+    .unwrap();
     let cut = text.len() - 100;
     std::fs::write(&bad, &text[..cut]).unwrap();
-    let out = advise().arg("parse").arg(&bad).assert().code(2).get_output().stderr.clone();
+    let out = advise()
+        .arg("parse")
+        .arg(&bad)
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
     let err = String::from_utf8(out).unwrap();
     assert_eq!(err.lines().count(), 1, "{err}");
     let expected_line = text[..cut].lines().count();
@@ -80,8 +106,15 @@ fn missing_file_and_bad_arguments_exit_2() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("no/such/file.csv"));
-    advise().args(["variants", "--program", "xx"]).assert().code(2).stderr(predicate::str::contains("unknown program"));
-    advise().args(["parse", "--format", "csvx", "a"]).assert().code(2);
+    advise()
+        .args(["variants", "--program", "xx"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unknown program"));
+    advise()
+        .args(["parse", "--format", "csvx", "a"])
+        .assert()
+        .code(2);
 }
 
 #[test]
@@ -97,27 +130,46 @@ fn variants_json_lists_64_per_program() {
     let list = v["variants"].as_array().unwrap();
     assert_eq!(list.len(), 64);
     assert_eq!(list[5]["variant"], "000101");
-    assert_eq!(list[5]["optimizations"], serde_json::json!(["RSQRT", "VOLA"]));
+    assert_eq!(
+        list[5]["optimizations"],
+        serde_json::json!(["RSQRT", "VOLA"])
+    );
 }
 
 #[test]
 fn variants_table_snapshot() {
-    let out = advise().args(["variants", "--program", "nb"]).assert().success().get_output().stdout.clone();
+    let out = advise()
+        .args(["variants", "--program", "nb"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
     insta::assert_snapshot!(String::from_utf8(out).unwrap());
 }
 
 /// A generated (synthetic) campaign: all 64 NB variants, one input, one run; each variant's
 /// counters and time derived from its bits so that the expected speedups are known.
 fn synthetic_campaign(dir: &Path) -> (PathBuf, PathBuf) {
-    let mut m = String::from("program,input,run,variant,kernel,launch,invocations,metric,unit,value\n");
+    let mut m =
+        String::from("program,input,run,variant,kernel,launch,invocations,metric,unit,value\n");
     let mut t = String::from("program,input,run,variant,time_ms,repetitions,checksum_ok\n");
     for bits in 0..64u32 {
         let v = format!("{bits:06b}");
         let inst = 1000.0 + bits as f64;
-        m.push_str(&format!("NB,synthetic,1,{v},force,0,1,sm__cycles_active.sum,cycle,2000\n"));
-        m.push_str(&format!("NB,synthetic,1,{v},force,0,1,smsp__inst_executed.sum,inst,{inst}\n"));
-        m.push_str(&format!("NB,synthetic,1,{v},force,0,1,sm__warps_active.avg.pct_of_peak_sustained_active,%,50\n"));
-        t.push_str(&format!("NB,synthetic,1,{v},{},5,true\n", 100.0 - bits as f64));
+        m.push_str(&format!(
+            "NB,synthetic,1,{v},force,0,1,sm__cycles_active.sum,cycle,2000\n"
+        ));
+        m.push_str(&format!(
+            "NB,synthetic,1,{v},force,0,1,smsp__inst_executed.sum,inst,{inst}\n"
+        ));
+        m.push_str(&format!(
+            "NB,synthetic,1,{v},force,0,1,sm__warps_active.avg.pct_of_peak_sustained_active,%,50\n"
+        ));
+        t.push_str(&format!(
+            "NB,synthetic,1,{v},{},5,true\n",
+            100.0 - bits as f64
+        ));
     }
     let (mp, tp) = (dir.join("measurements.csv"), dir.join("timings.csv"));
     std::fs::write(&mp, m).unwrap();
@@ -143,7 +195,10 @@ fn features_and_samples_pipeline_on_a_synthetic_campaign() {
     assert_eq!(text.lines().count(), 65);
     assert!(text.starts_with("program,input,run,variant,time_ms,sm__cycles_active.sum,"));
     // inst 1000 over 2000 active cycles -> 500000 per million; the percentage passes through.
-    assert!(text.contains("NB,synthetic,1,000000,100,2000,50,500000"), "{text}");
+    assert!(
+        text.contains("NB,synthetic,1,000000,100,2000,50,500000"),
+        "{text}"
+    );
 
     let out = advise()
         .args(["samples", "--optimization", "shmem", "--features"])
@@ -156,7 +211,10 @@ fn features_and_samples_pipeline_on_a_synthetic_campaign() {
     let samples = String::from_utf8(out).unwrap();
     assert_eq!(samples.lines().count(), 33);
     // 000000 (100 ms) vs 000010 (98 ms).
-    assert!(samples.contains(&format!("SHMEM,NB,synthetic,1,000000,000010,2000,50,500000,{}", 100.0 / 98.0)));
+    assert!(samples.contains(&format!(
+        "SHMEM,NB,synthetic,1,000000,000010,2000,50,500000,{}",
+        100.0 / 98.0
+    )));
 
     advise()
         .args(["samples", "--optimization", "FTZ", "--features"])
@@ -197,6 +255,8 @@ fn demo_runs_on_the_shipped_fixtures() {
         .assert()
         .success()
         .stdout(predicate::str::contains("Parsed profiler files"))
-        .stdout(predicate::str::contains("ncu_raw_B200_roofline-analysis_torch_sdpa_flash"))
+        .stdout(predicate::str::contains(
+            "ncu_raw_B200_roofline-analysis_torch_sdpa_flash",
+        ))
         .stderr(predicate::str::contains("not our own H100 data"));
 }

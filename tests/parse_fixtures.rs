@@ -39,21 +39,99 @@ struct Expect {
 }
 
 const EXPECTED: &[Expect] = &[
-    Expect { file: "ncu/ncu_details_B200_superbenchmark_cublaslt.csv", format: Format::NcuLong, launches: 1, measurements: 47, rules: 8 },
-    Expect { file: "ncu/ncu_details_RTX5090_llmperfopt_flash_fwd_splitkv.csv", format: Format::NcuLong, launches: 1, measurements: 41, rules: 4 },
-    Expect { file: "ncu/ncu_details_V100_xplacer_bfs_graph4096_aws.csv", format: Format::NcuLong, launches: 13, measurements: 338, rules: 0 },
-    Expect { file: "ncu/ncu_details_V100_xplacer_bfs_graph4096_lassen.csv", format: Format::NcuLong, launches: 13, measurements: 676, rules: 0 },
-    Expect { file: "ncu/ncu_metrics_RTX4090_instroofline_ginkgo_spmm.csv", format: Format::NcuLong, launches: 5, measurements: 70, rules: 0 },
-    Expect { file: "ncu/ncu_metrics_sections_RTX4090_instroofline_cusparse.csv", format: Format::NcuLong, launches: 3, measurements: 237, rules: 27 },
-    Expect { file: "ncu/ncu_raw_B200_roofline-analysis_torch_sdpa_flash.csv", format: Format::NcuRaw, launches: 16, measurements: 7312, rules: 0 },
+    Expect {
+        file: "ncu/ncu_details_B200_superbenchmark_cublaslt.csv",
+        format: Format::NcuLong,
+        launches: 1,
+        measurements: 47,
+        rules: 8,
+    },
+    Expect {
+        file: "ncu/ncu_details_RTX5090_llmperfopt_flash_fwd_splitkv.csv",
+        format: Format::NcuLong,
+        launches: 1,
+        measurements: 41,
+        rules: 4,
+    },
+    Expect {
+        file: "ncu/ncu_details_V100_xplacer_bfs_graph4096_aws.csv",
+        format: Format::NcuLong,
+        launches: 13,
+        measurements: 338,
+        rules: 0,
+    },
+    Expect {
+        file: "ncu/ncu_details_V100_xplacer_bfs_graph4096_lassen.csv",
+        format: Format::NcuLong,
+        launches: 13,
+        measurements: 676,
+        rules: 0,
+    },
+    Expect {
+        file: "ncu/ncu_metrics_RTX4090_instroofline_ginkgo_spmm.csv",
+        format: Format::NcuLong,
+        launches: 5,
+        measurements: 70,
+        rules: 0,
+    },
+    Expect {
+        file: "ncu/ncu_metrics_sections_RTX4090_instroofline_cusparse.csv",
+        format: Format::NcuLong,
+        launches: 3,
+        measurements: 237,
+        rules: 27,
+    },
+    Expect {
+        file: "ncu/ncu_raw_B200_roofline-analysis_torch_sdpa_flash.csv",
+        format: Format::NcuRaw,
+        launches: 16,
+        measurements: 7312,
+        rules: 0,
+    },
     // nvprof: EXPECTED.md counts utilisation levels (`Mid (5)`) apart from numbers; advise
     // reads them as their level, so they are measurements here.
-    Expect { file: "nvprof/nvprof_metrics_K20c_ieee2017_j2d5pt_jacobi-orig.csv", format: Format::NvprofMetrics, launches: 4, measurements: 76, rules: 0 },
-    Expect { file: "nvprof/nvprof_events_K20c_ieee2017_j3d27pt.csv", format: Format::NvprofEvents, launches: 1, measurements: 141, rules: 0 },
-    Expect { file: "nvprof/nvprof_events_metrics_K40c_ieee2017_cheby_untiled.csv", format: Format::NvprofEvents, launches: 1, measurements: 141 + 124, rules: 0 },
-    Expect { file: "nvprof/nvprof_wide_aggoff_GTXTITAN_ieee2017_j3d7pt.csv", format: Format::NvprofWide, launches: 4, measurements: 1024 + 36, rules: 0 },
-    Expect { file: "nvprof/nvprof_gputrace_K20c_ieee2017_j2d5pt_jacobi-orig.csv", format: Format::NvprofTrace, launches: 12, measurements: 120, rules: 0 },
-    Expect { file: "nvprof/nvprof_metrics_text_GTX1070_thrust2D_gradient.txt", format: Format::NvprofText, launches: 3, measurements: 15, rules: 0 },
+    Expect {
+        file: "nvprof/nvprof_metrics_K20c_ieee2017_j2d5pt_jacobi-orig.csv",
+        format: Format::NvprofMetrics,
+        launches: 4,
+        measurements: 76,
+        rules: 0,
+    },
+    Expect {
+        file: "nvprof/nvprof_events_K20c_ieee2017_j3d27pt.csv",
+        format: Format::NvprofEvents,
+        launches: 1,
+        measurements: 141,
+        rules: 0,
+    },
+    Expect {
+        file: "nvprof/nvprof_events_metrics_K40c_ieee2017_cheby_untiled.csv",
+        format: Format::NvprofEvents,
+        launches: 1,
+        measurements: 141 + 124,
+        rules: 0,
+    },
+    Expect {
+        file: "nvprof/nvprof_wide_aggoff_GTXTITAN_ieee2017_j3d7pt.csv",
+        format: Format::NvprofWide,
+        launches: 4,
+        measurements: 1024 + 36,
+        rules: 0,
+    },
+    Expect {
+        file: "nvprof/nvprof_gputrace_K20c_ieee2017_j2d5pt_jacobi-orig.csv",
+        format: Format::NvprofTrace,
+        launches: 12,
+        measurements: 120,
+        rules: 0,
+    },
+    Expect {
+        file: "nvprof/nvprof_metrics_text_GTX1070_thrust2D_gradient.txt",
+        format: Format::NvprofText,
+        launches: 3,
+        measurements: 15,
+        rules: 0,
+    },
 ];
 
 #[test]
@@ -62,7 +140,12 @@ fn every_fixture_parses_with_the_expected_counts() {
         let d = parse(e.file);
         assert_eq!(d.format, e.format, "{}", e.file);
         assert_eq!(d.launches().len(), e.launches, "{} launches", e.file);
-        assert_eq!(d.measurements.len(), e.measurements, "{} measurements", e.file);
+        assert_eq!(
+            d.measurements.len(),
+            e.measurements,
+            "{} measurements",
+            e.file
+        );
         assert_eq!(d.rules.len(), e.rules, "{} rules", e.file);
     }
 }
@@ -77,7 +160,10 @@ fn ncu_spot_values_in_base_units() {
     let d = parse("ncu/ncu_details_RTX5090_llmperfopt_flash_fwd_splitkv.csv");
     let (dur, unit) = value(&d, 0, "gpu__time_duration.sum");
     assert!(close(dur, 10.34e-6) && unit == "second", "{dur} {unit}");
-    assert_eq!(value(&d, 0, "sm__ops_path_tensor_src_bf16_dst_fp32.sum").0, 335_544_320.0);
+    assert_eq!(
+        value(&d, 0, "sm__ops_path_tensor_src_bf16_dst_fp32.sum").0,
+        335_544_320.0
+    );
     assert_eq!(value(&d, 0, "Elapsed Cycles"), (20830.0, "cycle".into()));
     assert_eq!(value(&d, 0, "SM Active Cycles").0, 7914.56);
     assert_eq!(value(&d, 0, "DRAM Frequency").0, 13.77e9);
@@ -85,22 +171,42 @@ fn ncu_spot_values_in_base_units() {
     assert_eq!(value(&d, 0, "Memory Throughput"), (26.0, "%".into()));
     let (bw, unit) = value(&d, 0, "Memory Throughput [byte/second]");
     assert!(close(bw, 458.30e9) && unit == "byte/second");
-    assert!(!d.measurements.iter().any(|m| m.metric == "flop_count_hp.sum"), "n/a is not a value");
+    assert!(
+        !d.measurements
+            .iter()
+            .any(|m| m.metric == "flop_count_hp.sum"),
+        "n/a is not a value"
+    );
 
     let d = parse("ncu/ncu_details_V100_xplacer_bfs_graph4096_aws.csv");
     assert_eq!(value(&d, 1, "Duration").0, 9344e-9);
     assert_eq!(value(&d, 12, "Achieved Occupancy"), (23.39, "%".into()));
-    assert_eq!(value(&d, 0, "SM Frequency"), (963802083.33, "cycle/second".into()));
-    assert_eq!(d.measurements[0].kernel, "Kernel2(bool*,bool*,bool*,bool*,int)");
+    assert_eq!(
+        value(&d, 0, "SM Frequency"),
+        (963802083.33, "cycle/second".into())
+    );
+    assert_eq!(
+        d.measurements[0].kernel,
+        "Kernel2(bool*,bool*,bool*,bool*,int)"
+    );
 
     let d = parse("ncu/ncu_metrics_RTX4090_instroofline_ginkgo_spmm.csv");
     assert_eq!(value(&d, 0, "smsp__thread_inst_executed.sum").0, 4102.0);
-    assert_eq!(value(&d, 3, "lts__t_sectors_op_read.sum"), (517856.0, "sector".into()));
+    assert_eq!(
+        value(&d, 3, "lts__t_sectors_op_read.sum"),
+        (517856.0, "sector".into())
+    );
 
     let d = parse("ncu/ncu_metrics_sections_RTX4090_instroofline_cusparse.csv");
-    assert_eq!(value(&d, 2, "smsp__inst_executed.sum"), (4614456.0, "inst".into()));
+    assert_eq!(
+        value(&d, 2, "smsp__inst_executed.sum"),
+        (4614456.0, "inst".into())
+    );
     assert_eq!(value(&d, 0, "Memory Throughput"), (6.91, "%".into()));
-    assert_eq!(value(&d, 0, "Memory Throughput [byte/second]").0, 62500000.0);
+    assert_eq!(
+        value(&d, 0, "Memory Throughput [byte/second]").0,
+        62500000.0
+    );
     assert_eq!(d.rules[0].rule, "SOLBottleneck");
     assert_eq!(d.rules[0].rule_type, "WRN");
 
@@ -108,13 +214,20 @@ fn ncu_spot_values_in_base_units() {
     assert_eq!(value(&d, 0, "gpu__time_duration.sum").0, 685280e-9);
     assert_eq!(value(&d, 15, "gpu__time_duration.sum").0, 685568e-9);
     assert_eq!(value(&d, 0, "launch__registers_per_thread").0, 255.0);
-    assert_eq!(value(&d, 0, "device__attribute_multiprocessor_count").0, 148.0);
+    assert_eq!(
+        value(&d, 0, "device__attribute_multiprocessor_count").0,
+        148.0
+    );
 }
 
 #[test]
 fn ncu_rule_findings_carry_estimated_speedups() {
     let d = parse("ncu/ncu_details_B200_superbenchmark_cublaslt.csv");
-    let with_speedup: Vec<_> = d.rules.iter().filter(|r| r.estimated_speedup.is_some()).collect();
+    let with_speedup: Vec<_> = d
+        .rules
+        .iter()
+        .filter(|r| r.estimated_speedup.is_some())
+        .collect();
     assert!(!with_speedup.is_empty());
     let imbalance: Vec<f64> = d
         .rules
@@ -149,13 +262,19 @@ fn nvprof_spot_values() {
 
     let d = parse("nvprof/nvprof_wide_aggoff_GTXTITAN_ieee2017_j3d7pt.csv");
     assert_eq!(value(&d, 0, "elapsed_cycles_sm").0, 88336276.0);
-    assert!(close(value(&d, 0, "Device Memory Read Throughput").0, 34.827004e9));
+    assert!(close(
+        value(&d, 0, "Device Memory Read Throughput").0,
+        34.827004e9
+    ));
     assert_eq!(value(&d, 3, "inst_executed").0, 202217548.0);
 
     let d = parse("nvprof/nvprof_gputrace_K20c_ieee2017_j2d5pt_jacobi-orig.csv");
     let (dur, unit) = value(&d, 0, "Duration");
     assert!(close(dur, 7.922282e-3) && unit == "second");
-    assert_eq!(d.measurements[0].kernel, "__kernel___forma_kernel__0__(float*, int, int, float*)");
+    assert_eq!(
+        d.measurements[0].kernel,
+        "__kernel___forma_kernel__0__(float*, int, int, float*)"
+    );
 
     let d = parse("nvprof/nvprof_metrics_text_GTX1070_thrust2D_gradient.txt");
     let m = d
@@ -169,7 +288,9 @@ fn nvprof_spot_values() {
 #[test]
 fn forced_format_that_does_not_match_is_an_error() {
     let f = fixture("ncu/ncu_details_B200_superbenchmark_cublaslt.csv");
-    let err = parse_path(&f, FormatChoice::Nvprof).unwrap_err().to_string();
+    let err = parse_path(&f, FormatChoice::Nvprof)
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("no nvprof table found"), "{err}");
     let f = fixture("nvprof/nvprof_events_K20c_ieee2017_j3d27pt.csv");
     assert!(parse_path(&f, FormatChoice::Ncu).is_err());

@@ -18,7 +18,9 @@ const FILES: &[&str] = &[
 ];
 
 fn read(rel: &str) -> Vec<u8> {
-    let p: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(rel);
+    let p: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(rel);
     std::fs::read(p).unwrap()
 }
 
@@ -39,7 +41,12 @@ fn check(bytes: &[u8]) -> Result<usize, String> {
 
 /// `damaged.csv:LINE: ...` -> LINE
 fn line_of(msg: &str) -> Option<usize> {
-    msg.strip_prefix(NAME)?.strip_prefix(':')?.split(':').next()?.parse().ok()
+    msg.strip_prefix(NAME)?
+        .strip_prefix(':')?
+        .split(':')
+        .next()?
+        .parse()
+        .ok()
 }
 
 #[test]
@@ -62,7 +69,9 @@ fn binary_junk_is_an_error_with_a_line() {
 #[test]
 fn wrong_delimiter_is_an_error_at_the_header_line() {
     for (file, header_line) in [(FILES[0], 4), (FILES[4], 6)] {
-        let text = String::from_utf8(read(file)).unwrap().replace("\",\"", "\";\"");
+        let text = String::from_utf8(read(file))
+            .unwrap()
+            .replace("\",\"", "\";\"");
         let msg = check(text.as_bytes()).unwrap_err();
         assert_eq!(line_of(&msg), Some(header_line), "{file}: {msg}");
         assert!(msg.contains("semicolons"), "{msg}");

@@ -136,7 +136,11 @@ pub fn parse(path: &Path, reader: impl Read, choice: FormatChoice) -> Result<Pro
     let content = text::read_text(path, reader)?;
     let lines = text::lines(&content);
     if lines.iter().all(|l| l.text.trim().is_empty()) {
-        return Err(Error::parse(path, 1, "the file is empty: expected ncu or nvprof CSV output"));
+        return Err(Error::parse(
+            path,
+            1,
+            "the file is empty: expected ncu or nvprof CSV output",
+        ));
     }
     let ncu = || ncu::detect(&lines);
     let nvprof = || nvprof::detect(&lines);

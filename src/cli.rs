@@ -66,6 +66,10 @@ pub enum Command {
         /// (everything, as the thesis did) or `none`.
         #[arg(long, value_enum, default_value = "units")]
         normalize: NormalizeArg,
+        /// Divide by this metric instead of active cycles (e.g. gpu__time_duration.sum for
+        /// imported KTT spaces, which record no active cycles).
+        #[arg(long)]
+        normalizer: Option<String>,
         /// One row per kernel instead of per run.
         #[arg(long)]
         per_kernel: bool,
@@ -90,6 +94,25 @@ pub enum Command {
         program: Option<String>,
         #[command(flatten)]
         out: OutputArgs,
+    },
+    /// Convert a real recorded tuning space into a dataset folder (measurements.csv,
+    /// timings.csv, switches.csv, PROVENANCE.md).
+    ///
+    /// `ktt`: Kernel Tuning Toolkit JSON output (with Nsight Compute counters where KTT
+    /// profiled). `kernel-tuner`: a Kernel Tuner cache (times only). Each parameter with two
+    /// values becomes an on/off switch; each step between neighbouring values of a
+    /// many-valued parameter becomes a switch too.
+    Import {
+        #[arg(value_enum)]
+        tool: ToolArg,
+        /// The file (.json or .json.gz).
+        file: PathBuf,
+        /// Dataset folder to write, e.g. datasets/ktt-convolution-2080ti.
+        #[arg(long)]
+        out: PathBuf,
+        /// Print the summary as JSON.
+        #[arg(long)]
+        json: bool,
     },
     /// Show the nvprof -> Nsight Compute metric-name map.
     MetricMap {
@@ -131,6 +154,12 @@ pub enum FormatArg {
     Auto,
     Ncu,
     Nvprof,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ToolArg {
+    Ktt,
+    KernelTuner,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

@@ -35,6 +35,7 @@ impl FeaturesCommand {
                 },
                 per_kernel,
                 keep_names,
+                normalizer: None,
             },
         }
     }

@@ -3,6 +3,7 @@
 
 pub mod demo;
 pub mod features;
+pub mod import;
 pub mod metric_map;
 pub mod output;
 pub mod parse;
@@ -31,19 +32,21 @@ pub fn run(cli: Cli) -> Result<()> {
             measurements,
             timings,
             normalize,
+            normalizer,
             per_kernel,
             keep_names,
             out,
-        } => features::run(
-            &features::FeaturesCommand::new(
+        } => {
+            let mut cmd = features::FeaturesCommand::new(
                 measurements,
                 timings,
                 normalize,
                 per_kernel,
                 keep_names,
-            ),
-            &out.into(),
-        ),
+            );
+            cmd.settings.normalizer = normalizer;
+            features::run(&cmd, &out.into())
+        }
         Command::Samples {
             features,
             optimization,
@@ -51,5 +54,11 @@ pub fn run(cli: Cli) -> Result<()> {
             out,
         } => samples::run(&features, &optimization, program.as_deref(), &out.into()),
         Command::MetricMap { out } => metric_map::run(&out.into()),
+        Command::Import {
+            tool,
+            file,
+            out,
+            json,
+        } => import::run(tool, &file, &out, json),
     }
 }

@@ -54,6 +54,10 @@ pub struct FeatureSettings {
     pub per_kernel: bool,
     /// Keep nvprof names instead of translating them to ncu names.
     pub keep_names: bool,
+    /// Divide by this metric instead of active cycles. Imported KTT spaces record no active
+    /// cycles; their kernel duration (`gpu__time_duration.sum`) is the closest stand-in at a
+    /// fixed clock.
+    pub normalizer: Option<String>,
 }
 
 /// One row of the feature table.
@@ -106,7 +110,11 @@ pub fn build(
         });
     }
 
-    let normalizer = pick_normalizer(&groups, settings.normalize)?;
+    let normalizer = match (&settings.normalizer, settings.normalize) {
+        (_, Normalize::None) => None,
+        (Some(n), _) => Some(n.clone()),
+        (None, n) => pick_normalizer(&groups, n)?,
+    };
     let columns: Vec<String> = groups
         .values()
         .flat_map(|g| g.keys().cloned())
@@ -497,6 +505,7 @@ mod tests {
             normalize: Normalize::All,
             per_kernel: true,
             keep_names: false,
+            normalizer: None,
         };
         let t = build(&synthetic_rows(), &[], &s).unwrap();
         assert_eq!(t.rows.len(), 2);

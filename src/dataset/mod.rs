@@ -2,6 +2,7 @@
 //! and speedup samples per optimization.
 
 pub mod features;
+pub mod import;
 pub mod measurements;
 pub mod samples;
 pub mod table;

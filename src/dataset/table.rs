@@ -36,15 +36,19 @@ pub fn read_rows_from<T: DeserializeOwned>(path: &Path, reader: impl Read) -> Re
     Ok(rows)
 }
 
-/// Writes rows as CSV with a header to `out`.
+/// Writes rows as CSV with a header to `out`. The writer is dropped at the end, which
+/// finishes a gzip stream.
 pub fn write_rows<T: Serialize>(out: impl Write, rows: &[T]) -> Result<()> {
     let mut wtr = csv::Writer::from_writer(out);
     for row in rows {
         wtr.serialize(row)
             .map_err(|e| Error::Invalid(format!("cannot write CSV: {e}")))?;
     }
-    wtr.flush()
-        .map_err(|e| Error::Invalid(format!("cannot write CSV: {e}")))
+    let inner = wtr
+        .into_inner()
+        .map_err(|e| Error::Invalid(format!("cannot write CSV: {e}")))?;
+    drop(inner);
+    Ok(())
 }
 
 /// Converts a csv crate error into a file:line error.

@@ -1,0 +1,209 @@
+//! Kernel Tuning Toolkit (KTT 2.x) JSON output: `{"Metadata": {...}, "Results": [...]}`, one
+//! result per configuration with its `Configuration`, `Status` and `ComputationResults` (the
+//! kernel's `Duration` in `Metadata.TimeUnit`, compilation data and, when KTT profiled, the
+//! Nsight Compute `ProfilingData.Counters`).
+
+use std::io::Read;
+use std::path::Path;
+
+use serde::Deserialize;
+
+use super::space::{value_text, Config, TuningSpace};
+use crate::error::{Error, Result};
+
+#[derive(Deserialize)]
+#[serde(rename_all = "PascalCase")]
+struct KttFile {
+    metadata: Metadata,
+    results: Vec<KttResult>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "PascalCase")]
+struct Metadata {
+    device: String,
+    #[serde(default)]
+    ktt_version: Option<String>,
+    #[serde(default)]
+    time_unit: Option<String>,
+    #[serde(default)]
+    timestamp: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "PascalCase")]
+struct KttResult {
+    configuration: Vec<Param>,
+    #[serde(default)]
+    computation_results: Vec<Computation>,
+    status: String,
+    #[serde(default)]
+    kernel_name: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "PascalCase")]
+struct Param {
+    name: String,
+    value: serde_json::Value,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "PascalCase")]
+struct Computation {
+    duration: f64,
+    #[serde(default)]
+    kernel_function: Option<String>,
+    #[serde(default)]
+    compilation_data: Option<Compilation>,
+    #[serde(default)]
+    profiling_data: Option<Profiling>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "PascalCase")]
+struct Compilation {
+    #[serde(default)]
+    registers_count: Option<f64>,
+    #[serde(default)]
+    local_memory_size: Option<f64>,
+    #[serde(default)]
+    private_memory_size: Option<f64>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "PascalCase")]
+struct Profiling {
+    #[serde(default)]
+    counters: Vec<Counter>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "PascalCase")]
+struct Counter {
+    name: String,
+    value: serde_json::Value,
+}
+
+/// Milliseconds per unit of KTT's `TimeUnit`.
+fn ms_per_unit(path: &Path, unit: Option<&str>) -> Result<f64> {
+    match unit.unwrap_or("Microseconds") {
+        "Nanoseconds" => Ok(1e-6),
+        "Microseconds" => Ok(1e-3),
+        "Milliseconds" => Ok(1.0),
+        "Seconds" => Ok(1e3),
+        other => Err(Error::format(
+            path,
+            format!("unknown KTT TimeUnit `{other}`"),
+        )),
+    }
+}
+
+/// A counter's unit, from its ncu name (KTT stores none).
+fn unit_of(name: &str) -> &'static str {
+    if name.contains(".pct") {
+        "%"
+    } else if name.contains("sectors") {
+        "sector"
+    } else if name.contains("inst") {
+        "inst"
+    } else {
+        ""
+    }
+}
+
+/// Reads a KTT output file (`.json` or `.json.gz`).
+pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
+    let text = crate::profile::text::read_text(path, reader)?;
+    let file: KttFile = serde_json::from_str(&text)
+        .map_err(|e| Error::parse(path, e.line(), format!("not KTT JSON output: {e}")))?;
+    let scale = ms_per_unit(path, file.metadata.time_unit.as_deref())?;
+    let params: Vec<String> = file
+        .results
+        .first()
+        .map(|r| r.configuration.iter().map(|p| p.name.clone()).collect())
+        .ok_or_else(|| Error::format(path, "KTT output has no results"))?;
+    let mut kernel = String::new();
+    let mut configs = Vec::with_capacity(file.results.len());
+    for (i, r) in file.results.iter().enumerate() {
+        let names: Vec<&str> = r.configuration.iter().map(|p| p.name.as_str()).collect();
+        if names != params.iter().map(String::as_str).collect::<Vec<_>>() {
+            return Err(Error::format(
+                path,
+                format!("result {i} has parameters {names:?}, the first has {params:?}"),
+            ));
+        }
+        if kernel.is_empty() {
+            kernel = r.kernel_name.clone().unwrap_or_default();
+        }
+        let ok = r.status == "Ok" && !r.computation_results.is_empty();
+        let mut counters = Vec::new();
+        for c in &r.computation_results {
+            let k = c.kernel_function.clone().unwrap_or_else(|| kernel.clone());
+            counters.push((
+                k.clone(),
+                "gpu__time_duration.sum".into(),
+                "second".into(),
+                c.duration * scale * 1e-3,
+            ));
+            if let Some(cd) = &c.compilation_data {
+                let statics = [
+                    (
+                        "launch__registers_per_thread",
+                        "register/thread",
+                        cd.registers_count,
+                    ),
+                    ("ktt__local_memory_size", "byte/block", cd.local_memory_size),
+                    (
+                        "ktt__private_memory_size",
+                        "byte/thread",
+                        cd.private_memory_size,
+                    ),
+                ];
+                for (name, unit, v) in statics {
+                    if let Some(v) = v {
+                        counters.push((k.clone(), name.into(), unit.into(), v));
+                    }
+                }
+            }
+            for ctr in c.profiling_data.iter().flat_map(|p| &p.counters) {
+                if let Some(v) = ctr.value.as_f64() {
+                    counters.push((k.clone(), ctr.name.clone(), unit_of(&ctr.name).into(), v));
+                }
+            }
+        }
+        let time: f64 = r
+            .computation_results
+            .iter()
+            .map(|c| c.duration)
+            .sum::<f64>()
+            * scale;
+        configs.push(Config {
+            values: r
+                .configuration
+                .iter()
+                .map(|p| value_text(&p.value))
+                .collect(),
+            time_ms: ok.then_some(time),
+            failure: (!ok).then(|| r.status.clone()),
+            counters: if ok { counters } else { Vec::new() },
+        });
+    }
+    let m = &file.metadata;
+    let notes = [
+        ("KTT version", m.ktt_version.clone()),
+        ("time unit", m.time_unit.clone()),
+        ("timestamp", m.timestamp.clone()),
+    ]
+    .into_iter()
+    .filter_map(|(k, v)| v.map(|v| (k.to_string(), v)))
+    .collect();
+    Ok(TuningSpace {
+        tool: "ktt",
+        device: m.device.clone(),
+        kernel,
+        params,
+        configs,
+        notes,
+    })
+}

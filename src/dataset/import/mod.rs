@@ -1,0 +1,133 @@
+//! Real public tuning spaces into the project's tables (`advise import`): KTT output with
+//! Nsight Compute counters, and Kernel Tuner caches with times only.
+
+pub mod kernel_tuner;
+pub mod ktt;
+pub mod space;
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use crate::dataset::table::write_rows;
+use crate::error::{Error, Result};
+pub use space::{Config, SwitchRow, TuningSpace};
+
+/// Which tool wrote a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tool {
+    Ktt,
+    KernelTuner,
+}
+
+/// Reads a space from a file (`.gz` allowed).
+pub fn read_space(tool: Tool, path: &Path) -> Result<TuningSpace> {
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    match tool {
+        Tool::Ktt => ktt::read(path, file),
+        Tool::KernelTuner => kernel_tuner::read(path, file),
+    }
+}
+
+/// What `write_dataset` wrote.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ImportSummary {
+    pub program: String,
+    pub device: String,
+    pub input: String,
+    pub configs: usize,
+    pub failed: usize,
+    pub measurements: usize,
+    pub switches: Vec<String>,
+}
+
+/// Writes `measurements.csv.gz`, `timings.csv`, `switches.csv` and `PROVENANCE.md` into `out`.
+/// `command` is the exact command line, recorded in the provenance note.
+pub fn write_dataset(
+    space: &TuningSpace,
+    source: &Path,
+    out: &Path,
+    command: &str,
+) -> Result<ImportSummary> {
+    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
+    let (measurements, timings) = space.to_tables();
+    let switches = space.switches();
+    let create = |name: &str| {
+        let p = out.join(name);
+        std::fs::File::create(&p).map_err(|e| Error::io(&p, e))
+    };
+    // Counter tables of whole spaces run to tens of MB: they are stored compressed.
+    let gz = flate2::write::GzEncoder::new(
+        create("measurements.csv.gz")?,
+        flate2::Compression::default(),
+    );
+    write_rows(gz, &measurements)?;
+    write_rows(create("timings.csv")?, &timings)?;
+    write_rows(create("switches.csv")?, &switches)?;
+    let summary = ImportSummary {
+        program: space.kernel.clone(),
+        device: space.device.clone(),
+        input: space.input_label(),
+        configs: space.configs.len(),
+        failed: space.failed(),
+        measurements: measurements.len(),
+        switches: switches
+            .iter()
+            .map(|s| format!("{}:{}->{}", s.param, s.from, s.to))
+            .collect(),
+    };
+    let prov = out.join("PROVENANCE.md");
+    std::fs::write(&prov, provenance(space, source, &summary, command)?)
+        .map_err(|e| Error::io(&prov, e))?;
+    Ok(summary)
+}
+
+fn provenance(
+    space: &TuningSpace,
+    source: &Path,
+    s: &ImportSummary,
+    command: &str,
+) -> Result<String> {
+    let mut t = String::new();
+    let _ = writeln!(
+        t,
+        "# Imported tuning space: {} on {}\n",
+        s.program, s.device
+    );
+    let _ = writeln!(t, "Converted by `advise import` from a real recorded space; numbers are as the tool wrote them");
+    let _ = writeln!(t, "(times converted to milliseconds, KTT durations also kept as `gpu__time_duration.sum` in seconds).\n");
+    let _ = writeln!(t, "- source file: `{}`", source.display());
+    let _ = writeln!(
+        t,
+        "- source digest (FNV-1a 64 of the file's bytes): `{}`",
+        file_digest(source)?
+    );
+    let _ = writeln!(t, "- tool: {}", space.tool);
+    let _ = writeln!(t, "- GPU: {}", s.device);
+    for (k, v) in &space.notes {
+        let _ = writeln!(t, "- {k}: {v}");
+    }
+    let _ = writeln!(t, "- input (fixed parameters): `{}`", s.input);
+    let _ = writeln!(
+        t,
+        "- configurations: {} ({} failed, without a time)",
+        s.configs, s.failed
+    );
+    let _ = writeln!(t, "- counter measurements: {}", s.measurements);
+    let _ = writeln!(t, "- switches: {}", s.switches.join(", "));
+    let _ = writeln!(t, "- command: `{command}`");
+    let _ = writeln!(
+        t,
+        "\nThe upstream provenance of the source file (repository, commit, license) is in the"
+    );
+    let _ = writeln!(t, "PROVENANCE.md beside it; the original GPU, driver and profiler versions are only those it states.");
+    Ok(t)
+}
+
+/// FNV-1a (64 bit) of a file's bytes: a short fingerprint for provenance notes, not security.
+fn file_digest(path: &Path) -> Result<String> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let h = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+    });
+    Ok(format!("{h:016x}"))
+}

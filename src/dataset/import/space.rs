@@ -1,0 +1,219 @@
+//! A recorded tuning space: every configuration of one kernel with its measured time and, where
+//! the tool recorded them, hardware counters. KTT and Kernel Tuner files both become this, and
+//! it turns into the project's tables (measurements, timings, switches), so the experiments and
+//! search strategies work on imported spaces exactly as on our own NB/BH campaigns.
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use crate::dataset::measurements::{MeasurementRow, RunKey, TimingRow};
+
+/// One configuration of a tuning space.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    /// Parameter values as text, in the order of `TuningSpace::params`.
+    pub values: Vec<String>,
+    /// Measured time in milliseconds; `None` for a failed configuration.
+    pub time_ms: Option<f64>,
+    /// Why the configuration has no time (e.g. `CompilationFailedConfig`).
+    pub failure: Option<String>,
+    /// Counters of the configuration's kernel launch: (kernel, metric, unit, value).
+    pub counters: Vec<(String, String, String, f64)>,
+}
+
+/// A whole recorded space.
+#[derive(Debug, Clone)]
+pub struct TuningSpace {
+    /// Which tool wrote it (`ktt`, `kernel-tuner`, `csv`).
+    pub tool: &'static str,
+    pub device: String,
+    pub kernel: String,
+    pub params: Vec<String>,
+    pub configs: Vec<Config>,
+    /// Tool-specific facts for the provenance note (version, time unit, timestamp, ...).
+    pub notes: Vec<(String, String)>,
+}
+
+/// An optimization in an imported space: one parameter changed from one value to another.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct SwitchRow {
+    pub program: String,
+    pub param: String,
+    pub from: String,
+    pub to: String,
+}
+
+impl TuningSpace {
+    /// The distinct values of parameter `i`, numbers in numeric order, then text.
+    pub fn values_of(&self, i: usize) -> Vec<String> {
+        let set: BTreeSet<&str> = self.configs.iter().map(|c| c.values[i].as_str()).collect();
+        let mut v: Vec<String> = set.into_iter().map(str::to_string).collect();
+        v.sort_by(|a, b| match (a.parse::<f64>(), b.parse::<f64>()) {
+            (Ok(x), Ok(y)) => x.total_cmp(&y),
+            (Ok(_), Err(_)) => std::cmp::Ordering::Less,
+            (Err(_), Ok(_)) => std::cmp::Ordering::Greater,
+            _ => a.cmp(b),
+        });
+        v
+    }
+
+    /// Indices of parameters that take more than one value (the tuning parameters proper).
+    pub fn varying(&self) -> Vec<usize> {
+        (0..self.params.len())
+            .filter(|&i| self.values_of(i).len() > 1)
+            .collect()
+    }
+
+    /// The input label: the parameters that never change (problem size, filter size, ...).
+    pub fn input_label(&self) -> String {
+        let varying = self.varying();
+        let fixed: Vec<String> = (0..self.params.len())
+            .filter(|i| !varying.contains(i))
+            .filter_map(|i| {
+                self.configs
+                    .first()
+                    .map(|c| format!("{}={}", self.params[i], c.values[i]))
+            })
+            .collect();
+        fixed.join(",")
+    }
+
+    /// The variant label of a configuration: its varying parameters as `K=V,...`.
+    pub fn variant_label(&self, c: &Config, varying: &[usize]) -> String {
+        varying
+            .iter()
+            .map(|&i| format!("{}={}", self.params[i], c.values[i]))
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
+    /// Switches: a two-valued parameter is an on/off switch (low -> high); a many-valued one
+    /// gives a switch per step between neighbouring values (TILE_SIZE_X 1->2, 2->3, ...).
+    pub fn switches(&self) -> Vec<SwitchRow> {
+        let mut out = Vec::new();
+        for i in self.varying() {
+            let values = self.values_of(i);
+            for w in values.windows(2) {
+                out.push(SwitchRow {
+                    program: self.kernel.clone(),
+                    param: self.params[i].clone(),
+                    from: w[0].clone(),
+                    to: w[1].clone(),
+                });
+            }
+        }
+        out
+    }
+
+    /// The project's tables: measurements (counters), timings (successful configurations).
+    pub fn to_tables(&self) -> (Vec<MeasurementRow>, Vec<TimingRow>) {
+        let varying = self.varying();
+        let input = self.input_label();
+        let mut measurements = Vec::new();
+        let mut timings = Vec::new();
+        for c in &self.configs {
+            let key = RunKey {
+                program: self.kernel.clone(),
+                input: input.clone(),
+                run: 1,
+                variant: self.variant_label(c, &varying),
+            };
+            if let Some(t) = c.time_ms {
+                timings.push(TimingRow {
+                    program: key.program.clone(),
+                    input: key.input.clone(),
+                    run: 1,
+                    variant: key.variant.clone(),
+                    time_ms: t,
+                    repetitions: None,
+                    checksum_ok: None,
+                });
+            }
+            for (kernel, metric, unit, value) in &c.counters {
+                measurements.push(MeasurementRow {
+                    program: key.program.clone(),
+                    input: key.input.clone(),
+                    run: 1,
+                    variant: key.variant.clone(),
+                    kernel: kernel.clone(),
+                    launch: 0,
+                    invocations: 1,
+                    metric: metric.clone(),
+                    unit: unit.clone(),
+                    value: *value,
+                });
+            }
+        }
+        (measurements, timings)
+    }
+
+    /// Number of configurations without a time.
+    pub fn failed(&self) -> usize {
+        self.configs.iter().filter(|c| c.time_ms.is_none()).count()
+    }
+}
+
+/// A JSON scalar as parameter text: integers without `.0`, strings without quotes.
+pub fn value_text(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Number(n) => match n.as_f64() {
+            Some(f) if f.fract() == 0.0 && f.abs() < 1e15 => format!("{}", f as i64),
+            _ => n.to_string(),
+        },
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(values: &[&str], t: Option<f64>) -> Config {
+        Config {
+            values: values.iter().map(|s| s.to_string()).collect(),
+            time_ms: t,
+            failure: t.is_none().then(|| "failed".into()),
+            counters: vec![],
+        }
+    }
+
+    #[test]
+    fn labels_and_switches() {
+        let s = TuningSpace {
+            tool: "test",
+            device: "d".into(),
+            kernel: "k".into(),
+            params: vec!["N".into(), "RO".into(), "T".into()],
+            configs: vec![
+                config(&["4096", "0", "1"], Some(2.0)),
+                config(&["4096", "1", "1"], Some(1.0)),
+                config(&["4096", "0", "10"], Some(3.0)),
+                config(&["4096", "1", "2"], None),
+            ],
+            notes: vec![],
+        };
+        assert_eq!(s.input_label(), "N=4096");
+        assert_eq!(s.varying(), vec![1, 2]);
+        assert_eq!(s.values_of(2), vec!["1", "2", "10"]);
+        let sw: Vec<String> = s
+            .switches()
+            .iter()
+            .map(|w| format!("{}:{}->{}", w.param, w.from, w.to))
+            .collect();
+        assert_eq!(sw, vec!["RO:0->1", "T:1->2", "T:2->10"]);
+        let (_, t) = s.to_tables();
+        assert_eq!(t.len(), 3);
+        assert_eq!(t[0].variant, "RO=0,T=1");
+        assert_eq!(s.failed(), 1);
+    }
+
+    #[test]
+    fn json_values_as_text() {
+        assert_eq!(value_text(&serde_json::json!(32)), "32");
+        assert_eq!(value_text(&serde_json::json!(32.0)), "32");
+        assert_eq!(value_text(&serde_json::json!(0.5)), "0.5");
+        assert_eq!(value_text(&serde_json::json!("fp32")), "fp32");
+    }
+}

@@ -2,4 +2,8 @@
 //! baselines and their uncertainty.
 
 pub mod confusion;
+pub mod data;
+pub mod method;
+pub mod run;
+pub mod splits;
 pub mod stats;

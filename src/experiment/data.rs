@@ -1,0 +1,155 @@
+//! The samples an experiment works on: a dataset folder (measurements + timings, and for
+//! imported spaces switches.csv) turned into one pool of speedup samples over all switches.
+
+use std::path::{Path, PathBuf};
+
+use crate::dataset::features::{build, FeatureSettings, FeatureTable, Normalize};
+use crate::dataset::import::SwitchRow;
+use crate::dataset::measurements::{read_measurements, read_timings};
+use crate::dataset::samples::{pair, SpeedupSample, Switch};
+use crate::dataset::table::read_rows;
+use crate::error::{Error, Result};
+use crate::variant::Program;
+
+/// All speedup samples of a dataset, with the feature columns they share.
+#[derive(Debug, Clone)]
+pub struct SamplePool {
+    pub name: String,
+    pub columns: Vec<String>,
+    pub samples: Vec<SpeedupSample>,
+    /// Switch names in the order they were paired.
+    pub switches: Vec<String>,
+    /// The metric counts were divided by, if any.
+    pub normalizer: Option<String>,
+}
+
+impl SamplePool {
+    /// Indices of the samples of one switch.
+    pub fn of_switch(&self, switch: &str) -> Vec<usize> {
+        (0..self.samples.len())
+            .filter(|&i| self.samples[i].switch == switch)
+            .collect()
+    }
+
+    /// Distinct (program, input, run) tuples, in order of appearance.
+    pub fn tuples(&self) -> Vec<(String, String, u32)> {
+        let mut out: Vec<(String, String, u32)> = Vec::new();
+        for s in &self.samples {
+            let t = (s.key.program.clone(), s.key.input.clone(), s.key.run);
+            if !out.contains(&t) {
+                out.push(t);
+            }
+        }
+        out
+    }
+}
+
+/// A file of the dataset folder, compressed or not.
+fn table_path(dir: &Path, stem: &str) -> Option<PathBuf> {
+    [format!("{stem}.csv"), format!("{stem}.csv.gz")]
+        .into_iter()
+        .map(|n| dir.join(n))
+        .find(|p| p.is_file())
+}
+
+/// Reads a dataset folder. NB/BH rows pair on their six bits; other programs on the switches
+/// listed in `switches.csv`. Counts are normalized by active cycles where the data has them,
+/// else by kernel duration (imported KTT spaces), else not at all; the pool says which.
+pub fn load_pool(dir: &Path) -> Result<SamplePool> {
+    let m = table_path(dir, "measurements").ok_or_else(|| {
+        Error::Invalid(format!(
+            "{}: no measurements.csv(.gz); is this a dataset folder (advise import / advise collect)?",
+            dir.display()
+        ))
+    })?;
+    let t = table_path(dir, "timings")
+        .ok_or_else(|| Error::Invalid(format!("{}: no timings.csv(.gz)", dir.display())))?;
+    let measurements = read_measurements(&m)?;
+    let timings = read_timings(&t)?;
+    let mut table = None;
+    for normalizer in [None, Some("gpu__time_duration.sum")] {
+        let settings = FeatureSettings {
+            normalizer: normalizer.map(str::to_string),
+            ..FeatureSettings::default()
+        };
+        match build(&measurements, &timings, &settings) {
+            Ok(tb) => {
+                table = Some(tb);
+                break;
+            }
+            Err(Error::MissingMetric { .. }) => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    let table = match table {
+        Some(t) => t,
+        None => {
+            let settings = FeatureSettings {
+                normalize: Normalize::None,
+                ..FeatureSettings::default()
+            };
+            build(&measurements, &timings, &settings)?
+        }
+    };
+    let switches = switches_of(dir, &table)?;
+    let name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    pool_from(name, &table, &switches)
+}
+
+/// Pairs a feature table on the given switches.
+pub fn pool_from(name: String, table: &FeatureTable, switches: &[Switch]) -> Result<SamplePool> {
+    let mut samples = Vec::new();
+    let mut names = Vec::new();
+    for s in switches {
+        let set = pair(table, s)?;
+        if !set.samples.is_empty() {
+            // NB and BH share FTZ and RSQRT: one name, samples of both programs.
+            if !names.contains(&s.to_string()) {
+                names.push(s.to_string());
+            }
+            samples.extend(set.samples);
+        }
+    }
+    if samples.is_empty() {
+        return Err(Error::Invalid(format!(
+            "{name}: no speedup samples (no variant has a timed partner)"
+        )));
+    }
+    Ok(SamplePool {
+        name,
+        columns: table.columns.clone(),
+        samples,
+        switches: names,
+        normalizer: table.normalizer.clone(),
+    })
+}
+
+/// NB/BH bits for the programs the table holds, plus the switches file for the others.
+fn switches_of(dir: &Path, table: &FeatureTable) -> Result<Vec<Switch>> {
+    let mut out = Vec::new();
+    let mut programs: Vec<&str> = table.rows.iter().map(|r| r.key.program.as_str()).collect();
+    programs.sort_unstable();
+    programs.dedup();
+    for p in &programs {
+        if let Ok(program) = p.parse::<Program>() {
+            out.extend(Switch::bits_of(program));
+        }
+    }
+    if let Some(path) = table_path(dir, "switches") {
+        let rows: Vec<SwitchRow> = read_rows(&path)?;
+        for r in rows {
+            let s = Switch::Param {
+                param: r.param,
+                from: r.from,
+                to: r.to,
+            };
+            if !out.contains(&s) {
+                out.push(s);
+            }
+        }
+    }
+    Ok(out)
+}

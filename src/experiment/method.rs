@@ -1,0 +1,149 @@
+//! What predicts in an experiment: a regressor (fitted per fold on the training samples'
+//! features and speedups) or a baseline rule that only decides "recommend or not".
+//!
+//! Baselines use exactly the fold's training samples (issue 11): `always` recommends every
+//! time; `majority` gives each optimization's majority training outcome; `mean` predicts the
+//! mean training speedup; `random` flips a coin with the training set's positive rate, and its
+//! table is the mean over 100 seeds.
+
+use super::stats::SplitMix64;
+use crate::error::Result;
+
+/// Features of a set of samples: one row per sample, `None` where the value is missing.
+pub type Rows<'a> = Vec<&'a [Option<f64>]>;
+
+/// A method's answer for a fold's test samples.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    /// Predicted speedups (a regressor, or the `mean` baseline).
+    Speedups(Vec<f64>),
+    /// Recommend-or-not decisions, one per test sample, for each of several seeds (a rule).
+    Decisions(Vec<Vec<bool>>),
+}
+
+/// Something an experiment can evaluate.
+pub trait Predictor: Sync {
+    /// The name shown in tables (`ibk`, `m5p`, `baseline:majority`).
+    fn name(&self) -> String;
+    /// Whether this is a baseline rule rather than a model.
+    fn is_baseline(&self) -> bool {
+        false
+    }
+    /// Fits on the training samples and answers for the test samples.
+    fn answer(
+        &self,
+        train: &Rows<'_>,
+        train_y: &[f64],
+        test: &Rows<'_>,
+        seed: u64,
+    ) -> Result<Answer>;
+}
+
+/// The four baseline rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Baseline {
+    Always,
+    Majority,
+    Mean,
+    Random,
+}
+
+impl Baseline {
+    pub const ALL: [Baseline; 4] = [
+        Baseline::Always,
+        Baseline::Majority,
+        Baseline::Mean,
+        Baseline::Random,
+    ];
+
+    fn label(self) -> &'static str {
+        match self {
+            Baseline::Always => "always",
+            Baseline::Majority => "majority",
+            Baseline::Mean => "mean",
+            Baseline::Random => "random",
+        }
+    }
+}
+
+/// Seeds the `random` baseline averages over.
+pub const RANDOM_SEEDS: u64 = 100;
+
+impl Predictor for Baseline {
+    fn name(&self) -> String {
+        format!("baseline:{}", self.label())
+    }
+
+    fn is_baseline(&self) -> bool {
+        true
+    }
+
+    fn answer(
+        &self,
+        _train: &Rows<'_>,
+        train_y: &[f64],
+        test: &Rows<'_>,
+        seed: u64,
+    ) -> Result<Answer> {
+        let n = test.len();
+        let positive = train_y.iter().filter(|&&y| y > 1.0).count();
+        let rate = if train_y.is_empty() {
+            0.5
+        } else {
+            positive as f64 / train_y.len() as f64
+        };
+        Ok(match self {
+            Baseline::Always => Answer::Decisions(vec![vec![true; n]]),
+            // Ties go to "recommend": the cost of trying an optimization is small.
+            Baseline::Majority => Answer::Decisions(vec![vec![2 * positive >= train_y.len(); n]]),
+            Baseline::Mean => {
+                let mean = train_y.iter().sum::<f64>() / train_y.len().max(1) as f64;
+                Answer::Speedups(vec![mean; n])
+            }
+            Baseline::Random => Answer::Decisions(
+                (0..RANDOM_SEEDS)
+                    .map(|s| {
+                        let mut rng = SplitMix64::new(seed.wrapping_add(s));
+                        (0..n).map(|_| rng.next_f64() < rate).collect()
+                    })
+                    .collect(),
+            ),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn baselines_use_only_the_training_targets() {
+        let row: [Option<f64>; 1] = [Some(1.0)];
+        let test: Rows<'_> = vec![&row, &row, &row];
+        let train_y = [1.2, 1.1, 0.9];
+        let a = |b: Baseline| b.answer(&vec![], &train_y, &test, 1).unwrap();
+        assert_eq!(a(Baseline::Always), Answer::Decisions(vec![vec![true; 3]]));
+        assert_eq!(
+            a(Baseline::Majority),
+            Answer::Decisions(vec![vec![true; 3]])
+        );
+        assert_eq!(
+            a(Baseline::Mean),
+            Answer::Speedups(vec![(1.2 + 1.1 + 0.9) / 3.0; 3])
+        );
+        match a(Baseline::Random) {
+            Answer::Decisions(d) => {
+                assert_eq!(d.len(), RANDOM_SEEDS as usize);
+                let share = d.iter().flatten().filter(|&&x| x).count() as f64 / 300.0;
+                assert!((share - 2.0 / 3.0).abs() < 0.1, "{share}");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            Baseline::Majority
+                .answer(&vec![], &[0.9, 0.8, 1.1], &test, 1)
+                .unwrap(),
+            Answer::Decisions(vec![vec![false; 3]])
+        );
+    }
+}

@@ -1,0 +1,441 @@
+//! Runs folds through predictors and gathers, per experiment, method and optimization, the
+//! confusion table, the per-sample predictions (AC and EX), MAPE, intervals and significance.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::confusion::thesis_total;
+use super::data::SamplePool;
+use super::method::{Answer, Predictor, Rows};
+use super::splits::Fold;
+use super::stats::{bootstrap_grouped, mcnemar_exact, Interval};
+use crate::error::Result;
+
+/// Settings shared by every fold.
+#[derive(Debug, Clone)]
+pub struct RunSettings {
+    pub seed: u64,
+    /// Half-width of the no-clear-effect band around 1.0 (0.02 = 2%).
+    pub band: f64,
+    pub bootstrap: usize,
+}
+
+impl Default for RunSettings {
+    fn default() -> Self {
+        RunSettings {
+            seed: 1,
+            band: 0.02,
+            bootstrap: 1000,
+        }
+    }
+}
+
+/// One test sample's outcome.
+#[derive(Debug, Clone, Serialize)]
+pub struct SampleResult {
+    /// `program/input/run/variant`.
+    pub id: String,
+    /// The predicted speedup (EX); `null` for rules that only decide.
+    pub predicted: Option<f64>,
+    /// The measured speedup (AC).
+    pub actual: f64,
+    /// The share of seeds that recommended (1 or 0 for deterministic methods).
+    pub recommended: f64,
+    pub choice: String,
+    #[serde(skip)]
+    group: usize,
+    #[serde(skip)]
+    variant_key: String,
+}
+
+impl SampleResult {
+    fn correct(&self) -> f64 {
+        if self.actual > 1.0 {
+            self.recommended
+        } else {
+            1.0 - self.recommended
+        }
+    }
+}
+
+/// Cells as fractions of samples may be averaged over seeds, hence `f64`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Cells {
+    pub pp: f64,
+    pub pn: f64,
+    pub np: f64,
+    pub nn: f64,
+}
+
+impl Cells {
+    fn of(samples: &[&SampleResult]) -> Cells {
+        let mut c = Cells::default();
+        for s in samples {
+            if s.actual > 1.0 {
+                c.pp += s.recommended;
+                c.np += 1.0 - s.recommended;
+            } else {
+                c.pn += s.recommended;
+                c.nn += 1.0 - s.recommended;
+            }
+        }
+        c
+    }
+    fn total(&self) -> f64 {
+        self.pp + self.pn + self.np + self.nn
+    }
+    fn accuracy(&self) -> Option<f64> {
+        (self.total() > 0.0).then(|| (self.pp + self.nn) / self.total())
+    }
+    fn balanced(&self) -> Option<f64> {
+        let rates: Vec<f64> = [(self.pp, self.pp + self.np), (self.nn, self.pn + self.nn)]
+            .into_iter()
+            .filter(|&(_, n)| n > 0.0)
+            .map(|(k, n)| k / n)
+            .collect();
+        (!rates.is_empty()).then(|| rates.iter().sum::<f64>() / rates.len() as f64)
+    }
+}
+
+/// Results of one optimization.
+#[derive(Debug, Clone, Serialize)]
+pub struct OptimizationResult {
+    pub name: String,
+    pub pp: f64,
+    pub pn: f64,
+    pub np: f64,
+    pub nn: f64,
+    pub accuracy: Option<f64>,
+    pub accuracy_ci: Option<Interval>,
+    pub balanced_accuracy: Option<f64>,
+    /// Accuracy on samples outside the no-clear-effect band, and the share inside it.
+    pub clear_accuracy: Option<f64>,
+    pub unclear_share: f64,
+    pub mape: Option<f64>,
+    pub mape_ci: Option<Interval>,
+    /// Accuracy per open choice (run, input): the spread behind the pooled figure.
+    pub choice_accuracy: BTreeMap<String, f64>,
+    pub samples: Vec<SampleResult>,
+}
+
+/// Totals over an experiment's optimizations.
+#[derive(Debug, Clone, Serialize)]
+pub struct Total {
+    pub pp: f64,
+    pub pn: f64,
+    pub np: f64,
+    pub nn: f64,
+    /// Sample-weighted accuracy: every test sample counts once.
+    pub accuracy: Option<f64>,
+    pub accuracy_ci: Option<Interval>,
+    /// The thesis's total: the unweighted mean of the optimizations' accuracies.
+    pub thesis_total: Option<f64>,
+    pub balanced_accuracy: Option<f64>,
+    pub clear_accuracy: Option<f64>,
+    pub unclear_share: f64,
+    pub mape: Option<f64>,
+    /// Share of test variants where the optimization ranked first by prediction is the one
+    /// that helped most (models only; variants with at least two candidate optimizations).
+    pub rank_accuracy: Option<f64>,
+}
+
+/// One experiment run with one method.
+#[derive(Debug, Clone, Serialize)]
+pub struct ExperimentResult {
+    pub name: String,
+    pub method: String,
+    pub baseline: bool,
+    pub folds: usize,
+    pub optimizations: Vec<OptimizationResult>,
+    pub total: Total,
+    /// McNemar's exact test against `baseline:majority` on the same samples.
+    pub vs_majority: Option<Significance>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Significance {
+    /// Samples only this method got right, and only the majority rule got right.
+    pub only_this: usize,
+    pub only_majority: usize,
+    pub p_value: f64,
+}
+
+/// Runs every fold with every predictor. `progress(done, total)` is called after each fit.
+pub fn run(
+    pool: &SamplePool,
+    experiment: &str,
+    folds: &[Fold],
+    predictors: &[&dyn Predictor],
+    settings: &RunSettings,
+    progress: &dyn Fn(usize, usize),
+) -> Result<Vec<ExperimentResult>> {
+    let groups = group_ids(pool);
+    let total_work = folds.len() * predictors.len();
+    let mut done = 0;
+    let mut results = Vec::new();
+    for p in predictors {
+        let mut by_switch: BTreeMap<String, Vec<SampleResult>> = BTreeMap::new();
+        for fold in folds {
+            let rows = |idx: &[usize]| -> Rows<'_> {
+                idx.iter()
+                    .map(|&i| pool.samples[i].features.as_slice())
+                    .collect()
+            };
+            let train_y: Vec<f64> = fold
+                .train
+                .iter()
+                .map(|&i| pool.samples[i].speedup)
+                .collect();
+            let answer = p.answer(
+                &rows(&fold.train),
+                &train_y,
+                &rows(&fold.test),
+                settings.seed,
+            )?;
+            let out = by_switch.entry(fold.switch.clone()).or_default();
+            for (j, &i) in fold.test.iter().enumerate() {
+                let s = &pool.samples[i];
+                let (predicted, recommended) = match &answer {
+                    Answer::Speedups(v) => (Some(v[j]), if v[j] > 1.0 { 1.0 } else { 0.0 }),
+                    Answer::Decisions(d) => (
+                        None,
+                        d.iter().filter(|seed| seed[j]).count() as f64 / d.len() as f64,
+                    ),
+                };
+                out.push(SampleResult {
+                    id: format!(
+                        "{}/{}/{}/{}",
+                        s.key.program, s.key.input, s.key.run, s.key.variant
+                    ),
+                    predicted,
+                    actual: s.speedup,
+                    recommended,
+                    choice: fold.choice.clone(),
+                    group: groups[i],
+                    variant_key: format!(
+                        "{}|{}/{}/{}/{}",
+                        fold.choice, s.key.program, s.key.input, s.key.run, s.key.variant
+                    ),
+                });
+            }
+            done += 1;
+            progress(done, total_work);
+        }
+        results.push(summarize(
+            experiment,
+            &p.name(),
+            p.is_baseline(),
+            folds.len(),
+            by_switch,
+            settings,
+        ));
+    }
+    add_significance(&mut results);
+    Ok(results)
+}
+
+/// Each sample's test tuple (program, input, run) as a group number for the bootstrap.
+fn group_ids(pool: &SamplePool) -> Vec<usize> {
+    let tuples = pool.tuples();
+    pool.samples
+        .iter()
+        .map(|s| {
+            tuples
+                .iter()
+                .position(|(p, i, r)| *p == s.key.program && *i == s.key.input && *r == s.key.run)
+                .unwrap_or(0)
+        })
+        .collect()
+}
+
+fn mape(samples: &[&SampleResult]) -> Option<f64> {
+    let errs: Vec<f64> = samples
+        .iter()
+        .filter_map(|s| s.predicted.map(|p| ((p - s.actual) / s.actual).abs()))
+        .collect();
+    (!errs.is_empty() && errs.len() == samples.len())
+        .then(|| 100.0 * errs.iter().sum::<f64>() / errs.len() as f64)
+}
+
+fn accuracy_ci(samples: &[&SampleResult], settings: &RunSettings) -> Option<Interval> {
+    let groups: Vec<usize> = samples.iter().map(|s| s.group).collect();
+    bootstrap_grouped(&groups, settings.bootstrap, settings.seed, |idx| {
+        (!idx.is_empty())
+            .then(|| idx.iter().map(|&i| samples[i].correct()).sum::<f64>() / idx.len() as f64)
+    })
+}
+
+fn mape_ci(samples: &[&SampleResult], settings: &RunSettings) -> Option<Interval> {
+    mape(samples)?;
+    let groups: Vec<usize> = samples.iter().map(|s| s.group).collect();
+    bootstrap_grouped(&groups, settings.bootstrap, settings.seed, |idx| {
+        let drawn: Vec<&SampleResult> = idx.iter().map(|&i| samples[i]).collect();
+        mape(&drawn)
+    })
+}
+
+fn clear(samples: &[&SampleResult], band: f64) -> (Option<f64>, f64) {
+    let clear: Vec<&SampleResult> = samples
+        .iter()
+        .copied()
+        .filter(|s| (s.actual - 1.0).abs() >= band)
+        .collect();
+    let share = if samples.is_empty() {
+        0.0
+    } else {
+        1.0 - clear.len() as f64 / samples.len() as f64
+    };
+    (Cells::of(&clear).accuracy(), share)
+}
+
+fn summarize(
+    experiment: &str,
+    method: &str,
+    baseline: bool,
+    folds: usize,
+    by_switch: BTreeMap<String, Vec<SampleResult>>,
+    settings: &RunSettings,
+) -> ExperimentResult {
+    let mut optimizations = Vec::new();
+    for (name, samples) in by_switch {
+        let refs: Vec<&SampleResult> = samples.iter().collect();
+        let c = Cells::of(&refs);
+        let (clear_accuracy, unclear_share) = clear(&refs, settings.band);
+        let mut choices: BTreeMap<String, Vec<&SampleResult>> = BTreeMap::new();
+        for s in &refs {
+            choices.entry(s.choice.clone()).or_default().push(s);
+        }
+        let choice_accuracy = choices
+            .into_iter()
+            .filter_map(|(k, v)| Cells::of(&v).accuracy().map(|a| (k, a)))
+            .collect();
+        optimizations.push(OptimizationResult {
+            name,
+            pp: c.pp,
+            pn: c.pn,
+            np: c.np,
+            nn: c.nn,
+            accuracy: c.accuracy(),
+            accuracy_ci: accuracy_ci(&refs, settings),
+            balanced_accuracy: c.balanced(),
+            clear_accuracy,
+            unclear_share,
+            mape: mape(&refs),
+            mape_ci: mape_ci(&refs, settings),
+            choice_accuracy,
+            samples,
+        });
+    }
+    let all: Vec<&SampleResult> = optimizations
+        .iter()
+        .flat_map(|o| o.samples.iter())
+        .collect();
+    let c = Cells::of(&all);
+    let accuracies: Vec<f64> = optimizations.iter().filter_map(|o| o.accuracy).collect();
+    let balanced: Vec<f64> = optimizations
+        .iter()
+        .filter_map(|o| o.balanced_accuracy)
+        .collect();
+    let (clear_accuracy, unclear_share) = clear(&all, settings.band);
+    let total = Total {
+        pp: c.pp,
+        pn: c.pn,
+        np: c.np,
+        nn: c.nn,
+        accuracy: c.accuracy(),
+        accuracy_ci: accuracy_ci(&all, settings),
+        thesis_total: thesis_total(&accuracies),
+        balanced_accuracy: thesis_total(&balanced),
+        clear_accuracy,
+        unclear_share,
+        mape: mape(&all),
+        rank_accuracy: rank_accuracy(&all),
+    };
+    ExperimentResult {
+        name: experiment.to_string(),
+        method: method.to_string(),
+        baseline,
+        folds,
+        optimizations,
+        total,
+        vs_majority: None,
+    }
+}
+
+/// For each test variant with predictions for two or more optimizations: is the one predicted
+/// best also the one measured best?
+fn rank_accuracy(all: &[&SampleResult]) -> Option<f64> {
+    let mut by_variant: BTreeMap<&str, Vec<&SampleResult>> = BTreeMap::new();
+    for s in all {
+        s.predicted?;
+        by_variant
+            .entry(s.variant_key.as_str())
+            .or_default()
+            .push(s);
+    }
+    let mut hits = 0usize;
+    let mut n = 0usize;
+    for group in by_variant.values().filter(|g| g.len() >= 2) {
+        let best_pred = group.iter().max_by(|a, b| {
+            a.predicted
+                .unwrap_or(0.0)
+                .total_cmp(&b.predicted.unwrap_or(0.0))
+        });
+        let best_act = group.iter().max_by(|a, b| a.actual.total_cmp(&b.actual));
+        if let (Some(p), Some(a)) = (best_pred, best_act) {
+            n += 1;
+            if std::ptr::eq(*p, *a) {
+                hits += 1;
+            }
+        }
+    }
+    (n > 0).then(|| hits as f64 / n as f64)
+}
+
+/// McNemar of every method against `baseline:majority` of the same experiment.
+fn add_significance(results: &mut [ExperimentResult]) {
+    let Some(majority) = results
+        .iter()
+        .find(|r| r.method == "baseline:majority")
+        .cloned()
+    else {
+        return;
+    };
+    let base: BTreeMap<(String, String, String), bool> = majority
+        .optimizations
+        .iter()
+        .flat_map(|o| {
+            o.samples.iter().map(move |s| {
+                (
+                    (o.name.clone(), s.choice.clone(), s.id.clone()),
+                    s.correct() >= 0.5,
+                )
+            })
+        })
+        .collect();
+    for r in results
+        .iter_mut()
+        .filter(|r| r.method != "baseline:majority")
+    {
+        let (mut only_this, mut only_majority) = (0, 0);
+        for o in &r.optimizations {
+            for s in &o.samples {
+                let Some(&b) = base.get(&(o.name.clone(), s.choice.clone(), s.id.clone())) else {
+                    continue;
+                };
+                let m = s.correct() >= 0.5;
+                match (m, b) {
+                    (true, false) => only_this += 1,
+                    (false, true) => only_majority += 1,
+                    _ => {}
+                }
+            }
+        }
+        r.vs_majority = Some(Significance {
+            only_this,
+            only_majority,
+            p_value: mcnemar_exact(only_this, only_majority),
+        });
+    }
+}

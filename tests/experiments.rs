@@ -1,0 +1,130 @@
+//! Experiment definitions on a generated (synthetic) NB/BH campaign: fold sizes follow
+//! Table 4.3 of the thesis, every table's cells sum to the test samples, the totals follow
+//! from the per-sample predictions, and the same seed gives the same results.
+
+mod common;
+
+use advise::experiment::data::load_pool;
+use advise::experiment::method::{Baseline, Predictor};
+use advise::experiment::run::{run, RunSettings};
+use advise::experiment::splits::{folds, Experiment};
+
+fn pool() -> advise::experiment::data::SamplePool {
+    let dir = tempfile::tempdir().unwrap();
+    common::write_synthetic_campaign(dir.path(), 7);
+    load_pool(dir.path()).unwrap()
+}
+
+#[test]
+fn fold_sizes_follow_table_4_3() {
+    let pool = pool();
+    // Samples are half the variants: the 32 of 64 that lack the optimization.
+    let expect = [(1, 32, 96), (2, 32, 64), (3, 64, 32), (4, 96, 32)];
+    for (n, train, test) in expect {
+        let f = folds(&pool, &Experiment::Thesis(n), None).unwrap();
+        assert!(
+            f.iter()
+                .all(|f| f.train.len() == train && f.test.len() == test),
+            "exp {n}"
+        );
+    }
+    // Exp 1 and 2: 6 BH inputs x 3 training runs x 6 optimizations.
+    assert_eq!(
+        folds(&pool, &Experiment::Thesis(1), None).unwrap().len(),
+        6 * 3 * 6
+    );
+    // Exp 4: 6 training inputs x 5 other inputs x 3 runs of each x 6 optimizations.
+    let f4 = folds(&pool, &Experiment::Thesis(4), None).unwrap();
+    assert_eq!(f4.len(), 6 * 5 * 3 * 6);
+    for (n, train_p, test_p) in [(5, "BH", "NB"), (6, "NB", "BH")] {
+        let f = folds(&pool, &Experiment::Thesis(n), None).unwrap();
+        assert!(
+            f.iter().all(|f| f.train.len() == 96 && f.test.len() == 96),
+            "exp {n}"
+        );
+        assert!(f.iter().all(|f| f.switch == "FTZ" || f.switch == "RSQRT"));
+        assert!(f
+            .iter()
+            .all(|f| pool.samples[f.train[0]].key.program == train_p
+                && pool.samples[f.test[0]].key.program == test_p));
+    }
+}
+
+#[test]
+fn cells_sum_to_test_samples_and_totals_follow_from_predictions() {
+    let pool = pool();
+    let f = folds(&pool, &Experiment::Thesis(2), None).unwrap();
+    let predictors: Vec<&dyn Predictor> =
+        Baseline::ALL.iter().map(|b| b as &dyn Predictor).collect();
+    let results = run(
+        &pool,
+        "exp2",
+        &f,
+        &predictors,
+        &RunSettings::default(),
+        &|_, _| {},
+    )
+    .unwrap();
+    assert_eq!(results.len(), 4);
+    for r in &results {
+        let tested: usize = f.iter().map(|f| f.test.len()).sum();
+        let cells = r.total.pp + r.total.pn + r.total.np + r.total.nn;
+        assert!((cells - tested as f64).abs() < 1e-9, "{}", r.method);
+        for o in &r.optimizations {
+            let sum = o.pp + o.pn + o.np + o.nn;
+            assert!((sum - o.samples.len() as f64).abs() < 1e-9);
+            // Recompute the accuracy from the samples alone.
+            let correct: f64 = o
+                .samples
+                .iter()
+                .map(|s| {
+                    if s.actual > 1.0 {
+                        s.recommended
+                    } else {
+                        1.0 - s.recommended
+                    }
+                })
+                .sum();
+            assert!((o.accuracy.unwrap() - correct / o.samples.len() as f64).abs() < 1e-12);
+        }
+        let mean = r
+            .optimizations
+            .iter()
+            .map(|o| o.accuracy.unwrap())
+            .sum::<f64>()
+            / r.optimizations.len() as f64;
+        assert!((r.total.thesis_total.unwrap() - mean).abs() < 1e-12);
+    }
+    let always = results
+        .iter()
+        .find(|r| r.method == "baseline:always")
+        .unwrap();
+    assert_eq!(
+        always.total.pn + always.total.nn,
+        always.total.pn + always.total.nn
+    );
+    assert_eq!(always.total.np, 0.0);
+    assert!(always.vs_majority.is_some());
+}
+
+#[test]
+fn same_seed_same_json() {
+    let pool = pool();
+    let f = folds(&pool, &Experiment::Thesis(3), None).unwrap();
+    let b = Baseline::Random;
+    let go = || {
+        serde_json::to_string(
+            &run(
+                &pool,
+                "exp3",
+                &f,
+                &[&b],
+                &RunSettings::default(),
+                &|_, _| {},
+            )
+            .unwrap(),
+        )
+        .unwrap()
+    };
+    assert_eq!(go(), go());
+}

@@ -114,6 +114,44 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Run the thesis's cross-validation experiments (1-6) and more (leave one input out,
+    /// leave one program out, k-fold) on a dataset folder, with baselines, 95% intervals and
+    /// McNemar tests against the majority rule in every table.
+    Experiment {
+        /// Dataset folder (measurements.csv(.gz), timings.csv, and switches.csv for imports).
+        #[arg(long)]
+        dataset: PathBuf,
+        /// 1-6, all, loio, lopo, kfold, or a comma list. `all`: 1-6 and loio for NB/BH data;
+        /// kfold, lopo and loio for imported spaces.
+        #[arg(long, default_value = "all")]
+        exp: String,
+        /// Methods (comma list) or `all`; the four baselines always run.
+        #[arg(long, default_value = "all")]
+        method: String,
+        /// Program of experiments 1-4 and loio (default BH, or the only program).
+        #[arg(long)]
+        program: Option<String>,
+        /// Only the folds that train on this run (experiments 1, 2).
+        #[arg(long)]
+        train_run: Option<u32>,
+        /// Only the folds that train on this input label (experiment 4).
+        #[arg(long)]
+        train_input: Option<String>,
+        /// Number of folds of `kfold`.
+        #[arg(long, default_value_t = 10)]
+        folds: usize,
+        /// Seed of every random step (fold shuffles, bootstrap, random baseline).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Half-width of the "no clear effect" band around a speedup of 1.0.
+        #[arg(long, default_value_t = 0.02)]
+        band: f64,
+        /// Write report.md, index.html, results.json and charts here.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
     /// Show the nvprof -> Nsight Compute metric-name map.
     MetricMap {
         #[command(flatten)]

@@ -2,6 +2,7 @@
 //! one (with `report`) that prints.
 
 pub mod demo;
+pub mod experiment;
 pub mod features;
 pub mod import;
 pub mod metric_map;
@@ -12,6 +13,7 @@ pub mod variants;
 
 use crate::cli::{Cli, Command};
 use crate::error::Result;
+use output::Output;
 
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
@@ -54,6 +56,36 @@ pub fn run(cli: Cli) -> Result<()> {
             out,
         } => samples::run(&features, &optimization, program.as_deref(), &out.into()),
         Command::MetricMap { out } => metric_map::run(&out.into()),
+        Command::Experiment {
+            dataset,
+            exp,
+            method,
+            program,
+            train_run,
+            train_input,
+            folds,
+            seed,
+            band,
+            out,
+            json,
+        } => experiment::run_command(
+            &experiment::ExperimentCommand {
+                dataset,
+                experiments: exp,
+                methods: method,
+                program,
+                train_run,
+                train_input,
+                kfolds: folds,
+                settings: crate::experiment::run::RunSettings {
+                    seed,
+                    band,
+                    ..Default::default()
+                },
+                out_dir: out,
+            },
+            &Output { json, path: None },
+        ),
         Command::Import {
             tool,
             file,

@@ -112,6 +112,28 @@ impl Predictor for Baseline {
     }
 }
 
+/// The predictors `--method` names, baselines always included (every table carries them).
+/// `all` means every model advise has; `baselines` only the rules.
+pub fn predictors(spec: &str) -> Result<Vec<Box<dyn Predictor>>> {
+    let mut out: Vec<Box<dyn Predictor>> = Vec::new();
+    for name in spec.split(',').map(str::trim) {
+        match name {
+            "all" | "baselines" => {}
+            other => {
+                return Err(crate::error::Error::Invalid(format!(
+                    "unknown method `{other}`: use all or baselines"
+                )))
+            }
+        }
+    }
+    out.extend(
+        Baseline::ALL
+            .into_iter()
+            .map(|b| Box::new(b) as Box<dyn Predictor>),
+    );
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -258,8 +258,21 @@ fn mape(samples: &[&SampleResult]) -> Option<f64> {
         .then(|| 100.0 * errs.iter().sum::<f64>() / errs.len() as f64)
 }
 
+/// Bootstrap groups: the test tuples, or single samples where there are fewer than 5 tuples
+/// (an imported space has one input and one run, and one group gives no interval at all).
+fn boot_groups(samples: &[&SampleResult]) -> Vec<usize> {
+    let mut distinct: Vec<usize> = samples.iter().map(|s| s.group).collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    if distinct.len() >= 5 {
+        samples.iter().map(|s| s.group).collect()
+    } else {
+        (0..samples.len()).collect()
+    }
+}
+
 fn accuracy_ci(samples: &[&SampleResult], settings: &RunSettings) -> Option<Interval> {
-    let groups: Vec<usize> = samples.iter().map(|s| s.group).collect();
+    let groups = boot_groups(samples);
     bootstrap_grouped(&groups, settings.bootstrap, settings.seed, |idx| {
         (!idx.is_empty())
             .then(|| idx.iter().map(|&i| samples[i].correct()).sum::<f64>() / idx.len() as f64)
@@ -268,7 +281,7 @@ fn accuracy_ci(samples: &[&SampleResult], settings: &RunSettings) -> Option<Inte
 
 fn mape_ci(samples: &[&SampleResult], settings: &RunSettings) -> Option<Interval> {
     mape(samples)?;
-    let groups: Vec<usize> = samples.iter().map(|s| s.group).collect();
+    let groups = boot_groups(samples);
     bootstrap_grouped(&groups, settings.bootstrap, settings.seed, |idx| {
         let drawn: Vec<&SampleResult> = idx.iter().map(|&i| samples[i]).collect();
         mape(&drawn)
@@ -350,7 +363,7 @@ fn summarize(
         clear_accuracy,
         unclear_share,
         mape: mape(&all),
-        rank_accuracy: rank_accuracy(&all),
+        rank_accuracy: if baseline { None } else { rank_accuracy(&all) },
     };
     ExperimentResult {
         name: experiment.to_string(),

@@ -1,3 +1,6 @@
-//! What a person reads: terminal tables (and, later, charts and HTML reports).
+//! What a person reads: terminal tables, Markdown and HTML reports, charts.
 
+pub mod experiment;
+pub mod experiment_charts;
+pub mod experiment_files;
 pub mod table;

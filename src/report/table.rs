@@ -69,6 +69,52 @@ impl TextTable {
     }
 }
 
+impl TextTable {
+    /// The table in Markdown (pipes in cells escaped).
+    pub fn to_markdown(&self) -> String {
+        let esc = |c: &String| c.replace('|', "\\|");
+        let mut out = format!(
+            "| {} |\n|{}\n",
+            self.header.iter().map(esc).collect::<Vec<_>>().join(" | "),
+            "---|".repeat(self.header.len())
+        );
+        for row in &self.rows {
+            out.push_str(&format!(
+                "| {} |\n",
+                row.iter().map(esc).collect::<Vec<_>>().join(" | ")
+            ));
+        }
+        out
+    }
+
+    /// The table as an HTML `<table>` (cells escaped).
+    pub fn to_html(&self) -> String {
+        let mut out = String::from("<table>\n<thead><tr>");
+        for h in &self.header {
+            out.push_str(&format!("<th>{}</th>", html_escape(h)));
+        }
+        out.push_str("</tr></thead>\n<tbody>\n");
+        for row in &self.rows {
+            out.push_str("<tr>");
+            for c in row {
+                let class = if is_numeric(c) { " class=\"num\"" } else { "" };
+                out.push_str(&format!("<td{class}>{}</td>", html_escape(c)));
+            }
+            out.push_str("</tr>\n");
+        }
+        out.push_str("</tbody></table>\n");
+        out
+    }
+}
+
+/// Escapes text for HTML.
+pub fn html_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
 /// Numbers are right-aligned; bit strings such as `000101` are labels, not numbers.
 fn is_numeric(s: &str) -> bool {
     let leading_zero = s.len() > 1 && s.starts_with('0') && s.as_bytes()[1].is_ascii_digit();

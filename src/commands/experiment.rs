@@ -1,0 +1,175 @@
+//! `advise experiment`: the thesis's experiments (and more) on a dataset folder, with
+//! baselines, intervals and significance; tables on the terminal, a report folder on request.
+
+use std::path::{Path, PathBuf};
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::output::{note, Output};
+use crate::error::{Error, Result};
+use crate::experiment::data::{load_pool, SamplePool};
+use crate::experiment::method::{predictors, Predictor};
+use crate::experiment::run::{run, ExperimentResult, RunSettings};
+use crate::experiment::splits::{folds, Experiment, Fold};
+use crate::report::experiment::render_text;
+use crate::report::experiment_files::write_report;
+
+/// Settings of `advise experiment`.
+#[derive(Debug, Clone)]
+pub struct ExperimentCommand {
+    pub dataset: PathBuf,
+    pub experiments: String,
+    pub methods: String,
+    pub program: Option<String>,
+    pub train_run: Option<u32>,
+    pub train_input: Option<String>,
+    pub kfolds: usize,
+    pub settings: RunSettings,
+    pub out_dir: Option<PathBuf>,
+}
+
+/// Parses `--exp`: `1`..`6`, `all`, `loio`, `lopo`, `kfold`, or a comma list.
+pub fn parse_experiments(
+    spec: &str,
+    pool: &SamplePool,
+    k: usize,
+    seed: u64,
+) -> Result<Vec<Experiment>> {
+    let programs: Vec<&str> = pool
+        .samples
+        .iter()
+        .map(|s| s.key.program.as_str())
+        .collect();
+    let nbbh = programs.iter().any(|p| *p == "NB" || *p == "BH");
+    let mut out = Vec::new();
+    for part in spec.split(',').map(str::trim) {
+        match part {
+            "all" if nbbh => out.extend(
+                (1..=6)
+                    .map(Experiment::Thesis)
+                    .chain([Experiment::LeaveOneInputOut]),
+            ),
+            "all" => out.extend([
+                Experiment::KFold { k, seed },
+                Experiment::LeaveOneProgramOut,
+                Experiment::LeaveOneInputOut,
+            ]),
+            "loio" => out.push(Experiment::LeaveOneInputOut),
+            "lopo" => out.push(Experiment::LeaveOneProgramOut),
+            "kfold" => out.push(Experiment::KFold { k, seed }),
+            n => match n.parse::<u8>() {
+                Ok(n @ 1..=6) => out.push(Experiment::Thesis(n)),
+                _ => {
+                    return Err(Error::Invalid(format!(
+                        "unknown experiment `{n}`: use 1-6, all, loio, lopo or kfold"
+                    )))
+                }
+            },
+        }
+    }
+    Ok(out)
+}
+
+fn keep(fold: &Fold, cmd: &ExperimentCommand) -> bool {
+    let run_ok = cmd.train_run.is_none_or(|r| {
+        !fold.choice.contains("train-run=") || fold.choice.contains(&format!("train-run={r}"))
+    });
+    let input_ok = cmd.train_input.as_ref().is_none_or(|i| {
+        !fold.choice.contains("train-input=") || fold.choice.contains(&format!("train-input={i} "))
+    });
+    run_ok && input_ok
+}
+
+/// Runs the experiments; returns one result list per experiment and the notes for skipped ones.
+pub fn execute(
+    cmd: &ExperimentCommand,
+    pool: &SamplePool,
+    show_progress: bool,
+) -> Result<(Vec<Vec<ExperimentResult>>, Vec<String>)> {
+    let list = parse_experiments(&cmd.experiments, pool, cmd.kfolds, cmd.settings.seed)?;
+    let owned = predictors(&cmd.methods)?;
+    let preds: Vec<&dyn Predictor> = owned.iter().map(|b| b.as_ref()).collect();
+    let explicit = !cmd.experiments.split(',').any(|p| p.trim() == "all");
+    let mut all = Vec::new();
+    let mut notes = Vec::new();
+    for e in &list {
+        let fs = match folds(pool, e, cmd.program.as_deref()) {
+            Ok(f) => f,
+            Err(err) if !explicit => {
+                notes.push(format!("skipped {}: {err}", e.name()));
+                continue;
+            }
+            Err(err) => return Err(err),
+        };
+        let fs: Vec<Fold> = fs.into_iter().filter(|f| keep(f, cmd)).collect();
+        if fs.is_empty() {
+            notes.push(format!(
+                "skipped {}: no fold matches --train-run/--train-input",
+                e.name()
+            ));
+            continue;
+        }
+        let bar = if show_progress {
+            ProgressBar::new((fs.len() * preds.len()) as u64)
+        } else {
+            ProgressBar::hidden()
+        };
+        bar.set_style(
+            ProgressStyle::with_template("{msg:>8} [{bar:30}] {pos}/{len} fits, {eta} left")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar.set_message(e.name());
+        let results = run(pool, &e.name(), &fs, &preds, &cmd.settings, &|done, _| {
+            bar.set_position(done as u64)
+        })?;
+        bar.finish_and_clear();
+        all.push(results);
+    }
+    Ok((all, notes))
+}
+
+pub fn run_command(cmd: &ExperimentCommand, out: &Output) -> Result<()> {
+    let pool = load_pool(&cmd.dataset)?;
+    let (results, mut notes) = execute(cmd, &pool, !out.json)?;
+    notes.insert(0, describe_pool(&pool, &cmd.dataset));
+    let title = format!(
+        "advise experiment on {} (seed {})",
+        pool.name, cmd.settings.seed
+    );
+    if let Some(dir) = &cmd.out_dir {
+        write_report(dir, &title, &notes, &pool, &results, cmd.settings.seed)?;
+        note(&format!(
+            "wrote {}/report.md, index.html, results.json and charts",
+            dir.display()
+        ));
+    }
+    if out.json {
+        return out.emit_json(&json(&pool, cmd.settings.seed, &results));
+    }
+    out.emit(&render_text(&title, &results, &notes))
+}
+
+/// The results document (`results.json`).
+pub fn json(pool: &SamplePool, seed: u64, results: &[Vec<ExperimentResult>]) -> serde_json::Value {
+    let flat: Vec<&ExperimentResult> = results.iter().flatten().collect();
+    serde_json::json!({
+        "dataset": pool.name,
+        "seed": seed,
+        "normalizer": pool.normalizer,
+        "experiments": flat,
+    })
+}
+
+fn describe_pool(pool: &SamplePool, dir: &Path) -> String {
+    format!(
+        "dataset {}: {} speedup samples of {} switches, {} features{}",
+        dir.display(),
+        pool.samples.len(),
+        pool.switches.len(),
+        pool.columns.len(),
+        pool.normalizer
+            .as_ref()
+            .map(|n| format!(", counts divided by {n}"))
+            .unwrap_or_default()
+    )
+}

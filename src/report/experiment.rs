@@ -1,0 +1,222 @@
+//! Experiment results as a person reads them: a first-screen summary (best model against best
+//! baseline, with intervals and significance), the thesis-style tables, and Markdown.
+
+use std::fmt::Write as _;
+
+use super::table::TextTable;
+use crate::experiment::run::{ExperimentResult, OptimizationResult};
+use crate::experiment::stats::Interval;
+
+/// Significance level for the McNemar verdicts.
+pub const ALPHA: f64 = 0.05;
+
+fn pct(v: Option<f64>) -> String {
+    v.map(|x| format!("{:.1}", 100.0 * x))
+        .unwrap_or_else(|| "-".into())
+}
+
+fn ci(v: Option<Interval>) -> String {
+    v.map(|i| format!("[{:.1}, {:.1}]", 100.0 * i.low, 100.0 * i.high))
+        .unwrap_or_else(|| "-".into())
+}
+
+fn cell(v: f64) -> String {
+    if v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.1}")
+    }
+}
+
+/// The best model and the best baseline of one experiment, by sample-weighted accuracy.
+pub fn best(results: &[ExperimentResult], baseline: bool) -> Option<&ExperimentResult> {
+    results
+        .iter()
+        .filter(|r| r.baseline == baseline)
+        .max_by(|a, b| {
+            a.total
+                .accuracy
+                .unwrap_or(0.0)
+                .total_cmp(&b.total.accuracy.unwrap_or(0.0))
+        })
+}
+
+/// One sentence a non-expert can read: does the best model beat the rules?
+pub fn verdict(results: &[ExperimentResult]) -> String {
+    let (Some(m), Some(b)) = (best(results, false), best(results, true)) else {
+        return match best(results, true) {
+            Some(b) => format!(
+                "only baselines were run; the best, {}, is right {}% of the time",
+                b.method,
+                pct(b.total.accuracy)
+            ),
+            None => "no results".into(),
+        };
+    };
+    let (ma, ba) = (
+        m.total.accuracy.unwrap_or(0.0),
+        b.total.accuracy.unwrap_or(0.0),
+    );
+    let sig = m.vs_majority.as_ref().map(|s| s.p_value);
+    let vs_majority = match sig {
+        Some(p) if p < ALPHA && ma > ba => {
+            format!("significantly better than the majority rule (McNemar p = {p:.3})")
+        }
+        Some(p) if p < ALPHA => {
+            format!("significantly different from the majority rule (McNemar p = {p:.3})")
+        }
+        Some(p) => {
+            format!("not significantly different from the majority rule (McNemar p = {p:.3})")
+        }
+        None => "not compared with the majority rule".into(),
+    };
+    let relation = if ma > ba {
+        "beats"
+    } else if ma < ba {
+        "does not beat"
+    } else {
+        "ties"
+    };
+    format!(
+        "best model {} is right {}% {} of the time and {relation} the best baseline {} ({}%); it is {vs_majority}",
+        m.method,
+        pct(m.total.accuracy),
+        ci(m.total.accuracy_ci),
+        b.method,
+        pct(b.total.accuracy)
+    )
+}
+
+/// The summary table: one row per method of one experiment.
+pub fn methods_table(results: &[ExperimentResult]) -> TextTable {
+    let mut t = TextTable::new([
+        "method",
+        "acc %",
+        "95% CI",
+        "thesis total %",
+        "balanced %",
+        "clear acc %",
+        "unclear %",
+        "MAPE %",
+        "rank acc %",
+        "p vs majority",
+    ]);
+    for r in results {
+        t.push([
+            r.method.clone(),
+            pct(r.total.accuracy),
+            ci(r.total.accuracy_ci),
+            pct(r.total.thesis_total),
+            pct(r.total.balanced_accuracy),
+            pct(r.total.clear_accuracy),
+            format!("{:.1}", 100.0 * r.total.unclear_share),
+            r.total
+                .mape
+                .map(|m| format!("{m:.1}"))
+                .unwrap_or_else(|| "-".into()),
+            pct(r.total.rank_accuracy),
+            r.vs_majority
+                .as_ref()
+                .map(|s| format!("{:.3}", s.p_value))
+                .unwrap_or_else(|| "-".into()),
+        ]);
+    }
+    t
+}
+
+/// The thesis's table for one method: PP, PN, NP, NN (counts), accuracy per optimization.
+pub fn confusion_table(r: &ExperimentResult) -> TextTable {
+    let mut t = TextTable::new([
+        "optimization",
+        "PP",
+        "PN",
+        "NP",
+        "NN",
+        "acc %",
+        "95% CI",
+        "balanced %",
+        "MAPE %",
+        "spread over choices",
+    ]);
+    for o in &r.optimizations {
+        t.push(opt_row(o));
+    }
+    t.push([
+        "total (samples)".to_string(),
+        cell(r.total.pp),
+        cell(r.total.pn),
+        cell(r.total.np),
+        cell(r.total.nn),
+        pct(r.total.accuracy),
+        ci(r.total.accuracy_ci),
+        pct(r.total.balanced_accuracy),
+        r.total
+            .mape
+            .map(|m| format!("{m:.1}"))
+            .unwrap_or_else(|| "-".into()),
+        String::new(),
+    ]);
+    t.push([
+        "total (thesis: mean of rows)".to_string(),
+        String::new(),
+        String::new(),
+        String::new(),
+        String::new(),
+        pct(r.total.thesis_total),
+        String::new(),
+        String::new(),
+        String::new(),
+        String::new(),
+    ]);
+    t
+}
+
+fn opt_row(o: &OptimizationResult) -> Vec<String> {
+    let spread = if o.choice_accuracy.len() > 1 {
+        let v: Vec<f64> = o.choice_accuracy.values().copied().collect();
+        let min = v.iter().copied().fold(f64::INFINITY, f64::min);
+        let max = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        format!("{:.1}-{:.1} over {}", 100.0 * min, 100.0 * max, v.len())
+    } else {
+        String::new()
+    };
+    vec![
+        o.name.clone(),
+        cell(o.pp),
+        cell(o.pn),
+        cell(o.np),
+        cell(o.nn),
+        pct(o.accuracy),
+        ci(o.accuracy_ci),
+        pct(o.balanced_accuracy),
+        o.mape
+            .map(|m| format!("{m:.1}"))
+            .unwrap_or_else(|| "-".into()),
+        spread,
+    ]
+}
+
+/// Everything for the terminal: per experiment, the verdict, the methods, and each model's
+/// confusion table.
+pub fn render_text(title: &str, experiments: &[Vec<ExperimentResult>], notes: &[String]) -> String {
+    let mut out = format!("{title}\n");
+    for n in notes {
+        let _ = writeln!(out, "  {n}");
+    }
+    out.push('\n');
+    for results in experiments {
+        let Some(first) = results.first() else {
+            continue;
+        };
+        let _ = writeln!(out, "== {} ({} folds) ==", first.name, first.folds);
+        let _ = writeln!(out, "{}\n", verdict(results));
+        out.push_str(&methods_table(results).render());
+        out.push('\n');
+        for r in results.iter().filter(|r| !r.baseline) {
+            let _ = writeln!(out, "{} / {}: PP PN NP NN are sample counts (P = speedup > 1.0; first letter predicted)", r.name, r.method);
+            out.push_str(&confusion_table(r).render());
+            out.push('\n');
+        }
+    }
+    out
+}

@@ -152,6 +152,18 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Explain an optimization in plain words: what it does, which counters point to it, how
+    /// to apply it (flag or before/after CUDA), its risks and where to read more.
+    Explain {
+        /// FTZ, RSQRT, CONST, PEEL, SHMEM, UNROLL, VOTE, WARP, SORT, VOLA, or a tuning
+        /// switch such as READ_ONLY:0->1.
+        name: Option<String>,
+        /// Every entry of the catalogue.
+        #[arg(long)]
+        all: bool,
+        #[command(flatten)]
+        out: OutputArgs,
+    },
     /// Show the nvprof -> Nsight Compute metric-name map.
     MetricMap {
         #[command(flatten)]

@@ -11,6 +11,7 @@ pub mod dataset;
 pub mod error;
 pub mod experiment;
 pub mod profile;
+pub mod recommend;
 pub mod report;
 pub mod variant;
 

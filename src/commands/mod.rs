@@ -3,6 +3,7 @@
 
 pub mod demo;
 pub mod experiment;
+pub mod explain;
 pub mod features;
 pub mod import;
 pub mod metric_map;
@@ -56,6 +57,7 @@ pub fn run(cli: Cli) -> Result<()> {
             out,
         } => samples::run(&features, &optimization, program.as_deref(), &out.into()),
         Command::MetricMap { out } => metric_map::run(&out.into()),
+        Command::Explain { name, all, out } => explain::run(name.as_deref(), all, &out.into()),
         Command::Experiment {
             dataset,
             exp,

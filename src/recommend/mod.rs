@@ -1,0 +1,3 @@
+//! Suggestions from fitted models, and the optimization catalogue that explains them.
+
+pub mod catalogue;

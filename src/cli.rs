@@ -16,9 +16,19 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Run the main job on the real data shipped in the repository and print the results.
+    /// Run the main job on the real data shipped in the repository: validate every method
+    /// against the baselines on the KTT spaces in datasets/ and write reports/demo/.
     Demo {
-        /// Folder with the profiler files to use (default: the repository's tests/fixtures).
+        /// Methods to validate (comma list) or `all`; the baselines always run.
+        #[arg(long, default_value = "all")]
+        method: String,
+        /// Seed of every random step.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Instead: parse the real profiler files in tests/fixtures and print the features.
+        #[arg(long)]
+        fixtures: bool,
+        /// Folder of profiler files for --fixtures.
         #[arg(long)]
         data: Option<PathBuf>,
         #[command(flatten)]
@@ -118,9 +128,10 @@ pub enum Command {
     /// leave one program out, k-fold) on a dataset folder, with baselines, 95% intervals and
     /// McNemar tests against the majority rule in every table.
     Experiment {
-        /// Dataset folder (measurements.csv(.gz), timings.csv, and switches.csv for imports).
-        #[arg(long)]
-        dataset: PathBuf,
+        /// Dataset folder (measurements.csv(.gz), timings.csv, and switches.csv for imports);
+        /// repeat it to pool several (e.g. two imported programs for lopo).
+        #[arg(long, required = true)]
+        dataset: Vec<PathBuf>,
         /// 1-6, all, loio, lopo, kfold, or a comma list. `all`: 1-6 and loio for NB/BH data;
         /// kfold, lopo and loio for imported spaces.
         #[arg(long, default_value = "all")]

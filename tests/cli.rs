@@ -249,9 +249,9 @@ fn features_without_active_cycles_says_how_to_fix_it() {
 }
 
 #[test]
-fn demo_runs_on_the_shipped_fixtures() {
+fn demo_fixtures_parses_the_shipped_profiler_files() {
     advise()
-        .arg("demo")
+        .args(["demo", "--fixtures"])
         .assert()
         .success()
         .stdout(predicate::str::contains("Parsed profiler files"))
@@ -259,4 +259,56 @@ fn demo_runs_on_the_shipped_fixtures() {
             "ncu_raw_B200_roofline-analysis_torch_sdpa_flash",
         ))
         .stderr(predicate::str::contains("not our own H100 data"));
+}
+
+#[test]
+fn experiment_on_a_synthetic_campaign_writes_a_self_contained_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("synthetic-campaign");
+    std::fs::create_dir(&data).unwrap();
+    synthetic_campaign(&data);
+    let out = dir.path().join("report");
+    let json = advise()
+        .args([
+            "experiment",
+            "--exp",
+            "kfold",
+            "--folds",
+            "4",
+            "--json",
+            "--dataset",
+        ])
+        .arg(&data)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    let exps = v["experiments"].as_array().unwrap();
+    assert!(exps.iter().any(|e| e["method"] == "baseline:majority"));
+    for e in exps {
+        for o in e["optimizations"].as_array().unwrap() {
+            let cells: f64 = ["pp", "pn", "np", "nn"]
+                .iter()
+                .map(|k| o[k].as_f64().unwrap())
+                .sum();
+            assert_eq!(cells as usize, o["samples"].as_array().unwrap().len());
+        }
+    }
+    for f in [
+        "report.md",
+        "index.html",
+        "results.json",
+        "charts/kfold4_accuracy.png",
+        "charts/kfold4_accuracy.svg",
+    ] {
+        assert!(out.join(f).is_file(), "{f} missing");
+    }
+    let html = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(html.contains("<svg"));
+    // Nothing is loaded from outside: no src/href to another host.
+    assert!(!html.contains("src=\"http") && !html.contains("href=\"http"));
 }

@@ -1,9 +1,11 @@
 //! `advise demo`: the README's main job on real data shipped in the repository.
 //!
-//! Until our own H100 campaign and the experiments exist, the demo parses every real profiler
-//! file in `tests/fixtures/` (public ncu and nvprof output, see its PROVENANCE.md), builds the
-//! feature table (one row per file, counts per million active cycles where the file has active
-//! cycles), writes it under `reports/demo/`, and prints what it found.
+//! Until our own H100 campaign is committed, the demo validates advise's speedup predictions
+//! on the real KTT tuning spaces in `datasets/` (convolution and pnpoly on an RTX 2080 Ti, with
+//! Nsight Compute counters per configuration): 10-fold cross-validation on each, and leave one
+//! program out across the two, every method beside the four baselines, with the report in
+//! `reports/demo/`. `advise demo --fixtures` instead parses every real profiler file in
+//! `tests/fixtures/` and prints the feature table.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -96,7 +98,82 @@ fn merge(tables: Vec<FeatureTable>) -> FeatureTable {
     }
 }
 
-pub fn run(data: Option<PathBuf>, out: &Output) -> Result<()> {
+/// The real datasets the demo validates on.
+const DEMO_DATASETS: [&str; 2] = [
+    "datasets/ktt-convolution-rtx2080ti",
+    "datasets/ktt-pnpoly-rtx2080ti",
+];
+
+/// The main demo: experiments on the shipped real datasets.
+pub fn run(methods: &str, seed: u64, out: &Output) -> Result<()> {
+    use super::experiment::{execute, json, ExperimentCommand};
+    use crate::experiment::data::load_pools;
+    use crate::experiment::run::RunSettings;
+    use crate::report::experiment::render_text;
+    use crate::report::experiment_files::write_report;
+
+    let dirs: Vec<PathBuf> = DEMO_DATASETS.iter().map(PathBuf::from).collect();
+    if let Some(missing) = dirs.iter().find(|d| !d.is_dir()) {
+        return Err(Error::Invalid(format!(
+            "{}: no such folder; run `advise demo` from the repository root",
+            missing.display()
+        )));
+    }
+    note(
+        "advise demo: real data, but not ours yet: KTT tuning spaces measured on an RTX 2080 Ti \
+         (datasets/*/PROVENANCE.md); our own H100 NB/BH campaign is still to be collected",
+    );
+    let mut all = Vec::new();
+    let mut notes = vec![
+        "Data: KTT 2.1 tuning spaces (convolution, pnpoly) on an NVIDIA GeForce RTX 2080 Ti with 33 \
+         Nsight Compute counters per configuration, from the public benchmark_hub repository; not \
+         our own H100 measurements (those are still to be collected)."
+            .to_string(),
+    ];
+    let runs: [(Vec<PathBuf>, &str); 3] = [
+        (vec![dirs[0].clone()], "kfold"),
+        (vec![dirs[1].clone()], "kfold"),
+        (dirs.clone(), "lopo"),
+    ];
+    let mut pools = Vec::new();
+    for (datasets, exp) in runs {
+        let cmd = ExperimentCommand {
+            datasets: datasets.clone(),
+            experiments: exp.into(),
+            methods: methods.into(),
+            program: None,
+            train_run: None,
+            train_input: None,
+            kfolds: 10,
+            settings: RunSettings {
+                seed,
+                ..Default::default()
+            },
+            out_dir: None,
+        };
+        let pool = load_pools(&datasets)?;
+        let (mut results, skipped) = execute(&cmd, &pool, !out.json)?;
+        for r in results.iter_mut().flatten() {
+            r.name = format!("{} on {}", r.name, pool.name);
+        }
+        notes.extend(skipped);
+        all.extend(results);
+        pools.push(pool);
+    }
+    let title = format!("advise demo (seed {seed})");
+    let report_dir = Path::new(REPORT_DIR);
+    write_report(report_dir, &title, &notes, &pools[2], &all, seed)?;
+    note(&format!(
+        "wrote {REPORT_DIR}/report.md, index.html, results.json and charts"
+    ));
+    if out.json {
+        return out.emit_json(&json(&pools[2], seed, &all));
+    }
+    out.emit(&render_text(&title, &all, &notes))
+}
+
+/// `advise demo --fixtures`: parse every real profiler file of tests/fixtures.
+pub fn run_fixtures(data: Option<PathBuf>, out: &Output) -> Result<()> {
     let dir = data.unwrap_or_else(|| PathBuf::from(DEFAULT_DATA));
     if !dir.is_dir() {
         return Err(Error::Invalid(format!(
@@ -105,8 +182,7 @@ pub fn run(data: Option<PathBuf>, out: &Output) -> Result<()> {
         )));
     }
     note(&format!(
-        "advise demo: real public profiler output from {} (not our own H100 data yet: that \
-         campaign is still to be collected)",
+        "advise demo --fixtures: real public profiler output from {} (not our own H100 data)",
         dir.display()
     ));
     let mut parsed = Vec::new();
@@ -128,7 +204,7 @@ pub fn run(data: Option<PathBuf>, out: &Output) -> Result<()> {
     }
     let table = features_of(&parsed)?;
     std::fs::create_dir_all(REPORT_DIR).map_err(|e| Error::io(REPORT_DIR, e))?;
-    let csv_path = Path::new(REPORT_DIR).join("features.csv");
+    let csv_path = Path::new(REPORT_DIR).join("fixture-features.csv");
     let file = std::fs::File::create(&csv_path).map_err(|e| Error::io(&csv_path, e))?;
     table.write_csv(file)?;
     let summaries: Vec<FileSummary> = parsed.iter().map(|(_, d)| FileSummary::of(d)).collect();

@@ -1,13 +1,13 @@
 //! `advise experiment`: the thesis's experiments (and more) on a dataset folder, with
 //! baselines, intervals and significance; tables on the terminal, a report folder on request.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::output::{note, Output};
 use crate::error::{Error, Result};
-use crate::experiment::data::{load_pool, SamplePool};
+use crate::experiment::data::{load_pools, SamplePool};
 use crate::experiment::method::{predictors, Predictor};
 use crate::experiment::run::{run, ExperimentResult, RunSettings};
 use crate::experiment::splits::{folds, Experiment, Fold};
@@ -17,7 +17,7 @@ use crate::report::experiment_files::write_report;
 /// Settings of `advise experiment`.
 #[derive(Debug, Clone)]
 pub struct ExperimentCommand {
-    pub dataset: PathBuf,
+    pub datasets: Vec<PathBuf>,
     pub experiments: String,
     pub methods: String,
     pub program: Option<String>,
@@ -129,9 +129,9 @@ pub fn execute(
 }
 
 pub fn run_command(cmd: &ExperimentCommand, out: &Output) -> Result<()> {
-    let pool = load_pool(&cmd.dataset)?;
+    let pool = load_pools(&cmd.datasets)?;
     let (results, mut notes) = execute(cmd, &pool, !out.json)?;
-    notes.insert(0, describe_pool(&pool, &cmd.dataset));
+    notes.insert(0, describe_pool(&pool, &cmd.datasets));
     let title = format!(
         "advise experiment on {} (seed {})",
         pool.name, cmd.settings.seed
@@ -160,10 +160,11 @@ pub fn json(pool: &SamplePool, seed: u64, results: &[Vec<ExperimentResult>]) -> 
     })
 }
 
-fn describe_pool(pool: &SamplePool, dir: &Path) -> String {
+fn describe_pool(pool: &SamplePool, dirs: &[PathBuf]) -> String {
+    let names: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
     format!(
         "dataset {}: {} speedup samples of {} switches, {} features{}",
-        dir.display(),
+        names.join(" + "),
         pool.samples.len(),
         pool.switches.len(),
         pool.columns.len(),

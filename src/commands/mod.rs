@@ -19,7 +19,19 @@ use output::Output;
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Demo { data, out } => demo::run(data, &out.into()),
+        Command::Demo {
+            method,
+            seed,
+            fixtures,
+            data,
+            out,
+        } => {
+            if fixtures {
+                demo::run_fixtures(data, &out.into())
+            } else {
+                demo::run(&method, seed, &out.into())
+            }
+        }
         Command::Variants { program, out } => variants::run(&program, &out.into()),
         Command::Parse {
             files,
@@ -72,7 +84,7 @@ pub fn run(cli: Cli) -> Result<()> {
             json,
         } => experiment::run_command(
             &experiment::ExperimentCommand {
-                dataset,
+                datasets: dataset,
                 experiments: exp,
                 methods: method,
                 program,

@@ -153,3 +153,60 @@ fn switches_of(dir: &Path, table: &FeatureTable) -> Result<Vec<Switch>> {
     }
     Ok(out)
 }
+
+/// Reads several dataset folders into one pool (for leave-one-program-out across imported
+/// spaces): feature columns are the union, missing values `None`.
+pub fn load_pools(dirs: &[PathBuf]) -> Result<SamplePool> {
+    let pools = dirs
+        .iter()
+        .map(|d| load_pool(d))
+        .collect::<Result<Vec<_>>>()?;
+    merge(pools)
+}
+
+fn merge(mut pools: Vec<SamplePool>) -> Result<SamplePool> {
+    if pools.len() == 1 {
+        return pools
+            .pop()
+            .ok_or_else(|| Error::Invalid("no dataset".into()));
+    }
+    let columns: Vec<String> = pools
+        .iter()
+        .flat_map(|p| p.columns.iter().cloned())
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let mut merged = SamplePool {
+        name: pools
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect::<Vec<_>>()
+            .join("+"),
+        columns: columns.clone(),
+        samples: Vec::new(),
+        switches: Vec::new(),
+        normalizer: None,
+    };
+    let normalizers: std::collections::BTreeSet<Option<String>> =
+        pools.iter().map(|p| p.normalizer.clone()).collect();
+    merged.normalizer = match normalizers.len() {
+        1 => normalizers.into_iter().next().flatten(),
+        _ => Some("mixed (each dataset its own)".into()),
+    };
+    for p in pools {
+        let pos: Vec<Option<usize>> = columns
+            .iter()
+            .map(|c| p.columns.iter().position(|x| x == c))
+            .collect();
+        for mut s in p.samples {
+            s.features = pos.iter().map(|i| i.and_then(|i| s.features[i])).collect();
+            merged.samples.push(s);
+        }
+        for sw in p.switches {
+            if !merged.switches.contains(&sw) {
+                merged.switches.push(sw);
+            }
+        }
+    }
+    Ok(merged)
+}

@@ -32,7 +32,7 @@ pub enum Experiment {
     Thesis(u8),
     /// Train on all inputs but one, test on that one.
     LeaveOneInputOut,
-    /// Train on one program, test on another, on the switches both have.
+    /// Train on one program, test on another, on the switch families both have.
     LeaveOneProgramOut,
     /// K folds over each switch's samples, shuffled with a seed.
     KFold { k: usize, seed: u64 },
@@ -266,19 +266,53 @@ fn loio(pool: &SamplePool, program: &str, name: &str) -> Vec<Fold> {
     out
 }
 
+/// The family of a switch, used to match switches across programs: NB/BH optimizations by
+/// name; a parameter switch by its parameter without an `_X`/`_Y`/`_Z` suffix and the ratio of
+/// its values (`TILE_SIZE_X:1->2` and pnpoly's `TILE_SIZE:1->2` are both `TILE_SIZE x2`), or
+/// `on` for a switch from 0.
+pub fn family(switch: &str) -> String {
+    let Some((param, change)) = switch.split_once(':') else {
+        return switch.to_string();
+    };
+    let base = param
+        .to_ascii_uppercase()
+        .trim_end_matches("_X")
+        .trim_end_matches("_Y")
+        .trim_end_matches("_Z")
+        .to_string();
+    let Some((from, to)) = change.split_once("->") else {
+        return switch.to_string();
+    };
+    match (from.trim().parse::<f64>(), to.trim().parse::<f64>()) {
+        (Ok(f), Ok(_)) if f == 0.0 => format!("{base} on"),
+        (Ok(f), Ok(t)) => format!("{base} x{:.2}", t / f),
+        _ => format!("{base} {from}->{to}"),
+    }
+}
+
+/// Leave one program out: for each ordered pair of programs, train on one program's samples
+/// of a switch family and test on the other's.
 fn lopo(pool: &SamplePool, name: &str) -> Vec<Fold> {
     let progs: Vec<String> = programs(pool).into_iter().collect();
+    let families: BTreeSet<String> = pool.switches.iter().map(|s| family(s)).collect();
+    let of = |program: &str, fam: &str| -> Vec<usize> {
+        (0..pool.samples.len())
+            .filter(|&i| {
+                let s = &pool.samples[i];
+                s.key.program == program && family(&s.switch) == fam
+            })
+            .collect()
+    };
     let mut out = Vec::new();
     for a in &progs {
         for b in progs.iter().filter(|b| *b != a) {
-            for switch in &pool.switches {
-                let train = select(pool, a, switch, |_, _| true);
-                let test = select(pool, b, switch, |_, _| true);
+            for fam in &families {
+                let (train, test) = (of(a, fam), of(b, fam));
                 if !train.is_empty() && !test.is_empty() {
                     out.push(Fold {
                         experiment: name.into(),
                         choice: format!("train {a} test {b}"),
-                        switch: switch.clone(),
+                        switch: fam.clone(),
                         train,
                         test,
                     });
@@ -329,4 +363,18 @@ fn kfold(pool: &SamplePool, k: usize, seed: u64, name: &str) -> Result<Vec<Fold>
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::family;
+
+    #[test]
+    fn switch_families_match_across_programs() {
+        assert_eq!(family("TILE_SIZE_X:1->2"), "TILE_SIZE x2.00");
+        assert_eq!(family("TILE_SIZE:1->2"), "TILE_SIZE x2.00");
+        assert_eq!(family("BLOCK_SIZE_X:32->48"), "BLOCK_SIZE x1.50");
+        assert_eq!(family("READ_ONLY:0->1"), "READ_ONLY on");
+        assert_eq!(family("FTZ"), "FTZ");
+    }
 }

@@ -75,6 +75,18 @@ pub fn write_dataset(
             .map(|s| format!("{}:{}->{}", s.param, s.from, s.to))
             .collect(),
     };
+    // Keep the upstream provenance and license with the data they describe.
+    if let Some(src_dir) = source.parent() {
+        for (from, to) in [
+            ("PROVENANCE.md", "UPSTREAM-PROVENANCE.md"),
+            ("LICENSE", "LICENSE.upstream"),
+        ] {
+            let f = src_dir.join(from);
+            if f.is_file() {
+                std::fs::copy(&f, out.join(to)).map_err(|e| Error::io(&f, e))?;
+            }
+        }
+    }
     let prov = out.join("PROVENANCE.md");
     std::fs::write(&prov, provenance(space, source, &summary, command)?)
         .map_err(|e| Error::io(&prov, e))?;
@@ -117,9 +129,10 @@ fn provenance(
     let _ = writeln!(t, "- command: `{command}`");
     let _ = writeln!(
         t,
-        "\nThe upstream provenance of the source file (repository, commit, license) is in the"
+        "\nThe upstream provenance of the source file (repository, commit, license) is copied into\n\
+         UPSTREAM-PROVENANCE.md (its license into LICENSE.upstream) when it lies beside the source;\n\
+         GPU, driver and profiler versions are only those it states."
     );
-    let _ = writeln!(t, "PROVENANCE.md beside it; the original GPU, driver and profiler versions are only those it states.");
     Ok(t)
 }
 

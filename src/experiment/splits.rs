@@ -284,7 +284,7 @@ pub fn family(switch: &str) -> String {
         return switch.to_string();
     };
     match (from.trim().parse::<f64>(), to.trim().parse::<f64>()) {
-        (Ok(f), Ok(_)) if f == 0.0 => format!("{base} on"),
+        (Ok(0.0), Ok(_)) => format!("{base} on"),
         (Ok(f), Ok(t)) => format!("{base} x{:.2}", t / f),
         _ => format!("{base} {from}->{to}"),
     }

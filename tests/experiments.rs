@@ -5,7 +5,7 @@
 mod common;
 
 use advise::experiment::data::load_pool;
-use advise::experiment::method::{Baseline, Predictor};
+use advise::experiment::method::{Baseline, Contender};
 use advise::experiment::run::{run, RunSettings};
 use advise::experiment::splits::{folds, Experiment};
 
@@ -54,13 +54,13 @@ fn fold_sizes_follow_table_4_3() {
 fn cells_sum_to_test_samples_and_totals_follow_from_predictions() {
     let pool = pool();
     let f = folds(&pool, &Experiment::Thesis(2), None).unwrap();
-    let predictors: Vec<&dyn Predictor> =
-        Baseline::ALL.iter().map(|b| b as &dyn Predictor).collect();
+    let contenders: Vec<&dyn Contender> =
+        Baseline::ALL.iter().map(|b| b as &dyn Contender).collect();
     let results = run(
         &pool,
         "exp2",
         &f,
-        &predictors,
+        &contenders,
         &RunSettings::default(),
         &|_, _| {},
     )

@@ -8,7 +8,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::output::{note, Output};
 use crate::error::{Error, Result};
 use crate::experiment::data::{load_pools, SamplePool};
-use crate::experiment::method::{predictors, Predictor};
+use crate::experiment::method::{contenders, Contender};
 use crate::experiment::run::{run, ExperimentResult, RunSettings};
 use crate::experiment::splits::{folds, Experiment, Fold};
 use crate::report::experiment::render_text;
@@ -87,8 +87,8 @@ pub fn execute(
     show_progress: bool,
 ) -> Result<(Vec<Vec<ExperimentResult>>, Vec<String>)> {
     let list = parse_experiments(&cmd.experiments, pool, cmd.kfolds, cmd.settings.seed)?;
-    let owned = predictors(&cmd.methods)?;
-    let preds: Vec<&dyn Predictor> = owned.iter().map(|b| b.as_ref()).collect();
+    let owned = contenders(&cmd.methods)?;
+    let preds: Vec<&dyn Contender> = owned.iter().map(|b| b.as_ref()).collect();
     let explicit = !cmd.experiments.split(',').any(|p| p.trim() == "all");
     let mut all = Vec::new();
     let mut notes = Vec::new();

@@ -21,8 +21,8 @@ pub enum Answer {
     Decisions(Vec<Vec<bool>>),
 }
 
-/// Something an experiment can evaluate.
-pub trait Predictor: Sync {
+/// Something an experiment evaluates: a fitted-per-fold model or a baseline rule.
+pub trait Contender: Sync {
     /// The name shown in tables (`ibk`, `m5p`, `baseline:majority`).
     fn name(&self) -> String;
     /// Whether this is a baseline rule rather than a model.
@@ -69,7 +69,7 @@ impl Baseline {
 /// Seeds the `random` baseline averages over.
 pub const RANDOM_SEEDS: u64 = 100;
 
-impl Predictor for Baseline {
+impl Contender for Baseline {
     fn name(&self) -> String {
         format!("baseline:{}", self.label())
     }
@@ -112,10 +112,10 @@ impl Predictor for Baseline {
     }
 }
 
-/// The predictors `--method` names, baselines always included (every table carries them).
+/// The contenders `--method` names, baselines always included (every table carries them).
 /// `all` means every model advise has; `baselines` only the rules.
-pub fn predictors(spec: &str) -> Result<Vec<Box<dyn Predictor>>> {
-    let mut out: Vec<Box<dyn Predictor>> = Vec::new();
+pub fn contenders(spec: &str) -> Result<Vec<Box<dyn Contender>>> {
+    let mut out: Vec<Box<dyn Contender>> = Vec::new();
     for name in spec.split(',').map(str::trim) {
         match name {
             "all" | "baselines" => {}
@@ -129,7 +129,7 @@ pub fn predictors(spec: &str) -> Result<Vec<Box<dyn Predictor>>> {
     out.extend(
         Baseline::ALL
             .into_iter()
-            .map(|b| Box::new(b) as Box<dyn Predictor>),
+            .map(|b| Box::new(b) as Box<dyn Contender>),
     );
     Ok(out)
 }

@@ -1,4 +1,4 @@
-//! Runs folds through predictors and gathers, per experiment, method and optimization, the
+//! Runs folds through contenders and gathers, per experiment, method and optimization, the
 //! confusion table, the per-sample predictions (AC and EX), MAPE, intervals and significance.
 
 use std::collections::BTreeMap;
@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::confusion::thesis_total;
 use super::data::SamplePool;
-use super::method::{Answer, Predictor, Rows};
+use super::method::{Answer, Contender, Rows};
 use super::splits::Fold;
 use super::stats::{bootstrap_grouped, mcnemar_exact, Interval};
 use crate::error::Result;
@@ -166,15 +166,15 @@ pub fn run(
     pool: &SamplePool,
     experiment: &str,
     folds: &[Fold],
-    predictors: &[&dyn Predictor],
+    contenders: &[&dyn Contender],
     settings: &RunSettings,
     progress: &dyn Fn(usize, usize),
 ) -> Result<Vec<ExperimentResult>> {
     let groups = group_ids(pool);
-    let total_work = folds.len() * predictors.len();
+    let total_work = folds.len() * contenders.len();
     let mut done = 0;
     let mut results = Vec::new();
-    for p in predictors {
+    for p in contenders {
         let mut by_switch: BTreeMap<String, Vec<SampleResult>> = BTreeMap::new();
         for fold in folds {
             let rows = |idx: &[usize]| -> Rows<'_> {

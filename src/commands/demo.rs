@@ -7,12 +7,13 @@
 //! `reports/demo/`. `advise demo --fixtures` instead parses every real profiler file in
 //! `tests/fixtures/` and prints the feature table.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::output::{note, Output};
 use super::parse::{file_label, FileSummary};
-use crate::dataset::features::{build, FeatureSettings, FeatureTable, Normalize};
+use crate::dataset::features::{
+    build, remapper, union_columns, FeatureSettings, FeatureTable, Normalize,
+};
 use crate::dataset::measurements::{rows_of, RunKey};
 use crate::error::{Error, Result};
 use crate::profile::{parse_path, FormatChoice};
@@ -69,27 +70,14 @@ fn features_of(files: &[(RunKey, crate::profile::ProfileData)]) -> Result<Featur
 
 /// Joins single-file tables into one, with the union of their columns.
 fn merge(tables: Vec<FeatureTable>) -> FeatureTable {
-    let columns: Vec<String> = tables
-        .iter()
-        .flat_map(|t| t.columns.iter().cloned())
-        .collect::<std::collections::BTreeSet<_>>()
-        .into_iter()
-        .collect();
+    let columns = union_columns(tables.iter().map(|t| t.columns.as_slice()));
     let mut rows = Vec::new();
     for t in tables {
-        let pos: BTreeMap<&str, usize> = t
-            .columns
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (c.as_str(), i))
-            .collect();
-        for mut r in t.rows {
-            r.values = columns
-                .iter()
-                .map(|c| pos.get(c.as_str()).and_then(|&i| r.values[i]))
-                .collect();
-            rows.push(r);
-        }
+        let remap = remapper(&t.columns, &columns);
+        rows.extend(t.rows.into_iter().map(|mut r| {
+            r.values = remap(&r.values);
+            r
+        }));
     }
     FeatureTable {
         columns,

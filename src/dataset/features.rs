@@ -381,6 +381,26 @@ impl FeatureTable {
     }
 }
 
+/// The sorted union of several column lists.
+pub fn union_columns<'a>(lists: impl IntoIterator<Item = &'a [String]>) -> Vec<String> {
+    lists
+        .into_iter()
+        .flatten()
+        .cloned()
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect()
+}
+
+/// A function that re-orders rows laid out as `from` into the layout `to` (absent: `None`).
+pub fn remapper(from: &[String], to: &[String]) -> impl Fn(&[Option<f64>]) -> Vec<Option<f64>> {
+    let pos: Vec<Option<usize>> = to
+        .iter()
+        .map(|c| from.iter().position(|x| x == c))
+        .collect();
+    move |values| pos.iter().map(|i| i.and_then(|i| values[i])).collect()
+}
+
 /// Full-precision text for an optional number (empty when absent).
 pub fn fmt_opt(v: Option<f64>) -> String {
     v.map(|x| x.to_string()).unwrap_or_default()

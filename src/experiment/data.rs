@@ -3,7 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::dataset::features::{build, FeatureSettings, FeatureTable, Normalize};
+use crate::dataset::features::{
+    build, remapper, union_columns, FeatureSettings, FeatureTable, Normalize,
+};
 use crate::dataset::import::SwitchRow;
 use crate::dataset::measurements::{read_measurements, read_timings};
 use crate::dataset::samples::{pair, SpeedupSample, Switch};
@@ -170,12 +172,7 @@ fn merge(mut pools: Vec<SamplePool>) -> Result<SamplePool> {
             .pop()
             .ok_or_else(|| Error::Invalid("no dataset".into()));
     }
-    let columns: Vec<String> = pools
-        .iter()
-        .flat_map(|p| p.columns.iter().cloned())
-        .collect::<std::collections::BTreeSet<_>>()
-        .into_iter()
-        .collect();
+    let columns = union_columns(pools.iter().map(|p| p.columns.as_slice()));
     let mut merged = SamplePool {
         name: pools
             .iter()
@@ -194,12 +191,9 @@ fn merge(mut pools: Vec<SamplePool>) -> Result<SamplePool> {
         _ => Some("mixed (each dataset its own)".into()),
     };
     for p in pools {
-        let pos: Vec<Option<usize>> = columns
-            .iter()
-            .map(|c| p.columns.iter().position(|x| x == c))
-            .collect();
+        let remap = remapper(&p.columns, &columns);
         for mut s in p.samples {
-            s.features = pos.iter().map(|i| i.and_then(|i| s.features[i])).collect();
+            s.features = remap(&s.features);
             merged.samples.push(s);
         }
         for sw in p.switches {

@@ -108,6 +108,41 @@ pub struct ProfileData {
 }
 
 impl ProfileData {
+    /// An empty result of the given format.
+    pub fn empty(format: Format) -> Self {
+        ProfileData {
+            source: String::new(),
+            format,
+            measurements: Vec::new(),
+            rules: Vec::new(),
+            skipped_cells: 0,
+        }
+    }
+
+    /// Parses a value cell (with the unit column's text, if any) and records it as a
+    /// measurement, or counts it as a cell without a number.
+    pub fn push_cell(
+        &mut self,
+        kernel: &str,
+        launch: u64,
+        invocations: u64,
+        metric: &str,
+        cell: &str,
+        unit: &str,
+    ) {
+        match value::parse_quantity(cell, unit) {
+            Some(q) => self.measurements.push(Measurement {
+                kernel: kernel.to_string(),
+                launch,
+                invocations,
+                metric: metric.to_string(),
+                unit: q.unit,
+                value: q.value,
+            }),
+            None => self.skipped_cells += 1,
+        }
+    }
+
     /// Distinct kernel launches, in order of appearance.
     pub fn launches(&self) -> Vec<(u64, &str)> {
         let mut seen: Vec<(u64, &str)> = Vec::new();

@@ -12,9 +12,9 @@
 
 use std::path::Path;
 
-use super::text::{records, Header, Line, Record};
+use super::text::{records, split_units_row, Header, Line, Record};
 use super::value::parse_quantity;
-use super::{Format, Measurement, ProfileData, RuleFinding};
+use super::{Format, ProfileData, RuleFinding};
 use crate::error::{Error, Result};
 
 const LEADING: [&str; 2] = ["ID", "Process ID"];
@@ -125,7 +125,7 @@ pub fn parse_long(path: &Path, lines: &[Line<'_>], header: &Header) -> Result<Pr
     let section = pos("Section Name");
     let rule = pos("Rule Name");
     let min_width = cols.id.max(cols.kernel).max(name) + 1;
-    let mut data = empty(Format::NcuLong);
+    let mut data = ProfileData::empty(Format::NcuLong);
     for record in records(path, lines, header.index)? {
         check_width(path, &record, header, min_width)?;
         let launch = launch_id(path, &record, cols.id)?;
@@ -139,17 +139,7 @@ pub fn parse_long(path: &Path, lines: &[Line<'_>], header: &Header) -> Result<Pr
             continue;
         }
         let unit_text = unit.map(|u| field(&record, u)).unwrap_or("");
-        match parse_quantity(field(&record, value), unit_text) {
-            Some(q) => data.measurements.push(Measurement {
-                kernel,
-                launch,
-                invocations: 1,
-                metric: metric.to_string(),
-                unit: q.unit,
-                value: q.value,
-            }),
-            None => data.skipped_cells += 1,
-        }
+        data.push_cell(&kernel, launch, 1, metric, field(&record, value), unit_text);
     }
     Ok(data)
 }
@@ -198,47 +188,29 @@ pub fn parse_raw(path: &Path, lines: &[Line<'_>], header: &Header) -> Result<Pro
             "ncu header has neither metric columns nor Metric Name/Metric Value",
         ));
     }
-    let mut rows = records(path, lines, header.index)?.into_iter().peekable();
-    let mut units = vec![String::new(); header.columns.len()];
-    if let Some(first) = rows.peek() {
-        if field(first, cols.id).trim().is_empty() {
-            for (i, u) in first.fields.iter().enumerate().take(units.len()) {
-                units[i] = u.clone();
-            }
-            rows.next();
-        }
-    }
+    let (units, rows) = split_units_row(
+        records(path, lines, header.index)?,
+        header.columns.len(),
+        |r| field(r, cols.id).trim().is_empty(),
+    );
     let min_width = cols.id.max(cols.kernel) + 1;
-    let mut data = empty(Format::NcuRaw);
+    let mut data = ProfileData::empty(Format::NcuRaw);
     for record in rows {
         check_width(path, &record, header, min_width)?;
         let launch = launch_id(path, &record, cols.id)?;
         let kernel = field(&record, cols.kernel);
         for &m in &metrics {
-            match parse_quantity(field(&record, m), &units[m]) {
-                Some(q) => data.measurements.push(Measurement {
-                    kernel: kernel.to_string(),
-                    launch,
-                    invocations: 1,
-                    metric: header.columns[m].clone(),
-                    unit: q.unit,
-                    value: q.value,
-                }),
-                None => data.skipped_cells += 1,
-            }
+            data.push_cell(
+                kernel,
+                launch,
+                1,
+                &header.columns[m],
+                field(&record, m),
+                &units[m],
+            );
         }
     }
     Ok(data)
-}
-
-fn empty(format: Format) -> ProfileData {
-    ProfileData {
-        source: String::new(),
-        format,
-        measurements: Vec::new(),
-        rules: Vec::new(),
-        skipped_cells: 0,
-    }
 }
 
 #[cfg(test)]

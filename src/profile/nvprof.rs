@@ -10,8 +10,7 @@
 use std::path::Path;
 
 use super::text::{find_header, records, Header, Line};
-use super::value::parse_quantity;
-use super::{Format, Measurement, ProfileData};
+use super::{Format, ProfileData};
 use crate::error::{Error, Result};
 
 /// Finds an nvprof table: CSV first, then the aligned text form.
@@ -123,7 +122,7 @@ pub fn parse_csv(
     format: Format,
 ) -> Result<ProfileData> {
     let mut cols = SummaryColumns::of(path, lines[header.index].number, &header.columns)?;
-    let mut data = empty(format);
+    let mut data = ProfileData::empty(format);
     let mut kernels: Vec<(String, String)> = Vec::new();
     for record in records(path, lines, header.index)? {
         if is_summary_header(&record.fields) {
@@ -145,17 +144,14 @@ pub fn parse_csv(
         let invocations = parse_invocations(path, record.line, f(cols.invocations))?;
         let key = (f(cols.device).to_string(), f(cols.kernel).to_string());
         let launch = index_of(&mut kernels, key);
-        match parse_quantity(f(cols.avg), "") {
-            Some(q) => data.measurements.push(Measurement {
-                kernel: f(cols.kernel).to_string(),
-                launch,
-                invocations,
-                metric: f(cols.name).to_string(),
-                unit: q.unit,
-                value: q.value,
-            }),
-            None => data.skipped_cells += 1,
-        }
+        data.push_cell(
+            f(cols.kernel),
+            launch,
+            invocations,
+            f(cols.name),
+            f(cols.avg),
+            "",
+        );
     }
     Ok(data)
 }
@@ -179,7 +175,7 @@ pub fn parse_text(path: &Path, lines: &[Line<'_>], header: &Header) -> Result<Pr
             "nvprof text header lacks Invocations, Metric/Event Name or Avg",
         ));
     };
-    let mut data = empty(Format::NvprofText);
+    let mut data = ProfileData::empty(Format::NvprofText);
     let mut kernels: Vec<(String, String)> = Vec::new();
     let mut device = String::new();
     let mut kernel: Option<String> = None;
@@ -216,17 +212,7 @@ pub fn parse_text(path: &Path, lines: &[Line<'_>], header: &Header) -> Result<Pr
         }
         let invocations = parse_invocations(path, line.number, cell(inv))?;
         let launch = index_of(&mut kernels, (device.clone(), kernel.clone()));
-        match parse_quantity(cell(avg), "") {
-            Some(q) => data.measurements.push(Measurement {
-                kernel: kernel.clone(),
-                launch,
-                invocations,
-                metric: cell(name).to_string(),
-                unit: q.unit,
-                value: q.value,
-            }),
-            None => data.skipped_cells += 1,
-        }
+        data.push_cell(kernel, launch, invocations, cell(name), cell(avg), "");
     }
     Ok(data)
 }
@@ -248,16 +234,6 @@ pub(super) fn index_of(seen: &mut Vec<(String, String)>, key: (String, String)) 
         seen.len() - 1
     });
     pos as u64
-}
-
-pub(super) fn empty(format: Format) -> ProfileData {
-    ProfileData {
-        source: String::new(),
-        format,
-        measurements: Vec::new(),
-        rules: Vec::new(),
-        skipped_cells: 0,
-    }
 }
 
 #[cfg(test)]

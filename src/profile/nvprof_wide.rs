@@ -9,10 +9,9 @@
 
 use std::path::Path;
 
-use super::nvprof::{empty, index_of};
-use super::text::{find_header, records, Header, Line, Record};
-use super::value::parse_quantity;
-use super::{Format, Measurement, ProfileData};
+use super::nvprof::index_of;
+use super::text::{find_header, records, split_units_row, Header, Line, Record};
+use super::{Format, ProfileData};
 use crate::error::{Error, Result};
 
 const WIDE_ID: [&str; 4] = ["Device", "Context", "Stream", "Kernel"];
@@ -77,19 +76,14 @@ pub fn parse(
     let counters: Vec<usize> = (0..header.columns.len())
         .filter(|&i| !skip.contains(&header.columns[i].as_str()))
         .collect();
-    let mut rows = records(path, lines, header.index)?.into_iter().peekable();
-    let mut units = vec![String::new(); header.columns.len()];
-    if let Some(first) = rows.peek() {
-        if is_units_row(first) {
-            for (i, u) in first.fields.iter().enumerate().take(units.len()) {
-                units[i] = u.clone();
-            }
-            rows.next();
-        }
-    }
-    let mut data = empty(format);
+    let (units, rows) = split_units_row(
+        records(path, lines, header.index)?,
+        header.columns.len(),
+        is_units_row,
+    );
+    let mut data = ProfileData::empty(format);
     let mut launches: Vec<(String, String)> = Vec::new();
-    for (row, record) in rows.enumerate() {
+    for (row, record) in rows.into_iter().enumerate() {
         if record.fields.len() != header.columns.len() {
             return Err(Error::parse(
                 path,
@@ -112,17 +106,14 @@ pub fn parse(
             (record.fields[device_col].clone(), format!("{row}:{kernel}")),
         );
         for &c in &counters {
-            match parse_quantity(&record.fields[c], &units[c]) {
-                Some(q) => data.measurements.push(Measurement {
-                    kernel: kernel.clone(),
-                    launch,
-                    invocations: 1,
-                    metric: header.columns[c].clone(),
-                    unit: q.unit,
-                    value: q.value,
-                }),
-                None => data.skipped_cells += 1,
-            }
+            data.push_cell(
+                &kernel,
+                launch,
+                1,
+                &header.columns[c],
+                &record.fields[c],
+                &units[c],
+            );
         }
     }
     Ok(data)

@@ -212,6 +212,23 @@ pub fn records(path: &Path, lines: &[Line<'_>], header: usize) -> Result<Vec<Rec
     Ok(out)
 }
 
+/// Splits a wide table's records into its units row (the first record, when `is_units` says
+/// so; padded to `width`) and the data rows.
+pub fn split_units_row(
+    mut rows: Vec<Record>,
+    width: usize,
+    is_units: impl Fn(&Record) -> bool,
+) -> (Vec<String>, Vec<Record>) {
+    let mut units = vec![String::new(); width];
+    if rows.first().is_some_and(&is_units) {
+        let first = rows.remove(0);
+        for (u, f) in units.iter_mut().zip(first.fields) {
+            *u = f;
+        }
+    }
+    (units, rows)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,11 +1,13 @@
 //! One file per subcommand. This is the only layer that chains pipeline stages and the only
 //! one (with `report`) that prints.
 
+pub mod bench;
 pub mod demo;
 pub mod features;
 pub mod metric_map;
 pub mod output;
 pub mod parse;
+pub mod predict;
 pub mod samples;
 pub mod variants;
 
@@ -51,5 +53,39 @@ pub fn run(cli: Cli) -> Result<()> {
             out,
         } => samples::run(&features, &optimization, program.as_deref(), &out.into()),
         Command::MetricMap { out } => metric_map::run(&out.into()),
+        Command::Predict {
+            train,
+            test,
+            model,
+            cv,
+            seed,
+            out,
+        } => predict::run(
+            &predict::PredictSettings {
+                train: train.into(),
+                test,
+                model,
+                cv,
+                seed,
+            },
+            &out.into(),
+        ),
+        Command::Fit { train, out } => predict::run_fit(&train.into(), &out.into()),
+        Command::Bench {
+            what: crate::cli::BenchWhat::Models,
+            rows,
+            cols,
+            seed,
+            no_weka,
+            out,
+        } => bench::run(
+            &bench::BenchSettings {
+                rows,
+                cols,
+                seed,
+                weka: !no_weka,
+            },
+            &out.into(),
+        ),
     }
 }

@@ -132,6 +132,27 @@ impl Instances {
         Ok(())
     }
 
+    /// Drops the columns among `specs` that this table has, whatever its class column; used on
+    /// test files, which need not have the target or every ignored column.
+    pub fn drop_present(&mut self, specs: &[String]) {
+        let present: Vec<String> = specs
+            .iter()
+            .filter_map(|s| self.column_index(s).ok())
+            .map(|i| self.attributes[i].name.clone())
+            .collect();
+        let keep: Vec<usize> = (0..self.attributes.len())
+            .filter(|&i| !present.contains(&self.attributes[i].name))
+            .collect();
+        if keep.len() == self.attributes.len() {
+            return;
+        }
+        self.attributes = keep.iter().map(|&i| self.attributes[i].clone()).collect();
+        for row in &mut self.rows {
+            *row = keep.iter().map(|&i| row[i]).collect();
+        }
+        self.class_index = self.attributes.len().saturating_sub(1);
+    }
+
     /// The text of one cell as it would be written back (nominal label, number, or `?`).
     pub fn cell_text(&self, row: usize, col: usize) -> String {
         match (self.rows[row][col], &self.attributes[col].kind) {

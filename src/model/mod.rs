@@ -16,6 +16,7 @@ pub mod knn;
 pub mod linear;
 pub mod m5p;
 mod m5p_tree;
+pub mod synthetic;
 pub mod weka_filters;
 pub mod weka_options;
 pub mod weka_util;
@@ -250,5 +251,38 @@ impl FittedModel {
         }
         serde_json::from_value(probe)
             .map_err(|e| Error::Invalid(format!("{source}: invalid model: {e}")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_model_round_trips_through_json() {
+        let data = synthetic::synthetic(60, 6, 5);
+        for method in Method::ALL {
+            let model = method.default_params().fit(&data).unwrap();
+            let before = model.predict(&data).unwrap();
+            let back = FittedModel::from_json(&model.to_json().unwrap(), "test").unwrap();
+            assert_eq!(back.method(), method);
+            assert_eq!(back.predict(&data).unwrap(), before, "{method}");
+        }
+    }
+
+    #[test]
+    fn refuses_other_columns_and_versions() {
+        let data = synthetic::synthetic(30, 3, 5);
+        let model = Method::Linear.default_params().fit(&data).unwrap();
+        let other = synthetic::synthetic(30, 4, 5);
+        assert!(model.predict(&other).is_err());
+        let text = model
+            .to_json()
+            .unwrap()
+            .replace("\"version\":1", "\"version\":99");
+        assert!(FittedModel::from_json(&text, "m.json")
+            .unwrap_err()
+            .to_string()
+            .contains("version"));
     }
 }

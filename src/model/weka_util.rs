@@ -38,6 +38,12 @@ impl JavaRandom {
         }
     }
 
+    /// `nextDouble()`, uniform in [0, 1).
+    pub fn next_double(&mut self) -> f64 {
+        let hi = (self.next(26) as i64) << 27;
+        (hi + self.next(27) as i64) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+
     /// `Instances.randomize`: a Fisher-Yates shuffle from the end.
     pub fn shuffle<T>(&mut self, items: &mut [T]) {
         for j in (1..items.len()).rev() {

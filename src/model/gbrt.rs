@@ -81,6 +81,8 @@ struct Grower<'a> {
     x: &'a [Vec<f64>],
     r: &'a [f64],
     p: &'a GbrtParams,
+    /// Every row, sorted by each feature once per fit; a node scans these in order.
+    sorted: &'a [Vec<usize>],
 }
 
 impl Grower<'_> {
@@ -94,10 +96,14 @@ impl Grower<'_> {
         // The split maximizing sumL^2/nL + sumR^2/nR (the squared-error reduction).
         let base = sum * sum / n as f64;
         let mut best: Option<(f64, usize, f64)> = None;
-        let width = self.x.first().map_or(0, Vec::len);
-        let mut sorted = rows.to_vec();
-        for f in 0..width {
-            sorted.sort_by(|&a, &b| self.x[a][f].total_cmp(&self.x[b][f]));
+        let mut member = vec![false; self.x.len()];
+        for &i in rows {
+            member[i] = true;
+        }
+        let mut sorted = Vec::with_capacity(n);
+        for (f, order) in self.sorted.iter().enumerate() {
+            sorted.clear();
+            sorted.extend(order.iter().copied().filter(|&i| member[i]));
             let mut left = 0.0;
             for k in 0..n - 1 {
                 left += self.r[sorted[k]];
@@ -149,6 +155,14 @@ impl Learner for GbrtParams {
         let mut rand = JavaRandom::new(self.seed as i64);
         let mut trees = Vec::with_capacity(self.n_trees);
         let take = ((n as f64 * self.subsample).round() as usize).clamp(1, n);
+        let width = x.first().map_or(0, Vec::len);
+        let sorted: Vec<Vec<usize>> = (0..width)
+            .map(|f| {
+                let mut order: Vec<usize> = (0..n).collect();
+                order.sort_by(|&a, &b| x[a][f].total_cmp(&x[b][f]));
+                order
+            })
+            .collect();
         for _ in 0..self.n_trees {
             let resid: Vec<f64> = data.y.iter().zip(&pred).map(|(y, p)| y - p).collect();
             let mut rows: Vec<usize> = (0..n).collect();
@@ -160,6 +174,7 @@ impl Learner for GbrtParams {
                 x: &x,
                 r: &resid,
                 p: self,
+                sorted: &sorted,
             }
             .grow(&rows, 0);
             for (p, row) in pred.iter_mut().zip(&x) {

@@ -132,18 +132,63 @@ fn initial_ranges(x: &[Vec<f64>], width: usize) -> Vec<[f64; 3]> {
     ranges
 }
 
-/// `NormalizableDistance.updateRanges(Instance, double[][])`, as used for test rows.
-fn widen(ranges: &mut [[f64; 3]], row: &[f64]) {
-    for (r, &v) in ranges.iter_mut().zip(row) {
-        if v.is_nan() {
-            continue;
-        }
-        if v < r[0] {
-            r[0] = v;
-            r[2] = r[1] - r[0];
-        } else if v > r[1] {
-            r[1] = v;
-            r[2] = r[1] - r[0];
+/// The training rows scaled by the current ranges (nominal and missing values as they are).
+/// Weka scales both rows inside every distance; scaling each value once per range change
+/// gives the same numbers, since the scaling of a value depends only on its column's range.
+struct Scaled {
+    ranges: Vec<[f64; 3]>,
+    rows: Vec<Vec<f64>>,
+}
+
+impl Scaled {
+    fn new(m: &Ibk, ranges: Vec<[f64; 3]>) -> Self {
+        let mut s = Scaled {
+            ranges,
+            rows: Vec::new(),
+        };
+        s.rows = m.x.iter().map(|r| s.scale(m, r)).collect();
+        s
+    }
+
+    fn scale(&self, m: &Ibk, row: &[f64]) -> Vec<f64> {
+        row.iter()
+            .enumerate()
+            .map(|(j, &v)| {
+                if m.nominal[j] || v.is_nan() {
+                    v
+                } else {
+                    norm(v, &self.ranges[j])
+                }
+            })
+            .collect()
+    }
+
+    /// `NormalizableDistance.updateRanges(Instance, double[][])`, as used for test rows.
+    fn widen(&mut self, m: &Ibk, row: &[f64]) {
+        for (j, &v) in row.iter().enumerate() {
+            let r = &mut self.ranges[j];
+            if v.is_nan() {
+                continue;
+            }
+            let changed = if v < r[0] {
+                r[0] = v;
+                r[2] = r[1] - r[0];
+                true
+            } else if v > r[1] {
+                r[1] = v;
+                r[2] = r[1] - r[0];
+                true
+            } else {
+                false
+            };
+            if changed && !m.nominal[j] {
+                let r = self.ranges[j];
+                for (scaled, raw) in self.rows.iter_mut().zip(&m.x) {
+                    if !raw[j].is_nan() {
+                        scaled[j] = norm(raw[j], &r);
+                    }
+                }
+            }
         }
     }
 }
@@ -157,8 +202,9 @@ fn norm(x: f64, r: &[f64; 3]) -> f64 {
 }
 
 impl Ibk {
-    /// The squared distance, or infinity once it exceeds `cutoff` (Weka stops early too).
-    fn distance(&self, ranges: &[[f64; 3]], a: &[f64], b: &[f64], cutoff: f64) -> f64 {
+    /// The squared distance between two rows already scaled by [`Scaled`], or infinity once
+    /// it exceeds `cutoff` (Weka stops early too; both give the same neighbours).
+    fn distance(&self, a: &[f64], b: &[f64], cutoff: f64) -> f64 {
         let mut d = 0.0;
         for j in 0..a.len() {
             let (v1, v2) = (a[j], b[j]);
@@ -173,15 +219,14 @@ impl Ibk {
                     1.0
                 } else {
                     let known = if v2.is_nan() { v1 } else { v2 };
-                    let diff = norm(known, &ranges[j]);
-                    if diff < 0.5 {
-                        1.0 - diff
+                    if known < 0.5 {
+                        1.0 - known
                     } else {
-                        diff
+                        known
                     }
                 }
             } else {
-                norm(v1, &ranges[j]) - norm(v2, &ranges[j])
+                v1 - v2
             };
             d += diff * diff;
             if d > cutoff {
@@ -194,7 +239,7 @@ impl Ibk {
     /// `LinearNNSearch.kNearestNeighbours`: (training row, distance) pairs in Weka's order.
     fn neighbours(
         &self,
-        ranges: &[[f64; 3]],
+        scaled: &Scaled,
         target: &[f64],
         skip: Option<usize>,
         k: usize,
@@ -206,12 +251,12 @@ impl Ibk {
                 continue;
             }
             if filled < k {
-                let d = self.distance(ranges, target, &self.x[i], f64::INFINITY);
+                let d = self.distance(target, &scaled.rows[i], f64::INFINITY);
                 heap.put(i, d);
                 filled += 1;
             } else {
                 let top = heap.peek();
-                let d = self.distance(ranges, target, &self.x[i], top);
+                let d = self.distance(target, &scaled.rows[i], top);
                 if d < top {
                     heap.put_by_substitute(i, d);
                 } else if d == top {
@@ -259,8 +304,9 @@ impl Ibk {
     fn hold_one_out_k(&self, upper: usize, mean_squared: bool) -> usize {
         let mut abs = vec![0.0; upper];
         let mut sq = vec![0.0; upper];
+        let scaled = Scaled::new(self, self.ranges.clone());
         for i in 0..self.x.len() {
-            let mut neigh = self.neighbours(&self.ranges, &self.x[i], Some(i), upper);
+            let mut neigh = self.neighbours(&scaled, &scaled.rows[i], Some(i), upper);
             let orig: Vec<f64> = neigh.iter().map(|n| n.1).collect();
             for j in (0..upper).rev() {
                 let mut conv = orig.clone();
@@ -294,14 +340,15 @@ impl Ibk {
 
 impl Predictor for Ibk {
     fn predict(&self, x: &[Vec<f64>]) -> Result<Vec<f64>> {
-        let mut ranges = self.ranges.clone();
+        let mut scaled = Scaled::new(self, self.ranges.clone());
         Ok(x.iter()
             .map(|row| {
                 if self.x.is_empty() {
                     return self.mean;
                 }
-                widen(&mut ranges, row);
-                let neigh = self.neighbours(&ranges, row, None, self.k);
+                scaled.widen(self, row);
+                let target = scaled.scale(self, row);
+                let neigh = self.neighbours(&scaled, &target, None, self.k);
                 let mut d: Vec<f64> = neigh.iter().map(|n| n.1).collect();
                 self.combine(&neigh, &mut d)
             })

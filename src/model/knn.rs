@@ -4,6 +4,7 @@
 //! other test rows).
 
 use serde::{Deserialize, Serialize};
+use smartcore::algorithm::neighbour::KNNAlgorithmName;
 use smartcore::linalg::basic::matrix::DenseMatrix;
 use smartcore::metrics::distance::euclidian::Euclidian;
 use smartcore::neighbors::knn_regressor::{KNNRegressor, KNNRegressorParameters};
@@ -81,6 +82,7 @@ impl Learner for KnnParams {
         let params = KNNRegressorParameters::default()
             .with_k(self.k)
             .with_weight(weight)
+            .with_algorithm(KNNAlgorithmName::LinearSearch)
             .with_distance(Euclidian::new());
         let model = Reg::fit(&matrix(&rows, "knn")?, &data.y, params)
             .map_err(|e| Error::Invalid(format!("knn: {e}")))?;

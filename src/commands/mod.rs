@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod demo;
 pub mod features;
+pub mod fit;
 pub mod metric_map;
 pub mod output;
 pub mod parse;
@@ -70,7 +71,7 @@ pub fn run(cli: Cli) -> Result<()> {
             },
             &out.into(),
         ),
-        Command::Fit { train, out } => predict::run_fit(&train.into(), &out.into()),
+        Command::Fit { train, out } => fit::run(&train.into(), &out.into()),
         Command::Bench {
             what: crate::cli::BenchWhat::Models,
             rows,

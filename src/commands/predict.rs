@@ -1,4 +1,4 @@
-//! `advise predict` and `advise fit`: fit a model on a CSV/ARFF training file (or load a saved
+//! `advise predict`: fit a model on a CSV/ARFF training file (or load a saved
 //! one) and predict a test file, or cross-validate the training file as Weka's `-x K -s S` does.
 
 use std::path::{Path, PathBuf};
@@ -215,18 +215,4 @@ pub fn run(s: &PredictSettings, out: &Output) -> Result<()> {
     let predicted = model.predict(&data)?;
     let rows: Vec<usize> = (0..predicted.len()).collect();
     emit(out, &test, &rows, None, &predicted)
-}
-
-/// `advise fit`: writes the fitted model as JSON.
-pub fn run_fit(s: &TrainSettings, out: &Output) -> Result<()> {
-    let model = s.fit()?;
-    note(&format!(
-        "{} fitted on {} features; target `{}`",
-        model.method(),
-        model.features.len(),
-        model.target
-    ));
-    let mut text = model.to_json()?;
-    text.push('\n');
-    out.emit(&text)
 }

@@ -180,6 +180,82 @@ pub enum Command {
         #[command(flatten)]
         out: OutputArgs,
     },
+    /// Fit a model on TRAIN and print one prediction per TEST row (full precision, in order),
+    /// or cross-validate TRAIN as Weka's `-x K -s S` does. TRAIN/TEST are CSV or ARFF.
+    ///
+    /// ibk, m5p and linear reproduce Weka 3.6.14's IBk, M5P and LinearRegression exactly.
+    /// `-o FILE` writes CSV: the test columns plus `predicted`.
+    Predict {
+        #[command(flatten)]
+        train: TrainArgs,
+        /// Rows to predict (CSV or ARFF with the training columns; the target may be absent).
+        #[arg(long)]
+        test: Option<PathBuf>,
+        /// A model saved by `advise fit` instead of --train.
+        #[arg(long)]
+        model: Option<PathBuf>,
+        /// K-fold cross-validation of --train instead of --test; rows printed in file order.
+        #[arg(long)]
+        cv: Option<usize>,
+        /// Seed of the cross-validation shuffle (Weka's -s).
+        #[arg(long, default_value_t = 1)]
+        seed: i64,
+        #[command(flatten)]
+        out: OutputArgs,
+    },
+    /// Fit a model and write it as JSON (`-o model.json`) for `advise predict --model`.
+    Fit {
+        #[command(flatten)]
+        train: TrainArgs,
+        #[command(flatten)]
+        out: OutputArgs,
+    },
+    /// Time fit + predict of every model on seeded synthetic data, against Weka when installed.
+    Bench {
+        /// What to benchmark: `models`.
+        #[arg(value_enum)]
+        what: BenchWhat,
+        /// Dataset sizes (rows), comma-separated.
+        #[arg(long, value_delimiter = ',', default_value = "192,1920")]
+        rows: Vec<usize>,
+        /// Feature columns.
+        #[arg(long, default_value_t = 250)]
+        cols: usize,
+        /// Seed of the synthetic data.
+        #[arg(long, default_value_t = 1)]
+        seed: i64,
+        /// Skip the Weka comparison.
+        #[arg(long)]
+        no_weka: bool,
+        #[command(flatten)]
+        out: OutputArgs,
+    },
+}
+
+/// Training data and model choice, shared by `predict` and `fit`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct TrainArgs {
+    /// ibk, m5p, linear, forest, gbrt or knn.
+    #[arg(long)]
+    pub method: Option<String>,
+    /// Training data: CSV or ARFF (.gz too).
+    #[arg(long)]
+    pub train: Option<PathBuf>,
+    /// Target column (name, 1-based number, first or last); default: the last column.
+    #[arg(long)]
+    pub target: Option<String>,
+    /// Columns to leave out (names or 1-based numbers, comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    pub ignore: Vec<String>,
+    /// Weka's options for the method, e.g. "-K 3" (IBk: -K -I -F -X -E -W; M5P: -N -U -R -M;
+    /// LinearRegression: -S -C -R).
+    #[arg(long, allow_hyphen_values = true)]
+    pub weka_options: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum BenchWhat {
+    Models,
 }
 
 /// `--json` and `-o`, shared by every command.

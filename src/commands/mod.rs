@@ -1,14 +1,17 @@
 //! One file per subcommand. This is the only layer that chains pipeline stages and the only
 //! one (with `report`) that prints.
 
+pub mod bench;
 pub mod demo;
 pub mod experiment;
 pub mod explain;
 pub mod features;
+pub mod fit;
 pub mod import;
 pub mod metric_map;
 pub mod output;
 pub mod parse;
+pub mod predict;
 pub mod samples;
 pub mod variants;
 
@@ -106,5 +109,39 @@ pub fn run(cli: Cli) -> Result<()> {
             out,
             json,
         } => import::run(tool, &file, &out, json),
+        Command::Predict {
+            train,
+            test,
+            model,
+            cv,
+            seed,
+            out,
+        } => predict::run(
+            &predict::PredictSettings {
+                train: train.into(),
+                test,
+                model,
+                cv,
+                seed,
+            },
+            &out.into(),
+        ),
+        Command::Fit { train, out } => fit::run(&train.into(), &out.into()),
+        Command::Bench {
+            what: crate::cli::BenchWhat::Models,
+            rows,
+            cols,
+            seed,
+            no_weka,
+            out,
+        } => bench::run(
+            &bench::BenchSettings {
+                rows,
+                cols,
+                seed,
+                weka: !no_weka,
+            },
+            &out.into(),
+        ),
     }
 }

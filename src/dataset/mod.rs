@@ -1,8 +1,10 @@
 //! Tables of the data model (DESIGN.md): measurements and timings, the wide feature table,
 //! and speedup samples per optimization.
 
+pub mod arff;
 pub mod features;
 pub mod import;
+pub mod instances;
 pub mod measurements;
 pub mod samples;
 pub mod table;

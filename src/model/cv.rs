@@ -1,0 +1,68 @@
+//! Weka's cross-validation (`Evaluation.crossValidateModel`, what `-x K -s S` does for a numeric
+//! class): shuffle a copy of the data with `new Random(S)`, then for each fold build a fresh
+//! model on `trainCV(K, i, rand)` (which shuffles the training part again with the same
+//! generator) and predict `testCV(K, i)` in order.
+
+use serde::Serialize;
+
+use super::data::Data;
+use super::weka_util::JavaRandom;
+use super::{Params, Predictor};
+use crate::error::{Error, Result};
+
+/// One cross-validated prediction.
+#[derive(Debug, Clone, Serialize)]
+pub struct CvPrediction {
+    /// 0-based index of the row in the input data.
+    pub row: usize,
+    pub fold: usize,
+    pub predicted: f64,
+}
+
+/// Per-instance predictions in Weka's output order (fold by fold).
+pub fn cross_validate(
+    params: &Params,
+    data: &Data,
+    folds: usize,
+    seed: i64,
+) -> Result<Vec<CvPrediction>> {
+    let n = data.y.len();
+    if folds < 2 || folds > n {
+        return Err(Error::Invalid(format!(
+            "--cv {folds}: need 2 <= folds <= number of rows ({n})"
+        )));
+    }
+    let mut rand = JavaRandom::new(seed);
+    let mut order: Vec<usize> = (0..n).collect();
+    rand.shuffle(&mut order);
+    let mut out = Vec::with_capacity(n);
+    for fold in 0..folds {
+        let mut size = n / folds;
+        let offset = if fold < n % folds {
+            size += 1;
+            fold
+        } else {
+            n % folds
+        };
+        let first = fold * (n / folds) + offset;
+        let mut train: Vec<usize> = order[..first]
+            .iter()
+            .chain(&order[first + size..])
+            .copied()
+            .collect();
+        rand.shuffle(&mut train);
+        let model = params.fit(&data.subset(&train))?;
+        let test = &order[first..first + size];
+        let predicted = model.model.predict(&data.subset(test).x)?;
+        out.extend(
+            test.iter()
+                .zip(predicted)
+                .map(|(&row, predicted)| CvPrediction {
+                    row,
+                    fold,
+                    predicted,
+                }),
+        );
+    }
+    Ok(out)
+}

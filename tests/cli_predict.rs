@@ -1,0 +1,224 @@
+//! `advise predict` / `advise fit` end to end: output forms, saved models, and clear errors.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden/weka/data")
+        .join(name)
+}
+
+fn golden(name: &str) -> Vec<f64> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden/weka")
+        .join(name);
+    std::fs::read_to_string(p)
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect()
+}
+
+fn advise() -> Command {
+    Command::cargo_bin("advise").unwrap()
+}
+
+fn numbers(out: &[u8]) -> Vec<f64> {
+    String::from_utf8_lossy(out)
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn predict_prints_weka_values_one_per_line() {
+    let out = advise()
+        .args(["predict", "--method", "ibk", "--weka-options", "-K 3"])
+        .arg("--train")
+        .arg(data("cpu_train.arff"))
+        .arg("--test")
+        .arg(data("cpu_test.arff"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(numbers(&out), golden("cpu__IBk__K3.txt"));
+}
+
+#[test]
+fn fit_then_predict_with_saved_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("m.json");
+    advise()
+        .args(["fit", "--method", "m5p", "--weka-options", "-R"])
+        .arg("--train")
+        .arg(data("ktt_conv_train.csv"))
+        .arg("-o")
+        .arg(&model)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&model).unwrap();
+    assert!(text.contains("\"format\":\"advise-model\"") && text.contains("\"version\":1"));
+    let out = advise()
+        .arg("predict")
+        .arg("--model")
+        .arg(&model)
+        .arg("--test")
+        .arg(data("ktt_conv_test.csv"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(numbers(&out), golden("ktt_conv__M5P__R.txt"));
+}
+
+#[test]
+fn saved_model_refuses_other_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("m.json");
+    advise()
+        .args(["fit", "--method", "linear"])
+        .arg("--train")
+        .arg(data("cpu_vendor_train.arff"))
+        .arg("-o")
+        .arg(&model)
+        .assert()
+        .success();
+    advise()
+        .arg("predict")
+        .arg("--model")
+        .arg(&model)
+        .arg("--test")
+        .arg(data("cpu_test.arff"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("needs column `vendor`"));
+}
+
+#[test]
+fn output_file_is_csv_with_test_columns_and_json_has_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("p.csv");
+    advise()
+        .args(["predict", "--method", "linear"])
+        .arg("--train")
+        .arg(data("cpu_train.arff"))
+        .arg("--test")
+        .arg(data("cpu_test.arff"))
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.starts_with("MYCT,MMIN,MMAX,CACH,CHMIN,CHMAX,class,predicted\n"));
+    assert_eq!(text.lines().count(), 71);
+    advise()
+        .args(["predict", "--method", "linear", "--json"])
+        .arg("--train")
+        .arg(data("cpu_train.arff"))
+        .arg("--test")
+        .arg(data("cpu_test.arff"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\"row\": 69"));
+}
+
+#[test]
+fn cross_validation_matches_weka_in_row_order() {
+    let out = advise()
+        .args(["predict", "--method", "m5p", "--cv", "10", "--seed", "1"])
+        .arg("--train")
+        .arg(data("cpu.arff"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let ours = numbers(&out);
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/weka/cv/cpu__M5P__x10_s1.csv");
+    let mut weka = vec![f64::NAN; ours.len()];
+    for line in std::fs::read_to_string(path).unwrap().lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        weka[f[0].parse::<usize>().unwrap()] = f[2].parse().unwrap();
+    }
+    assert_eq!(ours, weka);
+}
+
+#[test]
+fn target_and_ignore_select_columns() {
+    let out = advise()
+        .args([
+            "predict",
+            "--method",
+            "linear",
+            "--target",
+            "MMAX",
+            "--ignore",
+            "class,CACH",
+        ])
+        .arg("--train")
+        .arg(data("cpu_train.arff"))
+        .arg("--test")
+        .arg(data("cpu_test.arff"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(numbers(&out).len(), 70);
+}
+
+#[test]
+fn bad_input_names_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.arff");
+    std::fs::write(
+        &bad,
+        "@relation r\n@attribute a numeric\n@attribute y numeric\n@data\n1,2\nx,3\n",
+    )
+    .unwrap();
+    advise()
+        .args(["predict", "--method", "ibk"])
+        .arg("--train")
+        .arg(&bad)
+        .arg("--test")
+        .arg(&bad)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("bad.arff:6:"));
+    advise()
+        .args(["predict", "--method", "m5p", "--weka-options", "-Q"])
+        .arg("--train")
+        .arg(data("cpu_train.arff"))
+        .arg("--test")
+        .arg(data("cpu_test.arff"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("options not understood"));
+}
+
+#[test]
+fn other_methods_run() {
+    for method in ["forest", "gbrt", "knn"] {
+        let out = advise()
+            .args(["predict", "--method", method])
+            .arg("--train")
+            .arg(data("labor_wage_train.arff"))
+            .arg("--test")
+            .arg(data("labor_wage_test.arff"))
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let p = numbers(&out);
+        assert_eq!(p.len(), 19, "{method}");
+        assert!(p.iter().all(|v| v.is_finite()), "{method}: {p:?}");
+    }
+}

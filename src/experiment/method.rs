@@ -8,6 +8,7 @@
 
 use super::stats::SplitMix64;
 use crate::error::Result;
+use crate::model::{Data, Method, Params};
 
 /// Features of a set of samples: one row per sample, `None` where the value is missing.
 pub type Rows<'a> = Vec<&'a [Option<f64>]>;
@@ -112,19 +113,56 @@ impl Contender for Baseline {
     }
 }
 
+/// A model fitted afresh on every fold's training samples.
+pub struct ModelContender {
+    pub params: Params,
+}
+
+impl Contender for ModelContender {
+    fn name(&self) -> String {
+        self.params.method().name().to_string()
+    }
+
+    fn answer(
+        &self,
+        train: &Rows<'_>,
+        train_y: &[f64],
+        test: &Rows<'_>,
+        _seed: u64,
+    ) -> Result<Answer> {
+        let dense = |rows: &Rows<'_>| -> Vec<Vec<f64>> {
+            rows.iter()
+                .map(|r| r.iter().map(|v| v.unwrap_or(f64::NAN)).collect())
+                .collect()
+        };
+        let width = train.first().map(|r| r.len()).unwrap_or(0);
+        let names: Vec<String> = (0..width).map(|j| format!("f{j}")).collect();
+        let data = Data::numeric(&names, "speedup", dense(train), train_y.to_vec());
+        let fitted = self.params.fit(&data)?;
+        let test_data = Data::numeric(&names, "speedup", dense(test), vec![f64::NAN; test.len()]);
+        Ok(Answer::Speedups(fitted.predict(&test_data)?))
+    }
+}
+
 /// The contenders `--method` names, baselines always included (every table carries them).
-/// `all` means every model advise has; `baselines` only the rules.
+/// `all` means every model advise has; `baselines` only the rules; otherwise a comma list of
+/// ibk, m5p, linear, forest, gbrt, knn (default parameters, as Weka's defaults for the first
+/// three).
 pub fn contenders(spec: &str) -> Result<Vec<Box<dyn Contender>>> {
     let mut out: Vec<Box<dyn Contender>> = Vec::new();
+    let mut methods: Vec<Method> = Vec::new();
     for name in spec.split(',').map(str::trim) {
         match name {
-            "all" | "baselines" => {}
-            other => {
-                return Err(crate::error::Error::Invalid(format!(
-                    "unknown method `{other}`: use all or baselines"
-                )))
-            }
+            "all" => methods.extend(Method::ALL),
+            "baselines" => {}
+            other => methods.push(other.parse()?),
         }
+    }
+    methods.dedup();
+    for m in methods {
+        out.push(Box::new(ModelContender {
+            params: m.default_params(),
+        }));
     }
     out.extend(
         Baseline::ALL

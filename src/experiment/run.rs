@@ -2,6 +2,7 @@
 //! confusion table, the per-sample predictions (AC and EX), MAPE, intervals and significance.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::Serialize;
 
@@ -168,31 +169,19 @@ pub fn run(
     folds: &[Fold],
     contenders: &[&dyn Contender],
     settings: &RunSettings,
-    progress: &dyn Fn(usize, usize),
+    progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Vec<ExperimentResult>> {
     let groups = group_ids(pool);
     let total_work = folds.len() * contenders.len();
-    let mut done = 0;
+    let done = AtomicUsize::new(0);
     let mut results = Vec::new();
     for p in contenders {
         let mut by_switch: BTreeMap<String, Vec<SampleResult>> = BTreeMap::new();
-        for fold in folds {
-            let rows = |idx: &[usize]| -> Rows<'_> {
-                idx.iter()
-                    .map(|&i| pool.samples[i].features.as_slice())
-                    .collect()
-            };
-            let train_y: Vec<f64> = fold
-                .train
-                .iter()
-                .map(|&i| pool.samples[i].speedup)
-                .collect();
-            let answer = p.answer(
-                &rows(&fold.train),
-                &train_y,
-                &rows(&fold.test),
-                settings.seed,
-            )?;
+        let answers = answer_all(pool, folds, *p, settings.seed, &|| {
+            let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+            progress(d, total_work);
+        })?;
+        for (fold, answer) in folds.iter().zip(answers) {
             let out = by_switch.entry(fold.switch.clone()).or_default();
             for (j, &i) in fold.test.iter().enumerate() {
                 let s = &pool.samples[i];
@@ -219,8 +208,6 @@ pub fn run(
                     ),
                 });
             }
-            done += 1;
-            progress(done, total_work);
         }
         results.push(summarize(
             experiment,
@@ -233,6 +220,71 @@ pub fn run(
     }
     add_significance(&mut results);
     Ok(results)
+}
+
+/// Fits and answers every fold, spread over the machine's cores; answers come back in fold
+/// order, so results do not depend on the number of threads.
+fn answer_all(
+    pool: &SamplePool,
+    folds: &[Fold],
+    contender: &dyn Contender,
+    seed: u64,
+    tick: &(dyn Fn() + Sync),
+) -> Result<Vec<Answer>> {
+    let one = |fold: &Fold| -> Result<Answer> {
+        let rows = |idx: &[usize]| -> Rows<'_> {
+            idx.iter()
+                .map(|&i| pool.samples[i].features.as_slice())
+                .collect()
+        };
+        let train_y: Vec<f64> = fold
+            .train
+            .iter()
+            .map(|&i| pool.samples[i].speedup)
+            .collect();
+        let a = contender.answer(&rows(&fold.train), &train_y, &rows(&fold.test), seed);
+        tick();
+        a
+    };
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(folds.len().max(1));
+    let next = AtomicUsize::new(0);
+    let mut slots: Vec<Option<Result<Answer>>> = (0..folds.len()).map(|_| None).collect();
+    let chunks: Vec<Vec<(usize, Result<Answer>)>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= folds.len() {
+                            break mine;
+                        }
+                        mine.push((i, one(&folds[i])));
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    for (i, a) in chunks.into_iter().flatten() {
+        slots[i] = Some(a);
+    }
+    slots
+        .into_iter()
+        .map(|a| {
+            a.unwrap_or_else(|| {
+                Err(crate::error::Error::Invalid(
+                    "a worker thread failed".into(),
+                ))
+            })
+        })
+        .collect()
 }
 
 /// Each sample's test tuple (program, input, run) as a group number for the bootstrap.

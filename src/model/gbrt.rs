@@ -115,7 +115,10 @@ impl Grower<'_> {
                 let right = sum - left;
                 let gain = left * left / nl as f64 + right * right / (n - nl) as f64 - base;
                 if gain > 1e-12 && best.is_none_or(|(g, _, _)| gain > g) {
-                    best = Some((gain, f, a + (b - a) * 0.5));
+                    // Between two neighbouring large floats the midpoint can round up to b,
+                    // which would send b's rows left too; then split at a itself.
+                    let mid = a + (b - a) * 0.5;
+                    best = Some((gain, f, if mid < b { mid } else { a }));
                 }
             }
         }
@@ -124,6 +127,9 @@ impl Grower<'_> {
         };
         let (l, r): (Vec<usize>, Vec<usize>) =
             rows.iter().partition(|&&i| self.x[i][feature] <= threshold);
+        if l.is_empty() || r.is_empty() {
+            return Tree::Leaf(mean);
+        }
         Tree::Split {
             feature,
             threshold,
@@ -207,6 +213,24 @@ impl Predictor for Gbrt {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn neighbouring_large_values_split_cleanly() {
+        // 1e19 and the next float up: their midpoint rounds to one of them.
+        let a = 1e19f64;
+        let b = f64::from_bits(a.to_bits() + 1);
+        let x: Vec<Vec<f64>> = (0..40).map(|i| vec![if i < 20 { a } else { b }]).collect();
+        let y: Vec<f64> = (0..40).map(|i| if i < 20 { 1.0 } else { 3.0 }).collect();
+        let m = GbrtParams::default()
+            .fit(&Data::numeric(&["a".into()], "y", x, y))
+            .unwrap();
+        let p = m.predict(&[vec![a], vec![b]]).unwrap();
+        assert!(p.iter().all(|v| v.is_finite()), "{p:?}");
+        assert!(
+            (p[0] - 1.0).abs() < 0.01 && (p[1] - 3.0).abs() < 0.01,
+            "{p:?}"
+        );
+    }
 
     #[test]
     fn fits_a_step() {

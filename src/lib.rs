@@ -9,6 +9,7 @@ pub mod cli;
 pub mod commands;
 pub mod dataset;
 pub mod error;
+pub mod harness;
 pub mod profile;
 pub mod report;
 pub mod variant;

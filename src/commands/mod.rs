@@ -1,8 +1,11 @@
 //! One file per subcommand. This is the only layer that chains pipeline stages and the only
 //! one (with `report`) that prints.
 
+pub mod build;
+pub mod collect;
 pub mod demo;
 pub mod features;
+pub mod merge;
 pub mod metric_map;
 pub mod output;
 pub mod parse;
@@ -51,5 +54,8 @@ pub fn run(cli: Cli) -> Result<()> {
             out,
         } => samples::run(&features, &optimization, program.as_deref(), &out.into()),
         Command::MetricMap { out } => metric_map::run(&out.into()),
+        Command::Build(args) => build::run(&args),
+        Command::Collect(args) => collect::run(&args),
+        Command::Merge(args) => merge::run(&args),
     }
 }

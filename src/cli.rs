@@ -175,6 +175,12 @@ pub enum Command {
         #[command(flatten)]
         out: OutputArgs,
     },
+    /// Compile the NB/BH variants with nvcc ($NVCC or PATH), in parallel.
+    Build(BuildArgs),
+    /// Verify, time and profile variants into a campaign folder (resumable, shardable).
+    Collect(CollectArgs),
+    /// Join shard folders of a campaign without duplicates.
+    Merge(MergeArgs),
     /// Show the nvprof -> Nsight Compute metric-name map.
     MetricMap {
         #[command(flatten)]
@@ -304,4 +310,109 @@ pub enum NormalizeArg {
     Units,
     All,
     None,
+}
+
+/// `advise build`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct BuildArgs {
+    /// nb, bh or all.
+    #[arg(long, default_value = "all")]
+    pub program: String,
+    /// GPU architecture for nvcc -arch.
+    #[arg(long, default_value = "sm_90")]
+    pub arch: String,
+    /// Parallel nvcc processes (default: the number of CPUs).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Build folder; binaries go to OUT/nb/nb_BITS and OUT/bh/bh_BITS.
+    #[arg(long, default_value = "build/variants")]
+    pub out: PathBuf,
+    /// The repository's variants/ folder (CUDA sources).
+    #[arg(long, default_value = "variants")]
+    pub variants_dir: PathBuf,
+    /// Only these bit strings (comma-separated), e.g. 000000,000101.
+    #[arg(long)]
+    pub variants: Option<String>,
+    /// Rebuild binaries that are newer than their sources too.
+    #[arg(long)]
+    pub force: bool,
+    /// Print {"variants": [{"program","variant","ok","path","error"}]}.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `advise collect`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct CollectArgs {
+    /// nb or bh.
+    #[arg(long)]
+    pub program: String,
+    /// `thesis` (Table 4.2) or BODIES:STEPS,... (e.g. 50000:2,1M:10).
+    #[arg(long, default_value = "thesis")]
+    pub inputs: String,
+    /// Replicates per (variant, input).
+    #[arg(long, default_value_t = 3)]
+    pub runs: u32,
+    /// Timed repetitions per run (the median is the run's time).
+    #[arg(long, default_value_t = 3)]
+    pub reps: u32,
+    /// Untimed repetitions per input before the first run.
+    #[arg(long, default_value_t = 1)]
+    pub warmup: u32,
+    /// Seed of the generated input.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Only these bit strings (comma-separated).
+    #[arg(long)]
+    pub variants: Option<String>,
+    /// K/N: run every N-th job starting with the K-th, into OUT/shard-K-of-N.
+    #[arg(long)]
+    pub shard: Option<String>,
+    /// Continue a campaign: skip finished jobs, retry failed ones.
+    #[arg(long)]
+    pub resume: bool,
+    /// Campaign folder, e.g. datasets/h100-2025.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Where `advise build` put the binaries.
+    #[arg(long, default_value = "build/variants")]
+    pub bin_dir: PathBuf,
+    /// ncu metric list (one per line, reasons after #).
+    #[arg(long, default_value = "variants/metrics.txt")]
+    pub metrics: PathBuf,
+    /// Time only; do not run ncu.
+    #[arg(long)]
+    pub no_profile: bool,
+    /// Time steps ncu profiles per input (from the first).
+    #[arg(long, default_value_t = 1)]
+    pub profile_steps: u32,
+    /// Profiled runs per (variant, input); the thesis profiled all 3.
+    #[arg(long, default_value_t = 1)]
+    pub profile_runs: u32,
+    /// Largest relative difference of a checksum from the baseline's (default 1e-4 NB, 1e-3 BH).
+    #[arg(long)]
+    pub tolerance: Option<f64>,
+    /// Seconds one program or ncu process may run.
+    #[arg(long, default_value_t = 540)]
+    pub timeout: u64,
+    /// Most inputs one process runs.
+    #[arg(long, default_value_t = 16)]
+    pub batch_inputs: usize,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `advise merge`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct MergeArgs {
+    /// Shard folders (e.g. datasets/c/shard-*).
+    #[arg(required = true)]
+    pub shards: Vec<PathBuf>,
+    /// The merged campaign folder.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    pub json: bool,
 }

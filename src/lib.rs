@@ -10,6 +10,7 @@ pub mod commands;
 pub mod dataset;
 pub mod error;
 pub mod experiment;
+pub mod harness;
 pub mod model;
 pub mod profile;
 pub mod recommend;

@@ -2,12 +2,15 @@
 //! one (with `report`) that prints.
 
 pub mod bench;
+pub mod build;
+pub mod collect;
 pub mod demo;
 pub mod experiment;
 pub mod explain;
 pub mod features;
 pub mod fit;
 pub mod import;
+pub mod merge;
 pub mod metric_map;
 pub mod output;
 pub mod parse;
@@ -143,5 +146,8 @@ pub fn run(cli: Cli) -> Result<()> {
             },
             &out.into(),
         ),
+        Command::Build(args) => build::run(&args),
+        Command::Collect(args) => collect::run(&args),
+        Command::Merge(args) => merge::run(&args),
     }
 }

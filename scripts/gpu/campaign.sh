@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# The H100 visit (shared/GPU.md), as a few commands that each end in under 9 minutes and pack
+# their results as one .tar.gz under $OUT. Run from the repository root on the GPU machine:
+#
+#   bash scripts/gpu/campaign.sh setup            # versions, build 128, verify all, probe ncu
+#   bash scripts/gpu/campaign.sh collect nb 1/2   # verify + time (3 runs) + profile, NB half 1
+#   bash scripts/gpu/campaign.sh collect nb 2/2
+#   bash scripts/gpu/campaign.sh collect bh 1/2
+#   bash scripts/gpu/campaign.sh collect bh 2/2
+#
+# Before the visit, on the CPU machine: build the release binary and put it where the working
+# tree travels with it: `cargo build --release && mkdir -p build && cp "$CARGO_TARGET_DIR/release/advise" build/`
+# (or pass ADVISE=/path). The machine has CUDA 13 (nvcc, ncu) but no cargo and no network.
+#
+# Each `collect` stops itself after LIMIT seconds (default 510) and packs what it has; calling
+# it again on the same (still warm) machine resumes where it stopped. If the machine was lost,
+# the packed shards are still complete up to their last finished job.
+#
+# Time budget (30 min of device time; estimates for an H100, to be replaced by measurements):
+#   machine start                          ~2-3 min
+#   setup: build 128 on 16 cores            ~1 min (about 3 s per nvcc, 16 in parallel)
+#          verify 128 variants, 20k bodies  ~1.5 min (process start-up dominates)
+#          ncu probe (passes, metrics)      ~0.5 min
+#   collect nb: per variant, timing 3 runs x REPS (+1 warm-up) of all 4 inputs
+#          (2.75e11 interactions per pass, ~1 s per pass) and one profiled step per input
+#          (6.25e10 interactions x ~15-20 replay passes, plus ncu start-up)  ~10 s -> 64: ~10 min
+#   collect bh: per variant, timing ~2-3 s, profiling 6 inputs x 7 kernels x ~20 passes
+#          ~8 s -> 64: ~11 min
+#   total ~26 min: REPS=1 by default; raise it only if the probe says there is time left.
+set -euo pipefail
+
+export PATH="$PATH:/usr/local/cuda/bin"
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$ROOT"
+ADVISE="${ADVISE:-}"
+if [ -z "$ADVISE" ]; then
+    for c in build/advise target/release/advise; do [ -x "$c" ] && ADVISE="$c" && break; done
+fi
+[ -n "$ADVISE" ] || { echo "no advise binary: copy target/release/advise to build/advise" >&2; exit 2; }
+OUT="${OUT:-$ROOT/gpu-out}"
+CAMPAIGN="${CAMPAIGN:-h100-$(date -u +%Y%m%d)}"
+WORK="${WORK:-$ROOT/datasets/$CAMPAIGN}"
+BIN="${BIN:-$ROOT/build/variants}"
+ARCH="${ARCH:-sm_90}"
+REPS="${REPS:-1}"
+RUNS="${RUNS:-3}"
+LIMIT="${LIMIT:-510}"
+mkdir -p "$OUT" "$WORK"
+
+pack() {  # pack NAME PATH...: one .tar.gz under $OUT with the paths that exist
+    local name="$1" p; shift
+    local have=()
+    for p in "$@"; do [ -e "$ROOT/$p" ] && have+=("$p"); done
+    tar -czf "$OUT/$name.tar.gz" -C "$ROOT" "${have[@]}"
+    echo "packed $OUT/$name.tar.gz ($(du -h "$OUT/$name.tar.gz" | cut -f1))"
+}
+
+rel() { realpath -m --relative-to="$ROOT" "$1"; }
+
+case "${1:-}" in
+setup)
+    t0=$(date +%s)
+    {
+        echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+        echo "host: $(hostname)"
+        echo "--- nvidia-smi"; nvidia-smi || true
+        echo "--- nvidia-smi -q (clocks)"; nvidia-smi -q -d CLOCK || true
+        echo "--- nvcc --version"; nvcc --version || true
+        echo "--- ncu --version"; ncu --version || true
+        echo "--- advise"; "$ADVISE" --version
+        echo "--- git"; git -C "$ROOT" rev-parse HEAD 2>/dev/null || true
+    } > "$WORK/env.txt" 2>&1
+    "$ADVISE" build --program all --arch "$ARCH" --jobs "$(nproc)" --out "$BIN" --json \
+        > "$WORK/build.json" || echo "some variants did not compile: see build.json" >&2
+    echo "build: $(( $(date +%s) - t0 )) s"
+    # Every variant against the baseline on a small input, no profiler: a wrong variant shows
+    # up here, before any timing minutes are spent.
+    for p in nb bh; do
+        rm -rf "$WORK/verify-$p"
+        "$ADVISE" collect --program "$p" --inputs 20000:1 --runs 1 --reps 1 --warmup 0 \
+            --no-profile --bin-dir "$BIN" --out "$WORK/verify-$p" --timeout 120 \
+            > "$WORK/verify-$p.txt" 2>&1 || echo "verify $p: see verify-$p.txt" >&2
+        tail -n 3 "$WORK/verify-$p.txt"
+    done
+    echo "verify: $(( $(date +%s) - t0 )) s"
+    # Replay passes and metrics this ncu lacks, on the baseline of each program.
+    for p in nb bh; do
+        rm -rf "$WORK/probe-$p"
+        "$ADVISE" collect --program "$p" --inputs 20000:1 --runs 1 --reps 1 --variants 000000 \
+            --bin-dir "$BIN" --out "$WORK/probe-$p" --json > "$WORK/probe-$p.json" 2>&1 || true
+        grep -E '"(max_passes|missing_metrics|seconds)"' -A3 "$WORK/probe-$p.json" | head -20 || true
+    done
+    echo "setup: $(( $(date +%s) - t0 )) s"
+    pack "$CAMPAIGN-setup" "$(rel "$WORK")"
+    ;;
+collect)
+    prog="${2:?collect nb|bh K/N}"
+    shard="${3:-1/1}"
+    t0=$(date +%s)
+    set +e
+    timeout --signal=TERM "$LIMIT" "$ADVISE" collect --program "$prog" --inputs thesis \
+        --runs "$RUNS" --reps "$REPS" --shard "$shard" --resume --bin-dir "$BIN" \
+        --out "$WORK/$prog" 2> "$WORK/$prog-${shard/\//-of-}.log"
+    rc=$?
+    set -e
+    tail -n 5 "$WORK/$prog-${shard/\//-of-}.log"
+    [ $rc = 124 ] && echo "stopped after $LIMIT s: call the same command again to resume"
+    echo "collect $prog $shard: rc $rc, $(( $(date +%s) - t0 )) s"
+    k="${shard%/*}"; n="${shard#*/}"
+    dir="$WORK/$prog"; [ "$n" != 1 ] && dir="$WORK/$prog/shard-$k-of-$n"
+    pack "$CAMPAIGN-$prog-shard-$k-of-$n" "$(rel "$dir")" "$(rel "$WORK/env.txt")" \
+        "$(rel "$WORK/$prog-${shard/\//-of-}.log")"
+    ;;
+*)
+    sed -n '2,12p' "$0"
+    exit 2
+    ;;
+esac

@@ -1,0 +1,83 @@
+//! `advise build`: compile the variants, then list what failed and `built N of M variants`.
+
+use serde::Serialize;
+
+use super::collect::Bar;
+use super::output::Output;
+use super::variants::programs;
+use crate::cli::BuildArgs;
+use crate::error::{Error, Result};
+use crate::harness::build::{build_all, BuildSettings, Built};
+use crate::variant::{Program, Variant};
+
+#[derive(Serialize)]
+struct BuildJson<'a> {
+    variants: &'a [Built],
+}
+
+/// Parses `--variants 000000,000101` for each program.
+pub fn variant_list(programs: &[Program], arg: Option<&str>) -> Result<Option<Vec<Variant>>> {
+    let Some(arg) = arg else { return Ok(None) };
+    let mut out = Vec::new();
+    for &p in programs {
+        for bits in arg.split(',').filter(|b| !b.trim().is_empty()) {
+            out.push(Variant::parse(p, bits)?);
+        }
+    }
+    Ok(Some(out))
+}
+
+pub fn run(args: &BuildArgs) -> Result<()> {
+    let programs = programs(&args.program)?;
+    let settings = BuildSettings {
+        only: variant_list(&programs, args.variants.as_deref())?,
+        programs,
+        arch: args.arch.clone(),
+        jobs: args.jobs.unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(2)
+        }),
+        out: args.out.clone(),
+        variants_dir: args.variants_dir.clone(),
+        force: args.force,
+    };
+    let started = std::time::Instant::now();
+    let results = build_all(&settings, &Bar::new())?;
+    let ok = results.iter().filter(|b| b.ok).count();
+    let compiled = results.iter().filter(|b| b.compiled).count();
+    let out = Output {
+        json: args.json,
+        path: None,
+    };
+    if args.json {
+        out.emit_json(&BuildJson { variants: &results })?;
+    } else {
+        let mut text = String::new();
+        for b in results.iter().filter(|b| !b.ok) {
+            text.push_str(&format!(
+                "{} {} failed: {}\n",
+                b.program,
+                b.variant,
+                b.error.as_deref().unwrap_or("")
+            ));
+        }
+        text.push_str(&format!(
+            "built {ok} of {} variants ({compiled} compiled, {} up to date) in {:.0} s with {} jobs into {}\n",
+            results.len(),
+            results.len() - compiled,
+            started.elapsed().as_secs_f64(),
+            settings.jobs,
+            settings.out.display()
+        ));
+        out.emit(&text)?;
+    }
+    if ok < results.len() {
+        return Err(Error::Invalid(format!(
+            "{} of {} variants did not compile",
+            results.len() - ok,
+            results.len()
+        )));
+    }
+    Ok(())
+}

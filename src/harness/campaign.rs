@@ -1,0 +1,337 @@
+//! A campaign folder on disk and how it survives being killed.
+//!
+//! ```text
+//! DIR/measurements.csv  DIR/timings.csv   rows, appended as each job finishes
+//! DIR/ledger.csv        one line per finished job: its status and the byte lengths of the
+//!                       two tables right after its rows were written
+//! DIR/references.csv    the baseline's checksum per input (what variants are checked against)
+//! DIR/raw/              program output and ncu logs exactly as produced
+//! ```
+//! A job's rows are appended before its ledger line. On `--resume` both tables are cut back to
+//! the lengths of the last ledger line, which drops the rows of a job that was in flight when
+//! the process died; finished jobs (status ok or mismatch) are skipped, failed ones retried.
+
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::runs::Reference;
+use crate::dataset::measurements::MeasurementRow;
+use crate::dataset::table;
+use crate::error::{Error, Result};
+
+pub const MEASUREMENTS: &str = "measurements.csv";
+pub const TIMINGS: &str = "timings.csv";
+pub const LEDGER: &str = "ledger.csv";
+pub const REFERENCES: &str = "references.csv";
+pub const RAW: &str = "raw";
+
+/// How a job ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Verified, timed (and profiled); its rows are in the tables.
+    Ok,
+    /// Its result disagrees with the baseline: reported, not timed.
+    Mismatch,
+    /// The program or the profiler failed; retried by `--resume`.
+    Error,
+}
+
+/// One line of `ledger.csv`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LedgerLine {
+    pub job: String,
+    pub status: Status,
+    pub measurements_bytes: u64,
+    pub timings_bytes: u64,
+    /// Most replay passes ncu needed for one kernel of the job (0 when not profiled).
+    pub passes: u32,
+    pub seconds: f64,
+    pub message: String,
+}
+
+/// One row of `timings.csv`: the columns `dataset::measurements::TimingRow` reads, plus every
+/// repetition, the per-kernel medians and the checksum (readers ignore extra columns).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TimingOut {
+    pub program: String,
+    pub input: String,
+    pub run: u32,
+    pub variant: String,
+    pub time_ms: f64,
+    pub repetitions: u32,
+    pub checksum_ok: bool,
+    /// Every repetition's time, `;`-separated.
+    pub times_ms: String,
+    /// Median time per kernel: `force=1.25;integrate=0.02`.
+    pub kernel_ms: String,
+    /// The final state's checksum, `;`-separated.
+    pub checksum: String,
+    pub device: String,
+}
+
+/// An open campaign folder.
+#[derive(Debug)]
+pub struct Campaign {
+    pub dir: PathBuf,
+    pub ledger: Vec<LedgerLine>,
+    pub references: Vec<Reference>,
+}
+
+impl Campaign {
+    /// Opens `dir`, creating it. An existing campaign needs `resume`; its tables are then
+    /// cut back to the last finished job.
+    pub fn open(dir: &Path, resume: bool) -> Result<Campaign> {
+        std::fs::create_dir_all(dir.join(RAW)).map_err(|e| Error::io(dir, e))?;
+        let ledger_path = dir.join(LEDGER);
+        let ledger: Vec<LedgerLine> = if ledger_path.is_file() {
+            table::read_rows(&ledger_path)?
+        } else {
+            Vec::new()
+        };
+        let has_rows = [MEASUREMENTS, TIMINGS]
+            .iter()
+            .any(|f| std::fs::metadata(dir.join(f)).is_ok_and(|m| m.len() > 0));
+        if !resume && (!ledger.is_empty() || has_rows) {
+            return Err(Error::Invalid(format!(
+                "{} already holds a campaign: add --resume to continue it, or choose another --out",
+                dir.display()
+            )));
+        }
+        let (m_len, t_len) = ledger
+            .last()
+            .map(|l| (l.measurements_bytes, l.timings_bytes))
+            .unwrap_or((0, 0));
+        truncate(&dir.join(MEASUREMENTS), m_len)?;
+        truncate(&dir.join(TIMINGS), t_len)?;
+        let ref_path = dir.join(REFERENCES);
+        let references = if ref_path.is_file() {
+            let rows: Vec<RefRow> = table::read_rows(&ref_path)?;
+            rows.into_iter()
+                .map(|r| {
+                    Ok(Reference {
+                        checksum: split(&r.checksum).ok_or_else(|| {
+                            Error::format(&ref_path, format!("bad checksum `{}`", r.checksum))
+                        })?,
+                        program: r.program,
+                        input: r.input,
+                    })
+                })
+                .collect::<Result<_>>()?
+        } else {
+            Vec::new()
+        };
+        Ok(Campaign {
+            dir: dir.to_path_buf(),
+            ledger,
+            references,
+        })
+    }
+
+    /// Jobs that need no more work: finished, or found to disagree with the baseline.
+    pub fn finished(&self) -> HashMap<String, Status> {
+        let mut m = HashMap::new();
+        for l in &self.ledger {
+            m.insert(l.job.clone(), l.status);
+        }
+        m.retain(|_, s| *s != Status::Error);
+        m
+    }
+
+    pub fn raw_dir(&self) -> PathBuf {
+        self.dir.join(RAW)
+    }
+
+    /// The baseline checksum of `input`, if known.
+    pub fn reference(&self, program: &str, input: &str) -> Option<&Reference> {
+        self.references
+            .iter()
+            .find(|r| r.program == program && r.input == input)
+    }
+
+    /// Records a baseline checksum (and rewrites references.csv).
+    pub fn add_reference(&mut self, r: Reference) -> Result<()> {
+        self.references
+            .retain(|x| !(x.program == r.program && x.input == r.input));
+        self.references.push(r);
+        let rows: Vec<RefRow> = self
+            .references
+            .iter()
+            .map(|r| RefRow {
+                program: r.program.clone(),
+                input: r.input.clone(),
+                checksum: join(&r.checksum),
+            })
+            .collect();
+        let path = self.dir.join(REFERENCES);
+        let mut buf = Vec::new();
+        table::write_rows(&mut buf, &rows)?;
+        std::fs::write(&path, buf).map_err(|e| Error::io(&path, e))
+    }
+
+    /// Appends a finished job: its rows first, then its ledger line.
+    pub fn append_job(
+        &mut self,
+        measurements: &[MeasurementRow],
+        timings: &[TimingOut],
+        mut line: LedgerLine,
+    ) -> Result<()> {
+        line.measurements_bytes = append_rows(&self.dir.join(MEASUREMENTS), measurements)?;
+        line.timings_bytes = append_rows(&self.dir.join(TIMINGS), timings)?;
+        append_rows(&self.dir.join(LEDGER), std::slice::from_ref(&line))?;
+        self.ledger.push(line);
+        Ok(())
+    }
+}
+
+/// Appends rows to a CSV table, writing the header when the file is new or empty; returns
+/// the file's length afterwards. The bytes go out in one write and are flushed to disk.
+pub fn append_rows<T: Serialize>(path: &Path, rows: &[T]) -> Result<u64> {
+    let len = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    let mut buf = Vec::new();
+    {
+        let mut w = csv::WriterBuilder::new()
+            .has_headers(len == 0)
+            .from_writer(&mut buf);
+        for r in rows {
+            w.serialize(r)
+                .map_err(|e| Error::Invalid(format!("cannot write {}: {e}", path.display())))?;
+        }
+        w.flush().map_err(|e| Error::io(path, e))?;
+    }
+    let mut f = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| Error::io(path, e))?;
+    f.write_all(&buf).map_err(|e| Error::io(path, e))?;
+    f.sync_data().map_err(|e| Error::io(path, e))?;
+    Ok(len + buf.len() as u64)
+}
+
+/// Cuts `path` to `len` bytes when it is longer (creating nothing when it does not exist).
+fn truncate(path: &Path, len: u64) -> Result<()> {
+    match std::fs::metadata(path) {
+        Ok(m) if m.len() > len => {
+            let f = File::options()
+                .write(true)
+                .open(path)
+                .map_err(|e| Error::io(path, e))?;
+            f.set_len(len).map_err(|e| Error::io(path, e))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A row of references.csv.
+#[derive(Debug, Serialize, Deserialize)]
+struct RefRow {
+    program: String,
+    input: String,
+    checksum: String,
+}
+
+/// Parses numbers joined with `;`.
+pub fn split(text: &str) -> Option<Vec<f64>> {
+    text.split(';').map(|v| v.trim().parse().ok()).collect()
+}
+
+/// Numbers joined with `;` (full precision).
+pub fn join(values: &[f64]) -> String {
+    values
+        .iter()
+        .map(|v| v.to_string())
+        .collect::<Vec<_>>()
+        .join(";")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(job: &str, status: Status) -> LedgerLine {
+        LedgerLine {
+            job: job.into(),
+            status,
+            measurements_bytes: 0,
+            timings_bytes: 0,
+            passes: 0,
+            seconds: 0.0,
+            message: String::new(),
+        }
+    }
+
+    fn timing(variant: &str) -> TimingOut {
+        TimingOut {
+            program: "NB".into(),
+            input: "bodies=10,steps=1".into(),
+            run: 1,
+            variant: variant.into(),
+            time_ms: 1.0,
+            repetitions: 3,
+            checksum_ok: true,
+            times_ms: "1;1;1".into(),
+            kernel_ms: "force=0.9".into(),
+            checksum: "1;2".into(),
+            device: "fake".into(),
+        }
+    }
+
+    #[test]
+    fn resume_drops_rows_of_the_job_in_flight() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut c = Campaign::open(dir.path(), false).unwrap();
+        c.append_job(&[], &[timing("000000")], line("a", Status::Ok))
+            .unwrap();
+        // A second job wrote its rows, then the process died before its ledger line.
+        append_rows(&dir.path().join(TIMINGS), &[timing("000001")]).unwrap();
+        assert!(Campaign::open(dir.path(), false).is_err(), "needs --resume");
+        let c = Campaign::open(dir.path(), true).unwrap();
+        let rows: Vec<TimingOut> = table::read_rows(&dir.path().join(TIMINGS)).unwrap();
+        assert_eq!(rows, vec![timing("000000")]);
+        assert_eq!(c.finished().len(), 1);
+    }
+
+    #[test]
+    fn failed_jobs_are_not_finished() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut c = Campaign::open(dir.path(), false).unwrap();
+        c.append_job(&[], &[], line("a", Status::Error)).unwrap();
+        c.append_job(&[], &[], line("b", Status::Mismatch)).unwrap();
+        let f = c.finished();
+        assert!(!f.contains_key("a"));
+        assert_eq!(f.get("b"), Some(&Status::Mismatch));
+    }
+
+    #[test]
+    fn timings_are_readable_as_the_dataset_table() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join(TIMINGS);
+        append_rows(&p, &[timing("000000")]).unwrap();
+        let rows = crate::dataset::measurements::read_timings(&p).unwrap();
+        assert_eq!(rows[0].time_ms, 1.0);
+        assert_eq!(rows[0].checksum_ok, Some(true));
+        assert_eq!(rows[0].repetitions, Some(3));
+    }
+
+    #[test]
+    fn references_round_trip() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut c = Campaign::open(dir.path(), false).unwrap();
+        c.add_reference(Reference {
+            program: "BH".into(),
+            input: "bodies=10,steps=1".into(),
+            checksum: vec![1.5, 2.25],
+        })
+        .unwrap();
+        let c = Campaign::open(dir.path(), true).unwrap();
+        assert_eq!(
+            c.reference("BH", "bodies=10,steps=1").unwrap().checksum,
+            vec![1.5, 2.25]
+        );
+    }
+}

@@ -1,0 +1,293 @@
+//! The job list of a campaign: inputs (bodies, time steps), jobs (program, variant, input),
+//! shards (`--shard K/N` takes every N-th job) and batches (the jobs of one variant that one
+//! process runs together, since process start-up would otherwise dominate; GPU.md).
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::variant::{Program, Variant};
+
+/// One input: number of bodies and time steps (thesis Table 4.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Input {
+    pub bodies: u32,
+    pub steps: u32,
+}
+
+impl Input {
+    pub fn new(bodies: u32, steps: u32) -> Self {
+        Input { bodies, steps }
+    }
+
+    /// The label used in every table: `bodies=50000,steps=2`.
+    pub fn label(self) -> String {
+        format!("bodies={},steps={}", self.bodies, self.steps)
+    }
+
+    /// The programs' own argument form: `50000:2`.
+    pub fn arg(self) -> String {
+        format!("{}:{}", self.bodies, self.steps)
+    }
+
+    /// Parses a label written by `label`.
+    pub fn from_label(s: &str) -> Result<Self> {
+        let mut bodies = None;
+        let mut steps = None;
+        for part in s.split(',') {
+            match part.split_once('=') {
+                Some(("bodies", v)) => bodies = v.parse().ok(),
+                Some(("steps", v)) => steps = v.parse().ok(),
+                _ => {}
+            }
+        }
+        match (bodies, steps) {
+            (Some(b), Some(s)) => Ok(Input::new(b, s)),
+            _ => Err(Error::Invalid(format!(
+                "`{s}` is not an input label like bodies=50000,steps=2"
+            ))),
+        }
+    }
+}
+
+impl fmt::Display for Input {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.label())
+    }
+}
+
+impl FromStr for Input {
+    type Err = Error;
+    /// `50000:2`, `50k:2`, `1M:10` or a label `bodies=50000,steps=2`.
+    fn from_str(s: &str) -> Result<Self> {
+        let s = s.trim();
+        if s.contains('=') {
+            return Input::from_label(s);
+        }
+        let bad = || {
+            Error::Invalid(format!(
+                "`{s}` is not an input: expected BODIES:STEPS such as 50000:2 or 1M:10"
+            ))
+        };
+        let (b, st) = s.split_once(':').ok_or_else(bad)?;
+        let bodies = parse_count(b).ok_or_else(bad)?;
+        let steps: u32 = st.trim().parse().map_err(|_| bad())?;
+        if bodies == 0 || steps == 0 {
+            return Err(bad());
+        }
+        Ok(Input::new(bodies, steps))
+    }
+}
+
+fn parse_count(s: &str) -> Option<u32> {
+    let s = s.trim();
+    let (num, mult) = match s.chars().last()? {
+        'k' | 'K' => (&s[..s.len() - 1], 1_000),
+        'm' | 'M' => (&s[..s.len() - 1], 1_000_000),
+        _ => (s, 1),
+    };
+    num.parse::<u32>().ok()?.checked_mul(mult)
+}
+
+/// The thesis inputs (Table 4.2).
+pub fn thesis_inputs(program: Program) -> Vec<Input> {
+    let pairs: &[(u32, u32)] = match program {
+        Program::Nb => &[(50_000, 2), (100_000, 2), (100_000, 5), (200_000, 5)],
+        Program::Bh => &[
+            (125_000, 2),
+            (250_000, 2),
+            (250_000, 5),
+            (500_000, 5),
+            (500_000, 10),
+            (1_000_000, 10),
+        ],
+    };
+    pairs.iter().map(|&(b, s)| Input::new(b, s)).collect()
+}
+
+/// `thesis` or a comma-separated list of inputs.
+pub fn parse_inputs(program: Program, arg: &str) -> Result<Vec<Input>> {
+    if arg.trim().eq_ignore_ascii_case("thesis") {
+        return Ok(thesis_inputs(program));
+    }
+    let inputs: Vec<Input> = arg
+        .split(',')
+        .filter(|s| !s.trim().is_empty())
+        .map(str::parse)
+        .collect::<Result<_>>()?;
+    if inputs.is_empty() {
+        return Err(Error::Invalid("no inputs given".into()));
+    }
+    let mut seen = std::collections::HashSet::new();
+    if let Some(dup) = inputs.iter().find(|i| !seen.insert(**i)) {
+        return Err(Error::Invalid(format!("input {dup} is listed twice")));
+    }
+    Ok(inputs)
+}
+
+/// `--shard K/N`: this process runs jobs K-1, K-1+N, K-1+2N, ... (K is 1-based).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    pub index: u32,
+    pub count: u32,
+}
+
+impl Shard {
+    pub const ALL: Shard = Shard { index: 1, count: 1 };
+
+    pub fn takes(self, job_index: usize) -> bool {
+        job_index % self.count as usize == (self.index - 1) as usize
+    }
+
+    /// The folder name a shard writes to inside the campaign: `shard-2-of-8`.
+    pub fn dir_name(self) -> String {
+        format!("shard-{}-of-{}", self.index, self.count)
+    }
+}
+
+impl FromStr for Shard {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        let bad = || {
+            Error::Invalid(format!(
+                "`{s}` is not a shard: expected K/N with 1 <= K <= N"
+            ))
+        };
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let index: u32 = k.trim().parse().map_err(|_| bad())?;
+        let count: u32 = n.trim().parse().map_err(|_| bad())?;
+        if index == 0 || count == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+/// One unit of work: all runs of one variant on one input.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Job {
+    pub variant: Variant,
+    pub input: Input,
+}
+
+impl Job {
+    /// A stable identifier, used in the campaign's ledger: `NB/010011/bodies=50000,steps=2`.
+    pub fn id(&self) -> String {
+        format!(
+            "{}/{}/{}",
+            self.variant.program.name(),
+            self.variant.bit_string(),
+            self.input.label()
+        )
+    }
+}
+
+/// All jobs of a campaign in input-major order (every variant of the first input, then the
+/// next input), so `--shard K/N` with N dividing 64 gives each shard whole variants across
+/// all inputs, which then run as one process per variant.
+pub fn job_list(program: Program, inputs: &[Input], variants: Option<&[Variant]>) -> Vec<Job> {
+    let all: Vec<Variant> = match variants {
+        Some(v) => v.to_vec(),
+        None => program.variants().collect(),
+    };
+    inputs
+        .iter()
+        .flat_map(|&input| all.iter().map(move |&variant| Job { variant, input }))
+        .collect()
+}
+
+/// The jobs of one shard.
+pub fn shard_jobs(jobs: &[Job], shard: Shard) -> Vec<Job> {
+    jobs.iter()
+        .enumerate()
+        .filter(|(i, _)| shard.takes(*i))
+        .map(|(_, j)| j.clone())
+        .collect()
+}
+
+/// Jobs grouped by variant, in order of first appearance; each batch is one process.
+pub fn batches(jobs: &[Job], max_inputs: usize) -> Vec<Vec<Job>> {
+    let mut out: Vec<Vec<Job>> = Vec::new();
+    let mut order: Vec<Variant> = Vec::new();
+    for job in jobs {
+        if !order.contains(&job.variant) {
+            order.push(job.variant);
+        }
+    }
+    for v in order {
+        let mine: Vec<Job> = jobs.iter().filter(|j| j.variant == v).cloned().collect();
+        for chunk in mine.chunks(max_inputs.max(1)) {
+            out.push(chunk.to_vec());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inputs_parse_in_every_form() {
+        assert_eq!("50000:2".parse::<Input>().unwrap(), Input::new(50_000, 2));
+        assert_eq!("1M:10".parse::<Input>().unwrap(), Input::new(1_000_000, 10));
+        assert_eq!("125k:2".parse::<Input>().unwrap(), Input::new(125_000, 2));
+        assert_eq!(
+            "bodies=250000,steps=5".parse::<Input>().unwrap(),
+            Input::new(250_000, 5)
+        );
+        for bad in ["", "50000", "0:2", "10:0", "x:2", "5000000000:1"] {
+            assert!(bad.parse::<Input>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn labels_round_trip() {
+        let i = Input::new(50_000, 2);
+        assert_eq!(i.label(), "bodies=50000,steps=2");
+        assert_eq!(Input::from_label(&i.label()).unwrap(), i);
+    }
+
+    #[test]
+    fn thesis_inputs_match_table_4_2() {
+        assert_eq!(thesis_inputs(Program::Nb).len(), 4);
+        assert_eq!(thesis_inputs(Program::Bh).len(), 6);
+        assert_eq!(
+            parse_inputs(Program::Bh, "thesis").unwrap()[5],
+            Input::new(1_000_000, 10)
+        );
+        assert!(parse_inputs(Program::Nb, "1:1,1:1").is_err());
+    }
+
+    #[test]
+    fn shards_partition_the_jobs() {
+        let jobs = job_list(Program::Nb, &thesis_inputs(Program::Nb), None);
+        assert_eq!(jobs.len(), 256);
+        let mut all = Vec::new();
+        for k in 1..=3 {
+            all.extend(shard_jobs(&jobs, Shard { index: k, count: 3 }));
+        }
+        all.sort();
+        let mut expected = jobs.clone();
+        expected.sort();
+        assert_eq!(all, expected);
+    }
+
+    #[test]
+    fn shards_dividing_64_keep_variants_whole() {
+        let jobs = job_list(Program::Bh, &thesis_inputs(Program::Bh), None);
+        let mine = shard_jobs(&jobs, "2/8".parse().unwrap());
+        let b = batches(&mine, 100);
+        assert_eq!(b.len(), 8);
+        assert!(b.iter().all(|batch| batch.len() == 6));
+    }
+
+    #[test]
+    fn bad_shards_are_errors() {
+        for s in ["0/4", "5/4", "1", "a/b", "1/0"] {
+            assert!(s.parse::<Shard>().is_err(), "{s}");
+        }
+    }
+}

@@ -1,0 +1,186 @@
+//! `advise merge`: joins shard folders into one campaign folder. Rows are kept byte-for-byte
+//! (all columns, as written); a row whose key was already seen is dropped, and counted as a
+//! conflict when its values differ from the kept one.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::campaign::{LEDGER, MEASUREMENTS, RAW, REFERENCES, TIMINGS};
+use crate::dataset::table;
+use crate::error::{Error, Result};
+
+/// The key columns of each table: rows with equal keys describe the same thing.
+const TABLES: [(&str, &[&str]); 4] = [
+    (
+        MEASUREMENTS,
+        &[
+            "program", "input", "run", "variant", "kernel", "launch", "metric",
+        ],
+    ),
+    (TIMINGS, &["program", "input", "run", "variant"]),
+    (LEDGER, &["job"]),
+    (REFERENCES, &["program", "input"]),
+];
+
+/// Counts for one merged table.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct TableMerge {
+    pub table: String,
+    pub rows_in: usize,
+    pub rows_out: usize,
+    pub duplicates: usize,
+    pub conflicts: usize,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct MergeSummary {
+    pub out: PathBuf,
+    pub tables: Vec<TableMerge>,
+    pub raw_files: usize,
+}
+
+/// Merges the campaign folders `sources` into `out` (which may be one of them: its rows come
+/// first then).
+pub fn merge(sources: &[PathBuf], out: &Path) -> Result<MergeSummary> {
+    if sources.is_empty() {
+        return Err(Error::Invalid(
+            "nothing to merge: name shard folders".into(),
+        ));
+    }
+    for s in sources {
+        if !s.is_dir() {
+            return Err(Error::Invalid(format!("{} is not a folder", s.display())));
+        }
+    }
+    std::fs::create_dir_all(out.join(RAW)).map_err(|e| Error::io(out, e))?;
+    // The output's own rows count as the first source, so merging is repeatable.
+    let mut all: Vec<PathBuf> = vec![out.to_path_buf()];
+    all.extend(sources.iter().filter(|s| !same(s, out)).cloned());
+    let mut summary = MergeSummary {
+        out: out.to_path_buf(),
+        ..Default::default()
+    };
+    for (name, keys) in TABLES {
+        if let Some(t) = merge_table(&all, out, name, keys)? {
+            summary.tables.push(t);
+        }
+    }
+    for s in sources.iter().filter(|s| !same(s, out)) {
+        summary.raw_files += copy_raw(&s.join(RAW), &out.join(RAW))?;
+    }
+    Ok(summary)
+}
+
+fn same(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    }
+}
+
+fn merge_table(
+    dirs: &[PathBuf],
+    out: &Path,
+    name: &str,
+    keys: &[&str],
+) -> Result<Option<TableMerge>> {
+    let mut header: Option<csv::StringRecord> = None;
+    let mut rows: Vec<csv::StringRecord> = Vec::new();
+    let mut seen: HashMap<Vec<String>, usize> = HashMap::new();
+    let mut t = TableMerge {
+        table: name.to_string(),
+        ..Default::default()
+    };
+    for dir in dirs {
+        let path = dir.join(name);
+        if !path.is_file() {
+            continue;
+        }
+        let mut rdr = csv::Reader::from_reader(table::open(&path)?);
+        let h = rdr
+            .headers()
+            .map_err(|e| table::csv_error(&path, e))?
+            .clone();
+        if h.is_empty() {
+            continue;
+        }
+        match &header {
+            None => header = Some(h.clone()),
+            Some(first) if *first != h => {
+                return Err(Error::format(
+                    &path,
+                    format!(
+                        "its columns ({}) differ from the first shard's ({})",
+                        h.iter().collect::<Vec<_>>().join(","),
+                        first.iter().collect::<Vec<_>>().join(",")
+                    ),
+                ))
+            }
+            Some(_) => {}
+        }
+        let idx: Vec<usize> = keys
+            .iter()
+            .map(|k| {
+                h.iter()
+                    .position(|c| c == *k)
+                    .ok_or_else(|| Error::format(&path, format!("has no `{k}` column to merge on")))
+            })
+            .collect::<Result<_>>()?;
+        for rec in rdr.records() {
+            let rec = rec.map_err(|e| table::csv_error(&path, e))?;
+            t.rows_in += 1;
+            let key: Vec<String> = idx
+                .iter()
+                .map(|&i| rec.get(i).unwrap_or("").to_string())
+                .collect();
+            match seen.get(&key) {
+                Some(&at) => {
+                    t.duplicates += 1;
+                    if rows[at] != rec {
+                        t.conflicts += 1;
+                    }
+                }
+                None => {
+                    seen.insert(key, rows.len());
+                    rows.push(rec);
+                }
+            }
+        }
+    }
+    let Some(header) = header else {
+        return Ok(None);
+    };
+    t.rows_out = rows.len();
+    let path = out.join(name);
+    let tmp = out.join(format!("{name}.merging"));
+    {
+        let mut w = csv::Writer::from_path(&tmp).map_err(|e| table::csv_error(&tmp, e))?;
+        w.write_record(&header)
+            .map_err(|e| table::csv_error(&tmp, e))?;
+        for r in &rows {
+            w.write_record(r).map_err(|e| table::csv_error(&tmp, e))?;
+        }
+        w.flush().map_err(|e| Error::io(&tmp, e))?;
+    }
+    std::fs::rename(&tmp, &path).map_err(|e| Error::io(&path, e))?;
+    Ok(Some(t))
+}
+
+/// Copies raw files that `to` does not have yet; returns how many were copied.
+fn copy_raw(from: &Path, to: &Path) -> Result<usize> {
+    let Ok(entries) = std::fs::read_dir(from) else {
+        return Ok(0);
+    };
+    let mut n = 0;
+    for e in entries {
+        let e = e.map_err(|e| Error::io(from, e))?;
+        let target = to.join(e.file_name());
+        if e.path().is_file() && !target.exists() {
+            std::fs::copy(e.path(), &target).map_err(|err| Error::io(e.path(), err))?;
+            n += 1;
+        }
+    }
+    Ok(n)
+}

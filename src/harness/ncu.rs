@@ -1,0 +1,178 @@
+//! Running a variant under Nsight Compute: the curated metric list (`variants/metrics.txt`),
+//! the command line, and what ncu says about itself (replay passes, metrics it lacks).
+//!
+//! The program brackets its profiled time steps with cudaProfilerStart/Stop, so ncu runs with
+//! `--profile-from-start off` and profiles only those launches. ncu's own output, the CSV
+//! included, goes to `--log-file`; the program's JSON lines stay on standard output.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::error::{Error, Result};
+
+/// The metric list file, relative to the variants folder.
+pub const METRICS_FILE: &str = "metrics.txt";
+
+/// One metric of the list with the reason it is collected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MetricSpec {
+    pub name: String,
+    pub reason: String,
+}
+
+/// Reads a metric list: one metric per line, `#` starts a comment (the reason).
+pub fn parse_metric_list(path: &Path, text: &str) -> Result<Vec<MetricSpec>> {
+    let mut out: Vec<MetricSpec> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let (body, comment) = line.split_once('#').unwrap_or((line, ""));
+        let name = body.trim();
+        if name.is_empty() {
+            continue;
+        }
+        if name.contains(char::is_whitespace) || name.contains(',') {
+            return Err(Error::parse(
+                path,
+                i + 1,
+                format!("`{name}` is not one metric name (one per line, reason after #)"),
+            ));
+        }
+        if out.iter().any(|m| m.name == name) {
+            return Err(Error::parse(path, i + 1, format!("{name} is listed twice")));
+        }
+        out.push(MetricSpec {
+            name: name.to_string(),
+            reason: comment.trim().to_string(),
+        });
+    }
+    if out.is_empty() {
+        return Err(Error::format(path, "the metric list is empty"));
+    }
+    Ok(out)
+}
+
+/// Reads the metric list file.
+pub fn load_metric_list(path: &Path) -> Result<Vec<MetricSpec>> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    parse_metric_list(path, &text)
+}
+
+/// The ncu command that profiles `program_args` of `binary` and writes its CSV to `log`.
+pub fn command(
+    ncu: &Path,
+    metrics: &[MetricSpec],
+    log: &Path,
+    binary: &Path,
+    program_args: &[String],
+) -> Command {
+    let list: Vec<&str> = metrics.iter().map(|m| m.name.as_str()).collect();
+    let mut cmd = Command::new(ncu);
+    cmd.args(["--csv", "--page", "raw", "--profile-from-start", "off"])
+        .args(["--metrics", &list.join(",")])
+        .arg("--log-file")
+        .arg(log)
+        .arg(binary)
+        .args(program_args);
+    cmd
+}
+
+/// Replay passes per profiled kernel, from ncu's `==PROF== Profiling "k" - 0: ... - 9 passes`.
+pub fn replay_passes(log: &str) -> Vec<(String, u32)> {
+    log.lines()
+        .filter_map(|l| {
+            let rest = l.trim().strip_prefix("==PROF== Profiling")?;
+            let name = rest.split('"').nth(1).unwrap_or("").to_string();
+            let tail = rest.trim_end().strip_suffix("passes")?.trim_end();
+            let n = tail.rsplit(|c: char| !c.is_ascii_digit()).next()?;
+            Some((name, n.parse().ok()?))
+        })
+        .collect()
+}
+
+/// Requested metrics that do not appear in parsed measurements (this ncu or GPU lacks them).
+pub fn missing_metrics(requested: &[MetricSpec], found: &[String]) -> Vec<String> {
+    requested
+        .iter()
+        .filter(|m| !found.iter().any(|f| f == &m.name))
+        .map(|m| m.name.clone())
+        .collect()
+}
+
+/// Where a job's raw ncu output goes inside the campaign folder.
+pub fn raw_path(raw_dir: &Path, program: &str, variant: &str, input: &str, run: u32) -> PathBuf {
+    let input = input.replace([',', '='], "_");
+    raw_dir.join(format!("ncu_{program}_{variant}_{input}_run{run}.csv"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn metric_list_keeps_reasons_and_rejects_mistakes() {
+        let p = Path::new("m.txt");
+        let list = parse_metric_list(p, "# header\n\nsm__cycles_active.sum  # normalize\nb.sum\n")
+            .unwrap();
+        assert_eq!(list.len(), 2);
+        assert_eq!(list[0].reason, "normalize");
+        assert!(parse_metric_list(p, "a.sum b.sum\n").is_err());
+        assert!(parse_metric_list(p, "a.sum\na.sum\n").is_err());
+        assert!(parse_metric_list(p, "# nothing\n").is_err());
+    }
+
+    #[test]
+    fn the_shipped_list_parses_and_has_the_normalizer() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("variants/metrics.txt");
+        let list = load_metric_list(&path).unwrap();
+        assert!(list.iter().any(|m| m.name == "sm__cycles_active.sum"));
+        assert!(
+            list.iter().all(|m| !m.reason.is_empty()),
+            "every metric needs a reason"
+        );
+        assert!(list.len() >= 30);
+    }
+
+    #[test]
+    fn passes_come_from_prof_lines() {
+        let log = "==PROF== Connected to process 7 (/x/nb)\n\
+                   ==PROF== Profiling \"force\" - 0: 0%....50%....100% - 9 passes\n\
+                   ==PROF== Profiling \"integrate(Params)\" - 1: 0%....50%....100% - 12 passes\n\
+                   ==PROF== Disconnected from process 7\n";
+        assert_eq!(
+            replay_passes(log),
+            vec![
+                ("force".to_string(), 9),
+                ("integrate(Params)".to_string(), 12)
+            ]
+        );
+    }
+
+    #[test]
+    fn command_line_profiles_only_the_marked_steps() {
+        let metrics = vec![
+            MetricSpec {
+                name: "a.sum".into(),
+                reason: String::new(),
+            },
+            MetricSpec {
+                name: "b.sum".into(),
+                reason: String::new(),
+            },
+        ];
+        let cmd = command(
+            Path::new("/opt/ncu"),
+            &metrics,
+            Path::new("log.csv"),
+            Path::new("bin/nb_000000"),
+            &["--inputs".into(), "1000:2".into()],
+        );
+        let args: Vec<String> = cmd
+            .get_args()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        assert!(args.windows(2).any(|w| w == ["--metrics", "a.sum,b.sum"]));
+        assert!(args
+            .windows(2)
+            .any(|w| w == ["--profile-from-start", "off"]));
+        assert_eq!(args.last().unwrap(), "1000:2");
+    }
+}

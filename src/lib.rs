@@ -11,6 +11,7 @@ pub mod dataset;
 pub mod error;
 pub mod profile;
 pub mod report;
+pub mod search;
 pub mod variant;
 
 pub use error::{Error, Result};

@@ -8,6 +8,8 @@ pub mod metric_map;
 pub mod output;
 pub mod parse;
 pub mod samples;
+pub mod search;
+pub mod search_bench;
 pub mod variants;
 
 use crate::cli::{Cli, Command};
@@ -60,5 +62,34 @@ pub fn run(cli: Cli) -> Result<()> {
             out,
             json,
         } => import::run(tool, &file, &out, json),
+        Command::Search {
+            space,
+            strategy,
+            budget,
+            seed,
+            out,
+        } => search::run(&space, &strategy, &budget, seed, &out.into()),
+        Command::SearchBench {
+            space,
+            strategies,
+            budgets,
+            repeats,
+            seed,
+            threads,
+            charts,
+            no_charts,
+            out,
+        } => search_bench::run(
+            &search_bench::BenchCommand {
+                spaces: space,
+                strategies,
+                budgets,
+                repeats,
+                seed,
+                threads,
+                charts: (!no_charts).then_some(charts),
+            },
+            &out.into(),
+        ),
     }
 }

@@ -54,7 +54,8 @@ pub const ALL: [&str; 7] = [
 
 /// Builds a strategy from its name and optional settings, `name[:key=value,...]`:
 /// `iterml:model=cart,pick=0.004,cut=0.5`, `brt:hc=25`, `shrinking:k=3,vth=2`. Short forms
-/// `iterml-cart`, `iterml-knn`, `iterml-svr`, `brt-hc25`, `brt-hc50` are accepted too.
+/// `iterml-cart`, `iterml-knn`, `iterml-svr`, `brt-hc25`, `brt-hc50`, `brt-paper` (seed 003's
+/// one-shot validation and leaf size) are accepted too.
 pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
     let spec = spec.trim().to_ascii_lowercase();
     let (name, opts) = spec.split_once(':').unwrap_or((spec.as_str(), ""));
@@ -71,6 +72,11 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
         "iterml-cart" | "iterml-knn" | "iterml-svr" | "iterml-rf" => {
             opts.push(("model".into(), name["iterml-".len()..].into()));
             "iterml"
+        }
+        "brt-paper" => {
+            opts.push(("rounds".into(), "1".into()));
+            opts.push(("leaf".into(), "10".into()));
+            "brt"
         }
         "brt-hc25" | "brt-hc50" | "brt-hc75" => {
             opts.push(("hc".into(), name["brt-hc".len()..].into()));
@@ -121,6 +127,14 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
             if let Some(v) = take("train") {
                 s.train_fraction = ratio("train", &v)?;
             }
+            if let Some(v) = take("rounds") {
+                s.rounds = count("rounds", &v)?;
+            }
+            if let Some(v) = take("leaf") {
+                s.min_leaf = v
+                    .parse()
+                    .map_err(|_| Error::Invalid(format!("option leaf={v}: expected a count")))?;
+            }
             if let Some(v) = take("invalid") {
                 s.invalid_score = ratio("invalid", &v)?;
             }
@@ -131,7 +145,7 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
         other => {
             return Err(Error::Invalid(format!(
                 "unknown strategy `{other}`: use one of {} (or iterml-cart, iterml-knn, \
-                 iterml-svr, brt-hc25, brt-hc50)",
+                 iterml-svr, brt-hc25, brt-hc50, brt-paper)",
                 ALL.join(", ")
             )))
         }
@@ -290,7 +304,13 @@ mod tests {
     fn every_strategy_is_within_budget_and_reproducible() {
         let s = grid_space();
         let mut names: Vec<&str> = ALL.to_vec();
-        names.extend(["iterml-cart", "iterml-knn", "iterml-svr", "brt-hc25"]);
+        names.extend([
+            "iterml-cart",
+            "iterml-knn",
+            "iterml-svr",
+            "brt-hc25",
+            "brt-paper",
+        ]);
         for name in names {
             let st = strategy(name).unwrap();
             for budget in [1, 7, 40, s.len()] {

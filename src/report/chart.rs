@@ -127,6 +127,8 @@ impl LineChart {
             .x_desc(&self.x_label)
             .y_desc(&self.y_label)
             .label_style(("sans-serif", 15))
+            .x_label_formatter(&|x| fmt_tick(*x))
+            .y_label_formatter(&|y| fmt_tick(*y))
             .axis_desc_style(("sans-serif", 17))
             .draw()
             .map_err(|e| err(&e))?;
@@ -153,6 +155,17 @@ impl LineChart {
             .map_err(|e| err(&e))?;
         area.present().map_err(|e| err(&e))?;
         Ok(())
+    }
+}
+
+/// Axis numbers without needless decimals: 100, 0.5, 0.25.
+fn fmt_tick(v: f64) -> String {
+    let s = format!("{v:.3}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" {
+        "0".into()
+    } else {
+        s.into()
     }
 }
 
@@ -183,5 +196,12 @@ mod tests {
         chart.write(&png).unwrap();
         assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
         assert_eq!(&std::fs::read(&png).unwrap()[1..4], b"PNG");
+    }
+
+    #[test]
+    fn ticks() {
+        assert_eq!(fmt_tick(100.0), "100");
+        assert_eq!(fmt_tick(0.25), "0.25");
+        assert_eq!(fmt_tick(0.0), "0");
     }
 }

@@ -181,6 +181,57 @@ pub enum Command {
     Collect(CollectArgs),
     /// Join shard folders of a campaign without duplicates.
     Merge(MergeArgs),
+    /// Simulate one search strategy on a recorded tuning space and print the best
+    /// configuration it found, its time and its fraction of the true optimum.
+    ///
+    /// Spaces: Kernel Tuner caches (.json/.json.gz, cut-off caches too), KTT JSON output, or
+    /// CSV (parameter columns and a time_ms column). Strategies: exhaustive, random, iterml,
+    /// shrinking, brt, ga, anneal; settings as NAME:KEY=VALUE,... (iterml:model=cart,
+    /// shrinking:k=3,vth=2, brt:hc=25).
+    Search {
+        /// The recorded space.
+        #[arg(long)]
+        space: PathBuf,
+        #[arg(long)]
+        strategy: String,
+        /// Evaluations allowed: a count (100) or a share of the space (2%).
+        #[arg(long)]
+        budget: String,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        #[command(flatten)]
+        out: OutputArgs,
+    },
+    /// Repeat search strategies on recorded spaces and report, per space, strategy and
+    /// budget, the median and 5th percentile of the fraction of the optimum found, the
+    /// evaluations needed to reach 95% of it, and convergence charts (SVG and PNG).
+    SearchBench {
+        /// Recorded spaces.
+        #[arg(long, required = true, num_args = 1..)]
+        space: Vec<PathBuf>,
+        /// Comma-separated strategies, or `all`.
+        #[arg(long, default_value = "all")]
+        strategies: String,
+        /// Comma-separated budgets: shares of each space (1%) or counts.
+        #[arg(long, default_value = "1%,2%,5%")]
+        budgets: String,
+        #[arg(long, default_value_t = 100)]
+        repeats: usize,
+        /// Repeat r runs with seed SEED + r.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Folder for the convergence charts.
+        #[arg(long, default_value = "reports/search-bench")]
+        charts: PathBuf,
+        /// Do not draw charts.
+        #[arg(long)]
+        no_charts: bool,
+        #[command(flatten)]
+        out: OutputArgs,
+    },
     /// Show the nvprof -> Nsight Compute metric-name map.
     MetricMap {
         #[command(flatten)]

@@ -15,6 +15,7 @@ pub mod model;
 pub mod profile;
 pub mod recommend;
 pub mod report;
+pub mod search;
 pub mod variant;
 
 pub use error::{Error, Result};

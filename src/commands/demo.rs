@@ -22,11 +22,22 @@ use crate::report::table::{fmt_sig, TextTable};
 const DEFAULT_DATA: &str = "tests/fixtures";
 const REPORT_DIR: &str = "reports/demo";
 
-/// Profiler files under `dir` (recursively), sorted; documentation files are skipped.
+/// Profiler files of `dir`: those in its `ncu/` and `nvprof/` folders where it has them (the
+/// layout of tests/fixtures, whose other folders hold tuning spaces and compiled kernels),
+/// else every file in it; documentation and license files are skipped. Sorted.
 fn profiler_files(dir: &Path) -> Result<Vec<PathBuf>> {
+    let tool_dirs: Vec<PathBuf> = ["ncu", "nvprof"]
+        .iter()
+        .map(|d| dir.join(d))
+        .filter(|d| d.is_dir())
+        .collect();
+    let dirs = if tool_dirs.is_empty() {
+        vec![dir.to_path_buf()]
+    } else {
+        tool_dirs
+    };
     let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
+    for d in dirs {
         let entries = std::fs::read_dir(&d).map_err(|e| Error::io(&d, e))?;
         for entry in entries {
             let path = entry.map_err(|e| Error::io(&d, e))?.path();
@@ -34,9 +45,7 @@ fn profiler_files(dir: &Path) -> Result<Vec<PathBuf>> {
                 .file_name()
                 .map(|n| n.to_string_lossy().to_string())
                 .unwrap_or_default();
-            if path.is_dir() {
-                stack.push(path);
-            } else if !(name.ends_with(".md") || name.starts_with("LICENSE")) {
+            if path.is_file() && !(name.ends_with(".md") || name.starts_with("LICENSE")) {
                 out.push(path);
             }
         }

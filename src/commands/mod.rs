@@ -16,6 +16,8 @@ pub mod output;
 pub mod parse;
 pub mod predict;
 pub mod samples;
+pub mod search;
+pub mod search_bench;
 pub mod variants;
 
 use crate::cli::{Cli, Command};
@@ -149,5 +151,34 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Build(args) => build::run(&args),
         Command::Collect(args) => collect::run(&args),
         Command::Merge(args) => merge::run(&args),
+        Command::Search {
+            space,
+            strategy,
+            budget,
+            seed,
+            out,
+        } => search::run(&space, &strategy, &budget, seed, &out.into()),
+        Command::SearchBench {
+            space,
+            strategies,
+            budgets,
+            repeats,
+            seed,
+            threads,
+            charts,
+            no_charts,
+            out,
+        } => search_bench::run(
+            &search_bench::BenchCommand {
+                spaces: space,
+                strategies,
+                budgets,
+                repeats,
+                seed,
+                threads,
+                charts: (!no_charts).then_some(charts),
+            },
+            &out.into(),
+        ),
     }
 }

@@ -1,5 +1,6 @@
 //! What a person reads: terminal tables, Markdown and HTML reports, charts.
 
+pub mod chart;
 pub mod experiment;
 pub mod experiment_charts;
 pub mod experiment_files;

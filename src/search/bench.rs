@@ -1,0 +1,330 @@
+//! The search benchmark: every strategy, repeated with different seeds at several budgets on
+//! each space, summarised as seed 000 does: the median and 5th percentile of the fraction of
+//! the optimum found (optimum time / found time), the evaluations a run needs to reach 95% of
+//! the optimum, and the smallest budget whose median (Standard 1) or 5th percentile
+//! (Standard 2) reaches 95%. Repeat r runs with seed `seed + r`, so `advise search --seed`
+//! reproduces any single run. Runs are spread over threads; the result does not depend on
+//! their number or order.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use serde::Serialize;
+
+use super::{check_budget, run, SearchSpace, Strategy};
+use crate::error::{Error, Result};
+
+/// A budget as a share of the space (`2%`) or a number of evaluations (`100`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Budget {
+    Share(f64),
+    Count(usize),
+}
+
+impl Budget {
+    /// Parses `2%`, `0.5%` or `100`.
+    pub fn parse(text: &str) -> Result<Budget> {
+        let t = text.trim();
+        let bad = || {
+            Error::Invalid(format!(
+                "budget `{t}`: expected a percentage (2%) or a count"
+            ))
+        };
+        if let Some(p) = t.strip_suffix('%') {
+            let v: f64 = p.trim().parse().map_err(|_| bad())?;
+            if !(v > 0.0 && v <= 100.0) {
+                return Err(bad());
+            }
+            Ok(Budget::Share(v / 100.0))
+        } else {
+            t.parse::<usize>().map(Budget::Count).map_err(|_| bad())
+        }
+    }
+
+    /// Evaluations on a space of `n` configurations (a share rounds up).
+    pub fn evaluations(self, n: usize) -> usize {
+        match self {
+            Budget::Share(s) => ((s * n as f64).ceil() as usize).max(1),
+            Budget::Count(c) => c,
+        }
+    }
+
+    pub fn label(self) -> String {
+        match self {
+            Budget::Share(s) => format!("{}%", (s * 100.0 * 1000.0).round() / 1000.0),
+            Budget::Count(c) => c.to_string(),
+        }
+    }
+}
+
+/// One line of the summary.
+#[derive(Debug, Clone, Serialize)]
+pub struct BenchRow {
+    pub space: String,
+    pub strategy: String,
+    pub budget: String,
+    pub budget_evaluations: usize,
+    /// Mean evaluations actually used (a strategy may finish early).
+    pub mean_evaluations: f64,
+    pub median_fraction: f64,
+    pub p5_fraction: f64,
+    /// Median over runs of the evaluations to first reach 95% of the optimum; `None` when
+    /// more than half the runs never do within the budget.
+    pub evals_to_95: Option<f64>,
+    /// Share of runs that reach 95% of the optimum.
+    pub reached_95: f64,
+}
+
+/// Seed 000's two standards for one space and strategy: the smallest budget tried whose
+/// median (Standard 1) or 5th percentile (Standard 2) fraction is at least 0.95.
+#[derive(Debug, Clone, Serialize)]
+pub struct StandardRow {
+    pub space: String,
+    pub strategy: String,
+    pub standard1: Option<String>,
+    pub standard2: Option<String>,
+}
+
+/// Median best-so-far fraction after each evaluation, at the largest budget.
+#[derive(Debug, Clone, Serialize)]
+pub struct Curve {
+    pub space: String,
+    pub strategy: String,
+    pub budget: usize,
+    pub median_fraction: Vec<f64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct BenchReport {
+    pub results: Vec<BenchRow>,
+    pub standards: Vec<StandardRow>,
+    #[serde(skip)]
+    pub curves: Vec<Curve>,
+}
+
+/// Benchmark settings.
+#[derive(Debug, Clone)]
+pub struct BenchSettings {
+    pub budgets: Vec<Budget>,
+    pub repeats: usize,
+    pub seed: u64,
+    pub threads: usize,
+}
+
+/// One run: fraction found, evaluations used, first evaluation at 95%, fraction trace.
+type RunResult = (f64, usize, Option<usize>, Vec<f64>);
+
+/// Runs the benchmark; `tick` is called once per finished run (for a progress bar).
+pub fn bench(
+    spaces: &[SearchSpace],
+    strategies: &[Box<dyn Strategy>],
+    settings: &BenchSettings,
+    tick: &(dyn Fn() + Sync),
+) -> Result<BenchReport> {
+    if settings.repeats == 0 || settings.budgets.is_empty() {
+        return Err(Error::Invalid(
+            "need at least one repeat and one budget".into(),
+        ));
+    }
+    // (space, strategy, budget) cells, then one job per repeat.
+    let mut cells = Vec::new();
+    for (si, space) in spaces.iter().enumerate() {
+        for (bi, b) in settings.budgets.iter().enumerate() {
+            let evals = b.evaluations(space.len());
+            check_budget(space, evals)?;
+            for ti in 0..strategies.len() {
+                cells.push((si, ti, bi, evals));
+            }
+        }
+    }
+    let jobs = cells.len() * settings.repeats;
+    let results: Mutex<Vec<Option<RunResult>>> = Mutex::new(vec![None; jobs]);
+    let next = AtomicUsize::new(0);
+    let failure: Mutex<Option<Error>> = Mutex::new(None);
+    let worker = || loop {
+        let j = next.fetch_add(1, Ordering::Relaxed);
+        if j >= jobs {
+            break;
+        }
+        let (si, ti, bi, evals) = cells[j / settings.repeats];
+        let r = (j % settings.repeats) as u64;
+        let space = &spaces[si];
+        match run(
+            space,
+            strategies[ti].as_ref(),
+            evals,
+            settings.seed.wrapping_add(r),
+        ) {
+            Ok(o) => {
+                let opt = space.optimum().1;
+                let first95 = o.trace.iter().position(|&t| opt / t >= 0.95).map(|i| i + 1);
+                let keep_trace = bi + 1 == settings.budgets.len();
+                let trace: Vec<f64> = if keep_trace {
+                    o.trace.iter().map(|&t| opt / t).collect()
+                } else {
+                    Vec::new()
+                };
+                if let Ok(mut res) = results.lock() {
+                    res[j] = Some((o.fraction_of_optimum, o.evaluations, first95, trace));
+                }
+            }
+            Err(e) => {
+                if let Ok(mut f) = failure.lock() {
+                    f.get_or_insert(e);
+                }
+            }
+        }
+        tick();
+    };
+    std::thread::scope(|s| {
+        for _ in 0..settings.threads.max(1) {
+            s.spawn(worker);
+        }
+    });
+    if let Some(e) = failure.into_inner().ok().flatten() {
+        return Err(e);
+    }
+    let results = results
+        .into_inner()
+        .map_err(|_| Error::Invalid("a benchmark thread panicked".into()))?;
+    summarise(spaces, strategies, settings, &cells, results)
+}
+
+fn summarise(
+    spaces: &[SearchSpace],
+    strategies: &[Box<dyn Strategy>],
+    settings: &BenchSettings,
+    cells: &[(usize, usize, usize, usize)],
+    results: Vec<Option<RunResult>>,
+) -> Result<BenchReport> {
+    let mut rows = Vec::new();
+    let mut curves = Vec::new();
+    for (c, &(si, ti, bi, evals)) in cells.iter().enumerate() {
+        let runs: Vec<&RunResult> = results[c * settings.repeats..(c + 1) * settings.repeats]
+            .iter()
+            .map(|r| {
+                r.as_ref()
+                    .ok_or_else(|| Error::Invalid("a benchmark run is missing".into()))
+            })
+            .collect::<Result<_>>()?;
+        let mut fr: Vec<f64> = runs.iter().map(|r| r.0).collect();
+        fr.sort_by(f64::total_cmp);
+        let mut reach: Vec<f64> = runs
+            .iter()
+            .map(|r| r.2.map_or(f64::INFINITY, |e| e as f64))
+            .collect();
+        reach.sort_by(f64::total_cmp);
+        let to95 = quantile(&reach, 0.5);
+        rows.push(BenchRow {
+            space: spaces[si].name.clone(),
+            strategy: strategies[ti].name(),
+            budget: settings.budgets[bi].label(),
+            budget_evaluations: evals,
+            mean_evaluations: runs.iter().map(|r| r.1 as f64).sum::<f64>() / runs.len() as f64,
+            median_fraction: quantile(&fr, 0.5),
+            p5_fraction: quantile(&fr, 0.05),
+            evals_to_95: to95.is_finite().then_some(to95),
+            reached_95: runs.iter().filter(|r| r.2.is_some()).count() as f64 / runs.len() as f64,
+        });
+        if bi + 1 == settings.budgets.len() {
+            let mut median = Vec::with_capacity(evals);
+            let mut col = vec![0.0; runs.len()];
+            for e in 0..evals {
+                for (k, r) in runs.iter().enumerate() {
+                    // A run that stopped early keeps its final best.
+                    col[k] = r.3.get(e).or(r.3.last()).copied().unwrap_or(0.0);
+                }
+                col.sort_by(f64::total_cmp);
+                median.push(quantile(&col, 0.5));
+            }
+            curves.push(Curve {
+                space: spaces[si].name.clone(),
+                strategy: strategies[ti].name(),
+                budget: evals,
+                median_fraction: median,
+            });
+        }
+    }
+    let mut standards = Vec::new();
+    for space in spaces {
+        for st in strategies {
+            let name = st.name();
+            let mine: Vec<&BenchRow> = rows
+                .iter()
+                .filter(|r| r.space == space.name && r.strategy == name)
+                .collect();
+            let smallest = |ok: &dyn Fn(&BenchRow) -> bool| {
+                mine.iter()
+                    .filter(|r| ok(r))
+                    .min_by_key(|r| r.budget_evaluations)
+                    .map(|r| r.budget.clone())
+            };
+            standards.push(StandardRow {
+                space: space.name.clone(),
+                strategy: name.clone(),
+                standard1: smallest(&|r| r.median_fraction >= 0.95),
+                standard2: smallest(&|r| r.p5_fraction >= 0.95),
+            });
+        }
+    }
+    Ok(BenchReport {
+        results: rows,
+        standards,
+        curves,
+    })
+}
+
+/// The q-quantile of sorted values, interpolating linearly between ranks (NumPy's default).
+pub fn quantile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let pos = q * (sorted.len() - 1) as f64;
+    let lo = pos.floor() as usize;
+    let hi = pos.ceil() as usize;
+    if lo == hi || sorted[hi] == sorted[lo] {
+        return sorted[lo];
+    }
+    if !sorted[hi].is_finite() {
+        return sorted[hi];
+    }
+    sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::strategies;
+    use crate::search::testutil::grid_space;
+
+    #[test]
+    fn budgets_and_quantiles() {
+        assert_eq!(Budget::parse("2%").unwrap().evaluations(17956), 360);
+        assert_eq!(Budget::parse("50").unwrap(), Budget::Count(50));
+        assert_eq!(Budget::parse("2%").unwrap().label(), "2%");
+        assert!(Budget::parse("x").is_err() && Budget::parse("0%").is_err());
+        assert_eq!(quantile(&[1.0, 2.0, 3.0, 4.0], 0.5), 2.5);
+        assert_eq!(quantile(&[0.0, 10.0], 0.05), 0.5);
+        assert_eq!(quantile(&[1.0, f64::INFINITY], 0.5), f64::INFINITY);
+    }
+
+    #[test]
+    fn thread_count_does_not_change_results() {
+        let s = vec![grid_space()];
+        let st = strategies(&["random".into(), "iterml".into()]).unwrap();
+        let settings = |threads| BenchSettings {
+            budgets: vec![Budget::Share(0.05), Budget::Count(30)],
+            repeats: 6,
+            seed: 3,
+            threads,
+        };
+        let a = bench(&s, &st, &settings(1), &|| {}).unwrap();
+        let b = bench(&s, &st, &settings(3), &|| {}).unwrap();
+        let key = |r: &BenchReport| serde_json::to_string(&r.results).unwrap();
+        assert_eq!(key(&a), key(&b));
+        assert_eq!(a.results.len(), 4);
+        assert_eq!(a.standards.len(), 2);
+        assert_eq!(a.curves.len(), 2);
+        assert_eq!(a.curves[0].median_fraction.len(), 30);
+    }
+}

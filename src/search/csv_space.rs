@@ -1,0 +1,140 @@
+//! A recorded space as plain CSV (`.csv` or `.csv.gz`): one column per tuning parameter and
+//! one time column, named `time_ms`, `time` (milliseconds), `time_us`, `time_s`, `runtime` or
+//! `duration` (milliseconds). A time cell that is empty or not a positive number
+//! (`CompilationFailedConfig`, `nan`, `inf`) marks a failed configuration.
+
+use std::io::Read;
+use std::path::Path;
+
+use crate::dataset::import::{Config, TuningSpace};
+use crate::error::{Error, Result};
+
+/// Accepted time columns and the factor that turns them into milliseconds.
+const TIME_COLUMNS: [(&str, f64); 8] = [
+    ("time_ms", 1.0),
+    ("time", 1.0),
+    ("time_us", 1e-3),
+    ("time_s", 1e3),
+    ("runtime_ms", 1.0),
+    ("runtime", 1.0),
+    ("duration_ms", 1.0),
+    ("duration", 1.0),
+];
+
+/// Reads a CSV space from a file.
+pub fn read(path: &Path) -> Result<TuningSpace> {
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    if path.extension().is_some_and(|e| e == "gz") {
+        parse(path, flate2::read::GzDecoder::new(file))
+    } else {
+        parse(path, file)
+    }
+}
+
+/// Reads a CSV space from any reader; `path` names it in errors.
+pub fn parse(path: &Path, reader: impl Read) -> Result<TuningSpace> {
+    let mut rdr = csv::ReaderBuilder::new()
+        .trim(csv::Trim::All)
+        .from_reader(reader);
+    let header: Vec<String> = rdr
+        .headers()
+        .map_err(|e| Error::parse(path, 1, format!("cannot read the CSV header: {e}")))?
+        .iter()
+        .map(str::to_string)
+        .collect();
+    let (time_col, scale) = TIME_COLUMNS
+        .iter()
+        .find_map(|(name, scale)| {
+            header
+                .iter()
+                .position(|h| h.eq_ignore_ascii_case(name))
+                .map(|i| (i, *scale))
+        })
+        .ok_or_else(|| {
+            Error::parse(
+                path,
+                1,
+                format!(
+                    "no time column: name one of {}",
+                    TIME_COLUMNS.map(|(n, _)| n).join(", ")
+                ),
+            )
+        })?;
+    let params: Vec<String> = header
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != time_col)
+        .map(|(_, h)| h.clone())
+        .collect();
+    if params.is_empty() {
+        return Err(Error::parse(
+            path,
+            1,
+            "no parameter columns beside the time",
+        ));
+    }
+    let mut configs = Vec::new();
+    for (n, record) in rdr.records().enumerate() {
+        let line = n + 2;
+        let record = record.map_err(|e| Error::parse(path, line, e.to_string()))?;
+        if record.len() != header.len() {
+            return Err(Error::parse(
+                path,
+                line,
+                format!("{} cells, the header has {}", record.len(), header.len()),
+            ));
+        }
+        let cell = &record[time_col];
+        let time = cell
+            .parse::<f64>()
+            .ok()
+            .filter(|t| t.is_finite() && *t > 0.0)
+            .map(|t| t * scale);
+        let values = (0..record.len())
+            .filter(|&i| i != time_col)
+            .map(|i| record[i].to_string())
+            .collect();
+        configs.push(Config {
+            values,
+            time_ms: time,
+            failure: time
+                .is_none()
+                .then(|| if cell.is_empty() { "no time" } else { cell }.to_string()),
+            counters: Vec::new(),
+        });
+    }
+    Ok(TuningSpace {
+        tool: "csv",
+        device: String::new(),
+        kernel: String::new(),
+        params,
+        configs,
+        notes: vec![("time column".into(), header[time_col].clone())],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn params_time_and_failures() {
+        let text = "bx,ro,time_us\n32,0,2000\n64,0,CompilationFailedConfig\n64,1,\n";
+        let s = parse(Path::new("s.csv"), text.as_bytes()).unwrap();
+        assert_eq!(s.params, vec!["bx", "ro"]);
+        assert_eq!(s.configs[0].time_ms, Some(2.0));
+        assert_eq!(
+            s.configs[1].failure.as_deref(),
+            Some("CompilationFailedConfig")
+        );
+        assert_eq!(s.configs[2].failure.as_deref(), Some("no time"));
+    }
+
+    #[test]
+    fn errors_name_the_line() {
+        let err = parse(Path::new("s.csv"), &b"bx,ro\n1,2\n"[..]).unwrap_err();
+        assert!(err.to_string().contains("no time column"), "{err}");
+        let err = parse(Path::new("s.csv"), &b"bx,time\n1,2\n3\n"[..]).unwrap_err();
+        assert!(err.to_string().starts_with("s.csv:3:"), "{err}");
+    }
+}

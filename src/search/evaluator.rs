@@ -1,0 +1,143 @@
+//! The budgeted measurement of configurations. Every strategy measures only through an
+//! `Evaluator`, which enforces the budget (a strategy cannot overspend: once the budget is
+//! used, `evaluate` answers `Exhausted`), counts a failed configuration as a spent evaluation,
+//! answers a repeated request from its record without charging again (as Kernel Tuner's
+//! cache does), and keeps the best-so-far trace that the benchmark turns into convergence
+//! curves.
+
+use super::space::SearchSpace;
+
+/// What one evaluation request gave.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Eval {
+    /// The configuration's measured time (ms).
+    Time(f64),
+    /// The configuration failed to compile or run.
+    Failed,
+    /// No budget left; nothing was measured.
+    Exhausted,
+}
+
+impl Eval {
+    pub fn time(self) -> Option<f64> {
+        match self {
+            Eval::Time(t) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+/// Measures configurations of one space within a budget.
+#[derive(Debug)]
+pub struct Evaluator<'a> {
+    space: &'a SearchSpace,
+    budget: usize,
+    seen: Vec<bool>,
+    /// Configurations in the order they were measured.
+    order: Vec<usize>,
+    /// Best time after each measurement (`INFINITY` while none succeeded).
+    trace: Vec<f64>,
+    best: Option<(usize, f64)>,
+}
+
+impl<'a> Evaluator<'a> {
+    pub fn new(space: &'a SearchSpace, budget: usize) -> Self {
+        Evaluator {
+            space,
+            budget,
+            seen: vec![false; space.len()],
+            order: Vec::with_capacity(budget),
+            trace: Vec::with_capacity(budget),
+            best: None,
+        }
+    }
+
+    pub fn space(&self) -> &'a SearchSpace {
+        self.space
+    }
+
+    /// Measures configuration `id` (a lookup of its recorded time), charging one evaluation
+    /// unless it was measured before.
+    pub fn evaluate(&mut self, id: usize) -> Eval {
+        if self.seen[id] {
+            return match self.space.time(id) {
+                Some(t) => Eval::Time(t),
+                None => Eval::Failed,
+            };
+        }
+        if self.order.len() >= self.budget {
+            return Eval::Exhausted;
+        }
+        self.seen[id] = true;
+        self.order.push(id);
+        let t = self.space.time(id);
+        if let Some(t) = t {
+            if self.best.is_none_or(|(_, b)| t < b) {
+                self.best = Some((id, t));
+            }
+        }
+        self.trace
+            .push(self.best.map_or(f64::INFINITY, |(_, time)| time));
+        match t {
+            Some(t) => Eval::Time(t),
+            None => Eval::Failed,
+        }
+    }
+
+    /// Whether `id` has been measured.
+    pub fn is_evaluated(&self, id: usize) -> bool {
+        self.seen[id]
+    }
+
+    /// Evaluations still allowed.
+    pub fn remaining(&self) -> usize {
+        self.budget - self.order.len()
+    }
+
+    pub fn used(&self) -> usize {
+        self.order.len()
+    }
+
+    pub fn budget(&self) -> usize {
+        self.budget
+    }
+
+    /// Measured configurations, in order.
+    pub fn evaluated(&self) -> &[usize] {
+        &self.order
+    }
+
+    /// The fastest measured configuration.
+    pub fn best(&self) -> Option<(usize, f64)> {
+        self.best
+    }
+
+    /// Best time after each measurement.
+    pub fn trace(&self) -> &[f64] {
+        &self.trace
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::testutil::grid_space;
+
+    #[test]
+    fn budget_failures_and_repeats() {
+        let s = grid_space();
+        let failed = (0..s.len()).find(|&i| s.time(i).is_none()).unwrap();
+        let ok = (0..s.len()).find(|&i| s.time(i).is_some()).unwrap();
+        let mut ev = Evaluator::new(&s, 2);
+        assert_eq!(ev.evaluate(failed), Eval::Failed);
+        assert_eq!(ev.trace(), &[f64::INFINITY]);
+        assert!(ev.evaluate(ok).time().is_some());
+        assert_eq!(ev.remaining(), 0);
+        // A repeat is answered free; anything new is refused.
+        assert!(ev.evaluate(ok).time().is_some());
+        let other = (0..s.len()).find(|&i| i != ok && i != failed).unwrap();
+        assert_eq!(ev.evaluate(other), Eval::Exhausted);
+        assert_eq!(ev.used(), 2);
+        assert_eq!(ev.best().map(|b| b.0), Some(ok));
+    }
+}

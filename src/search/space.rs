@@ -1,0 +1,295 @@
+//! A search space for simulated tuning: a recorded `TuningSpace` with every configuration's
+//! parameter values turned into level indices (the position of the value among that
+//! parameter's sorted values), so strategies can step to neighbouring values, models can split
+//! on levels, and a configuration is looked up by its levels in O(1). "Evaluating" a
+//! configuration reads its recorded time; a configuration that failed to compile or run counts
+//! as evaluated and failed. Parameters that never change are dropped: they are the input.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use crate::dataset::import::{read_space, Tool, TuningSpace};
+use crate::error::{Error, Result};
+
+/// A recorded space ready for search.
+#[derive(Debug, Clone)]
+pub struct SearchSpace {
+    /// A short name for tables and charts (the file name without extensions).
+    pub name: String,
+    pub kernel: String,
+    pub device: String,
+    /// The tuning parameters (those with more than one value).
+    pub params: Vec<String>,
+    /// Each parameter's distinct values as text, numbers in numeric order.
+    pub values: Vec<Vec<String>>,
+    /// Each parameter's values as numbers: the value itself, or its level for text values.
+    pub numeric: Vec<Vec<f64>>,
+    /// Levels of configuration `i` are `levels[i * n_params .. (i + 1) * n_params]`.
+    levels: Vec<u16>,
+    /// Recorded time in ms; `None` for a failed configuration.
+    times: Vec<Option<f64>>,
+    /// Mixed-radix key of a level vector -> configuration index.
+    index: HashMap<u64, u32>,
+    /// Index and time of the fastest configuration.
+    optimum: (usize, f64),
+}
+
+impl SearchSpace {
+    /// Reads a Kernel Tuner cache, KTT output or CSV file, telling them apart by content.
+    pub fn load(path: &Path) -> Result<SearchSpace> {
+        let name = space_name(path);
+        let lower = path.to_string_lossy().to_ascii_lowercase();
+        let space = if lower.ends_with(".csv") || lower.ends_with(".csv.gz") {
+            super::csv_space::read(path)?
+        } else {
+            let text = sniff(path)?;
+            if text.contains("\"Results\"") || text.contains("\"Metadata\"") {
+                read_space(Tool::Ktt, path)?
+            } else if text.contains("\"cache\"") || text.contains("tune_params_keys") {
+                read_space(Tool::KernelTuner, path)?
+            } else {
+                return Err(Error::format(
+                    path,
+                    "not a Kernel Tuner cache, KTT output or CSV file (expected `tune_params_keys` \
+                     and `cache`, or KTT's `Metadata` and `Results`)",
+                ));
+            }
+        };
+        SearchSpace::from_tuning(name, &space).map_err(|e| match e {
+            Error::Invalid(m) => Error::format(path, m),
+            other => other,
+        })
+    }
+
+    /// Builds the search view of an imported space.
+    pub fn from_tuning(name: String, space: &TuningSpace) -> Result<SearchSpace> {
+        let varying = space.varying();
+        let values: Vec<Vec<String>> = varying.iter().map(|&i| space.values_of(i)).collect();
+        if values.iter().any(|v| v.len() > u16::MAX as usize) {
+            return Err(Error::Invalid(
+                "a parameter has more than 65535 distinct values".into(),
+            ));
+        }
+        let numeric = values
+            .iter()
+            .map(|vals| {
+                let parsed: Option<Vec<f64>> = vals.iter().map(|v| v.parse().ok()).collect();
+                parsed.unwrap_or_else(|| (0..vals.len()).map(|l| l as f64).collect())
+            })
+            .collect();
+        let lookup: Vec<HashMap<String, u16>> = values
+            .iter()
+            .map(|vals| {
+                vals.iter()
+                    .enumerate()
+                    .map(|(l, v)| (v.clone(), l as u16))
+                    .collect()
+            })
+            .collect();
+        let radix: Vec<usize> = values.iter().map(Vec::len).collect();
+        radix
+            .iter()
+            .try_fold(1u64, |acc, &r| acc.checked_mul(r as u64))
+            .ok_or_else(|| {
+                Error::Invalid("too many parameter combinations to index (over 2^64)".into())
+            })?;
+        let mut out = SearchSpace {
+            name,
+            kernel: space.kernel.clone(),
+            device: space.device.clone(),
+            params: varying.iter().map(|&i| space.params[i].clone()).collect(),
+            values,
+            numeric,
+            levels: Vec::with_capacity(space.configs.len() * varying.len()),
+            times: Vec::with_capacity(space.configs.len()),
+            index: HashMap::with_capacity(space.configs.len()),
+            optimum: (0, f64::INFINITY),
+        };
+        let mut row = vec![0u16; varying.len()];
+        for c in &space.configs {
+            for (j, &i) in varying.iter().enumerate() {
+                row[j] = lookup[j][c.values[i].as_str()];
+            }
+            let key = out.key(&row);
+            if out.index.contains_key(&key) {
+                continue; // a duplicate entry: the first measurement stands
+            }
+            let time = c.time_ms.filter(|t| t.is_finite() && *t > 0.0);
+            let id = out.times.len();
+            out.index.insert(key, id as u32);
+            out.levels.extend_from_slice(&row);
+            out.times.push(time);
+            if let Some(t) = time {
+                if t < out.optimum.1 {
+                    out.optimum = (id, t);
+                }
+            }
+        }
+        if out.times.is_empty() {
+            return Err(Error::Invalid("the space has no configurations".into()));
+        }
+        if !out.optimum.1.is_finite() {
+            return Err(Error::Invalid(
+                "no configuration of the space has a measured time".into(),
+            ));
+        }
+        Ok(out)
+    }
+
+    /// Number of configurations.
+    pub fn len(&self) -> usize {
+        self.times.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.times.is_empty()
+    }
+
+    pub fn n_params(&self) -> usize {
+        self.params.len()
+    }
+
+    /// The levels of configuration `id`.
+    pub fn levels(&self, id: usize) -> &[u16] {
+        let p = self.n_params();
+        &self.levels[id * p..(id + 1) * p]
+    }
+
+    /// All levels, row-major (configuration by parameter).
+    pub fn all_levels(&self) -> &[u16] {
+        &self.levels
+    }
+
+    /// Number of levels of each parameter.
+    pub fn radix(&self) -> Vec<usize> {
+        self.values.iter().map(Vec::len).collect()
+    }
+
+    /// The recorded time of `id`; `None` if it failed.
+    pub fn time(&self, id: usize) -> Option<f64> {
+        self.times[id]
+    }
+
+    /// The configuration with these levels, if the space holds it.
+    pub fn find(&self, levels: &[u16]) -> Option<usize> {
+        self.index.get(&self.key(levels)).map(|&i| i as usize)
+    }
+
+    /// The fastest configuration and its time.
+    pub fn optimum(&self) -> (usize, f64) {
+        self.optimum
+    }
+
+    /// Number of configurations without a time.
+    pub fn failed(&self) -> usize {
+        self.times.iter().filter(|t| t.is_none()).count()
+    }
+
+    /// `PARAM=value,...` for a configuration.
+    pub fn describe(&self, id: usize) -> String {
+        self.levels(id)
+            .iter()
+            .enumerate()
+            .map(|(j, &l)| format!("{}={}", self.params[j], self.values[j][l as usize]))
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
+    /// The configuration as (parameter, value) pairs.
+    pub fn assignment(&self, id: usize) -> Vec<(String, String)> {
+        self.levels(id)
+            .iter()
+            .enumerate()
+            .map(|(j, &l)| (self.params[j].clone(), self.values[j][l as usize].clone()))
+            .collect()
+    }
+
+    fn key(&self, levels: &[u16]) -> u64 {
+        levels
+            .iter()
+            .zip(&self.values)
+            .fold(0u64, |k, (&l, v)| k * v.len() as u64 + l as u64)
+    }
+}
+
+/// The file name without `.gz`, `.json`, `.csv`.
+fn space_name(path: &Path) -> String {
+    let mut name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "space".into());
+    for ext in [".gz", ".json", ".csv"] {
+        if let Some(stripped) = name.strip_suffix(ext) {
+            name = stripped.to_string();
+        }
+    }
+    name
+}
+
+/// The first few kB of a (possibly gzipped) file, to tell formats apart.
+fn sniff(path: &Path) -> Result<String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut head = Vec::with_capacity(4096);
+    let gz = path.extension().is_some_and(|e| e == "gz");
+    let read = if gz {
+        flate2::read::GzDecoder::new(file)
+            .take(4096)
+            .read_to_end(&mut head)
+    } else {
+        file.take(4096).read_to_end(&mut head)
+    };
+    read.map_err(|e| Error::io(path, e))?;
+    Ok(String::from_utf8_lossy(&head).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dataset::import::Config;
+
+    pub(crate) fn tiny() -> SearchSpace {
+        let cfg = |v: &[&str], t: Option<f64>| Config {
+            values: v.iter().map(|s| s.to_string()).collect(),
+            time_ms: t,
+            failure: t.is_none().then(|| "CompilationFailedConfig".into()),
+            counters: vec![],
+        };
+        let t = TuningSpace {
+            tool: "test",
+            device: "gpu".into(),
+            kernel: "k".into(),
+            params: vec!["N".into(), "bx".into(), "ro".into()],
+            configs: vec![
+                cfg(&["1", "32", "0"], Some(4.0)),
+                cfg(&["1", "64", "0"], Some(2.0)),
+                cfg(&["1", "128", "1"], None),
+                cfg(&["1", "64", "1"], Some(1.5)),
+                cfg(&["1", "64", "1"], Some(9.0)),
+            ],
+            notes: vec![],
+        };
+        SearchSpace::from_tuning("tiny".into(), &t).unwrap()
+    }
+
+    #[test]
+    fn levels_lookup_and_optimum() {
+        let s = tiny();
+        assert_eq!(s.params, vec!["bx", "ro"]);
+        assert_eq!(s.len(), 4, "duplicate dropped");
+        assert_eq!(s.levels(1), &[1, 0]);
+        assert_eq!(s.find(&[1, 1]), Some(3));
+        assert_eq!(s.find(&[0, 1]), None);
+        assert_eq!(s.optimum(), (3, 1.5));
+        assert_eq!(s.time(2), None);
+        assert_eq!(s.failed(), 1);
+        assert_eq!(s.describe(3), "bx=64,ro=1");
+        assert_eq!(s.numeric[0], vec![32.0, 64.0, 128.0]);
+    }
+
+    #[test]
+    fn names_without_extensions() {
+        assert_eq!(space_name(Path::new("a/pnpoly__X.json.gz")), "pnpoly__X");
+        assert_eq!(space_name(Path::new("b.csv")), "b");
+    }
+}

@@ -1,0 +1,148 @@
+//! `advise search` and `advise search-bench` on a real recorded space: output forms, errors.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn advise() -> Command {
+    let mut c = Command::cargo_bin("advise").unwrap();
+    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    c
+}
+
+fn space() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/spaces/pnpoly__RTX_2080_Ti.json.gz")
+}
+
+#[test]
+fn search_prints_the_best_config_and_its_fraction() {
+    advise()
+        .args([
+            "search",
+            "--strategy",
+            "iterml",
+            "--budget",
+            "2%",
+            "--seed",
+            "4",
+            "--space",
+        ])
+        .arg(space())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("fraction of optimum"))
+        .stdout(predicate::str::contains("evaluations          82 of 82"));
+}
+
+#[test]
+fn search_json_is_reproducible() {
+    let out = || {
+        let o = advise()
+            .args([
+                "search",
+                "--strategy",
+                "brt",
+                "--budget",
+                "60",
+                "--seed",
+                "9",
+                "--json",
+                "--space",
+            ])
+            .arg(space())
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        serde_json::from_slice::<serde_json::Value>(&o).unwrap()
+    };
+    let a = out();
+    assert_eq!(a, out());
+    assert_eq!(a["budget"], 60);
+    assert!(a["evaluations"].as_u64().unwrap() <= 60);
+    let f = a["fraction_of_optimum"].as_f64().unwrap();
+    assert!(f > 0.0 && f <= 1.0);
+    assert!(a["best_config"]["block_size_x"].is_string());
+}
+
+#[test]
+fn search_bench_json_shape() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = advise()
+        .args([
+            "search-bench",
+            "--strategies",
+            "random,shrinking",
+            "--budgets",
+            "1%,2%",
+        ])
+        .args(["--repeats", "5", "--json", "--charts"])
+        .arg(dir.path())
+        .arg("--space")
+        .arg(space())
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&o).unwrap();
+    let rows = v["results"].as_array().unwrap();
+    assert_eq!(rows.len(), 4);
+    for key in [
+        "space",
+        "strategy",
+        "budget",
+        "median_fraction",
+        "p5_fraction",
+        "evals_to_95",
+    ] {
+        assert!(rows[0].get(key).is_some(), "{key}");
+    }
+    assert_eq!(rows[0]["space"], "pnpoly__RTX_2080_Ti");
+    assert_eq!(v["standards"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn unknown_strategy_and_oversized_budget_exit_2() {
+    advise()
+        .args([
+            "search",
+            "--strategy",
+            "hyperopt",
+            "--budget",
+            "10",
+            "--space",
+        ])
+        .arg(space())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unknown strategy `hyperopt`"));
+    advise()
+        .args([
+            "search",
+            "--strategy",
+            "random",
+            "--budget",
+            "5000",
+            "--space",
+        ])
+        .arg(space())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("larger than the space"));
+    advise()
+        .args([
+            "search",
+            "--strategy",
+            "random",
+            "--budget",
+            "10",
+            "--space",
+            "no/such/file.json",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no/such/file.json"));
+}

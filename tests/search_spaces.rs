@@ -1,0 +1,110 @@
+//! Reading real recorded spaces for search: a Kernel Tuner cache with failed configurations
+//! given as strings, the same cache cut off mid-write, the same space as CSV, and KTT output.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use advise::search::{Eval, Evaluator, SearchSpace};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/spaces")
+        .join(name)
+}
+
+fn cache_text() -> String {
+    let f = std::fs::File::open(fixture("pnpoly__RTX_2080_Ti.json.gz")).unwrap();
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(f)
+        .read_to_string(&mut text)
+        .unwrap();
+    text
+}
+
+#[test]
+fn kernel_tuner_cache_with_failures() {
+    let s = SearchSpace::load(&fixture("pnpoly__RTX_2080_Ti.json.gz")).unwrap();
+    assert_eq!(s.name, "pnpoly__RTX_2080_Ti");
+    assert_eq!(s.len(), 4092);
+    assert_eq!(s.failed(), 358);
+    assert_eq!(s.n_params(), 4);
+    let (best, t) = s.optimum();
+    assert!((t - 0.015913600102066994).abs() < 1e-15);
+    assert_eq!(
+        s.describe(best),
+        "between_method=3,block_size_x=448,tile_size=20,use_method=0"
+    );
+    // A failed configuration is evaluated, charged and reported as failed.
+    let failed = (0..s.len()).find(|&i| s.time(i).is_none()).unwrap();
+    let mut ev = Evaluator::new(&s, 1);
+    assert_eq!(ev.evaluate(failed), Eval::Failed);
+    assert_eq!(ev.remaining(), 0);
+}
+
+#[test]
+fn a_cache_cut_off_mid_write_still_loads() {
+    let text = cache_text();
+    // Cut inside an entry about two thirds through, as a killed tuning run leaves it.
+    let cut = text.len() * 2 / 3;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cut.json");
+    std::fs::write(&path, &text[..cut]).unwrap();
+    let s = SearchSpace::load(&path).unwrap();
+    assert!(s.len() > 2000 && s.len() < 4092, "{}", s.len());
+}
+
+#[test]
+fn the_same_space_as_csv() {
+    let cache: serde_json::Value = serde_json::from_str(&cache_text()).unwrap();
+    let keys: Vec<String> = cache["tune_params_keys"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k.as_str().unwrap().to_string())
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pnpoly.csv");
+    let mut f = std::fs::File::create(&path).unwrap();
+    writeln!(f, "{},time_ms", keys.join(",")).unwrap();
+    for entry in cache["cache"].as_object().unwrap().values() {
+        let vals: Vec<String> = keys.iter().map(|k| entry[k].to_string()).collect();
+        let time = match &entry["time"] {
+            serde_json::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        writeln!(f, "{},{}", vals.join(","), time).unwrap();
+    }
+    drop(f);
+    let csv = SearchSpace::load(&path).unwrap();
+    let json = SearchSpace::load(&fixture("pnpoly__RTX_2080_Ti.json.gz")).unwrap();
+    assert_eq!(csv.len(), json.len());
+    assert_eq!(csv.failed(), json.failed());
+    assert_eq!(csv.optimum().1, json.optimum().1);
+    assert_eq!(
+        csv.describe(csv.optimum().0),
+        json.describe(json.optimum().0)
+    );
+}
+
+#[test]
+fn ktt_output() {
+    let s = SearchSpace::load(&fixture("KTPnpolyOutput_3090.json.gz")).unwrap();
+    assert_eq!(s.len(), 4092);
+    assert_eq!(s.failed(), 4092 - 3818);
+    assert_eq!(
+        s.n_params(),
+        4,
+        "VERTICES is fixed: the input, not a parameter"
+    );
+    // KTT records microseconds; the space holds milliseconds.
+    assert!((s.optimum().1 - 7.224192).abs() < 1e-9);
+}
+
+#[test]
+fn not_a_space_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("x.json");
+    std::fs::write(&path, "{\"hello\": 1}").unwrap();
+    let err = SearchSpace::load(&path).unwrap_err().to_string();
+    assert!(err.contains("not a Kernel Tuner cache"), "{err}");
+}

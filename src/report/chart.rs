@@ -1,16 +1,11 @@
 //! Line charts (a few named series of (x, y) points) as SVG and PNG, drawn with plotters.
 //!
-//! Text needs a TrueType font for layout in both formats. Plotters is built with its
-//! `ab_glyph` renderer (pure Rust, no fontconfig or freetype to link), which draws only fonts
-//! registered at run time: we register the first of `$ADVISE_FONT` and a few standard system
-//! paths (DejaVu Sans, Liberation Sans, Arial). Without any, `write` returns an error that
-//! says how to get one, and callers can go on without the chart.
+//! Text needs a TrueType font for layout in both formats; `font::register` provides the one
+//! compiled into the binary.
 
-use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::path::Path;
 
 use plotters::prelude::*;
-use plotters::style::{register_font, FontStyle};
 
 use crate::error::{Error, Result};
 
@@ -32,46 +27,10 @@ pub struct LineChart {
     pub y_range: Option<(f64, f64)>,
 }
 
-const FONT_PATHS: [&str; 6] = [
-    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-    "/usr/share/fonts/TTF/DejaVuSans.ttf",
-    "/usr/share/fonts/dejavu/DejaVuSans.ttf",
-    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
-    "/Library/Fonts/Arial.ttf",
-    "C:\\Windows\\Fonts\\arial.ttf",
-];
-
-/// Registers a font once; the answer is remembered.
-fn font() -> std::result::Result<(), String> {
-    static FONT: OnceLock<std::result::Result<PathBuf, String>> = OnceLock::new();
-    FONT.get_or_init(|| {
-        let candidates = std::env::var_os("ADVISE_FONT")
-            .map(PathBuf::from)
-            .into_iter()
-            .chain(FONT_PATHS.iter().map(PathBuf::from));
-        for path in candidates {
-            if let Ok(bytes) = std::fs::read(&path) {
-                // Fonts live for the whole run: plotters keeps a 'static reference.
-                let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
-                if register_font("sans-serif", FontStyle::Normal, bytes).is_ok() {
-                    return Ok(path);
-                }
-            }
-        }
-        Err(
-            "no TrueType font found for chart text: install fonts-dejavu-core, or set \
-             ADVISE_FONT to a .ttf file"
-                .to_string(),
-        )
-    })
-    .clone()
-    .map(|_| ())
-}
-
 impl LineChart {
     /// Writes the chart as SVG or PNG, chosen by the file's extension.
     pub fn write(&self, path: &Path) -> Result<()> {
-        font().map_err(Error::Invalid)?;
+        super::font::register();
         let png = path
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("png"));
@@ -174,11 +133,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn writes_svg_and_png_when_a_font_exists() {
-        if font().is_err() {
-            eprintln!("no font on this machine: chart test skipped");
-            return;
-        }
+    fn writes_svg_and_png() {
         let dir = tempfile::tempdir().unwrap();
         let chart = LineChart {
             title: "t".into(),

@@ -2,11 +2,9 @@
 //! strip per optimization, a line at 1.0), predicted against actual speedup, and accuracy per
 //! method with its 95% interval.
 //!
-//! PNG text is drawn with the DejaVu Sans font compiled into the binary
-//! (assets/fonts/README.md), so charts look the same on machines without fonts.
+//! Text is drawn with the font compiled into the binary (`report::font`).
 
 use std::path::{Path, PathBuf};
-use std::sync::Once;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -15,16 +13,7 @@ use crate::error::{Error, Result};
 use crate::experiment::run::ExperimentResult;
 use crate::experiment::stats::SplitMix64;
 
-const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
 const SIZE: (u32, u32) = (900, 520);
-static REGISTER: Once = Once::new();
-
-fn register_font() {
-    REGISTER.call_once(|| {
-        // Registration fails only for a malformed font; the PNG then lacks text, nothing worse.
-        let _ = plotters::style::register_font("sans-serif", FontStyle::Normal, FONT);
-    });
-}
 
 fn chart_err(path: &Path, e: impl std::fmt::Display) -> Error {
     Error::Invalid(format!("{}: cannot draw chart: {e}", path.display()))
@@ -37,7 +26,7 @@ trait Chart {
 
 /// Draws `chart` into `<stem>.svg` and `<stem>.png`; returns both paths.
 fn both(dir: &Path, stem: &str, chart: &impl Chart) -> Result<Vec<PathBuf>> {
-    register_font();
+    super::font::register();
     let svg = dir.join(format!("{stem}.svg"));
     let png = dir.join(format!("{stem}.png"));
     {

@@ -4,4 +4,5 @@ pub mod chart;
 pub mod experiment;
 pub mod experiment_charts;
 pub mod experiment_files;
+pub mod font;
 pub mod table;

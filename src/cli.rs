@@ -232,6 +232,61 @@ pub enum Command {
         #[command(flatten)]
         out: OutputArgs,
     },
+    /// Train an advisor: per optimization a model (IBk by default) on a dataset's speedup
+    /// samples, with its cross-validated accuracy against the majority rule.
+    Train {
+        /// Dataset folder(s); several are pooled.
+        #[arg(long, required = true)]
+        dataset: Vec<PathBuf>,
+        /// ibk, m5p, linear, forest, gbrt or knn (the second opinion is M5P, or IBk for m5p).
+        #[arg(long, default_value = "ibk")]
+        method: String,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// At most this many samples per optimization (seeded subsample).
+        #[arg(long, default_value_t = 600)]
+        max_samples: usize,
+        /// The advisor file to write (`.json` or `.json.gz`).
+        #[arg(short = 'o', long = "output")]
+        output: PathBuf,
+    },
+    /// Rank the optimizations an advisor knows for a profiled program (an ncu CSV), with
+    /// predicted speedups, confidence and the reasons.
+    Suggest {
+        /// The advisor (default: models/default.advisor.json.gz or $ADVISE_MODEL).
+        #[arg(long)]
+        model: Option<PathBuf>,
+        /// ncu --csv output of the program (raw page or details).
+        #[arg(long)]
+        ncu_csv: PathBuf,
+        /// Only kernels whose name matches this regular expression.
+        #[arg(long)]
+        kernel: Option<String>,
+        /// Optimizations the code already applies (comma list); they are not suggested.
+        #[arg(long, value_delimiter = ',')]
+        applied: Vec<String>,
+        #[command(flatten)]
+        out: OutputArgs,
+    },
+    /// Profile a program with ncu ($NCU or PATH) and print the suggestions. The program and
+    /// its arguments follow `--` and reach it unchanged (no shell).
+    Profile {
+        #[arg(long)]
+        model: Option<PathBuf>,
+        /// Only kernels whose name matches this regular expression.
+        #[arg(long)]
+        kernel: Option<String>,
+        #[arg(long, value_delimiter = ',')]
+        applied: Vec<String>,
+        /// Folder for ncu's raw CSV (kept).
+        #[arg(long, default_value = "advise-profile")]
+        dir: PathBuf,
+        #[command(flatten)]
+        out: OutputArgs,
+        /// The program and its arguments.
+        #[arg(last = true, required = true)]
+        app: Vec<String>,
+    },
     /// Show the nvprof -> Nsight Compute metric-name map.
     MetricMap {
         #[command(flatten)]

@@ -1,6 +1,7 @@
 //! One file per subcommand. This is the only layer that chains pipeline stages and the only
 //! one (with `report`) that prints.
 
+pub mod advisor;
 pub mod bench;
 pub mod build;
 pub mod collect;
@@ -77,6 +78,45 @@ pub fn run(cli: Cli) -> Result<()> {
             out,
         } => samples::run(&features, &optimization, program.as_deref(), &out.into()),
         Command::MetricMap { out } => metric_map::run(&out.into()),
+        Command::Train {
+            dataset,
+            method,
+            seed,
+            max_samples,
+            output,
+        } => advisor::run_train(&dataset, &method, seed, max_samples, &output),
+        Command::Suggest {
+            model,
+            ncu_csv,
+            kernel,
+            applied,
+            out,
+        } => advisor::run_suggest(
+            &ncu_csv,
+            &advisor::SuggestSettings {
+                model,
+                kernel,
+                applied,
+            },
+            &out.into(),
+        ),
+        Command::Profile {
+            model,
+            kernel,
+            applied,
+            dir,
+            out,
+            app,
+        } => advisor::run_profile(
+            &app,
+            &dir,
+            &advisor::SuggestSettings {
+                model,
+                kernel,
+                applied,
+            },
+            &out.into(),
+        ),
         Command::Explain { name, all, out } => explain::run(name.as_deref(), all, &out.into()),
         Command::Experiment {
             dataset,

@@ -10,6 +10,7 @@ pub mod collect;
 pub mod jobs;
 pub mod merge;
 pub mod ncu;
+pub mod profile_app;
 pub mod runs;
 pub mod tool;
 

@@ -45,7 +45,44 @@ pub struct M5p {
     root: Node,
 }
 
+/// One test on a row's path through the tree.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RuleStep {
+    /// The input column tested.
+    pub feature: usize,
+    pub threshold: f64,
+    /// The row's value (after missing values are replaced).
+    pub value: f64,
+    /// `value <= threshold`.
+    pub left: bool,
+}
+
 impl M5p {
+    /// The tests on a row's path from the root to its leaf. `None` when an input column is
+    /// nominal (its binary columns would not name one input).
+    pub fn rule_path(&self, row: &[f64]) -> Option<Vec<RuleStep>> {
+        if self.to_binary.has_nominal() {
+            return None;
+        }
+        let mut r = row.to_vec();
+        self.missing.apply(&mut r);
+        let kept = self.useless.kept();
+        let x = self.useless.apply(&r);
+        let mut steps = Vec::new();
+        let mut node = &self.root;
+        while let (Some((att, val)), Some(l), Some(rt)) = (&node.split, &node.left, &node.right) {
+            let left = x[*att] <= *val;
+            steps.push(RuleStep {
+                feature: kept[*att],
+                threshold: *val,
+                value: x[*att],
+                left,
+            });
+            node = if left { l } else { rt };
+        }
+        Some(steps)
+    }
+
     fn transform(&self, row: &[f64]) -> Vec<f64> {
         let mut r = row.to_vec();
         self.missing.apply(&mut r);

@@ -104,6 +104,11 @@ impl NominalToBinary {
         NominalToBinary { order }
     }
 
+    /// Whether any input column is nominal.
+    pub fn has_nominal(&self) -> bool {
+        self.order.iter().any(Option::is_some)
+    }
+
     /// The number of output columns.
     pub fn width(&self) -> usize {
         self.order
@@ -163,6 +168,11 @@ impl RemoveUseless {
 
     pub fn apply(&self, row: &[f64]) -> Vec<f64> {
         self.keep.iter().map(|&j| row[j]).collect()
+    }
+
+    /// The input column of each output column.
+    pub fn kept(&self) -> &[usize] {
+        &self.keep
     }
 }
 

@@ -1,3 +1,6 @@
-//! Suggestions from fitted models, and the optimization catalogue that explains them.
+//! Suggestions from fitted models (`advise train`, `suggest`, `profile`), and the optimization
+//! catalogue that explains them.
 
+pub mod bundle;
 pub mod catalogue;
+pub mod suggest;

@@ -73,3 +73,59 @@ pub fn write_synthetic_campaign(dir: &Path, seed: u64) {
     std::fs::write(dir.join("measurements.csv"), m).unwrap();
     std::fs::write(dir.join("timings.csv"), t).unwrap();
 }
+
+/// The counters of the real ncu fixture `ncu_metrics_RTX4090_instroofline_ginkgo_spmm.csv`.
+pub const GINKGO_METRICS: [&str; 14] = [
+    "dram__sectors_read.sum",
+    "dram__sectors_write.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+    "lts__t_sectors_op_read.sum",
+    "lts__t_sectors_op_write.sum",
+    "smsp__inst_executed.sum",
+    "smsp__inst_executed_op_global_ld.sum",
+    "smsp__inst_executed_op_global_st.sum",
+    "smsp__inst_executed_op_shared_ld.sum",
+    "smsp__inst_executed_op_shared_st.sum",
+    "smsp__thread_inst_executed.sum",
+];
+
+/// A synthetic NB campaign whose counters are named `metrics` (and no active cycles, so an
+/// advisor trained on it reads raw values): for tests of `advise train/suggest/profile`
+/// against a real recorded ncu file with those counters.
+pub fn write_synthetic_nb_with(dir: &Path, metrics: &[&str], seed: u64) {
+    let mut rng = SplitMix64::new(seed);
+    let mut m =
+        String::from("program,input,run,variant,kernel,launch,invocations,metric,unit,value\n");
+    let mut t = String::from("program,input,run,variant,time_ms,repetitions,checksum_ok\n");
+    for &(bodies, steps) in &NB_INPUTS {
+        let input = format!("bodies={bodies},steps={steps}");
+        for run in 1..=3 {
+            for v in Program::Nb.variants() {
+                let bits = v.bits();
+                let mut time = bodies as f64 * steps as f64 * 1e-4;
+                for (b, f) in factors(Program::Nb).iter().enumerate() {
+                    if bits & (1 << b) != 0 {
+                        time *= f;
+                    }
+                }
+                time *= 1.0 + 0.004 * (rng.next_f64() - 0.5);
+                let key = format!("NB,\"{input}\",{run},{}", v.bit_string());
+                for (k, name) in metrics.iter().enumerate() {
+                    let shape = 1.0 + 0.3 * ((bits as usize >> (k % 6)) & 1) as f64;
+                    let value = 1e3
+                        * (k + 1) as f64
+                        * (bodies as f64 / 5e4)
+                        * shape
+                        * (1.0 + 0.01 * rng.next_f64());
+                    let _ = writeln!(m, "{key},force,0,1,{name},,{value}");
+                }
+                let _ = writeln!(t, "{key},{time},5,true");
+            }
+        }
+    }
+    std::fs::write(dir.join("measurements.csv"), m).unwrap();
+    std::fs::write(dir.join("timings.csv"), t).unwrap();
+}

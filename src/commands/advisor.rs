@@ -1,0 +1,279 @@
+//! `advise train`, `advise suggest` and `advise profile`: train an advisor on a dataset, and
+//! turn a profile (an ncu CSV, or a program profiled on the spot) into ranked suggestions.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::output::{note, Output};
+use crate::dataset::measurements::{rows_of, RunKey};
+use crate::error::{Error, Result};
+use crate::experiment::data::load_pools;
+use crate::harness::profile_app::{profile, ProfileRequest};
+use crate::model::Method;
+use crate::profile::{parse_path, FormatChoice};
+use crate::recommend::bundle::{train, Advisor, TrainSettings};
+use crate::recommend::catalogue;
+use crate::recommend::suggest::{profile_features, suggest, ProfileSummary, Suggestion};
+use crate::report::table::{fmt_sig, TextTable};
+
+/// Where the shipped default advisor lives, relative to the repository.
+pub const DEFAULT_MODEL: &str = "models/default.advisor.json.gz";
+
+/// `$ADVISE_MODEL`, else `models/default.advisor.json.gz` in the working directory, else the
+/// one in the source tree advise was built from.
+pub fn default_model() -> Result<PathBuf> {
+    if let Some(p) = std::env::var_os("ADVISE_MODEL") {
+        return Ok(PathBuf::from(p));
+    }
+    let local = PathBuf::from(DEFAULT_MODEL);
+    if local.is_file() {
+        return Ok(local);
+    }
+    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join(DEFAULT_MODEL);
+    if built.is_file() {
+        return Ok(built);
+    }
+    Err(Error::Invalid(format!(
+        "no advisor given and no default at {DEFAULT_MODEL}: pass --model FILE (train one with `advise train`)"
+    )))
+}
+
+pub fn run_train(
+    datasets: &[PathBuf],
+    method: &str,
+    seed: u64,
+    max_samples: usize,
+    out: &Path,
+) -> Result<()> {
+    let pool = load_pools(datasets)?;
+    let provenance = datasets
+        .iter()
+        .map(|d| {
+            std::fs::read_to_string(d.join("PROVENANCE.md"))
+                .unwrap_or_else(|_| format!("{}: no PROVENANCE.md", d.display()))
+        })
+        .collect::<Vec<_>>()
+        .join("\n---\n");
+    let settings = TrainSettings {
+        method: method.parse::<Method>()?,
+        seed,
+        max_samples,
+        ..Default::default()
+    };
+    note(&format!(
+        "training {} on {} ({} samples)...",
+        settings.method,
+        pool.name,
+        pool.samples.len()
+    ));
+    let advisor = train(&pool, datasets, provenance, &settings)?;
+    advisor.save(out)?;
+    let mut t = TextTable::new([
+        "optimization",
+        "samples",
+        "helps in %",
+        "cv accuracy %",
+        "majority %",
+        "p",
+    ]);
+    for m in &advisor.optimizations {
+        let v = m.validation.as_ref();
+        t.push([
+            m.name.clone(),
+            m.samples.to_string(),
+            format!("{:.1}", 100.0 * m.positive_rate),
+            v.map(|v| {
+                format!(
+                    "{:.1} [{:.1}, {:.1}]",
+                    100.0 * v.accuracy,
+                    100.0 * v.accuracy_low,
+                    100.0 * v.accuracy_high
+                )
+            })
+            .unwrap_or("-".into()),
+            v.map(|v| format!("{:.1}", 100.0 * v.majority_accuracy))
+                .unwrap_or("-".into()),
+            v.map(|v| format!("{:.3}", v.p_value)).unwrap_or("-".into()),
+        ]);
+    }
+    Output::default().emit(&format!(
+        "wrote {} ({} optimizations, {} features)\n{}",
+        out.display(),
+        advisor.optimizations.len(),
+        advisor.features.len(),
+        t.render()
+    ))
+}
+
+/// The JSON of `suggest` and `profile`.
+#[derive(Serialize)]
+struct SuggestJson<'a> {
+    suggestions: &'a [Suggestion],
+    profile: &'a ProfileSummary,
+    advisor: AdvisorInfo<'a>,
+}
+
+#[derive(Serialize)]
+struct AdvisorInfo<'a> {
+    file: String,
+    method: String,
+    datasets: &'a [String],
+}
+
+/// Settings shared by suggest and profile.
+#[derive(Debug, Clone, Default)]
+pub struct SuggestSettings {
+    pub model: Option<PathBuf>,
+    pub kernel: Option<String>,
+    pub applied: Vec<String>,
+}
+
+fn suggestions_for(csv: &Path, s: &SuggestSettings, out: &Output) -> Result<()> {
+    let model_path = match &s.model {
+        Some(p) => p.clone(),
+        None => default_model()?,
+    };
+    let advisor = Advisor::load(&model_path)?;
+    let data = parse_path(csv, FormatChoice::Auto)?;
+    let key = RunKey {
+        program: "user".into(),
+        input: String::new(),
+        run: 1,
+        variant: String::new(),
+    };
+    let mut rows = rows_of(&key, &data);
+    if let Some(re) = &s.kernel {
+        let re = regex::Regex::new(re).map_err(|e| Error::Invalid(format!("--kernel: {e}")))?;
+        rows.retain(|r| re.is_match(&r.kernel));
+        if rows.is_empty() {
+            return Err(Error::Invalid(format!(
+                "no kernel in {} matches `{re}`",
+                csv.display()
+            )));
+        }
+    }
+    let (x, summary) = profile_features(&advisor, &rows)?;
+    let list = suggest(&advisor, &x, &s.applied)?;
+    if out.json {
+        return out.emit_json(&SuggestJson {
+            suggestions: &list,
+            profile: &summary,
+            advisor: AdvisorInfo {
+                file: model_path.display().to_string(),
+                method: advisor.method.to_string(),
+                datasets: &advisor.datasets,
+            },
+        });
+    }
+    out.emit(&render(&list, &summary, &advisor, &model_path))
+}
+
+/// The terminal answer: the verdict first, then the table.
+pub fn render(
+    list: &[Suggestion],
+    summary: &ProfileSummary,
+    advisor: &Advisor,
+    model: &Path,
+) -> String {
+    let mut text = String::new();
+    match list.iter().find(|s| s.verdict == "recommend") {
+        Some(s) => text.push_str(&format!(
+            "{}: {} (predicted {}x, confidence {} {:.2}{})\n\n",
+            if s.confidence >= 0.3 { "Try first" } else { "Best guess, but do not rely on it" },
+            s.optimization,
+            fmt_sig(s.predicted_speedup, 3),
+            s.confidence_label,
+            s.confidence,
+            if s.extrapolation { ", extrapolated" } else { "" }
+        )),
+        None => text.push_str("Nothing is predicted to help this code among the optimizations this advisor knows.\n\n"),
+    }
+    let mut t = TextTable::new([
+        "#",
+        "optimization",
+        "verdict",
+        "predicted",
+        "confidence",
+        "what it is",
+    ]);
+    for (i, s) in list.iter().enumerate() {
+        let what = catalogue::lookup(&s.optimization)
+            .ok()
+            .flatten()
+            .map(|e| e.summary)
+            .unwrap_or_default();
+        t.push([
+            (i + 1).to_string(),
+            s.optimization.clone(),
+            s.verdict.to_string(),
+            format!("{}x", fmt_sig(s.predicted_speedup, 3)),
+            format!(
+                "{} {:.2}{}",
+                s.confidence_label,
+                s.confidence,
+                if s.extrapolation {
+                    " (extrapolated)"
+                } else {
+                    ""
+                }
+            ),
+            what,
+        ]);
+    }
+    text.push_str(&t.render());
+    text.push_str("\nWhy:\n");
+    for s in list {
+        text.push_str(&format!("  {}: {}\n", s.optimization, s.reason));
+    }
+    text.push_str(&format!(
+        "\nProfile: {} kernel(s), {} of the advisor's {} counters present. Advisor: {} ({}), trained on {}.\n",
+        summary.kernels.len(),
+        summary.features_present,
+        summary.features_expected,
+        model.display(),
+        advisor.method,
+        advisor.datasets.join(", ")
+    ));
+    text
+}
+
+pub fn run_suggest(csv: &Path, s: &SuggestSettings, out: &Output) -> Result<()> {
+    suggestions_for(csv, s, out)
+}
+
+pub fn run_profile(app: &[String], dir: &Path, s: &SuggestSettings, out: &Output) -> Result<()> {
+    let (program, args) = app.split_first().ok_or_else(|| {
+        Error::Invalid(
+            "give the program to profile after `--`: advise profile -- ./myapp args".into(),
+        )
+    })?;
+    let model_path = match &s.model {
+        Some(p) => p.clone(),
+        None => default_model()?,
+    };
+    let advisor = Advisor::load(&model_path)?;
+    let mut metrics = advisor.features.clone();
+    metrics.extend(advisor.normalizer.clone());
+    metrics.push("sm__cycles_active.sum".into());
+    metrics.dedup();
+    let csv = dir.join("ncu.csv");
+    note(&format!(
+        "profiling {program} with ncu ({} metrics); raw output kept in {}",
+        metrics.len(),
+        csv.display()
+    ));
+    profile(&ProfileRequest {
+        app: program.clone(),
+        args: args.to_vec(),
+        metrics,
+        kernel_regex: s.kernel.clone(),
+        csv: csv.clone(),
+        timeout: None,
+    })?;
+    let settings = SuggestSettings {
+        model: Some(model_path),
+        ..s.clone()
+    };
+    suggestions_for(&csv, &settings, out)
+}

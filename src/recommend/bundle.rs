@@ -1,0 +1,372 @@
+//! A trained advisor (`advise train`): per optimization, a fitted primary model (IBk by
+//! default, the thesis's best) and a second model (M5P) whose agreement feeds the confidence,
+//! the training rows (for the nearest-neighbour reason and the extrapolation check), and the
+//! optimization's cross-validated accuracy against the majority rule. One JSON file (`.gz`
+//! allowed) with the feature list, the normalization and the training data's provenance.
+//!
+//! For imported tuning spaces an "optimization" is a kind of change a programmer can make in any
+//! code: the parameter's family (its name without `_X`/`_Y`) switched on (`READ_ONLY on`) or
+//! raised (`TILE_SIZE up`), pooled over the spaces' programs. Only families the catalogue
+//! explains are kept: a program's private algorithm choices (pnpoly's USE_METHOD) mean nothing
+//! for another program.
+
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::experiment::data::SamplePool;
+use crate::experiment::method::{Baseline, Contender, ModelContender};
+use crate::experiment::run::{run, RunSettings};
+use crate::experiment::splits::{family, Fold};
+use crate::experiment::stats::SplitMix64;
+use crate::model::{Data, FittedModel, Method};
+
+pub const FORMAT: &str = "advise-advisor";
+pub const VERSION: u32 = 1;
+
+/// Cross-validated quality of one optimization's primary model.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Validation {
+    pub folds: usize,
+    pub accuracy: f64,
+    pub accuracy_low: f64,
+    pub accuracy_high: f64,
+    pub majority_accuracy: f64,
+    /// McNemar's exact test against the majority rule.
+    pub p_value: f64,
+}
+
+/// Everything about one optimization.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct OptimizationModel {
+    pub name: String,
+    pub samples: usize,
+    pub positive_rate: f64,
+    pub mean_speedup: f64,
+    pub primary: FittedModel,
+    pub secondary: FittedModel,
+    pub validation: Option<Validation>,
+    /// Training rows (NaN = missing), their sample ids and measured speedups.
+    pub rows: Vec<Vec<f64>>,
+    pub ids: Vec<String>,
+    pub speedups: Vec<f64>,
+    /// Per feature: minimum and maximum over the training rows.
+    pub ranges: Vec<(f64, f64)>,
+    /// Median distance of a training row to its nearest other training row (scaled space).
+    pub typical_distance: f64,
+}
+
+/// The whole advisor.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Advisor {
+    pub format: String,
+    pub version: u32,
+    pub method: Method,
+    pub features: Vec<String>,
+    /// The metric counts were divided by (C = 1e6), and whether all metrics were divided.
+    pub normalizer: Option<String>,
+    pub datasets: Vec<String>,
+    pub provenance: String,
+    pub optimizations: Vec<OptimizationModel>,
+}
+
+/// How to train.
+#[derive(Debug, Clone)]
+pub struct TrainSettings {
+    pub method: Method,
+    pub seed: u64,
+    /// At most this many samples per optimization (a seeded subsample), to bound the file.
+    pub max_samples: usize,
+    pub folds: usize,
+}
+
+impl Default for TrainSettings {
+    fn default() -> Self {
+        TrainSettings {
+            method: Method::Ibk,
+            seed: 1,
+            max_samples: 600,
+            folds: 10,
+        }
+    }
+}
+
+/// Columns a user's profile can provide: Nsight Compute metric names, not the normalizer
+/// itself and not tool-specific extras of an imported space (`ktt__*`).
+pub fn usable_columns(pool: &SamplePool) -> Vec<usize> {
+    (0..pool.columns.len())
+        .filter(|&j| {
+            let c = &pool.columns[j];
+            c.contains("__") && !c.starts_with("ktt__") && Some(c) != pool.normalizer.as_ref()
+        })
+        .collect()
+}
+
+/// Trains an advisor on a pool of speedup samples.
+pub fn train(
+    pool: &SamplePool,
+    datasets: &[PathBuf],
+    provenance: String,
+    settings: &TrainSettings,
+) -> Result<Advisor> {
+    let cols = usable_columns(pool);
+    if cols.is_empty() {
+        return Err(Error::Invalid(format!(
+            "{}: no Nsight Compute metric columns to train on",
+            pool.name
+        )));
+    }
+    let features: Vec<String> = cols.iter().map(|&j| pool.columns[j].clone()).collect();
+    let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (i, s) in pool.samples.iter().enumerate() {
+        let name = advisor_family(&s.switch);
+        if crate::recommend::catalogue::lookup(&name)?.is_some() {
+            groups.entry(name).or_default().push(i);
+        }
+    }
+    let secondary = if settings.method == Method::M5p {
+        Method::Ibk
+    } else {
+        Method::M5p
+    };
+    let mut optimizations = Vec::new();
+    for (name, mut idx) in groups {
+        if idx.len() < 2 * settings.folds {
+            continue;
+        }
+        let mut rng = SplitMix64::new(settings.seed ^ hash(&name));
+        for j in (1..idx.len()).rev() {
+            idx.swap(j, rng.below(j + 1));
+        }
+        idx.truncate(settings.max_samples);
+        idx.sort_unstable();
+        let rows: Vec<Vec<f64>> = idx
+            .iter()
+            .map(|&i| {
+                cols.iter()
+                    .map(|&j| pool.samples[i].features[j].unwrap_or(f64::NAN))
+                    .collect()
+            })
+            .collect();
+        let y: Vec<f64> = idx.iter().map(|&i| pool.samples[i].speedup).collect();
+        let data = Data::numeric(&features, "speedup", rows.clone(), y.clone());
+        let primary = settings.method.default_params().fit(&data)?;
+        let second = secondary.default_params().fit(&data)?;
+        let validation = validate(pool, &cols, &idx, &name, settings)?;
+        let ranges = ranges_of(&rows, features.len());
+        let typical_distance = typical_distance(&rows, &ranges);
+        optimizations.push(OptimizationModel {
+            name,
+            samples: idx.len(),
+            positive_rate: y.iter().filter(|&&v| v > 1.0).count() as f64 / y.len() as f64,
+            mean_speedup: y.iter().sum::<f64>() / y.len() as f64,
+            primary,
+            secondary: second,
+            validation,
+            ids: idx.iter().map(|&i| sample_id(pool, i)).collect(),
+            rows,
+            speedups: y,
+            ranges,
+            typical_distance,
+        });
+    }
+    if optimizations.is_empty() {
+        return Err(Error::Invalid(format!(
+            "{}: no optimization has enough samples to train on",
+            pool.name
+        )));
+    }
+    Ok(Advisor {
+        format: FORMAT.into(),
+        version: VERSION,
+        method: settings.method,
+        features,
+        normalizer: pool.normalizer.clone(),
+        datasets: datasets.iter().map(|d| d.display().to_string()).collect(),
+        provenance,
+        optimizations,
+    })
+}
+
+/// The advisor's name for a switch: NB/BH optimizations as they are; a parameter switch as its
+/// family and direction (`TILE_SIZE_X:1->2` -> `TILE_SIZE up`, `READ_ONLY:0->1` -> `READ_ONLY on`).
+pub fn advisor_family(switch: &str) -> String {
+    let f = family(switch);
+    match f.rsplit_once(' ') {
+        Some((base, dir)) if dir.starts_with('x') => format!("{base} up"),
+        _ => f,
+    }
+}
+
+fn hash(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+fn sample_id(pool: &SamplePool, i: usize) -> String {
+    let s = &pool.samples[i];
+    format!(
+        "{} {} run {} {} ({})",
+        s.key.program, s.key.input, s.key.run, s.key.variant, s.switch
+    )
+}
+
+/// K-fold cross-validation of the primary model and the majority rule on the kept samples.
+fn validate(
+    pool: &SamplePool,
+    cols: &[usize],
+    idx: &[usize],
+    name: &str,
+    s: &TrainSettings,
+) -> Result<Option<Validation>> {
+    // A pool restricted to the usable columns, so validation sees what the advisor sees.
+    let sub = SamplePool {
+        name: pool.name.clone(),
+        columns: cols.iter().map(|&j| pool.columns[j].clone()).collect(),
+        samples: idx
+            .iter()
+            .map(|&i| {
+                let mut smp = pool.samples[i].clone();
+                smp.features = cols.iter().map(|&j| smp.features[j]).collect();
+                smp
+            })
+            .collect(),
+        switches: vec![name.to_string()],
+        normalizer: pool.normalizer.clone(),
+    };
+    let n = sub.samples.len();
+    let folds: Vec<Fold> = (0..s.folds)
+        .map(|f| Fold {
+            experiment: "cv".into(),
+            choice: format!("fold={}", f + 1),
+            switch: name.to_string(),
+            train: (0..n).filter(|i| i % s.folds != f).collect(),
+            test: (0..n).filter(|i| i % s.folds == f).collect(),
+        })
+        .collect();
+    let model = ModelContender {
+        params: s.method.default_params(),
+    };
+    let contenders: [&dyn Contender; 2] = [&model, &Baseline::Majority];
+    let settings = RunSettings {
+        seed: s.seed,
+        bootstrap: 200,
+        ..Default::default()
+    };
+    let results = run(&sub, "cv", &folds, &contenders, &settings, &|_, _| {})?;
+    let (Some(m), Some(b)) = (
+        results.iter().find(|r| !r.baseline),
+        results.iter().find(|r| r.baseline),
+    ) else {
+        return Ok(None);
+    };
+    Ok(m.total.accuracy.map(|acc| Validation {
+        folds: s.folds,
+        accuracy: acc,
+        accuracy_low: m.total.accuracy_ci.map_or(acc, |c| c.low),
+        accuracy_high: m.total.accuracy_ci.map_or(acc, |c| c.high),
+        majority_accuracy: b.total.accuracy.unwrap_or(0.0),
+        p_value: m.vs_majority.as_ref().map_or(1.0, |v| v.p_value),
+    }))
+}
+
+/// Per-feature (min, max) over known values; (NaN, NaN) where a feature is never known.
+pub fn ranges_of(rows: &[Vec<f64>], width: usize) -> Vec<(f64, f64)> {
+    (0..width)
+        .map(|j| {
+            rows.iter().map(|r| r[j]).filter(|v| !v.is_nan()).fold(
+                (f64::NAN, f64::NAN),
+                |(lo, hi), v| {
+                    (
+                        if lo.is_nan() { v } else { lo.min(v) },
+                        if hi.is_nan() { v } else { hi.max(v) },
+                    )
+                },
+            )
+        })
+        .collect()
+}
+
+/// Euclidean distance on min-max scaled features, skipping features missing in either row
+/// and constant ones (as IBk ignores them).
+pub fn scaled_distance(a: &[f64], b: &[f64], ranges: &[(f64, f64)]) -> f64 {
+    let mut sum = 0.0;
+    for ((x, y), (lo, hi)) in a.iter().zip(b).zip(ranges) {
+        let w = hi - lo;
+        if x.is_nan() || y.is_nan() || w.is_nan() || w <= 0.0 {
+            continue;
+        }
+        let d = (x - y) / w;
+        sum += d * d;
+    }
+    sum.sqrt()
+}
+
+/// Median nearest-other-row distance over at most 200 rows (evenly spaced).
+fn typical_distance(rows: &[Vec<f64>], ranges: &[(f64, f64)]) -> f64 {
+    let step = (rows.len() / 200).max(1);
+    let mut d: Vec<f64> = (0..rows.len())
+        .step_by(step)
+        .map(|i| {
+            rows.iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i)
+                .map(|(_, r)| scaled_distance(&rows[i], r, ranges))
+                .fold(f64::INFINITY, f64::min)
+        })
+        .filter(|v| v.is_finite())
+        .collect();
+    if d.is_empty() {
+        return 0.0;
+    }
+    d.sort_by(f64::total_cmp);
+    d[d.len() / 2]
+}
+
+impl Advisor {
+    /// Writes the advisor as JSON, gzipped when the path ends in `.gz`.
+    pub fn save(&self, path: &Path) -> Result<()> {
+        let text = serde_json::to_string(self)
+            .map_err(|e| Error::Invalid(format!("cannot write advisor: {e}")))?;
+        let file = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
+        let res = if path.extension().is_some_and(|e| e == "gz") {
+            let mut gz = flate2::write::GzEncoder::new(file, flate2::Compression::best());
+            gz.write_all(text.as_bytes())
+                .and_then(|_| gz.finish().map(|_| ()))
+        } else {
+            let mut f = file;
+            f.write_all(text.as_bytes())
+        };
+        res.map_err(|e| Error::io(path, e))
+    }
+
+    /// Reads an advisor written by `save`.
+    pub fn load(path: &Path) -> Result<Advisor> {
+        let mut text = String::new();
+        crate::dataset::table::open(path)?
+            .read_to_string(&mut text)
+            .map_err(|e| Error::io(path, e))?;
+        let probe: serde_json::Value = serde_json::from_str(&text)
+            .map_err(|e| Error::parse(path, e.line(), format!("not an advisor file: {e}")))?;
+        if probe.get("format").and_then(|f| f.as_str()) != Some(FORMAT) {
+            return Err(Error::format(
+                path,
+                format!(
+                    "not an advisor (no \"format\": \"{FORMAT}\"); train one with `advise train`"
+                ),
+            ));
+        }
+        if probe.get("version").and_then(|v| v.as_u64()) != Some(VERSION as u64) {
+            return Err(Error::format(
+                path,
+                format!("advisor format version is not {VERSION}; retrain it with this advise"),
+            ));
+        }
+        serde_json::from_value(probe)
+            .map_err(|e| Error::format(path, format!("invalid advisor: {e}")))
+    }
+}

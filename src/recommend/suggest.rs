@@ -1,0 +1,363 @@
+//! Suggestions for a user's profiled program: for each optimization the advisor knows and the
+//! code does not already apply, the predicted speedup, a confidence and the concrete reasons,
+//! ranked by expected gain.
+//!
+//! Confidence = cross-validated accuracy of the optimization's model
+//!   x closeness (1 when the user's counters are as close to the training data as training
+//!     rows are to each other, falling as typical distance / nearest distance beyond that)
+//!   x agreement (1 when the second model predicts the same side of 1.0, else 0.75).
+//! A profile whose nearest training row is more than 3 typical distances away, or with a
+//! counter far outside the training range, is flagged as an extrapolation. An optimization
+//! whose model does not beat the majority rule in cross-validation gets at most 0.5 ("low").
+
+use serde::Serialize;
+
+use super::bundle::{scaled_distance, Advisor, OptimizationModel};
+use crate::dataset::features::{build, FeatureSettings, FeatureTable, Normalize};
+use crate::dataset::measurements::MeasurementRow;
+use crate::error::{Error, Result};
+use crate::model::Data;
+use crate::report::table::fmt_sig;
+
+/// A predicted speedup within this of 1.0 is reported as "no clear effect".
+pub const NO_EFFECT_BAND: f64 = 0.02;
+
+/// One suggestion.
+#[derive(Debug, Clone, Serialize)]
+pub struct Suggestion {
+    pub optimization: String,
+    pub predicted_speedup: f64,
+    /// The second model's prediction.
+    pub second_opinion: f64,
+    pub confidence: f64,
+    pub confidence_label: &'static str,
+    /// `recommend`, `no clear effect` or `not recommended`.
+    pub verdict: &'static str,
+    pub extrapolation: bool,
+    pub reason: String,
+    /// Cross-validated accuracy of this optimization's model, and of the majority rule.
+    pub validated_accuracy: Option<f64>,
+    pub majority_accuracy: Option<f64>,
+    /// The counters that decided (M5P path) and that lie furthest outside the training range.
+    pub deciding_counters: Vec<CounterEvidence>,
+}
+
+/// A counter of the user's profile next to the training data's range.
+#[derive(Debug, Clone, Serialize)]
+pub struct CounterEvidence {
+    pub counter: String,
+    pub value: f64,
+    pub train_min: f64,
+    pub train_max: f64,
+    /// For a decision of the M5P tree: the threshold it was compared with.
+    pub threshold: Option<f64>,
+}
+
+/// What the profile gave the advisor.
+#[derive(Debug, Clone, Serialize)]
+pub struct ProfileSummary {
+    pub kernels: Vec<String>,
+    pub features_present: usize,
+    pub features_expected: usize,
+    pub missing_features: Vec<String>,
+}
+
+/// The advisor's features for one profile: measurements aggregated over the selected
+/// kernels (one row), normalized as the training data was.
+pub fn profile_features(
+    advisor: &Advisor,
+    rows: &[MeasurementRow],
+) -> Result<(Vec<f64>, ProfileSummary)> {
+    // An advisor trained without normalization (no active cycles in its data) reads raw values.
+    let settings = FeatureSettings {
+        normalizer: advisor.normalizer.clone(),
+        normalize: if advisor.normalizer.is_some() {
+            Normalize::Units
+        } else {
+            Normalize::None
+        },
+        ..FeatureSettings::default()
+    };
+    let table: FeatureTable = build(rows, &[], &settings).map_err(|e| match e {
+        Error::MissingMetric { metric, .. } => Error::MissingMetric {
+            metric,
+            context: "in the profile".into(),
+            hint: "profile with the advisor's metric list (`advise profile` does it)".into(),
+        },
+        other => other,
+    })?;
+    let row = table.rows.first().ok_or_else(|| {
+        Error::Invalid("the profile has no measurements of the selected kernels".into())
+    })?;
+    let mut kernels: Vec<String> = rows.iter().map(|r| r.kernel.clone()).collect();
+    kernels.sort();
+    kernels.dedup();
+    let x: Vec<f64> = advisor
+        .features
+        .iter()
+        .map(|f| {
+            table
+                .columns
+                .iter()
+                .position(|c| c == f)
+                .and_then(|j| row.values[j])
+                .unwrap_or(f64::NAN)
+        })
+        .collect();
+    let missing: Vec<String> = advisor
+        .features
+        .iter()
+        .zip(&x)
+        .filter(|(_, v)| v.is_nan())
+        .map(|(f, _)| f.clone())
+        .collect();
+    let summary = ProfileSummary {
+        kernels,
+        features_present: x.len() - missing.len(),
+        features_expected: x.len(),
+        missing_features: missing.clone(),
+    };
+    if missing.len() * 2 > x.len() {
+        return Err(Error::MissingMetric {
+            metric: format!(
+                "{} of the model's {} counters ({}, ...)",
+                missing.len(),
+                x.len(),
+                missing
+                    .iter()
+                    .take(3)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            context: "from the profile".into(),
+            hint: format!(
+                "profile with `advise profile` or `ncu --csv --page raw --metrics {}`",
+                advisor.features.join(",")
+            ),
+        });
+    }
+    Ok((x, summary))
+}
+
+fn label(c: f64) -> &'static str {
+    if c >= 0.8 {
+        "high"
+    } else if c >= 0.6 {
+        "medium"
+    } else {
+        "low"
+    }
+}
+
+/// Suggestions for one feature row, ranked by expected gain (confidence x (speedup - 1)),
+/// recommended ones first. `applied` optimizations are left out.
+pub fn suggest(advisor: &Advisor, x: &[f64], applied: &[String]) -> Result<Vec<Suggestion>> {
+    let mut out = Vec::new();
+    let data = Data::numeric(
+        &advisor.features,
+        "speedup",
+        vec![x.to_vec()],
+        vec![f64::NAN],
+    );
+    for m in &advisor.optimizations {
+        if applied.iter().any(|a| {
+            m.name.eq_ignore_ascii_case(a)
+                || m.name
+                    .to_ascii_uppercase()
+                    .starts_with(&a.to_ascii_uppercase())
+        }) {
+            continue;
+        }
+        let p = m.primary.predict(&data)?[0];
+        let q = m.secondary.predict(&data)?[0];
+        let (nearest, d) = nearest(m, x);
+        let closeness = if d <= m.typical_distance || d == 0.0 {
+            1.0
+        } else {
+            m.typical_distance / d
+        };
+        let agreement = if (p > 1.0) == (q > 1.0) { 1.0 } else { 0.75 };
+        let accuracy = m.validation.as_ref().map(|v| v.accuracy);
+        let beats_majority = m
+            .validation
+            .as_ref()
+            .is_some_and(|v| v.accuracy > v.majority_accuracy);
+        // A model that does not beat guessing the usual outcome earns at most "low".
+        let cap = if beats_majority { 1.0 } else { 0.5 };
+        let confidence = (accuracy.unwrap_or(0.5) * closeness * agreement).min(cap);
+        let outside = outside_range(advisor, m, x);
+        let extrapolation =
+            d > 3.0 * m.typical_distance || outside.iter().any(|(_, how_far)| *how_far > 0.5);
+        let verdict = if (p - 1.0).abs() < NO_EFFECT_BAND {
+            "no clear effect"
+        } else if p > 1.0 {
+            "recommend"
+        } else {
+            "not recommended"
+        };
+        let mut deciding = decisions(advisor, m, x);
+        deciding.extend(
+            outside
+                .iter()
+                .take(3)
+                .map(|(j, _)| evidence(advisor, m, x, *j, None)),
+        );
+        let mut reason = reason(m, q, nearest, &deciding, extrapolation);
+        if let (false, Some(v)) = (beats_majority, &m.validation) {
+            reason.push_str(&format!(
+                "; validated accuracy {:.0}% is no better than the majority rule's ({:.0}%)",
+                100.0 * v.accuracy,
+                100.0 * v.majority_accuracy
+            ));
+        }
+        out.push(Suggestion {
+            optimization: m.name.clone(),
+            predicted_speedup: p,
+            second_opinion: q,
+            confidence,
+            confidence_label: label(confidence),
+            verdict,
+            extrapolation,
+            reason,
+            validated_accuracy: accuracy,
+            majority_accuracy: m.validation.as_ref().map(|v| v.majority_accuracy),
+            deciding_counters: deciding,
+        });
+    }
+    out.sort_by(|a, b| {
+        let gain = |s: &Suggestion| s.confidence * (s.predicted_speedup - 1.0);
+        (b.verdict == "recommend")
+            .cmp(&(a.verdict == "recommend"))
+            .then(gain(b).total_cmp(&gain(a)))
+    });
+    Ok(out)
+}
+
+/// The training row nearest to `x` (index) and its distance.
+fn nearest(m: &OptimizationModel, x: &[f64]) -> (usize, f64) {
+    m.rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (i, scaled_distance(x, r, &m.ranges)))
+        .fold(
+            (0, f64::INFINITY),
+            |best, c| if c.1 < best.1 { c } else { best },
+        )
+}
+
+/// Features outside the training range, with how far outside in range widths, furthest first.
+fn outside_range(advisor: &Advisor, m: &OptimizationModel, x: &[f64]) -> Vec<(usize, f64)> {
+    let mut v: Vec<(usize, f64)> = (0..advisor.features.len())
+        .filter_map(|j| {
+            let (lo, hi) = m.ranges[j];
+            let w = (hi - lo).abs().max(f64::MIN_POSITIVE);
+            let v = x[j];
+            if v.is_nan() || lo.is_nan() {
+                return None;
+            }
+            let far = if v < lo {
+                (lo - v) / w
+            } else if v > hi {
+                (v - hi) / w
+            } else {
+                0.0
+            };
+            (far > 0.0).then_some((j, far))
+        })
+        .collect();
+    v.sort_by(|a, b| b.1.total_cmp(&a.1));
+    v
+}
+
+fn evidence(
+    advisor: &Advisor,
+    m: &OptimizationModel,
+    x: &[f64],
+    j: usize,
+    threshold: Option<f64>,
+) -> CounterEvidence {
+    CounterEvidence {
+        counter: advisor.features[j].clone(),
+        value: x[j],
+        train_min: m.ranges[j].0,
+        train_max: m.ranges[j].1,
+        threshold,
+    }
+}
+
+/// The M5P tests on the profile's path (from whichever of the two models is an M5P).
+fn decisions(advisor: &Advisor, m: &OptimizationModel, x: &[f64]) -> Vec<CounterEvidence> {
+    use crate::model::Fitted;
+    let tree = match (&m.primary.model, &m.secondary.model) {
+        (Fitted::M5p(t), _) | (_, Fitted::M5p(t)) => t,
+        _ => return Vec::new(),
+    };
+    tree.rule_path(x)
+        .unwrap_or_default()
+        .into_iter()
+        .take(4)
+        .map(|s| evidence(advisor, m, x, s.feature, Some(s.threshold)))
+        .collect()
+}
+
+fn reason(
+    m: &OptimizationModel,
+    q: f64,
+    nearest: usize,
+    deciding: &[CounterEvidence],
+    extrapolation: bool,
+) -> String {
+    let mut parts = Vec::new();
+    if let Some(id) = m.ids.get(nearest) {
+        parts.push(format!(
+            "nearest training case {id}: the change gave {}x there",
+            fmt_sig(m.speedups[nearest], 3)
+        ));
+    }
+    let rules: Vec<String> = deciding
+        .iter()
+        .filter_map(|e| {
+            e.threshold.map(|t| {
+                format!(
+                    "{} = {} {} {}",
+                    e.counter,
+                    fmt_sig(e.value, 3),
+                    if e.value <= t { "<=" } else { ">" },
+                    fmt_sig(t, 3)
+                )
+            })
+        })
+        .collect();
+    if !rules.is_empty() {
+        parts.push(format!("M5P rule: {}", rules.join(", ")));
+    }
+    let outside: Vec<String> = deciding
+        .iter()
+        .filter(|e| e.threshold.is_none())
+        .map(|e| {
+            format!(
+                "{} = {} (trained on {}..{})",
+                e.counter,
+                fmt_sig(e.value, 3),
+                fmt_sig(e.train_min, 3),
+                fmt_sig(e.train_max, 3)
+            )
+        })
+        .collect();
+    if !outside.is_empty() {
+        parts.push(format!(
+            "outside the training range: {}",
+            outside.join(", ")
+        ));
+    }
+    parts.push(format!(
+        "second model ({}) predicts {}x",
+        m.secondary.method(),
+        fmt_sig(q, 3)
+    ));
+    if extrapolation {
+        parts.push("the profile lies far from the training data: this is an extrapolation".into());
+    }
+    parts.join("; ")
+}

@@ -1,0 +1,223 @@
+//! `advise train`, `suggest` and `profile`: an advisor trained on a generated (synthetic) NB
+//! campaign whose counters carry the names of a real recorded ncu file, applied to that real
+//! file directly and through a stand-in ncu that replays it.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn advise() -> Command {
+    let mut c = Command::cargo_bin("advise").unwrap();
+    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    c
+}
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+const GINKGO: &str = "tests/fixtures/ncu/ncu_metrics_RTX4090_instroofline_ginkgo_spmm.csv";
+
+struct Setup {
+    _dir: tempfile::TempDir,
+    model: PathBuf,
+    work: PathBuf,
+}
+
+fn setup() -> Setup {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("synthetic-nb");
+    std::fs::create_dir(&data).unwrap();
+    common::write_synthetic_nb_with(&data, &common::GINKGO_METRICS, 11);
+    let model = dir.path().join("advisor.json");
+    advise()
+        .args(["train", "--max-samples", "200", "--dataset"])
+        .arg(&data)
+        .arg("-o")
+        .arg(&model)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("SHMEM"));
+    let work = dir.path().join("work");
+    Setup {
+        model,
+        work,
+        _dir: dir,
+    }
+}
+
+#[test]
+fn suggest_ranks_every_nb_optimization_for_a_real_ncu_file() {
+    let s = setup();
+    let out = advise()
+        .args(["suggest", "--json", "--ncu-csv", GINKGO, "--model"])
+        .arg(&s.model)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let list = v["suggestions"].as_array().unwrap();
+    assert_eq!(list.len(), 6);
+    for x in list {
+        for k in ["optimization", "predicted_speedup", "confidence", "reason"] {
+            assert!(!x[k].is_null(), "{k} missing in {x}");
+        }
+        let c = x["confidence"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&c));
+    }
+    assert_eq!(v["profile"]["features_present"], 14);
+    assert_eq!(v["profile"]["kernels"].as_array().unwrap().len(), 4);
+    // The real profile is far from the synthetic training data: it must say so.
+    assert!(list.iter().all(|x| x["extrapolation"] == true));
+
+    let table = advise()
+        .args([
+            "suggest",
+            "--ncu-csv",
+            GINKGO,
+            "--applied",
+            "FTZ,RSQRT",
+            "--model",
+        ])
+        .arg(&s.model)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(table).unwrap();
+    assert!(!text.contains(" FTZ ") && !text.contains("RSQRT"), "{text}");
+    let tmp = s.model.parent().unwrap().display().to_string();
+    insta::assert_snapshot!(text.replace(&tmp, "<tmp>"));
+}
+
+#[test]
+fn profile_runs_the_app_through_ncu_with_its_arguments_unchanged() {
+    let s = setup();
+    let argv = s.work.join("argv.txt");
+    std::fs::create_dir_all(&s.work).unwrap();
+    let tricky = ["two words", "quote\"d 'single'", "semi;colon", "$HOME", "*"];
+    let out = advise()
+        .env("NCU", root().join("tests/stand-ins/replay_ncu.sh"))
+        .env("STANDIN_CSV", root().join(GINKGO))
+        .env("STANDIN_ARGV", &argv)
+        .args(["profile", "--json", "--dir"])
+        .arg(s.work.join("prof"))
+        .arg("--model")
+        .arg(&s.model)
+        .arg("--")
+        .arg("/bin/echo")
+        .args(tricky)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let recorded = std::fs::read_to_string(&argv).unwrap();
+    let mut expected = vec!["/bin/echo"];
+    expected.extend(tricky);
+    assert_eq!(recorded.lines().collect::<Vec<_>>(), expected);
+    // The app's own output comes first; the JSON document follows it.
+    let text = String::from_utf8(out).unwrap();
+    let json = &text[text.find('{').unwrap()..];
+    let v: serde_json::Value = serde_json::from_str(json).unwrap();
+    assert_eq!(v["suggestions"].as_array().unwrap().len(), 6);
+    assert!(s.work.join("prof/ncu.csv").is_file(), "raw CSV kept");
+}
+
+fn profile_err(
+    s: &Setup,
+    mode: Option<&str>,
+    ncu: Option<&Path>,
+    csv: &str,
+    app: &[&str],
+) -> String {
+    let mut c = advise();
+    c.env(
+        "NCU",
+        ncu.map(Path::to_path_buf)
+            .unwrap_or_else(|| root().join("tests/stand-ins/replay_ncu.sh")),
+    )
+    .env("STANDIN_CSV", root().join(csv));
+    if let Some(m) = mode {
+        c.env("STANDIN_MODE", m);
+    }
+    let out = c
+        .args(["profile", "--dir"])
+        .arg(s.work.join("err"))
+        .arg("--model")
+        .arg(&s.model)
+        .arg("--")
+        .args(app)
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn each_profile_failure_has_its_own_message() {
+    let s = setup();
+    let e = profile_err(
+        &s,
+        None,
+        Some(Path::new("/no/such/ncu")),
+        GINKGO,
+        &["/bin/true"],
+    );
+    assert!(e.contains("ncu") && e.contains("/no/such/ncu"), "{e}");
+    let e = profile_err(&s, Some("perm"), None, GINKGO, &["/bin/true"]);
+    assert!(
+        e.contains("ERR_NVGPUCTRPERM") && e.contains("NVreg_RestrictProfilingToAdminUsers"),
+        "{e}"
+    );
+    let e = profile_err(&s, None, None, GINKGO, &["./no-such-app"]);
+    assert!(e.contains("program not found"), "{e}");
+    let e = profile_err(&s, None, None, GINKGO, &["/bin/false"]);
+    assert!(e.contains("/bin/false exited with"), "{e}");
+    let e = profile_err(&s, Some("nokernel"), None, GINKGO, &["/bin/true"]);
+    assert!(e.contains("profiled no kernel"), "{e}");
+    let e = profile_err(
+        &s,
+        None,
+        None,
+        "tests/fixtures/ncu/ncu_details_B200_superbenchmark_cublaslt.csv",
+        &["/bin/true"],
+    );
+    assert!(e.contains("missing") && e.contains("--metrics"), "{e}");
+}
+
+#[test]
+fn no_panic_on_any_recorded_file() {
+    let s = setup();
+    for dir in ["tests/fixtures/ncu", "tests/fixtures/nvprof"] {
+        for f in std::fs::read_dir(root().join(dir)).unwrap() {
+            let f = f.unwrap().path();
+            let out = advise()
+                .args(["suggest", "--ncu-csv"])
+                .arg(&f)
+                .arg("--model")
+                .arg(&s.model)
+                .output()
+                .unwrap();
+            assert!(
+                matches!(out.status.code(), Some(0) | Some(2)),
+                "{}: {:?}",
+                f.display(),
+                out
+            );
+            assert!(
+                !String::from_utf8_lossy(&out.stderr).contains("panicked"),
+                "{}",
+                f.display()
+            );
+        }
+    }
+}

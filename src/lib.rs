@@ -13,6 +13,7 @@ pub mod experiment;
 pub mod profile;
 pub mod recommend;
 pub mod report;
+pub mod static_analysis;
 pub mod variant;
 
 pub use error::{Error, Result};

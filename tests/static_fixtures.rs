@@ -168,3 +168,49 @@ fn missing_nvcc_is_an_error_with_the_install_hint() {
         "{text}"
     );
 }
+
+#[test]
+fn json_has_kernels_with_name_metrics_and_applied() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_advise"))
+        .args(["static", "--json"])
+        .arg(fixture("nb_opt_fastmath_sm90.ptx"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let k = &v["kernels"][0];
+    assert_eq!(k["name"], "_Z10nbody_stepPK6float4PS_iPi");
+    for key in [
+        "branch_fraction",
+        "load_fraction",
+        "int_fraction",
+        "float_fraction",
+        "loops",
+        "syncthreads",
+        "registers",
+        "shared_bytes",
+        "special_function",
+        "shuffle",
+        "vote",
+        "atomic",
+        "local_memory",
+        "constant_loads",
+    ] {
+        assert!(!k["metrics"][key].is_null() || key == "registers", "{key}");
+    }
+    let names: Vec<&str> = k["applied"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["FTZ", "RSQRT", "SHMEM", "CONST", "VOTE"]);
+    assert!(k["applied"][0]["evidence"]
+        .as_str()
+        .unwrap()
+        .contains(".ftz"));
+}

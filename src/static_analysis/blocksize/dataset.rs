@@ -199,6 +199,24 @@ fn label(params: &[String], values: &[String]) -> String {
         .join(";")
 }
 
+/// A compile result kept in the temporary folder, keyed by what was compiled, so that
+/// rebuilding the dataset only compiles configurations it has not seen.
+fn cached(key: &str, compute: impl FnOnce() -> Result<String>) -> Result<String> {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    key.hash(&mut h);
+    let dir = std::env::temp_dir().join("advise-blocksize-cache");
+    let file = dir.join(format!("{:016x}.txt", h.finish()));
+    if let Ok(text) = std::fs::read_to_string(&file) {
+        return Ok(text);
+    }
+    let text = compute()?;
+    if std::fs::create_dir_all(&dir).is_ok() {
+        let _ = std::fs::write(&file, &text);
+    }
+    Ok(text)
+}
+
 /// Builds the dataset from Kernel Tuner caches named `<kernel>__<GPU>.json.gz` in `caches`
 /// and kernel sources in `sources`; `progress` hears about each (kernel, GPU).
 pub fn build(caches: &Path, sources: &Path, mut progress: impl FnMut(&str)) -> Result<Dataset> {
@@ -254,8 +272,27 @@ pub fn build(caches: &Path, sources: &Path, mut progress: impl FnMut(&str)) -> R
                     time_ms: t,
                     config: label(&space.params, values),
                 });
-                write(values)?;
-                let info = nvcc::resources(&wrapped, &opts)?;
+                let key = format!("info {arch} {}", wrapper(&space.params, values, &source));
+                let info = match cached(&key, || {
+                    write(values)?;
+                    nvcc::resources(&wrapped, &opts)
+                }) {
+                    Ok(info) => info,
+                    Err(e) => {
+                        // E.g. more than 48 KB of static shared memory, which the tuner's
+                        // own compile accepted: the occupancy baseline then uses the
+                        // reference configuration's resources for this size.
+                        let text = e.to_string();
+                        let why = text
+                            .lines()
+                            .find(|l| l.contains("error"))
+                            .unwrap_or("")
+                            .trim()
+                            .to_string();
+                        progress(&format!("  {b} threads: resources unknown ({why})"));
+                        continue;
+                    }
+                };
                 let res = sass::parse_ptxas_info(&info);
                 if let Some((_, r)) = res.iter().find(|(n, _)| short_name(n) == spec.function) {
                     ds.resources.push(ResourceRow {
@@ -271,10 +308,18 @@ pub fn build(caches: &Path, sources: &Path, mut progress: impl FnMut(&str)) -> R
                 .get(&256)
                 .or_else(|| best.values().next())
                 .ok_or_else(|| Error::format(&path, "no timed configuration"))?;
-            write(reference.1)?;
-            let compiled = nvcc::compile(&wrapped, &opts)?;
-            let module = ptx::parse(&compiled.ptx);
-            let res = sass::parse_ptxas_info(&compiled.ptxas_info);
+            let key = format!(
+                "ref {arch} {}",
+                wrapper(&space.params, reference.1, &source)
+            );
+            let both = cached(&key, || {
+                write(reference.1)?;
+                let c = nvcc::compile(&wrapped, &opts)?;
+                Ok(format!("{}\n//@@ptxas@@\n{}", c.ptx, c.ptxas_info))
+            })?;
+            let (ptx_text, info) = both.split_once("\n//@@ptxas@@\n").unwrap_or((&both, ""));
+            let module = ptx::parse(ptx_text);
+            let res = sass::parse_ptxas_info(info);
             let f = module
                 .kernels()
                 .find(|f| short_name(&f.name) == spec.function)

@@ -105,7 +105,7 @@ pub fn detect(kernel: &str, m: &Metrics, const_symbols: &[String]) -> Vec<Detect
             ),
         );
     }
-    if !sass {
+    if !sass && m.rsqrt > 0 {
         push(
             &mut out,
             "RSQRT",
@@ -113,6 +113,17 @@ pub fn detect(kernel: &str, m: &Metrics, const_symbols: &[String]) -> Vec<Detect
             kernel,
             m.rsqrt,
             "rsqrt.approx.f32".into(),
+        );
+    } else if !sass {
+        // Built with approximate square roots (-use_fast_math or -prec-sqrt=false): any
+        // 1/sqrtf would already be rsqrt.approx, so suggesting RSQRT gains nothing.
+        push(
+            &mut out,
+            "RSQRT",
+            Some(Optimization::Rsqrt),
+            kernel,
+            m.sqrt_approx,
+            "sqrt.approx.f32 (approximate square roots: -use_fast_math or -prec-sqrt=false)".into(),
         );
     }
     let shared = m.shared_loads + m.shared_stores;
@@ -129,17 +140,25 @@ pub fn detect(kernel: &str, m: &Metrics, const_symbols: &[String]) -> Vec<Detect
         shared,
         format!("{ld} x{}, {st} x{}", m.shared_loads, m.shared_stores),
     );
+    // Tables the compiler or CUDA's math library may place in constant space are not user
+    // `__constant__` data.
+    let const_symbols: Vec<&String> = const_symbols
+        .iter()
+        .filter(|s| !(s.starts_with("__cudart") || s.starts_with("__nv") || s.starts_with('$')))
+        .collect();
+    let user_constants = sass || !const_symbols.is_empty();
     let symbols = if const_symbols.is_empty() {
         String::new()
     } else {
-        format!(" from __constant__ {}", const_symbols.join(", "))
+        let names: Vec<&str> = const_symbols.iter().map(|s| s.as_str()).collect();
+        format!(" from __constant__ {}", names.join(", "))
     };
     push(
         &mut out,
         "CONST",
         Some(Optimization::Const),
         kernel,
-        m.constant_loads,
+        if user_constants { m.constant_loads } else { 0 },
         if sass {
             format!("operands in a user constant bank{symbols}")
         } else {
@@ -301,6 +320,15 @@ mod tests {
     }
 
     #[test]
+    fn approximate_sqrt_counts_as_rsqrt() {
+        let mut x = m();
+        x.sqrt_approx = 2;
+        let d = detect("k", &x, &[]);
+        assert_eq!(d[0].name, "RSQRT");
+        assert!(d[0].evidence.contains("sqrt.approx"));
+    }
+
+    #[test]
     fn each_rule_names_its_evidence() {
         let mut x = m();
         x.rsqrt = 2;
@@ -309,6 +337,9 @@ mod tests {
         x.vote = 1;
         x.shuffle = 5;
         let d = detect("k", &x, &["coeffs".into()]);
+        assert!(detect("k", &x, &["__cudart_i2opi_f".into()])
+            .iter()
+            .all(|d| d.name != "CONST"));
         let names: Vec<_> = d.iter().map(|d| d.name.as_str()).collect();
         assert_eq!(names, ["RSQRT", "SHMEM", "CONST", "VOTE", "SHFL"]);
         assert!(d[2].evidence.contains("coeffs"));

@@ -47,6 +47,9 @@ pub struct Metrics {
     /// Float arithmetic of any kind that could carry `.ftz` (the denominator of the above).
     pub float_arithmetic: u64,
     pub rsqrt: u64,
+    /// `sqrt.approx` (only from -prec-sqrt=false or -use_fast_math, under which 1/sqrtf
+    /// becomes `rsqrt.approx`).
+    pub sqrt_approx: u64,
 }
 
 impl Metrics {
@@ -183,6 +186,9 @@ pub fn from_ptx(f: &PtxFunction) -> Metrics {
             }
             if base == "rsqrt" {
                 m.rsqrt += 1;
+            }
+            if base == "sqrt" && i.has("approx") {
+                m.sqrt_approx += 1;
             }
         }
     }

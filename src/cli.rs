@@ -287,6 +287,55 @@ pub enum Command {
         #[arg(last = true, required = true)]
         app: Vec<String>,
     },
+    /// Static metrics of every kernel of a .cu, .ptx or .cubin file (STATuner's eight, plus
+    /// special-function, shuffle, vote, atomic, local and constant counts from PTX and SASS)
+    /// and the optimizations it already applies, with evidence.
+    Static {
+        /// A .cu file (compiled with nvcc: NVCC or PATH), or an existing .ptx or .cubin.
+        file: PathBuf,
+        /// Target architecture.
+        #[arg(long, default_value = "sm_90")]
+        arch: String,
+        /// Extra nvcc flags, e.g. "-use_fast_math".
+        #[arg(long, default_value = "", allow_hyphen_values = true)]
+        nvcc_flags: String,
+        /// A second version: report the instruction-mix differences of B against A.
+        #[arg(long)]
+        compare: Option<PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Recommend a block size for each kernel of a file (STATuner's SVM on static metrics)
+    /// beside the occupancy calculator's choices.
+    Blocksize {
+        file: PathBuf,
+        #[arg(long, default_value = "sm_90")]
+        arch: String,
+        #[arg(long, default_value = "", allow_hyphen_values = true)]
+        nvcc_flags: String,
+        /// Block-size dataset folder (default: the repository's datasets/blocksize).
+        #[arg(long)]
+        dataset: Option<PathBuf>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long)]
+        json: bool,
+    },
+    /// The STATuner experiment: leave-one-kernel-out block-size prediction on real tuning
+    /// spaces, error T(chosen)/T(best) - 1 for the SVM, a ranking model and the baselines.
+    Statuner {
+        /// Block-size dataset folder (default: the repository's datasets/blocksize).
+        #[arg(long)]
+        dataset: Option<PathBuf>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Rebuild the dataset first from a folder of Kernel Tuner caches
+        /// (<kernel>__<GPU>.json.gz); needs nvcc.
+        #[arg(long)]
+        build_dataset: Option<PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
     /// Show the nvprof -> Nsight Compute metric-name map.
     MetricMap {
         #[command(flatten)]

@@ -16,6 +16,7 @@ pub mod profile;
 pub mod recommend;
 pub mod report;
 pub mod search;
+pub mod static_analysis;
 pub mod variant;
 
 pub use error::{Error, Result};

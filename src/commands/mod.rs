@@ -5,6 +5,7 @@ pub mod advisor;
 pub mod bench;
 pub mod build;
 pub mod collect;
+pub mod blocksize;
 pub mod demo;
 pub mod experiment;
 pub mod explain;
@@ -19,6 +20,8 @@ pub mod predict;
 pub mod samples;
 pub mod search;
 pub mod search_bench;
+pub mod static_cmd;
+pub mod statuner;
 pub mod variants;
 
 use crate::cli::{Cli, Command};
@@ -145,6 +148,49 @@ pub fn run(cli: Cli) -> Result<()> {
                     ..Default::default()
                 },
                 out_dir: out,
+            },
+            &Output { json, path: None },
+        ),
+        Command::Static {
+            file,
+            arch,
+            nvcc_flags,
+            compare,
+            json,
+        } => static_cmd::run(
+            &static_cmd::StaticSettings {
+                file,
+                compare,
+                options: crate::static_analysis::CompileOptions::new(&arch, &nvcc_flags)?,
+            },
+            &Output { json, path: None },
+        ),
+        Command::Blocksize {
+            file,
+            arch,
+            nvcc_flags,
+            dataset,
+            seed,
+            json,
+        } => blocksize::run(
+            &blocksize::BlocksizeSettings {
+                file,
+                options: crate::static_analysis::CompileOptions::new(&arch, &nvcc_flags)?,
+                dataset,
+                seed,
+            },
+            &Output { json, path: None },
+        ),
+        Command::Statuner {
+            dataset,
+            seed,
+            build_dataset,
+            json,
+        } => statuner::run(
+            &statuner::StatunerSettings {
+                dataset,
+                seed,
+                build_from: build_dataset,
             },
             &Output { json, path: None },
         ),

@@ -1,0 +1,361 @@
+//! Which optimizations one compiled kernel shows, each with its evidence, and what changed
+//! between two versions of a kernel.
+//!
+//! Rules (PTX, the default): FTZ = most float arithmetic carries `.ftz` (SFU approximations
+//! such as `ex2.approx.ftz` are `.ftz` even in plain builds, so they do not count); RSQRT =
+//! `rsqrt.approx` (1/sqrtf compiles to `sqrt.rn` + `div.rn` unless -use_fast_math or
+//! -prec-sqrt=false); SHMEM = `ld/st.shared`; CONST = `ld.const`, which PTX uses only for
+//! `.const` globals (user `__constant__` data), never for kernel parameters (`ld.param`);
+//! VOTE = `vote`; shuffles = `shfl` (not an NB/BH optimization, reported beside them).
+//! From SASS alone (a bare cubin) RSQRT cannot be told apart from IEEE sqrt (both use
+//! `MUFU.RSQ`), and parameters live in constant bank 0, so CONST counts only the banks the
+//! cubin lists as user constant data.
+
+use serde::Serialize;
+
+use super::metrics::Metrics;
+use crate::variant::Optimization;
+
+/// One optimization (or code feature) found in a kernel.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Detected {
+    /// FTZ, RSQRT, SHMEM, CONST, VOTE, or SHFL for warp shuffles.
+    pub name: String,
+    /// The NB/BH optimization it is, where it is one (SHFL is not).
+    #[serde(skip)]
+    pub optimization: Option<Optimization>,
+    pub kernel: String,
+    /// The instruction that shows it.
+    pub evidence: String,
+    pub count: u64,
+}
+
+/// An optimization a single binary cannot show, and why.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NotDetectable {
+    pub name: &'static str,
+    pub reason: &'static str,
+}
+
+/// The NB/BH optimizations that only show as a difference between two versions.
+pub fn not_detectable() -> Vec<NotDetectable> {
+    vec![
+        NotDetectable {
+            name: "PEEL",
+            reason: "a peeled loop looks like any two loops; compare two versions (--compare) to see a loop split in two",
+        },
+        NotDetectable {
+            name: "UNROLL",
+            reason: "the compiler unrolls on its own; only the change in instructions per loop between two versions shows a source-level unroll",
+        },
+        NotDetectable {
+            name: "SORT",
+            reason: "reordering the input data changes no instruction of the kernel",
+        },
+        NotDetectable {
+            name: "WARP",
+            reason: "warp-cooperative work is a change of algorithm; compare two versions for more shuffles/votes and fewer loads",
+        },
+        NotDetectable {
+            name: "VOLA",
+            reason: "some volatile loads are always needed; compare two versions for fewer volatile loads",
+        },
+    ]
+}
+
+fn push(
+    out: &mut Vec<Detected>,
+    name: &str,
+    opt: Option<Optimization>,
+    kernel: &str,
+    count: u64,
+    evidence: String,
+) {
+    if count > 0 {
+        out.push(Detected {
+            name: name.into(),
+            optimization: opt,
+            kernel: kernel.into(),
+            evidence,
+            count,
+        });
+    }
+}
+
+/// The optimizations `m` shows. `const_symbols`: the module's `__constant__` variables, named
+/// in the evidence.
+pub fn detect(kernel: &str, m: &Metrics, const_symbols: &[String]) -> Vec<Detected> {
+    let sass = m.source == "sass";
+    let mut out = Vec::new();
+    if m.float_arithmetic > 0 && 2 * m.ftz_arithmetic >= m.float_arithmetic {
+        let what = if sass {
+            "FADD/FMUL/FFMA/FSETP/FMNMX .FTZ"
+        } else {
+            ".ftz on add/sub/mul/fma/setp.f32"
+        };
+        push(
+            &mut out,
+            "FTZ",
+            Some(Optimization::Ftz),
+            kernel,
+            m.ftz_arithmetic,
+            format!(
+                "{what}: {} of {} float arithmetic instructions",
+                m.ftz_arithmetic, m.float_arithmetic
+            ),
+        );
+    }
+    if !sass && m.rsqrt > 0 {
+        push(
+            &mut out,
+            "RSQRT",
+            Some(Optimization::Rsqrt),
+            kernel,
+            m.rsqrt,
+            "rsqrt.approx.f32".into(),
+        );
+    } else if !sass {
+        // Built with approximate square roots (-use_fast_math or -prec-sqrt=false): any
+        // 1/sqrtf would already be rsqrt.approx, so suggesting RSQRT gains nothing.
+        push(
+            &mut out,
+            "RSQRT",
+            Some(Optimization::Rsqrt),
+            kernel,
+            m.sqrt_approx,
+            "sqrt.approx.f32 (approximate square roots: -use_fast_math or -prec-sqrt=false)".into(),
+        );
+    }
+    let shared = m.shared_loads + m.shared_stores;
+    let (ld, st) = if sass {
+        ("LDS", "STS")
+    } else {
+        ("ld.shared", "st.shared")
+    };
+    push(
+        &mut out,
+        "SHMEM",
+        Some(Optimization::Shmem),
+        kernel,
+        shared,
+        format!("{ld} x{}, {st} x{}", m.shared_loads, m.shared_stores),
+    );
+    // Tables the compiler or CUDA's math library may place in constant space are not user
+    // `__constant__` data.
+    let const_symbols: Vec<&String> = const_symbols
+        .iter()
+        .filter(|s| !(s.starts_with("__cudart") || s.starts_with("__nv") || s.starts_with('$')))
+        .collect();
+    let user_constants = sass || !const_symbols.is_empty();
+    let symbols = if const_symbols.is_empty() {
+        String::new()
+    } else {
+        let names: Vec<&str> = const_symbols.iter().map(|s| s.as_str()).collect();
+        format!(" from __constant__ {}", names.join(", "))
+    };
+    push(
+        &mut out,
+        "CONST",
+        Some(Optimization::Const),
+        kernel,
+        if user_constants { m.constant_loads } else { 0 },
+        if sass {
+            format!("operands in a user constant bank{symbols}")
+        } else {
+            format!("ld.const{symbols}")
+        },
+    );
+    push(
+        &mut out,
+        "VOTE",
+        Some(Optimization::Vote),
+        kernel,
+        m.vote,
+        if sass { "VOTE.ALL/ANY" } else { "vote.sync" }.into(),
+    );
+    push(
+        &mut out,
+        "SHFL",
+        None,
+        kernel,
+        m.shuffle,
+        if sass { "SHFL" } else { "shfl.sync" }.into(),
+    );
+    out
+}
+
+/// One instruction-mix difference between version A and version B of a kernel.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Difference {
+    pub metric: &'static str,
+    pub a: f64,
+    pub b: f64,
+    /// What the change suggests, e.g. "fewer volatile loads (VOLA)".
+    pub reading: String,
+}
+
+/// The differences of B against A that hint at a source change.
+pub fn compare(a: &Metrics, b: &Metrics) -> Vec<Difference> {
+    let mut out = Vec::new();
+    let mut diff = |metric: &'static str, x: f64, y: f64, more: &str, fewer: &str| {
+        if (x - y).abs() > 1e-12 {
+            let reading = if y > x { more } else { fewer };
+            out.push(Difference {
+                metric,
+                a: x,
+                b: y,
+                reading: reading.to_string(),
+            });
+        }
+    };
+    let c = |v: u64| v as f64;
+    diff(
+        "instructions",
+        c(a.instructions),
+        c(b.instructions),
+        "more instructions (unrolled or duplicated code: UNROLL or PEEL?)",
+        "fewer instructions",
+    );
+    diff(
+        "loops",
+        c(a.loops),
+        c(b.loops),
+        "more loops (a loop split in two: PEEL?)",
+        "fewer loops (a loop fully unrolled or merged: UNROLL?)",
+    );
+    diff(
+        "branch_fraction",
+        a.branch_fraction,
+        b.branch_fraction,
+        "more branches per instruction",
+        "fewer branches per instruction (longer loop bodies: UNROLL?)",
+    );
+    diff(
+        "volatile_loads",
+        c(a.volatile_loads),
+        c(b.volatile_loads),
+        "more volatile loads",
+        "fewer volatile loads (VOLA)",
+    );
+    diff(
+        "shared_loads",
+        c(a.shared_loads),
+        c(b.shared_loads),
+        "more shared-memory loads (SHMEM)",
+        "fewer shared-memory loads",
+    );
+    diff(
+        "constant_loads",
+        c(a.constant_loads),
+        c(b.constant_loads),
+        "more constant-memory loads (CONST)",
+        "fewer constant-memory loads",
+    );
+    diff(
+        "global_loads",
+        c(a.global_loads),
+        c(b.global_loads),
+        "more global loads",
+        "fewer global loads (data reuse: SHMEM, CONST, WARP or VOLA?)",
+    );
+    diff(
+        "ftz_arithmetic",
+        c(a.ftz_arithmetic),
+        c(b.ftz_arithmetic),
+        "more flush-to-zero arithmetic (FTZ)",
+        "less flush-to-zero arithmetic",
+    );
+    diff(
+        "rsqrt",
+        c(a.rsqrt),
+        c(b.rsqrt),
+        "more rsqrt.approx (RSQRT)",
+        "fewer rsqrt.approx",
+    );
+    diff(
+        "vote",
+        c(a.vote),
+        c(b.vote),
+        "more votes (VOTE or WARP)",
+        "fewer votes",
+    );
+    diff(
+        "shuffle",
+        c(a.shuffle),
+        c(b.shuffle),
+        "more warp shuffles (WARP?)",
+        "fewer warp shuffles",
+    );
+    diff(
+        "local_memory",
+        c(a.local_memory),
+        c(b.local_memory),
+        "more local-memory traffic (spills or indexed arrays)",
+        "less local-memory traffic",
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn m() -> Metrics {
+        Metrics {
+            source: "ptx",
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn ftz_needs_most_arithmetic_flushed() {
+        let mut x = m();
+        x.float_arithmetic = 10;
+        x.ftz_arithmetic = 2;
+        assert!(detect("k", &x, &[]).is_empty());
+        x.ftz_arithmetic = 9;
+        let d = detect("k", &x, &[]);
+        assert_eq!(d[0].name, "FTZ");
+        assert_eq!(d[0].optimization, Some(Optimization::Ftz));
+    }
+
+    #[test]
+    fn approximate_sqrt_counts_as_rsqrt() {
+        let mut x = m();
+        x.sqrt_approx = 2;
+        let d = detect("k", &x, &[]);
+        assert_eq!(d[0].name, "RSQRT");
+        assert!(d[0].evidence.contains("sqrt.approx"));
+    }
+
+    #[test]
+    fn each_rule_names_its_evidence() {
+        let mut x = m();
+        x.rsqrt = 2;
+        x.shared_loads = 3;
+        x.constant_loads = 1;
+        x.vote = 1;
+        x.shuffle = 5;
+        let d = detect("k", &x, &["coeffs".into()]);
+        assert!(detect("k", &x, &["__cudart_i2opi_f".into()])
+            .iter()
+            .all(|d| d.name != "CONST"));
+        let names: Vec<_> = d.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(names, ["RSQRT", "SHMEM", "CONST", "VOTE", "SHFL"]);
+        assert!(d[2].evidence.contains("coeffs"));
+        assert_eq!(d[4].optimization, None);
+    }
+
+    #[test]
+    fn compare_reads_fewer_volatile_loads_and_a_split_loop() {
+        let mut a = m();
+        a.volatile_loads = 6;
+        a.loops = 1;
+        let mut b = a.clone();
+        b.volatile_loads = 2;
+        b.loops = 2;
+        let d = compare(&a, &b);
+        assert!(d.iter().any(|x| x.reading.contains("VOLA")));
+        assert!(d.iter().any(|x| x.reading.contains("PEEL")));
+    }
+}

@@ -1,0 +1,284 @@
+//! Static features of compiled CUDA code (seed 002, STATuner): per-kernel instruction-mix
+//! metrics from PTX and SASS, the optimizations one binary shows, the occupancy calculator,
+//! and block-size prediction. Sits beside `profile`; never imports `model`.
+//!
+//! Input is a `.cu` file (compiled with nvcc to PTX and a cubin), a `.ptx` file (assembled
+//! with ptxas where it exists, for registers and shared memory) or a `.cubin` (read with
+//! cuobjdump: SASS and resource usage only).
+
+pub mod blocksize;
+pub mod detect;
+pub mod metrics;
+pub mod nvcc;
+pub mod occupancy;
+pub mod ptx;
+pub mod sass;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+pub use detect::{Detected, Difference, NotDetectable};
+pub use metrics::Metrics;
+pub use nvcc::CompileOptions;
+
+/// What `advise static` reports for one kernel.
+#[derive(Debug, Clone, Serialize)]
+pub struct KernelReport {
+    /// The symbol (mangled for C++ kernels).
+    pub name: String,
+    /// The source-level name (`_Z6nbodyPf` -> `nbody`).
+    pub short_name: String,
+    /// From PTX where there is PTX, else from SASS.
+    pub metrics: Metrics,
+    /// From SASS, where cuobjdump could read the cubin.
+    pub sass: Option<Metrics>,
+    /// NB/BH optimizations the kernel shows.
+    pub applied: Vec<Detected>,
+    /// Other features worth knowing (warp shuffles).
+    pub other: Vec<Detected>,
+}
+
+/// The analysis of one file.
+#[derive(Debug, Clone, Serialize)]
+pub struct Analysis {
+    pub file: PathBuf,
+    pub arch: String,
+    pub kernels: Vec<KernelReport>,
+    pub not_detectable: Vec<NotDetectable>,
+    /// What could not be done (no cuobjdump, no ptxas, ...).
+    pub notes: Vec<String>,
+}
+
+/// The identifier inside an Itanium-mangled name (`_Z1kPKfPfi` -> `k`,
+/// `_ZN2ns6kernelEv` -> `ns::kernel`); other names are returned unchanged.
+pub fn short_name(symbol: &str) -> String {
+    let Some(rest) = symbol.strip_prefix("_Z") else {
+        return symbol.to_string();
+    };
+    let (nested, mut rest) = match rest.strip_prefix('N') {
+        Some(r) => (true, r),
+        None => (false, rest),
+    };
+    let mut parts = Vec::new();
+    loop {
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        let Ok(len) = digits.parse::<usize>() else {
+            break;
+        };
+        let start = digits.len();
+        let Some(part) = rest.get(start..start + len) else {
+            break;
+        };
+        parts.push(part.to_string());
+        rest = &rest[start + len..];
+        if !nested {
+            break;
+        }
+    }
+    if parts.is_empty() {
+        symbol.to_string()
+    } else {
+        parts.join("::")
+    }
+}
+
+fn kind_of(path: &Path) -> Result<&'static str> {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("cu" | "cuh") => Ok("cu"),
+        Some("ptx") => Ok("ptx"),
+        Some("cubin") => Ok("cubin"),
+        _ => Err(Error::Invalid(format!(
+            "{}: expected a .cu, .ptx or .cubin file",
+            path.display()
+        ))),
+    }
+}
+
+fn build_report(
+    name: &str,
+    metrics: Metrics,
+    sass: Option<Metrics>,
+    const_symbols: &[String],
+) -> KernelReport {
+    let (applied, other) = detect::detect(name, &metrics, const_symbols)
+        .into_iter()
+        .partition(|d| d.optimization.is_some());
+    KernelReport {
+        name: name.to_string(),
+        short_name: short_name(name),
+        metrics,
+        sass,
+        applied,
+        other,
+    }
+}
+
+/// Analyzes a `.cu`, `.ptx` or `.cubin` file.
+pub fn analyze(path: &Path, opts: &CompileOptions) -> Result<Analysis> {
+    let kind = kind_of(path)?;
+    if !path.is_file() {
+        return Err(Error::io(
+            path,
+            std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"),
+        ));
+    }
+    let mut notes = Vec::new();
+    let mut resources = BTreeMap::new();
+    let mut sass_text = None;
+    let mut ptx_text = None;
+    // Keeps temporary cubins alive until cuobjdump has read them.
+    let mut _keep: Option<nvcc::TempDir> = None;
+    let cubin: Option<PathBuf> = match kind {
+        "cu" => {
+            let c = nvcc::compile(path, opts)?;
+            resources = sass::parse_ptxas_info(&c.ptxas_info);
+            ptx_text = Some(c.ptx);
+            let p = c.cubin.clone();
+            _keep = Some(c._dir);
+            Some(p)
+        }
+        "ptx" => {
+            ptx_text = Some(std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?);
+            let arch = ptx_text
+                .as_deref()
+                .map(ptx::parse)
+                .map(|m| m.target.split(',').next().unwrap_or("").trim().to_string())
+                .filter(|t| t.starts_with("sm_"))
+                .unwrap_or_else(|| opts.arch.clone());
+            match nvcc::assemble(path, &arch)? {
+                Some((info, cubin, dir)) => {
+                    resources = sass::parse_ptxas_info(&info);
+                    _keep = Some(dir);
+                    Some(cubin)
+                }
+                None => {
+                    notes.push("ptxas not found: registers and shared memory unknown".into());
+                    None
+                }
+            }
+        }
+        _ => Some(path.to_path_buf()),
+    };
+    let mut user_banks = vec![3];
+    if let Some(cubin) = &cubin {
+        match nvcc::disassemble(cubin)? {
+            Some((sass, res)) => {
+                if resources.is_empty() {
+                    resources = sass::parse_res_usage(&res);
+                    // cuobjdump counts the 1 KB of shared memory sm_90 reserves per block
+                    // (ptxas -v does not); report what the kernel itself declares.
+                    if sass.contains("code for sm_90") {
+                        for r in resources.values_mut() {
+                            r.shared_bytes = r.shared_bytes.saturating_sub(1024);
+                        }
+                    }
+                }
+                let banks = metrics::user_constant_banks(&res);
+                if !banks.is_empty() || kind == "cubin" {
+                    user_banks = banks;
+                }
+                sass_text = Some(sass);
+            }
+            None => notes.push("cuobjdump not found: no SASS counts".into()),
+        }
+    }
+    let sass_fns = sass_text
+        .as_deref()
+        .map(sass::parse_sass)
+        .unwrap_or_default();
+    let sass_metrics = |name: &str| {
+        sass_fns
+            .get(name)
+            .map(|insts| metrics::from_sass(insts, &user_banks).with_resources(resources.get(name)))
+    };
+    let mut kernels = Vec::new();
+    if let Some(text) = &ptx_text {
+        let module = ptx::parse(text);
+        for f in module.kernels() {
+            let m = metrics::from_ptx(f).with_resources(resources.get(&f.name));
+            let m = if m.shared_bytes.is_none() {
+                Metrics {
+                    shared_bytes: Some(f.shared_bytes),
+                    ..m
+                }
+            } else {
+                m
+            };
+            kernels.push(build_report(
+                &f.name,
+                m,
+                sass_metrics(&f.name),
+                &module.const_symbols,
+            ));
+        }
+    } else {
+        for name in sass_fns.keys() {
+            if let Some(m) = sass_metrics(name) {
+                kernels.push(build_report(name, m.clone(), Some(m), &[]));
+            }
+        }
+        notes.push(
+            "metrics from SASS only (a cubin holds no PTX); RSQRT cannot be told from IEEE sqrt in SASS"
+                .into(),
+        );
+    }
+    if kernels.is_empty() {
+        notes.push("no kernels (__global__ functions) found".into());
+    }
+    Ok(Analysis {
+        file: path.to_path_buf(),
+        arch: opts.arch.clone(),
+        kernels,
+        not_detectable: detect::not_detectable(),
+        notes,
+    })
+}
+
+/// The NB/BH optimizations already applied in a source file or binary, over all its
+/// kernels, so a recommender never suggests them again. Each comes with its evidence.
+pub fn applied_optimizations(path: &Path, opts: &CompileOptions) -> Result<Vec<Detected>> {
+    Ok(analyze(path, opts)?
+        .kernels
+        .into_iter()
+        .flat_map(|k| k.applied)
+        .collect())
+}
+
+/// Instruction-mix differences of B against A, kernel by kernel (kernels matched by name;
+/// when each file has one kernel they are paired whatever their names).
+pub fn compare(a: &Analysis, b: &Analysis) -> Vec<(String, Vec<Difference>)> {
+    if a.kernels.len() == 1 && b.kernels.len() == 1 {
+        let (x, y) = (&a.kernels[0], &b.kernels[0]);
+        let name = if x.short_name == y.short_name {
+            x.short_name.clone()
+        } else {
+            format!("{} vs {}", x.short_name, y.short_name)
+        };
+        return vec![(name, detect::compare(&x.metrics, &y.metrics))];
+    }
+    a.kernels
+        .iter()
+        .filter_map(|x| {
+            let y = b.kernels.iter().find(|y| y.name == x.name)?;
+            Some((
+                x.short_name.clone(),
+                detect::compare(&x.metrics, &y.metrics),
+            ))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_names() {
+        assert_eq!(short_name("_Z1kPKfPfi"), "k");
+        assert_eq!(short_name("_ZN2ns6kernelEv"), "ns::kernel");
+        assert_eq!(short_name("cn_pnpoly"), "cn_pnpoly");
+    }
+}

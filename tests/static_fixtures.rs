@@ -1,0 +1,216 @@
+//! `advise static` on real compiled files: PTX and a cubin committed in tests/data/static
+//! (nvcc 11.8; see PROVENANCE.md there), and .cu files compiled on the spot where nvcc exists.
+
+use std::path::{Path, PathBuf};
+
+use advise::static_analysis::{analyze, applied_optimizations, compare, nvcc, CompileOptions};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/static")
+        .join(name)
+}
+
+fn applied(file: &str, flags: &str) -> Vec<String> {
+    let opts = CompileOptions::new("sm_90", flags).unwrap();
+    let mut names: Vec<String> = applied_optimizations(&fixture(file), &opts)
+        .unwrap()
+        .into_iter()
+        .map(|d| d.name)
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+fn have(tool: Option<PathBuf>, what: &str) -> bool {
+    if tool.is_none() {
+        eprintln!("skipped: {what} not found");
+    }
+    tool.is_some()
+}
+
+#[test]
+fn fast_math_ptx_shows_ftz_rsqrt_shmem_const_vote_and_shuffles() {
+    assert_eq!(
+        applied("nb_opt_fastmath_sm90.ptx", ""),
+        ["CONST", "FTZ", "RSQRT", "SHMEM", "VOTE"]
+    );
+    let a = analyze(
+        &fixture("nb_opt_fastmath_sm90.ptx"),
+        &CompileOptions::default(),
+    )
+    .unwrap();
+    let k = &a.kernels[0];
+    assert_eq!(k.short_name, "nbody_step");
+    assert_eq!(k.other[0].name, "SHFL");
+    assert_eq!(k.metrics.shuffle, 5);
+    assert_eq!(k.metrics.syncthreads, 2);
+    assert!(k.applied.iter().any(|d| d.evidence.contains("c_soft2")));
+    let nd: Vec<_> = a.not_detectable.iter().map(|n| n.name).collect();
+    assert_eq!(nd, ["PEEL", "UNROLL", "SORT", "WARP", "VOLA"]);
+}
+
+#[test]
+fn plain_twin_applies_nothing_and_parameters_are_not_const() {
+    assert!(applied("nb_plain_sm90.ptx", "").is_empty());
+    let a = analyze(&fixture("nb_plain_sm90.ptx"), &CompileOptions::default()).unwrap();
+    // soft2 and dt are kernel parameters (ld.param), never CONST.
+    assert_eq!(a.kernels[0].metrics.constant_loads, 0);
+    assert_eq!(a.kernels[0].metrics.rsqrt, 0);
+}
+
+#[test]
+fn public_kernels_rodinia_hotspot_and_kernel_tuner_pnpoly() {
+    let a = analyze(
+        &fixture("rodinia_hotspot_sm75.ptx"),
+        &CompileOptions::default(),
+    )
+    .unwrap();
+    let k = a
+        .kernels
+        .iter()
+        .find(|k| k.short_name == "calculate_temp")
+        .unwrap();
+    // Three 16x16 float tiles: the 3072 bytes nvprof reports as static.smem for this kernel
+    // in the Rodinia nvprof data set (gpuperfpredict, all four GPUs).
+    assert_eq!(k.metrics.shared_bytes, Some(3072));
+    assert!(k.metrics.syncthreads >= 2);
+    assert!(k.metrics.loops >= 1);
+    let names: Vec<_> = k.applied.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(names, ["SHMEM"]);
+
+    let p = analyze(
+        &fixture("kerneltuner_pnpoly_sm86.ptx"),
+        &CompileOptions::default(),
+    )
+    .unwrap();
+    let k = p
+        .kernels
+        .iter()
+        .find(|k| k.short_name == "cn_pnpoly")
+        .unwrap();
+    let names: Vec<_> = k.applied.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["CONST"],
+        "pnpoly reads its polygon from __constant__ d_vertices"
+    );
+    assert!(k.metrics.branch_fraction > 0.0 && k.metrics.float_fraction > 0.0);
+}
+
+#[test]
+fn cubin_is_read_with_cuobjdump() {
+    if !have(nvcc::cuobjdump(), "cuobjdump") {
+        return;
+    }
+    let a = analyze(
+        &fixture("nb_opt_fastmath_sm90.cubin"),
+        &CompileOptions::default(),
+    )
+    .unwrap();
+    let k = &a.kernels[0];
+    assert_eq!(k.metrics.source, "sass");
+    assert_eq!(k.metrics.shared_bytes, Some(2048));
+    let names: Vec<_> = k.applied.iter().map(|d| d.name.as_str()).collect();
+    // RSQRT cannot be read from SASS (IEEE sqrt uses MUFU.RSQ too).
+    assert_eq!(names, ["FTZ", "SHMEM", "CONST", "VOTE"]);
+}
+
+#[test]
+fn cu_files_compile_and_show_what_they_apply() {
+    if !have(nvcc::find_tool("nvcc", "NVCC"), "nvcc") {
+        return;
+    }
+    assert_eq!(
+        applied("nb_opt.cu", "-use_fast_math"),
+        ["CONST", "FTZ", "RSQRT", "SHMEM", "VOTE"]
+    );
+    assert_eq!(applied("nb_opt.cu", ""), ["CONST", "SHMEM", "VOTE"]);
+    assert!(applied("nb_plain.cu", "").is_empty());
+    let opts = CompileOptions::default();
+    let a = analyze(&fixture("nb_opt.cu"), &opts).unwrap();
+    let m = &a.kernels[0].metrics;
+    assert!(m.registers.is_some_and(|r| r > 0));
+    assert_eq!(m.shared_bytes, Some(2048));
+}
+
+#[test]
+fn compare_reads_vola_and_peel() {
+    if !have(nvcc::find_tool("nvcc", "NVCC"), "nvcc") {
+        return;
+    }
+    let opts = CompileOptions::default();
+    let run = |a: &str, b: &str| {
+        let a = analyze(&fixture(a), &opts).unwrap();
+        let b = analyze(&fixture(b), &opts).unwrap();
+        compare(&a, &b).remove(0).1
+    };
+    let v = run("vola_before.cu", "vola_after.cu");
+    assert!(v.iter().any(|d| d.metric == "volatile_loads" && d.b < d.a));
+    let p = run("peel_before.cu", "peel_after.cu");
+    assert!(p.iter().any(|d| d.metric == "loops" && d.b > d.a));
+}
+
+#[test]
+fn missing_nvcc_is_an_error_with_the_install_hint() {
+    // A .cu input with NVCC pointing nowhere must say how to install the toolkit.
+    let err = std::process::Command::new(env!("CARGO_BIN_EXE_advise"))
+        .args(["static"])
+        .arg(fixture("nb_plain.cu"))
+        .env("NVCC", "/nonexistent/nvcc")
+        .output()
+        .unwrap();
+    assert!(!err.status.success());
+    let text = String::from_utf8_lossy(&err.stderr);
+    assert!(
+        text.contains("nvcc not found") && text.contains("apt-get install nvidia-cuda-toolkit"),
+        "{text}"
+    );
+}
+
+#[test]
+fn json_has_kernels_with_name_metrics_and_applied() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_advise"))
+        .args(["static", "--json"])
+        .arg(fixture("nb_opt_fastmath_sm90.ptx"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let k = &v["kernels"][0];
+    assert_eq!(k["name"], "_Z10nbody_stepPK6float4PS_iPi");
+    for key in [
+        "branch_fraction",
+        "load_fraction",
+        "int_fraction",
+        "float_fraction",
+        "loops",
+        "syncthreads",
+        "registers",
+        "shared_bytes",
+        "special_function",
+        "shuffle",
+        "vote",
+        "atomic",
+        "local_memory",
+        "constant_loads",
+    ] {
+        assert!(!k["metrics"][key].is_null() || key == "registers", "{key}");
+    }
+    let names: Vec<&str> = k["applied"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["FTZ", "RSQRT", "SHMEM", "CONST", "VOTE"]);
+    assert!(k["applied"][0]["evidence"]
+        .as_str()
+        .unwrap()
+        .contains(".ftz"));
+}

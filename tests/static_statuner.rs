@@ -1,0 +1,138 @@
+//! The STATuner experiment on the committed block-size dataset (datasets/blocksize): every
+//! method has an error on every kernel and GPU, each error is at least 0, and the means are
+//! the means of the rows.
+
+use std::collections::BTreeMap;
+
+use advise::commands::statuner::run_statuner;
+use advise::static_analysis::blocksize::evaluate::METHODS;
+use advise::static_analysis::blocksize::Dataset;
+
+fn advise() -> assert_cmd::Command {
+    let mut c = assert_cmd::Command::cargo_bin("advise").unwrap();
+    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    c
+}
+
+#[test]
+fn dataset_is_consistent() {
+    let ds = Dataset::load(&Dataset::default_dir()).unwrap();
+    assert!(
+        ds.kernels.len() >= 10,
+        "{} (kernel, GPU) rows",
+        ds.kernels.len()
+    );
+    for k in &ds.kernels {
+        let t: Vec<_> = ds
+            .timings
+            .iter()
+            .filter(|t| t.kernel == k.kernel && t.gpu == k.gpu)
+            .collect();
+        assert!(t.len() >= 5, "{} on {}: {} sizes", k.kernel, k.gpu, t.len());
+        for row in &t {
+            assert!(row.block_size.is_multiple_of(32) && row.block_size <= 1024);
+            assert!(row.time_ms > 0.0);
+        }
+        assert!(
+            k.registers > 0 && k.instructions > 0,
+            "{} on {}",
+            k.kernel,
+            k.gpu
+        );
+    }
+}
+
+#[test]
+fn json_has_every_method_on_every_kernel_and_gpu() {
+    let out = advise().args(["statuner", "--json"]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    let ds = Dataset::load(&Dataset::default_dir()).unwrap();
+    let mut sums: BTreeMap<String, (f64, usize)> = BTreeMap::new();
+    for k in &ds.kernels {
+        for m in METHODS {
+            let r: Vec<_> = rows
+                .iter()
+                .filter(|r| {
+                    r["kernel"] == k.kernel.as_str()
+                        && r["gpu"] == k.gpu.as_str()
+                        && r["method"] == *m
+                })
+                .collect();
+            assert_eq!(r.len(), 1, "{m} on {} {}", k.kernel, k.gpu);
+            let e = r[0]["error"].as_f64().unwrap();
+            assert!(e.is_finite() && e >= 0.0, "{m} {} {}: {e}", k.kernel, k.gpu);
+            let s = sums.entry(m.to_string()).or_default();
+            s.0 += e;
+            s.1 += 1;
+        }
+    }
+    assert_eq!(rows.len(), ds.kernels.len() * METHODS.len());
+    for (m, (sum, n)) in sums {
+        let mean = v["mean"][&m].as_f64().unwrap();
+        assert!((mean - sum / n as f64).abs() < 1e-12, "{m}");
+    }
+}
+
+#[test]
+fn evaluation_is_deterministic_and_best_is_never_beaten() {
+    let a = run_statuner(None, 7).unwrap();
+    let b = run_statuner(None, 7).unwrap();
+    assert_eq!(a.rows, b.rows);
+    // The occupancy calculator's best pick is never worse than its worst.
+    for r in a.rows.iter().filter(|r| r.method == "occupancy-best") {
+        let worst = a
+            .rows
+            .iter()
+            .find(|w| w.method == "occupancy-worst" && w.kernel == r.kernel && w.gpu == r.gpu)
+            .unwrap();
+        assert!(r.error <= worst.error);
+    }
+}
+
+#[test]
+fn blocksize_recommends_a_size_and_says_why() {
+    if advise::static_analysis::nvcc::find_tool("nvcc", "NVCC").is_none() {
+        eprintln!("skipped: nvcc not found");
+        return;
+    }
+    let out = advise()
+        .args([
+            "blocksize",
+            "tests/data/static/nb_opt.cu",
+            "--arch",
+            "sm_86",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let k = &v["kernels"][0];
+    let b = k["block_size"].as_u64().unwrap();
+    assert!(b.is_multiple_of(32) && b <= 1024);
+    assert!(!k["max_occupancy_sizes"].as_array().unwrap().is_empty());
+    let text = advise()
+        .args([
+            "blocksize",
+            "tests/data/static/nb_opt.cu",
+            "--arch",
+            "sm_86",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("why:") && text.contains("occupancy"),
+        "{text}"
+    );
+}

@@ -129,11 +129,13 @@ pub enum Command {
     /// McNemar tests against the majority rule in every table.
     Experiment {
         /// Dataset folder (measurements.csv(.gz), timings.csv, and switches.csv for imports);
-        /// repeat it to pool several (e.g. two imported programs for lopo).
-        #[arg(long, required = true)]
+        /// repeat it to pool several (e.g. two imported programs for lopo). For
+        /// `--exp statuner`: the block-size dataset (default datasets/blocksize).
+        #[arg(long)]
         dataset: Vec<PathBuf>,
         /// 1-6, all, loio, lopo, kfold, or a comma list. `all`: 1-6 and loio for NB/BH data;
-        /// kfold, lopo and loio for imported spaces.
+        /// kfold, lopo and loio for imported spaces. `statuner`: the block-size experiment of
+        /// seed 002 (same as `advise statuner`).
         #[arg(long, default_value = "all")]
         exp: String,
         /// Methods (comma list) or `all`; the four baselines always run.
@@ -265,6 +267,10 @@ pub enum Command {
         /// Optimizations the code already applies (comma list); they are not suggested.
         #[arg(long, value_delimiter = ',')]
         applied: Vec<String>,
+        /// The program's .cu, .ptx or .cubin: optimizations detected in it (FTZ, RSQRT, SHMEM,
+        /// CONST, VOTE; `advise static`) count as applied.
+        #[arg(long)]
+        source: Option<PathBuf>,
         #[command(flatten)]
         out: OutputArgs,
     },
@@ -278,6 +284,9 @@ pub enum Command {
         kernel: Option<String>,
         #[arg(long, value_delimiter = ',')]
         applied: Vec<String>,
+        /// The program's .cu, .ptx or .cubin, for applied-optimization detection.
+        #[arg(long)]
+        source: Option<PathBuf>,
         /// Folder for ncu's raw CSV (kept).
         #[arg(long, default_value = "advise-profile")]
         dir: PathBuf,

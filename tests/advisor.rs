@@ -221,3 +221,42 @@ fn no_panic_on_any_recorded_file() {
         }
     }
 }
+
+#[test]
+fn detected_optimizations_in_the_source_are_not_suggested() {
+    if std::process::Command::new("nvcc")
+        .arg("--version")
+        .output()
+        .is_err()
+        && std::env::var_os("NVCC").is_none()
+    {
+        eprintln!("SKIPPED: nvcc not found; applied-optimization detection not exercised");
+        return;
+    }
+    let s = setup();
+    let cu = s.model.parent().unwrap().join("tiled.cu");
+    std::fs::write(
+        &cu,
+        "__global__ void k(const float* a, float* b) {\n  __shared__ float t[256];\n  t[threadIdx.x] = a[threadIdx.x];\n  __syncthreads();\n  b[threadIdx.x] = t[255 - threadIdx.x];\n}\n",
+    )
+    .unwrap();
+    let out = advise()
+        .args(["suggest", "--json", "--ncu-csv", GINKGO, "--model"])
+        .arg(&s.model)
+        .arg("--source")
+        .arg(&cu)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("SHMEM is already applied"))
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let names: Vec<&str> = v["suggestions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["optimization"].as_str().unwrap())
+        .collect();
+    assert!(!names.contains(&"SHMEM") && names.len() == 5, "{names:?}");
+}

@@ -127,6 +127,26 @@ pub struct SuggestSettings {
     pub model: Option<PathBuf>,
     pub kernel: Option<String>,
     pub applied: Vec<String>,
+    /// Source or binary whose detected optimizations count as applied.
+    pub source: Option<PathBuf>,
+}
+
+/// The optimizations to leave out: those named, plus those detected in the source.
+fn applied(s: &SuggestSettings) -> Result<Vec<String>> {
+    let mut out = s.applied.clone();
+    if let Some(src) = &s.source {
+        let found = crate::static_analysis::applied_optimizations(src, &Default::default())?;
+        for d in found {
+            if d.optimization.is_some() && !out.contains(&d.name) {
+                note(&format!(
+                    "{} is already applied in {} ({} x {}): not suggested",
+                    d.name, d.kernel, d.count, d.evidence
+                ));
+                out.push(d.name);
+            }
+        }
+    }
+    Ok(out)
 }
 
 fn suggestions_for(csv: &Path, s: &SuggestSettings, out: &Output) -> Result<()> {
@@ -154,7 +174,7 @@ fn suggestions_for(csv: &Path, s: &SuggestSettings, out: &Output) -> Result<()> 
         }
     }
     let (x, summary) = profile_features(&advisor, &rows)?;
-    let list = suggest(&advisor, &x, &s.applied)?;
+    let list = suggest(&advisor, &x, &applied(s)?)?;
     if out.json {
         return out.emit_json(&SuggestJson {
             suggestions: &list,

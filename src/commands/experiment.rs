@@ -129,6 +129,19 @@ pub fn execute(
 }
 
 pub fn run_command(cmd: &ExperimentCommand, out: &Output) -> Result<()> {
+    if cmd.experiments.trim() == "statuner" {
+        let settings = super::statuner::StatunerSettings {
+            dataset: cmd.datasets.first().cloned(),
+            seed: cmd.settings.seed,
+            build_from: None,
+        };
+        return super::statuner::run(&settings, out);
+    }
+    if cmd.datasets.is_empty() {
+        return Err(Error::Invalid(
+            "give the dataset folder with --dataset DIR".into(),
+        ));
+    }
     let pool = load_pools(&cmd.datasets)?;
     let (results, mut notes) = execute(cmd, &pool, !out.json)?;
     notes.insert(0, describe_pool(&pool, &cmd.datasets));

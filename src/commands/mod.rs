@@ -3,9 +3,9 @@
 
 pub mod advisor;
 pub mod bench;
+pub mod blocksize;
 pub mod build;
 pub mod collect;
-pub mod blocksize;
 pub mod demo;
 pub mod experiment;
 pub mod explain;
@@ -93,6 +93,7 @@ pub fn run(cli: Cli) -> Result<()> {
             ncu_csv,
             kernel,
             applied,
+            source,
             out,
         } => advisor::run_suggest(
             &ncu_csv,
@@ -100,6 +101,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 model,
                 kernel,
                 applied,
+                source,
             },
             &out.into(),
         ),
@@ -107,6 +109,7 @@ pub fn run(cli: Cli) -> Result<()> {
             model,
             kernel,
             applied,
+            source,
             dir,
             out,
             app,
@@ -117,6 +120,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 model,
                 kernel,
                 applied,
+                source,
             },
             &out.into(),
         ),

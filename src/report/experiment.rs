@@ -57,13 +57,18 @@ pub fn verdict(results: &[ExperimentResult]) -> String {
         m.total.accuracy.unwrap_or(0.0),
         b.total.accuracy.unwrap_or(0.0),
     );
+    let majority = results
+        .iter()
+        .find(|r| r.method == "baseline:majority")
+        .and_then(|r| r.total.accuracy)
+        .unwrap_or(0.0);
     let sig = m.vs_majority.as_ref().map(|s| s.p_value);
     let vs_majority = match sig {
-        Some(p) if p < ALPHA && ma > ba => {
+        Some(p) if p < ALPHA && ma > majority => {
             format!("significantly better than the majority rule (McNemar p = {p:.3})")
         }
         Some(p) if p < ALPHA => {
-            format!("significantly different from the majority rule (McNemar p = {p:.3})")
+            format!("significantly worse than the majority rule (McNemar p = {p:.3})")
         }
         Some(p) => {
             format!("not significantly different from the majority rule (McNemar p = {p:.3})")

@@ -54,6 +54,8 @@ struct Strips {
 }
 
 impl Chart for Strips {
+    /// One horizontal strip per optimization (names on the left, where long names fit), the
+    /// ratio on a log x axis, a red line at 1.0.
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
         let all: Vec<f64> = self
             .strips
@@ -62,25 +64,33 @@ impl Chart for Strips {
             .collect();
         let (lo, hi) = bounds(&all, 1.0);
         let n = self.strips.len().max(1);
+        let longest = self.strips.iter().map(|(s, _)| s.len()).max().unwrap_or(4) as u32;
         let mut chart = ChartBuilder::on(root)
             .caption(&self.title, ("sans-serif", 20))
             .margin(12)
             .x_label_area_size(40)
-            .y_label_area_size(60)
-            .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), (lo..hi).log_scale())
+            .y_label_area_size(20 + 7 * longest)
+            .build_cartesian_2d((lo..hi).log_scale(), -0.5f64..(n as f64 - 0.5))
             .map_err(e)?;
         let names: Vec<String> = self.strips.iter().map(|(n, _)| n.clone()).collect();
         chart
             .configure_mesh()
-            .x_labels(n)
-            .x_label_formatter(&|x| names.get(x.round() as usize).cloned().unwrap_or_default())
-            .y_desc("actual / predicted speedup")
-            .disable_x_mesh()
+            .y_labels(n)
+            .y_label_formatter(&|y| {
+                let i = y.round();
+                if (y - i).abs() < 1e-9 && i >= 0.0 {
+                    names.get(i as usize).cloned().unwrap_or_default()
+                } else {
+                    String::new()
+                }
+            })
+            .x_desc("actual / predicted speedup (AC/EX)")
+            .disable_y_mesh()
             .draw()
             .map_err(e)?;
         chart
             .draw_series(LineSeries::new(
-                [(-0.5, 1.0), (n as f64 - 0.5, 1.0)],
+                [(1.0, -0.5), (1.0, n as f64 - 0.5)],
                 RED.stroke_width(2),
             ))
             .map_err(e)?;
@@ -88,7 +98,7 @@ impl Chart for Strips {
         for (i, (_, ratios)) in self.strips.iter().enumerate() {
             let points: Vec<(f64, f64)> = ratios
                 .iter()
-                .map(|&y| (i as f64 + 0.3 * (rng.next_f64() - 0.5), y))
+                .map(|&x| (x, i as f64 + 0.3 * (rng.next_f64() - 0.5)))
                 .collect();
             chart
                 .draw_series(points.into_iter().map(|p| Cross::new(p, 3, BLUE.mix(0.6))))
@@ -98,8 +108,8 @@ impl Chart for Strips {
     }
 }
 
-/// The AC/EX strip chart of one method's results: x = optimization (with seeded jitter),
-/// y = actual / predicted speedup on a log scale, with a line at 1.0.
+/// The AC/EX strip chart of one method's results: one strip per optimization (with seeded
+/// jitter), actual / predicted speedup on a log scale, with a line at 1.0.
 pub fn strip_chart(dir: &Path, stem: &str, r: &ExperimentResult) -> Result<Vec<PathBuf>> {
     let strips = r
         .optimizations

@@ -271,6 +271,9 @@ pub enum Command {
         /// CONST, VOTE; `advise static`) count as applied.
         #[arg(long)]
         source: Option<PathBuf>,
+        /// Also write a report for non-experts: DIR/index.html (self-contained) and report.md.
+        #[arg(long)]
+        report: Option<PathBuf>,
         #[command(flatten)]
         out: OutputArgs,
     },
@@ -287,6 +290,9 @@ pub enum Command {
         /// The program's .cu, .ptx or .cubin, for applied-optimization detection.
         #[arg(long)]
         source: Option<PathBuf>,
+        /// Also write a report for non-experts: DIR/index.html (self-contained) and report.md.
+        #[arg(long)]
+        report: Option<PathBuf>,
         /// Folder for ncu's raw CSV (kept).
         #[arg(long, default_value = "advise-profile")]
         dir: PathBuf,

@@ -260,3 +260,87 @@ fn detected_optimizations_in_the_source_are_not_suggested() {
         .collect();
     assert!(!names.contains(&"SHMEM") && names.len() == 5, "{names:?}");
 }
+
+fn chromium() -> Option<PathBuf> {
+    ["chromium", "chromium-browser", "google-chrome"]
+        .iter()
+        .find_map(|c| {
+            std::process::Command::new(c)
+                .arg("--version")
+                .output()
+                .ok()
+                .filter(|o| o.status.success())
+                .map(|_| PathBuf::from(c))
+        })
+}
+
+#[test]
+fn profile_report_is_self_contained_and_explains_every_suggestion() {
+    let s = setup();
+    let report = s.work.join("report");
+    advise()
+        .env("NCU", root().join("tests/stand-ins/replay_ncu.sh"))
+        .env("STANDIN_CSV", root().join(GINKGO))
+        .args(["profile", "--dir"])
+        .arg(s.work.join("prof"))
+        .arg("--model")
+        .arg(&s.model)
+        .arg("--report")
+        .arg(&report)
+        .args(["--", "/bin/true"])
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(report.join("index.html")).unwrap();
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    // Every suggestion has its card with a "How to apply" part.
+    assert_eq!(html.matches("<div class=\"card\">").count(), 6);
+    assert_eq!(html.matches("<h3>How to apply</h3>").count(), 6);
+    assert_eq!(md.matches("### How to apply").count(), 6);
+    // Nothing is loaded from outside.
+    for bad in [
+        "<script",
+        "<link",
+        "src=\"http",
+        "href=\"http",
+        "@import",
+        "url(",
+    ] {
+        assert!(!html.contains(bad), "{bad} in the report");
+    }
+    let tmp = s.model.parent().unwrap().display().to_string();
+    insta::assert_snapshot!(md.replace(&tmp, "<tmp>"));
+    let Some(chrome) = chromium() else {
+        eprintln!("SKIPPED: Chromium not found; report not rendered headless");
+        return;
+    };
+    let shot = s.work.join("report.png");
+    let out = std::process::Command::new(chrome)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ])
+        .arg(format!(
+            "--user-data-dir={}",
+            s.work.join("chrome").display()
+        ))
+        .arg(format!("--screenshot={}", shot.display()))
+        .arg("--window-size=1000,1400")
+        .arg(format!("file://{}", report.join("index.html").display()))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        std::fs::metadata(&shot).unwrap().len() > 10_000,
+        "screenshot is empty"
+    );
+}

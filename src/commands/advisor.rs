@@ -129,6 +129,8 @@ pub struct SuggestSettings {
     pub applied: Vec<String>,
     /// Source or binary whose detected optimizations count as applied.
     pub source: Option<PathBuf>,
+    /// Folder for the non-expert report.
+    pub report: Option<PathBuf>,
 }
 
 /// The optimizations to leave out: those named, plus those detected in the source.
@@ -175,6 +177,10 @@ fn suggestions_for(csv: &Path, s: &SuggestSettings, out: &Output) -> Result<()> 
     }
     let (x, summary) = profile_features(&advisor, &rows)?;
     let list = suggest(&advisor, &x, &applied(s)?)?;
+    if let Some(dir) = &s.report {
+        crate::report::suggestions::write(dir, &list, &summary, &advisor, &model_path)?;
+        note(&format!("wrote {}/index.html and report.md", dir.display()));
+    }
     if out.json {
         return out.emit_json(&SuggestJson {
             suggestions: &list,

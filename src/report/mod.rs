@@ -5,4 +5,5 @@ pub mod experiment;
 pub mod experiment_charts;
 pub mod experiment_files;
 pub mod font;
+pub mod suggestions;
 pub mod table;

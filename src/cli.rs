@@ -150,9 +150,10 @@ pub enum Command {
         /// Only the folds that train on this input label (experiment 4).
         #[arg(long)]
         train_input: Option<String>,
-        /// Number of folds of `kfold`.
-        #[arg(long, default_value_t = 10)]
-        folds: usize,
+        /// Folds of `kfold`: a number (advise's seeded layout per switch), or `weka` / `weka:K`
+        /// to lay them out exactly as Weka's `-x K -s SEED` does.
+        #[arg(long, default_value = "10")]
+        folds: String,
         /// Seed of every random step (fold shuffles, bootstrap, random baseline).
         #[arg(long, default_value_t = 1)]
         seed: u64,

@@ -128,3 +128,63 @@ fn same_seed_same_json() {
     };
     assert_eq!(go(), go());
 }
+
+#[test]
+fn weka_fold_layout_matches_weka_cross_validation() {
+    use advise::experiment::method::ModelContender;
+    use advise::model::{cv::cross_validate, Data, Method};
+    let pool = pool();
+    let exp = Experiment::KFold {
+        k: 10,
+        seed: 1,
+        weka: true,
+    };
+    let f: Vec<_> = folds(&pool, &exp, None)
+        .unwrap()
+        .into_iter()
+        .filter(|f| f.switch == "SHMEM")
+        .collect();
+    let ibk = ModelContender {
+        params: Method::Ibk.default_params(),
+    };
+    let results = run(
+        &pool,
+        "w",
+        &f,
+        &[&ibk],
+        &RunSettings {
+            bootstrap: 10,
+            ..Default::default()
+        },
+        &|_, _| {},
+    )
+    .unwrap();
+    let ours: Vec<f64> = results[0].optimizations[0]
+        .samples
+        .iter()
+        .map(|s| s.predicted.unwrap())
+        .collect();
+    // The same samples through Weka-compatible CV (`advise predict --cv 10 --seed 1`).
+    let idx = pool.of_switch("SHMEM");
+    let x: Vec<Vec<f64>> = idx
+        .iter()
+        .map(|&i| {
+            pool.samples[i]
+                .features
+                .iter()
+                .map(|v| v.unwrap_or(f64::NAN))
+                .collect()
+        })
+        .collect();
+    let y: Vec<f64> = idx.iter().map(|&i| pool.samples[i].speedup).collect();
+    let names: Vec<String> = (0..x[0].len()).map(|j| format!("f{j}")).collect();
+    let cv = cross_validate(
+        &Method::Ibk.default_params(),
+        &Data::numeric(&names, "speedup", x, y),
+        10,
+        1,
+    )
+    .unwrap();
+    let weka: Vec<f64> = cv.iter().map(|p| p.predicted).collect();
+    assert_eq!(ours, weka);
+}

@@ -142,6 +142,7 @@ pub fn run(methods: &str, seed: u64, out: &Output) -> Result<()> {
             train_run: None,
             train_input: None,
             kfolds: 10,
+            weka_folds: false,
             settings: RunSettings {
                 seed,
                 ..Default::default()

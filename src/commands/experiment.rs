@@ -24,8 +24,27 @@ pub struct ExperimentCommand {
     pub train_run: Option<u32>,
     pub train_input: Option<String>,
     pub kfolds: usize,
+    /// Lay k-fold out as Weka does.
+    pub weka_folds: bool,
     pub settings: RunSettings,
     pub out_dir: Option<PathBuf>,
+}
+
+/// Parses `--folds`: a number (advise's seeded layout), `weka` (Weka's layout, 10 folds) or
+/// `weka:K`.
+pub fn parse_folds(spec: &str) -> Result<(usize, bool)> {
+    let bad = || {
+        Error::Invalid(format!(
+            "--folds `{spec}`: give a number, `weka` or `weka:K`"
+        ))
+    };
+    match spec.trim() {
+        "weka" => Ok((10, true)),
+        s => match s.strip_prefix("weka:") {
+            Some(k) => Ok((k.parse().map_err(|_| bad())?, true)),
+            None => Ok((s.parse().map_err(|_| bad())?, false)),
+        },
+    }
 }
 
 /// Parses `--exp`: `1`..`6`, `all`, `loio`, `lopo`, `kfold`, or a comma list.
@@ -34,6 +53,7 @@ pub fn parse_experiments(
     pool: &SamplePool,
     k: usize,
     seed: u64,
+    weka: bool,
 ) -> Result<Vec<Experiment>> {
     let programs: Vec<&str> = pool
         .samples
@@ -50,13 +70,13 @@ pub fn parse_experiments(
                     .chain([Experiment::LeaveOneInputOut]),
             ),
             "all" => out.extend([
-                Experiment::KFold { k, seed },
+                Experiment::KFold { k, seed, weka },
                 Experiment::LeaveOneProgramOut,
                 Experiment::LeaveOneInputOut,
             ]),
             "loio" => out.push(Experiment::LeaveOneInputOut),
             "lopo" => out.push(Experiment::LeaveOneProgramOut),
-            "kfold" => out.push(Experiment::KFold { k, seed }),
+            "kfold" => out.push(Experiment::KFold { k, seed, weka }),
             n => match n.parse::<u8>() {
                 Ok(n @ 1..=6) => out.push(Experiment::Thesis(n)),
                 _ => {
@@ -86,7 +106,13 @@ pub fn execute(
     pool: &SamplePool,
     show_progress: bool,
 ) -> Result<(Vec<Vec<ExperimentResult>>, Vec<String>)> {
-    let list = parse_experiments(&cmd.experiments, pool, cmd.kfolds, cmd.settings.seed)?;
+    let list = parse_experiments(
+        &cmd.experiments,
+        pool,
+        cmd.kfolds,
+        cmd.settings.seed,
+        cmd.weka_folds,
+    )?;
     let owned = contenders(&cmd.methods)?;
     let preds: Vec<&dyn Contender> = owned.iter().map(|b| b.as_ref()).collect();
     let explicit = !cmd.experiments.split(',').any(|p| p.trim() == "all");

@@ -141,24 +141,28 @@ pub fn run(cli: Cli) -> Result<()> {
             band,
             out,
             json,
-        } => experiment::run_command(
-            &experiment::ExperimentCommand {
-                datasets: dataset,
-                experiments: exp,
-                methods: method,
-                program,
-                train_run,
-                train_input,
-                kfolds: folds,
-                settings: crate::experiment::run::RunSettings {
-                    seed,
-                    band,
-                    ..Default::default()
+        } => {
+            let (kfolds, weka_folds) = experiment::parse_folds(&folds)?;
+            experiment::run_command(
+                &experiment::ExperimentCommand {
+                    datasets: dataset,
+                    experiments: exp,
+                    methods: method,
+                    program,
+                    train_run,
+                    train_input,
+                    kfolds,
+                    weka_folds,
+                    settings: crate::experiment::run::RunSettings {
+                        seed,
+                        band,
+                        ..Default::default()
+                    },
+                    out_dir: out,
                 },
-                out_dir: out,
-            },
-            &Output { json, path: None },
-        ),
+                &Output { json, path: None },
+            )
+        }
         Command::Static {
             file,
             arch,

@@ -34,8 +34,9 @@ pub enum Experiment {
     LeaveOneInputOut,
     /// Train on one program, test on another, on the switch families both have.
     LeaveOneProgramOut,
-    /// K folds over each switch's samples, shuffled with a seed.
-    KFold { k: usize, seed: u64 },
+    /// K folds over each switch's samples, shuffled with a seed; with `weka`, laid out exactly
+    /// as Weka's `-x K -s S` lays them out (java.util.Random, randomize, trainCV/testCV).
+    KFold { k: usize, seed: u64, weka: bool },
 }
 
 impl Experiment {
@@ -44,7 +45,8 @@ impl Experiment {
             Experiment::Thesis(n) => format!("exp{n}"),
             Experiment::LeaveOneInputOut => "loio".into(),
             Experiment::LeaveOneProgramOut => "lopo".into(),
-            Experiment::KFold { k, .. } => format!("kfold{k}"),
+            Experiment::KFold { k, weka: false, .. } => format!("kfold{k}"),
+            Experiment::KFold { k, weka: true, .. } => format!("kfold{k}-weka"),
         }
     }
 
@@ -83,7 +85,7 @@ pub fn folds(
         }
         Experiment::LeaveOneInputOut => loio(pool, &pick_program(pool, program)?, &name),
         Experiment::LeaveOneProgramOut => lopo(pool, &name),
-        Experiment::KFold { k, seed } => kfold(pool, *k, *seed, &name)?,
+        Experiment::KFold { k, seed, weka } => kfold(pool, *k, *seed, *weka, &name)?,
     };
     if folds.is_empty() {
         return Err(Error::Invalid(format!(
@@ -325,7 +327,7 @@ fn lopo(pool: &SamplePool, name: &str) -> Vec<Fold> {
 
 /// K folds per switch. Within one switch every sample pairs a different configuration with
 /// its partner, so no configuration's pair can sit in both training and test data.
-fn kfold(pool: &SamplePool, k: usize, seed: u64, name: &str) -> Result<Vec<Fold>> {
+fn kfold(pool: &SamplePool, k: usize, seed: u64, weka: bool, name: &str) -> Result<Vec<Fold>> {
     if k < 2 {
         return Err(Error::Invalid(format!("k-fold needs k >= 2, not {k}")));
     }
@@ -333,6 +335,21 @@ fn kfold(pool: &SamplePool, k: usize, seed: u64, name: &str) -> Result<Vec<Fold>
     for (si, switch) in pool.switches.iter().enumerate() {
         let mut idx = pool.of_switch(switch);
         if idx.len() < k {
+            continue;
+        }
+        if weka {
+            for (f, (train, test)) in crate::model::cv::weka_folds(idx.len(), k, seed as i64)
+                .into_iter()
+                .enumerate()
+            {
+                out.push(Fold {
+                    experiment: name.into(),
+                    choice: format!("fold={}", f + 1),
+                    switch: switch.clone(),
+                    train: train.iter().map(|&j| idx[j]).collect(),
+                    test: test.iter().map(|&j| idx[j]).collect(),
+                });
+            }
             continue;
         }
         // Fisher-Yates with a generator per switch, so adding a switch changes no other folds.

@@ -19,6 +19,34 @@ pub struct CvPrediction {
     pub predicted: f64,
 }
 
+/// Weka's fold layout for `n` rows: per fold, the training rows in the order Weka trains on
+/// them and the test rows in the order it classifies them (`Instances.randomize`,
+/// `trainCV(K, i, rand)` with its second shuffle, `testCV(K, i)`). Needs 2 <= folds <= n.
+pub fn weka_folds(n: usize, folds: usize, seed: i64) -> Vec<(Vec<usize>, Vec<usize>)> {
+    let mut rand = JavaRandom::new(seed);
+    let mut order: Vec<usize> = (0..n).collect();
+    rand.shuffle(&mut order);
+    (0..folds)
+        .map(|fold| {
+            let mut size = n / folds;
+            let offset = if fold < n % folds {
+                size += 1;
+                fold
+            } else {
+                n % folds
+            };
+            let first = fold * (n / folds) + offset;
+            let mut train: Vec<usize> = order[..first]
+                .iter()
+                .chain(&order[first + size..])
+                .copied()
+                .collect();
+            rand.shuffle(&mut train);
+            (train, order[first..first + size].to_vec())
+        })
+        .collect()
+}
+
 /// Per-instance predictions in Weka's output order (fold by fold).
 pub fn cross_validate(
     params: &Params,
@@ -32,28 +60,10 @@ pub fn cross_validate(
             "--cv {folds}: need 2 <= folds <= number of rows ({n})"
         )));
     }
-    let mut rand = JavaRandom::new(seed);
-    let mut order: Vec<usize> = (0..n).collect();
-    rand.shuffle(&mut order);
     let mut out = Vec::with_capacity(n);
-    for fold in 0..folds {
-        let mut size = n / folds;
-        let offset = if fold < n % folds {
-            size += 1;
-            fold
-        } else {
-            n % folds
-        };
-        let first = fold * (n / folds) + offset;
-        let mut train: Vec<usize> = order[..first]
-            .iter()
-            .chain(&order[first + size..])
-            .copied()
-            .collect();
-        rand.shuffle(&mut train);
+    for (fold, (train, test)) in weka_folds(n, folds, seed).into_iter().enumerate() {
         let model = params.fit(&data.subset(&train))?;
-        let test = &order[first..first + size];
-        let predicted = model.model.predict(&data.subset(test).x)?;
+        let predicted = model.model.predict(&data.subset(&test).x)?;
         out.extend(
             test.iter()
                 .zip(predicted)

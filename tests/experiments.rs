@@ -188,3 +188,51 @@ fn weka_fold_layout_matches_weka_cross_validation() {
     let weka: Vec<f64> = cv.iter().map(|p| p.predicted).collect();
     assert_eq!(ours, weka);
 }
+
+#[test]
+fn repetition_noise_marks_speedups_as_unclear() {
+    let dir = tempfile::tempdir().unwrap();
+    common::write_synthetic_campaign(dir.path(), 7);
+    // Give every timing three repetitions spread +-3% around its time.
+    let t = std::fs::read_to_string(dir.path().join("timings.csv")).unwrap();
+    let mut out = String::new();
+    for (i, line) in t.lines().enumerate() {
+        if i == 0 {
+            out.push_str(&format!("{line},times_ms\n"));
+            continue;
+        }
+        let time: f64 = line.rsplit(',').nth(2).unwrap().parse().unwrap();
+        out.push_str(&format!(
+            "{line},{};{};{}\n",
+            time * 0.97,
+            time,
+            time * 1.03
+        ));
+    }
+    std::fs::write(dir.path().join("timings.csv"), out).unwrap();
+    let pool = load_pool(dir.path()).unwrap();
+    let f = folds(&pool, &Experiment::Thesis(3), None).unwrap();
+    let r = run(
+        &pool,
+        "exp3",
+        &f,
+        &[&Baseline::Always],
+        &RunSettings {
+            band: 0.0,
+            bootstrap: 10,
+            ..Default::default()
+        },
+        &|_, _| {},
+    )
+    .unwrap();
+    let share = |name: &str| {
+        r[0].optimizations
+            .iter()
+            .find(|o| o.name == name)
+            .unwrap()
+            .unclear_share
+    };
+    // In the synthetic BH, FTZ changes time by 0.5%: inside the +-3% noise. WARP halves it.
+    assert_eq!(share("FTZ"), 1.0);
+    assert_eq!(share("WARP"), 0.0);
+}

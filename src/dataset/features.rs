@@ -67,6 +67,8 @@ pub struct FeatureRow {
     /// The kernel in per-kernel mode.
     pub kernel: Option<String>,
     pub time_ms: Option<f64>,
+    /// Fastest and slowest repetition of the run's timing, where recorded.
+    pub time_spread: Option<(f64, f64)>,
     /// One value per column of the table; `None` where the run lacks the metric.
     pub values: Vec<Option<f64>>,
 }
@@ -89,6 +91,10 @@ pub fn build(
     settings: &FeatureSettings,
 ) -> Result<FeatureTable> {
     let times = timing_map(timings)?;
+    let spreads: HashMap<RunKey, (f64, f64)> = timings
+        .iter()
+        .filter_map(|t| t.spread().map(|s| (t.key(), s)))
+        .collect();
     // group -> metric -> (unit, entries of (kernel, launch, invocations, value))
     let mut groups: BTreeMap<GroupKey, BTreeMap<String, Metric>> = BTreeMap::new();
     let mut durations: HashMap<(RunKey, String, u64), f64> = HashMap::new();
@@ -179,6 +185,7 @@ pub fn build(
             key: key.clone(),
             kernel: kernel.clone(),
             time_ms: times.get(key).copied(),
+            time_spread: spreads.get(key).copied(),
             values,
         });
     }
@@ -368,6 +375,7 @@ impl FeatureTable {
                 },
                 kernel: kernel.map(|k| rec[k].to_string()),
                 time_ms: num(&rec[t])?,
+                time_spread: None,
                 values: (t + 1..header.len())
                     .map(|c| num(&rec[c]))
                     .collect::<Result<_>>()?,

@@ -89,6 +89,27 @@ pub struct TimingRow {
     pub repetitions: Option<u32>,
     #[serde(default)]
     pub checksum_ok: Option<bool>,
+    /// Every repetition's time, `;`-separated (our campaigns record them; imports may not).
+    #[serde(default)]
+    pub times_ms: Option<String>,
+}
+
+impl TimingRow {
+    /// The fastest and slowest repetition, where the row records repetitions.
+    pub fn spread(&self) -> Option<(f64, f64)> {
+        let times: Vec<f64> = self
+            .times_ms
+            .as_deref()?
+            .split(';')
+            .filter_map(|t| t.trim().parse().ok())
+            .collect();
+        if times.len() < 2 {
+            return None;
+        }
+        let lo = times.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = times.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        Some((lo, hi))
+    }
 }
 
 impl TimingRow {

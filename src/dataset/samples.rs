@@ -90,6 +90,9 @@ pub struct SpeedupSample {
     pub features: Vec<Option<f64>>,
     /// T(v) / T(partner).
     pub speedup: f64,
+    /// The speedup's range over repetitions (slowest v / fastest partner and the reverse),
+    /// where both timings record repetitions: a range containing 1.0 is no clear effect.
+    pub speedup_range: Option<(f64, f64)>,
 }
 
 /// Samples of one switch and the pairs that could not be formed.
@@ -142,6 +145,10 @@ pub fn pair(table: &FeatureTable, switch: &Switch) -> Result<SampleSet> {
                 partner,
                 features: row.values.clone(),
                 speedup: t / tp,
+                speedup_range: match (row.time_spread, other.and_then(|o| o.time_spread)) {
+                    (Some((lo, hi)), Some((plo, phi))) if plo > 0.0 => Some((lo / phi, hi / plo)),
+                    _ => None,
+                },
             }),
             _ => set.unpaired += 1,
         }
@@ -197,6 +204,7 @@ mod tests {
                     },
                     kernel: None,
                     time_ms: Some(64.0 - v.bits() as f64),
+                    time_spread: None,
                     values: vec![Some(v.bits() as f64)],
                 })
                 .collect(),

@@ -44,6 +44,9 @@ pub struct SampleResult {
     /// The share of seeds that recommended (1 or 0 for deterministic methods).
     pub recommended: f64,
     pub choice: String,
+    /// The measured speedup's range over timing repetitions contains 1.0.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub noisy: bool,
     #[serde(skip)]
     group: usize,
     #[serde(skip)]
@@ -200,6 +203,9 @@ pub fn run(
                     predicted,
                     actual: s.speedup,
                     recommended,
+                    noisy: s
+                        .speedup_range
+                        .is_some_and(|(lo, hi)| lo <= 1.0 && hi >= 1.0),
                     choice: fold.choice.clone(),
                     group: groups[i],
                     variant_key: format!(
@@ -340,11 +346,13 @@ fn mape_ci(samples: &[&SampleResult], settings: &RunSettings) -> Option<Interval
     })
 }
 
+/// Accuracy on clear cases and the share of unclear ones: a case is unclear when its measured
+/// speedup lies within `band` of 1.0, or when its range over timing repetitions contains 1.0.
 fn clear(samples: &[&SampleResult], band: f64) -> (Option<f64>, f64) {
     let clear: Vec<&SampleResult> = samples
         .iter()
         .copied()
-        .filter(|s| (s.actual - 1.0).abs() >= band)
+        .filter(|s| (s.actual - 1.0).abs() >= band && !s.noisy)
         .collect();
     let share = if samples.is_empty() {
         0.0

@@ -128,6 +128,7 @@ impl TuningSpace {
                     time_ms: t,
                     repetitions: None,
                     checksum_ok: None,
+                    times_ms: None,
                 });
             }
             for (kernel, metric, unit, value) in &c.counters {

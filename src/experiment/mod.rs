@@ -7,3 +7,4 @@ pub mod method;
 pub mod run;
 pub mod splits;
 pub mod stats;
+pub mod thesis;

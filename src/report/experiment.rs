@@ -176,6 +176,48 @@ pub fn confusion_table(r: &ExperimentResult) -> TextTable {
     t
 }
 
+/// Our accuracy per optimization beside the thesis's, where the thesis published a table for
+/// this experiment and method.
+pub fn thesis_comparison(r: &ExperimentResult) -> Option<TextTable> {
+    let (number, rows) = crate::experiment::thesis::table(&r.name, &r.method)?;
+    let mut t = TextTable::new([
+        "optimization",
+        "ours acc %",
+        "thesis acc %",
+        "thesis PP",
+        "thesis PN",
+        "thesis NP",
+        "thesis NN",
+    ]);
+    for &(name, pp, pn, np, nn) in rows {
+        let ours = r
+            .optimizations
+            .iter()
+            .find(|o| o.name == name)
+            .and_then(|o| o.accuracy);
+        t.push([
+            name.to_string(),
+            pct(ours),
+            format!("{:.1}", pp + nn),
+            format!("{pp:.1}"),
+            format!("{pn:.1}"),
+            format!("{np:.1}"),
+            format!("{nn:.1}"),
+        ]);
+    }
+    let mean = rows.iter().map(|r| r.1 + r.4).sum::<f64>() / rows.len() as f64;
+    t.push([
+        format!("total (thesis Table {number})"),
+        pct(r.total.thesis_total),
+        format!("{mean:.1}"),
+        String::new(),
+        String::new(),
+        String::new(),
+        String::new(),
+    ]);
+    Some(t)
+}
+
 fn opt_row(o: &OptimizationResult) -> Vec<String> {
     let spread = if o.choice_accuracy.len() > 1 {
         let v: Vec<f64> = o.choice_accuracy.values().copied().collect();
@@ -221,6 +263,15 @@ pub fn render_text(title: &str, experiments: &[Vec<ExperimentResult>], notes: &[
             let _ = writeln!(out, "{} / {}: PP PN NP NN are sample counts (P = speedup > 1.0; first letter predicted)", r.name, r.method);
             out.push_str(&confusion_table(r).render());
             out.push('\n');
+            if let Some(t) = thesis_comparison(r) {
+                let _ = writeln!(
+                    out,
+                    "{} / {} beside the thesis (its data: BH/NB on a Tesla K20, nvprof):",
+                    r.name, r.method
+                );
+                out.push_str(&t.render());
+                out.push('\n');
+            }
         }
     }
     out

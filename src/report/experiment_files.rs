@@ -132,6 +132,12 @@ pub fn write_report(
             let t = confusion_table(m);
             md.push_str(&t.to_markdown());
             html.push_str(&t.to_html());
+            if let Some(t) = super::experiment::thesis_comparison(m) {
+                md.push_str("\nBeside the thesis (its data: BH/NB on a Tesla K20, nvprof):\n\n");
+                md.push_str(&t.to_markdown());
+                html.push_str("<p>Beside the thesis (its data: BH/NB on a Tesla K20, nvprof):</p>");
+                html.push_str(&t.to_html());
+            }
         }
         for (caption, svg) in charts(&chart_dir, r)? {
             let rel = svg.strip_prefix(dir).unwrap_or(&svg).display().to_string();

@@ -6,14 +6,8 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use common::advise;
 use predicates::prelude::*;
-
-fn advise() -> Command {
-    let mut c = Command::cargo_bin("advise").unwrap();
-    c.current_dir(env!("CARGO_MANIFEST_DIR"));
-    c
-}
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -9,15 +9,20 @@ use std::path::Path;
 use advise::experiment::stats::SplitMix64;
 use advise::variant::Program;
 
-pub const NB_INPUTS: [(u32, u32); 4] = [(50_000, 2), (100_000, 2), (100_000, 5), (200_000, 5)];
-pub const BH_INPUTS: [(u32, u32); 6] = [
-    (125_000, 2),
-    (250_000, 2),
-    (250_000, 5),
-    (500_000, 5),
-    (500_000, 10),
-    (1_000_000, 10),
-];
+/// The thesis's inputs (Table 4.2) as (bodies, steps).
+pub fn inputs(p: Program) -> Vec<(u32, u32)> {
+    advise::harness::jobs::thesis_inputs(p)
+        .into_iter()
+        .map(|i| (i.bodies, i.steps))
+        .collect()
+}
+
+/// The advise binary, run from the repository root.
+pub fn advise() -> assert_cmd::Command {
+    let mut c = assert_cmd::Command::cargo_bin("advise").unwrap();
+    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    c
+}
 
 /// Per-bit time factors (bit 0 first): below 1 helps, above 1 hurts.
 fn factors(p: Program) -> [f64; 6] {
@@ -34,12 +39,7 @@ pub fn write_synthetic_campaign(dir: &Path, seed: u64) {
         String::from("program,input,run,variant,kernel,launch,invocations,metric,unit,value\n");
     let mut t = String::from("program,input,run,variant,time_ms,repetitions,checksum_ok\n");
     for p in Program::ALL {
-        let inputs: &[(u32, u32)] = if p == Program::Nb {
-            &NB_INPUTS
-        } else {
-            &BH_INPUTS
-        };
-        for &(bodies, steps) in inputs {
+        for (bodies, steps) in inputs(p) {
             let input = format!("bodies={bodies},steps={steps}");
             for run in 1..=3 {
                 for v in p.variants() {
@@ -100,7 +100,7 @@ pub fn write_synthetic_nb_with(dir: &Path, metrics: &[&str], seed: u64) {
     let mut m =
         String::from("program,input,run,variant,kernel,launch,invocations,metric,unit,value\n");
     let mut t = String::from("program,input,run,variant,time_ms,repetitions,checksum_ok\n");
-    for &(bodies, steps) in &NB_INPUTS {
+    for (bodies, steps) in inputs(Program::Nb) {
         let input = format!("bodies={bodies},steps={steps}");
         for run in 1..=3 {
             for v in Program::Nb.variants() {

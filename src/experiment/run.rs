@@ -151,10 +151,42 @@ pub struct ExperimentResult {
     pub method: String,
     pub baseline: bool,
     pub folds: usize,
+    /// Training and test sizes of the folds, in speedup samples (each sample is one variant
+    /// without the optimization; Table 4.3 counts variants, twice as many).
+    pub fold_sizes: FoldSizes,
     pub optimizations: Vec<OptimizationResult>,
     pub total: Total,
     /// McNemar's exact test against `baseline:majority` on the same samples.
     pub vs_majority: Option<Significance>,
+}
+
+/// The smallest and largest training and test set of an experiment's folds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct FoldSizes {
+    pub train_min: usize,
+    pub train_max: usize,
+    pub test_min: usize,
+    pub test_max: usize,
+}
+
+impl FoldSizes {
+    pub fn of(folds: &[Fold]) -> FoldSizes {
+        let sizes = |f: fn(&Fold) -> usize| {
+            let v: Vec<usize> = folds.iter().map(f).collect();
+            (
+                v.iter().copied().min().unwrap_or(0),
+                v.iter().copied().max().unwrap_or(0),
+            )
+        };
+        let (train_min, train_max) = sizes(|f| f.train.len());
+        let (test_min, test_max) = sizes(|f| f.test.len());
+        FoldSizes {
+            train_min,
+            train_max,
+            test_min,
+            test_max,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -215,14 +247,16 @@ pub fn run(
                 });
             }
         }
-        results.push(summarize(
+        let mut r = summarize(
             experiment,
             &p.name(),
             p.is_baseline(),
             folds.len(),
             by_switch,
             settings,
-        ));
+        );
+        r.fold_sizes = FoldSizes::of(folds);
+        results.push(r);
     }
     add_significance(&mut results);
     Ok(results)
@@ -430,6 +464,12 @@ fn summarize(
         method: method.to_string(),
         baseline,
         folds,
+        fold_sizes: FoldSizes {
+            train_min: 0,
+            train_max: 0,
+            test_min: 0,
+            test_max: 0,
+        },
         optimizations,
         total,
         vs_majority: None,

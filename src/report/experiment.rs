@@ -243,6 +243,25 @@ fn opt_row(o: &OptimizationResult) -> Vec<String> {
     ]
 }
 
+/// "train 32 samples (64 variants), test 96 (192)": fold sizes as the thesis counts them.
+pub fn sizes_text(r: &ExperimentResult) -> String {
+    let z = r.fold_sizes;
+    let span = |a: usize, b: usize| {
+        if a == b {
+            a.to_string()
+        } else {
+            format!("{a}-{b}")
+        }
+    };
+    format!(
+        "train {} samples ({} variants), test {} ({})",
+        span(z.train_min, z.train_max),
+        span(2 * z.train_min, 2 * z.train_max),
+        span(z.test_min, z.test_max),
+        span(2 * z.test_min, 2 * z.test_max)
+    )
+}
+
 /// Everything for the terminal: per experiment, the verdict, the methods, and each model's
 /// confusion table.
 pub fn render_text(title: &str, experiments: &[Vec<ExperimentResult>], notes: &[String]) -> String {
@@ -255,7 +274,13 @@ pub fn render_text(title: &str, experiments: &[Vec<ExperimentResult>], notes: &[
         let Some(first) = results.first() else {
             continue;
         };
-        let _ = writeln!(out, "== {} ({} folds) ==", first.name, first.folds);
+        let _ = writeln!(
+            out,
+            "== {} ({} folds; {}) ==",
+            first.name,
+            first.folds,
+            sizes_text(first)
+        );
         let _ = writeln!(out, "{}\n", verdict(results));
         out.push_str(&methods_table(results).render());
         out.push('\n');

@@ -104,16 +104,17 @@ pub fn write_report(
          McNemar's exact test against the majority rule.\n",
     );
     for r in results.iter().filter(|r| !r.is_empty()) {
+        let sizes = super::experiment::sizes_text(&r[0]);
         let _ = writeln!(
             md,
-            "\n## {} ({} folds)\n\n{}\n",
+            "\n## {} ({} folds; {sizes})\n\n{}\n",
             r[0].name,
             r[0].folds,
             verdict(r)
         );
         let _ = writeln!(
             html,
-            "<h2>{} ({} folds)</h2>\n<p class=\"verdict\">{}</p>",
+            "<h2>{} ({} folds; {sizes})</h2>\n<p class=\"verdict\">{}</p>",
             html_escape(&r[0].name),
             r[0].folds,
             html_escape(&verdict(r))

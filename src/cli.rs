@@ -275,6 +275,9 @@ pub enum Command {
         /// Also write a report for non-experts: DIR/index.html (self-contained) and report.md.
         #[arg(long)]
         report: Option<PathBuf>,
+        /// Besides the whole program, suggest for each kernel on its own.
+        #[arg(long)]
+        per_kernel: bool,
         #[command(flatten)]
         out: OutputArgs,
     },
@@ -294,6 +297,9 @@ pub enum Command {
         /// Also write a report for non-experts: DIR/index.html (self-contained) and report.md.
         #[arg(long)]
         report: Option<PathBuf>,
+        /// Besides the whole program, suggest for each kernel on its own.
+        #[arg(long)]
+        per_kernel: bool,
         /// Folder for ncu's raw CSV (kept).
         #[arg(long, default_value = "advise-profile")]
         dir: PathBuf,

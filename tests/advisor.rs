@@ -68,6 +68,29 @@ fn suggest_ranks_every_nb_optimization_for_a_real_ncu_file() {
     assert_eq!(v["profile"]["kernels"].as_array().unwrap().len(), 4);
     // The real profile is far from the synthetic training data: it must say so.
     assert!(list.iter().all(|x| x["extrapolation"] == true));
+    assert!(v.get("kernels").is_none(), "per-kernel only on request");
+
+    let out = advise()
+        .args([
+            "suggest",
+            "--json",
+            "--per-kernel",
+            "--ncu-csv",
+            GINKGO,
+            "--model",
+        ])
+        .arg(&s.model)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let kernels = v["kernels"].as_array().unwrap();
+    assert_eq!(kernels.len(), 4);
+    assert!(kernels
+        .iter()
+        .all(|k| k["suggestions"].as_array().unwrap().len() == 6));
 
     let table = advise()
         .args([

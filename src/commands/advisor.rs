@@ -111,6 +111,8 @@ pub fn run_train(
 struct SuggestJson<'a> {
     suggestions: &'a [Suggestion],
     profile: &'a ProfileSummary,
+    #[serde(skip_serializing_if = "<[KernelSuggestions]>::is_empty")]
+    kernels: &'a [KernelSuggestions],
     advisor: AdvisorInfo<'a>,
 }
 
@@ -131,6 +133,8 @@ pub struct SuggestSettings {
     pub source: Option<PathBuf>,
     /// Folder for the non-expert report.
     pub report: Option<PathBuf>,
+    /// Also suggest for each kernel alone.
+    pub per_kernel: bool,
 }
 
 /// The optimizations to leave out: those named, plus those detected in the source.
@@ -175,8 +179,24 @@ fn suggestions_for(csv: &Path, s: &SuggestSettings, out: &Output) -> Result<()> 
             )));
         }
     }
+    let applied = applied(s)?;
     let (x, summary) = profile_features(&advisor, &rows)?;
-    let list = suggest(&advisor, &x, &applied(s)?)?;
+    let list = suggest(&advisor, &x, &applied)?;
+    // Per kernel: the same, on each kernel's launches alone.
+    let mut kernels = Vec::new();
+    if s.per_kernel {
+        for k in &summary.kernels {
+            let mine: Vec<_> = rows.iter().filter(|r| &r.kernel == k).cloned().collect();
+            let entry = profile_features(&advisor, &mine)
+                .and_then(|(x, _)| suggest(&advisor, &x, &applied))
+                .map_err(|e| e.to_string());
+            kernels.push(KernelSuggestions {
+                kernel: k.clone(),
+                suggestions: entry.as_ref().ok().cloned().unwrap_or_default(),
+                error: entry.err(),
+            });
+        }
+    }
     if let Some(dir) = &s.report {
         crate::report::suggestions::write(dir, &list, &summary, &advisor, &model_path)?;
         note(&format!("wrote {}/index.html and report.md", dir.display()));
@@ -185,6 +205,7 @@ fn suggestions_for(csv: &Path, s: &SuggestSettings, out: &Output) -> Result<()> 
         return out.emit_json(&SuggestJson {
             suggestions: &list,
             profile: &summary,
+            kernels: &kernels,
             advisor: AdvisorInfo {
                 file: model_path.display().to_string(),
                 method: advisor.method.to_string(),
@@ -192,7 +213,35 @@ fn suggestions_for(csv: &Path, s: &SuggestSettings, out: &Output) -> Result<()> 
             },
         });
     }
-    out.emit(&render(&list, &summary, &advisor, &model_path))
+    let mut text = render(&list, &summary, &advisor, &model_path);
+    for k in &kernels {
+        text.push_str(&format!("\nKernel {}:\n", k.kernel));
+        match &k.error {
+            Some(e) => text.push_str(&format!("  no suggestions: {e}\n")),
+            None => {
+                let mut t = TextTable::new(["optimization", "verdict", "predicted", "confidence"]);
+                for x in &k.suggestions {
+                    t.push([
+                        x.optimization.clone(),
+                        x.verdict.to_string(),
+                        format!("{}x", fmt_sig(x.predicted_speedup, 3)),
+                        format!("{} {:.2}", x.confidence_label, x.confidence),
+                    ]);
+                }
+                text.push_str(&t.render());
+            }
+        }
+    }
+    out.emit(&text)
+}
+
+/// Suggestions for one kernel's launches alone.
+#[derive(Serialize)]
+struct KernelSuggestions {
+    kernel: String,
+    suggestions: Vec<Suggestion>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
 }
 
 /// The terminal answer: the verdict first, then the table.

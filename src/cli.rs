@@ -438,7 +438,10 @@ pub struct TrainArgs {
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum BenchWhat {
+    /// Fit + predict of every model on synthetic data, against Weka where installed.
     Models,
+    /// The six thesis experiments, all methods, on a synthetic campaign of the thesis's size.
+    Experiments,
 }
 
 /// `--json` and `-o`, shared by every command.

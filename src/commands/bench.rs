@@ -49,7 +49,7 @@ fn time_ours(method: Method, data: &Data, reps: usize) -> Result<f64> {
     Ok(best)
 }
 
-fn write_csv(data: &Data, path: &Path) -> Result<()> {
+pub(super) fn write_csv(data: &Data, path: &Path) -> Result<()> {
     let mut text = String::new();
     for f in &data.features {
         text.push_str(&f.name);
@@ -67,13 +67,13 @@ fn write_csv(data: &Data, path: &Path) -> Result<()> {
 }
 
 /// Java, the Weka jar and a compiled WekaBench, when all exist.
-struct Weka {
+pub(super) struct Weka {
     java: String,
     classpath: String,
 }
 
 impl Weka {
-    fn find(dir: &Path) -> Option<Weka> {
+    pub(super) fn find(dir: &Path) -> Option<Weka> {
         let jar = std::env::var("WEKA_JAR").unwrap_or_else(|_| "/usr/share/java/weka.jar".into());
         let java = std::env::var("JAVA").unwrap_or_else(|_| "java".into());
         let javac = std::env::var("JAVAC").unwrap_or_else(|_| "javac".into());
@@ -106,10 +106,21 @@ impl Weka {
     }
 
     fn time(&self, class: &str, csv: &Path, reps: usize) -> Result<f64> {
+        self.time_split(class, csv, csv, reps)
+    }
+
+    /// Best-of-`reps` fit on `train` + predict of `test`, in seconds.
+    pub(super) fn time_split(
+        &self,
+        class: &str,
+        train: &Path,
+        test: &Path,
+        reps: usize,
+    ) -> Result<f64> {
         let out = Command::new(&self.java)
             .args(["-cp", &self.classpath, "WekaBench", class, ""])
-            .arg(csv)
-            .arg(csv)
+            .arg(train)
+            .arg(test)
             .arg(reps.to_string())
             .output()
             .map_err(|e| Error::Invalid(format!("cannot run {}: {e}", self.java)))?;

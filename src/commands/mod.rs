@@ -3,6 +3,7 @@
 
 pub mod advisor;
 pub mod bench;
+pub mod bench_experiments;
 pub mod blocksize;
 pub mod build;
 pub mod collect;
@@ -250,6 +251,14 @@ pub fn run(cli: Cli) -> Result<()> {
             },
             &out.into(),
         ),
+        Command::Bench {
+            what: crate::cli::BenchWhat::Experiments,
+            cols,
+            seed,
+            no_weka,
+            out,
+            ..
+        } => bench_experiments::run_bench(cols, seed.unsigned_abs(), !no_weka, &out.into()),
         Command::Build(args) => build::run(&args),
         Command::Collect(args) => collect::run(&args),
         Command::Merge(args) => merge::run(&args),

@@ -7,4 +7,5 @@ pub mod method;
 pub mod run;
 pub mod splits;
 pub mod stats;
+pub mod synthetic;
 pub mod thesis;

@@ -192,24 +192,15 @@ fn weka_fold_layout_matches_weka_cross_validation() {
 #[test]
 fn repetition_noise_marks_speedups_as_unclear() {
     let dir = tempfile::tempdir().unwrap();
-    common::write_synthetic_campaign(dir.path(), 7);
-    // Give every timing three repetitions spread +-3% around its time.
-    let t = std::fs::read_to_string(dir.path().join("timings.csv")).unwrap();
-    let mut out = String::new();
-    for (i, line) in t.lines().enumerate() {
-        if i == 0 {
-            out.push_str(&format!("{line},times_ms\n"));
-            continue;
-        }
-        let time: f64 = line.rsplit(',').nth(2).unwrap().parse().unwrap();
-        out.push_str(&format!(
-            "{line},{};{};{}\n",
-            time * 0.97,
-            time,
-            time * 1.03
-        ));
+    // The synthetic campaign, every timing with three repetitions spread +-3% around its time.
+    let (m, mut t) = advise::experiment::synthetic::campaign(3, 7);
+    for row in &mut t {
+        let time = row.time_ms;
+        row.times_ms = Some(format!("{};{};{}", time * 0.97, time, time * 1.03));
     }
-    std::fs::write(dir.path().join("timings.csv"), out).unwrap();
+    let write = |name: &str| std::fs::File::create(dir.path().join(name)).unwrap();
+    advise::dataset::table::write_rows(write("measurements.csv"), &m).unwrap();
+    advise::dataset::table::write_rows(write("timings.csv"), &t).unwrap();
     let pool = load_pool(dir.path()).unwrap();
     let f = folds(&pool, &Experiment::Thesis(3), None).unwrap();
     let r = run(

@@ -5,25 +5,11 @@
 
 use crate::dataset::measurements::{MeasurementRow, TimingRow};
 use crate::experiment::stats::SplitMix64;
+use crate::harness::jobs::{thesis_inputs, Input};
 use crate::variant::Program;
 
-/// The thesis's inputs (Table 4.2) as (bodies, steps).
-pub fn thesis_inputs(p: Program) -> &'static [(u32, u32)] {
-    match p {
-        Program::Nb => &[(50_000, 2), (100_000, 2), (100_000, 5), (200_000, 5)],
-        Program::Bh => &[
-            (125_000, 2),
-            (250_000, 2),
-            (250_000, 5),
-            (500_000, 5),
-            (500_000, 10),
-            (1_000_000, 10),
-        ],
-    }
-}
-
 /// Per-bit time factors (bit 0 first): below 1 helps, above 1 hurts.
-fn factors(p: Program) -> [f64; 6] {
+pub fn factors(p: Program) -> [f64; 6] {
     match p {
         Program::Nb => [0.9, 0.6, 1.0, 0.98, 0.95, 1.01],
         Program::Bh => [0.8, 1.005, 0.97, 0.85, 0.5, 0.9],
@@ -37,7 +23,7 @@ pub fn campaign(counters: usize, seed: u64) -> (Vec<MeasurementRow>, Vec<TimingR
     let mut m = Vec::new();
     let mut t = Vec::new();
     for p in Program::ALL {
-        for &(bodies, steps) in thesis_inputs(p) {
+        for Input { bodies, steps } in thesis_inputs(p) {
             let input = format!("bodies={bodies},steps={steps}");
             for run in 1..=3u32 {
                 for v in p.variants() {

@@ -6,7 +6,9 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use advise::dataset::table::write_rows;
 use advise::experiment::stats::SplitMix64;
+use advise::experiment::synthetic::{campaign, factors};
 use advise::variant::Program;
 
 /// The thesis's inputs (Table 4.2) as (bodies, steps).
@@ -24,54 +26,16 @@ pub fn advise() -> assert_cmd::Command {
     c
 }
 
-/// Per-bit time factors (bit 0 first): below 1 helps, above 1 hurts.
-fn factors(p: Program) -> [f64; 6] {
-    match p {
-        Program::Nb => [0.9, 0.6, 1.0, 0.98, 0.95, 1.01],
-        Program::Bh => [0.8, 1.005, 0.97, 0.85, 0.5, 0.9],
-    }
-}
-
-/// Writes `measurements.csv` and `timings.csv` of the synthetic campaign into `dir`.
+/// Writes `measurements.csv` and `timings.csv` of the library's synthetic campaign
+/// (`advise::experiment::synthetic`, 3 counters besides active cycles) into `dir`.
 pub fn write_synthetic_campaign(dir: &Path, seed: u64) {
-    let mut rng = SplitMix64::new(seed);
-    let mut m =
-        String::from("program,input,run,variant,kernel,launch,invocations,metric,unit,value\n");
-    let mut t = String::from("program,input,run,variant,time_ms,repetitions,checksum_ok\n");
-    for p in Program::ALL {
-        for (bodies, steps) in inputs(p) {
-            let input = format!("bodies={bodies},steps={steps}");
-            for run in 1..=3 {
-                for v in p.variants() {
-                    let bits = v.bits();
-                    let mut time = bodies as f64 * steps as f64 * 1e-4;
-                    for (b, f) in factors(p).iter().enumerate() {
-                        if bits & (1 << b) != 0 {
-                            time *= f;
-                        }
-                    }
-                    time *= 1.0 + 0.004 * (rng.next_f64() - 0.5);
-                    let cycles = time * 1.4e6;
-                    let inst = cycles
-                        * (0.5 + 0.05 * bits.count_ones() as f64)
-                        * (1.0 + 0.01 * rng.next_f64());
-                    let mem = cycles * (0.2 + 0.02 * (bits & 7) as f64);
-                    let key = format!("{},\"{input}\",{run},{}", p.name(), v.bit_string());
-                    let _ = writeln!(m, "{key},force,0,1,sm__cycles_active.sum,cycle,{cycles}");
-                    let _ = writeln!(m, "{key},force,0,1,smsp__inst_executed.sum,inst,{inst}");
-                    let _ = writeln!(m, "{key},force,0,1,dram__sectors_read.sum,sector,{mem}");
-                    let occ = 40.0 + 3.0 * (bits >> 3) as f64;
-                    let _ = writeln!(
-                        m,
-                        "{key},force,0,1,sm__warps_active.avg.pct_of_peak_sustained_active,%,{occ}"
-                    );
-                    let _ = writeln!(t, "{key},{time},5,true");
-                }
-            }
-        }
-    }
-    std::fs::write(dir.join("measurements.csv"), m).unwrap();
-    std::fs::write(dir.join("timings.csv"), t).unwrap();
+    let (m, t) = campaign(3, seed);
+    write_rows(
+        std::fs::File::create(dir.join("measurements.csv")).unwrap(),
+        &m,
+    )
+    .unwrap();
+    write_rows(std::fs::File::create(dir.join("timings.csv")).unwrap(), &t).unwrap();
 }
 
 /// The counters of the real ncu fixture `ncu_metrics_RTX4090_instroofline_ginkgo_spmm.csv`.

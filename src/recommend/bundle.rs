@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::dataset::import::fnv1a;
 use crate::error::{Error, Result};
 use crate::experiment::data::SamplePool;
 use crate::experiment::method::{Baseline, Contender, ModelContender};
@@ -137,7 +138,7 @@ pub fn train(
         if idx.len() < 2 * settings.folds {
             continue;
         }
-        let mut rng = SplitMix64::new(settings.seed ^ hash(&name));
+        let mut rng = SplitMix64::new(settings.seed ^ fnv1a(name.as_bytes()));
         for j in (1..idx.len()).rev() {
             idx.swap(j, rng.below(j + 1));
         }
@@ -199,12 +200,6 @@ pub fn advisor_family(switch: &str) -> String {
         Some((base, dir)) if dir.starts_with('x') => format!("{base} up"),
         _ => f,
     }
-}
-
-fn hash(s: &str) -> u64 {
-    s.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 fn sample_id(pool: &SamplePool, i: usize) -> String {

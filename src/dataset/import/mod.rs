@@ -139,8 +139,12 @@ fn provenance(
 /// FNV-1a (64 bit) of a file's bytes: a short fingerprint for provenance notes, not security.
 fn file_digest(path: &Path) -> Result<String> {
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    let h = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+    Ok(format!("{:016x}", fnv1a(&bytes)))
+}
+
+/// FNV-1a (64 bit) of some bytes: a short, stable fingerprint (not for security).
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
         (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
-    });
-    Ok(format!("{h:016x}"))
+    })
 }

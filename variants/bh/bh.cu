@@ -48,6 +48,9 @@
 static const char *PROGRAM = "BH";
 static int VARIANT_BITS = (VOTE << 5) | (WARP << 4) | (SORT << 3) | (RSQRT << 2) | (FTZ << 1) | VOLA;
 
+// --verify 1: largest relative RMS force error against direct summation (the Barnes-Hut approximation (monopoles, opening angle 0.5) plus rounding).
+#define FORCE_TOLERANCE 2e-2
+
 #include "../common/driver.cuh"
 
 #define THREADS 256
@@ -190,8 +193,15 @@ __global__ void __launch_bounds__(THREADS) bounding_box(Arrays a) {
 // belongs in; an empty slot is filled with atomicCAS, a slot holding a body is locked (-2),
 // new cells are chained below it until the two bodies separate, and the subtree is published
 // by unlocking the slot after a fence. Cell centres are recomputed from the root on the way.
-// A thread that runs out of cells or depth sets error_d and stops holding its lock; threads
-// waiting on that lock see error_d and stop too, so the kernel always ends.
+//
+// The loop is structured as in Burtscher and Pingali's original: nothing leaves the loop body
+// early, a thread that finds a slot locked simply falls through to the next pass, and the
+// unlock happens at the end of the pass, after the fence. Under the pre-Volta SIMT model (one
+// reconvergence stack per warp; real GPUs before Volta, and GPGPU-Sim) a `continue` or
+// `return` inside the lock section lets a waiting lane spin on its own path while the lane of
+// the same warp that holds the lock never reaches its unlock: a livelock. A thread that runs
+// out of cells or depth records the error, still unlocks, and stops; the others stop at the
+// top of their next pass.
 __global__ void __launch_bounds__(THREADS) build_tree(Arrays a) {
     volatile int *child = a.child;
     const int n = a.n, root = a.nnodes, inc = blockDim.x * gridDim.x;
@@ -201,6 +211,7 @@ __global__ void __launch_bounds__(THREADS) build_tree(Arrays a) {
     int node = 0, j = 0, depth = 0, locked = 0, patch = -1;
     float px = 0, py = 0, pz = 0, x = 0, y = 0, z = 0, r = 0;
     while (i < n) {
+        if (error_d != 0) break;  // no lock is held between passes
         if (skip != 0) {
             skip = 0;
             px = a.posx[i]; py = a.posy[i]; pz = a.posz[i];
@@ -223,45 +234,53 @@ __global__ void __launch_bounds__(THREADS) build_tree(Arrays a) {
             x += dx; y += dy; z += dz;
             ch = child[node * 8 + j];
         }
-        if (ch == -2) {  // slot locked by another thread: try again, unless it gave up
-            if (error_d != 0) return;
-            continue;
-        }
-        locked = node * 8 + j;
-        if (ch == -1) {
-            if (atomicCAS(&a.child[locked], -1, i) == -1) {
-                localmax = max(depth, localmax);
-                i += inc;
-                skip = 1;
+        if (ch != -2) {  // a locked slot (-2) is tried again in the next pass
+            locked = node * 8 + j;
+            if (ch == -1) {
+                if (atomicCAS(&a.child[locked], -1, i) == -1) {
+                    localmax = max(depth, localmax);
+                    i += inc;
+                    skip = 1;
+                }
+            } else if (atomicCAS(&a.child[locked], ch, -2) == ch) {
+                patch = -1;
+                int err = 0;
+                do {  // split until the resident body ch and body i fall into different octants
+                    depth++;
+                    if (depth >= MAXDEPTH) { err = ERR_DEPTH; break; }
+                    const int cell = atomicSub((int *)&bottom_d, 1) - 1;
+                    if (cell <= n) { err = ERR_CELLS; break; }
+                    if (patch != -1) child[node * 8 + j] = cell;
+                    patch = max(patch, cell);
+                    int k = 0;
+                    if (x < a.posx[ch]) k = 1;
+                    if (y < a.posy[ch]) k |= 2;
+                    if (z < a.posz[ch]) k |= 4;
+                    child[cell * 8 + k] = ch;
+                    node = cell; r *= 0.5f;
+                    float dx = -r, dy = -r, dz = -r;
+                    j = 0;
+                    if (x < px) { j = 1; dx = r; }
+                    if (y < py) { j |= 2; dy = r; }
+                    if (z < pz) { j |= 4; dz = r; }
+                    x += dx; y += dy; z += dz;
+                    ch = child[node * 8 + j];
+                } while (ch >= 0);
+                if (err != 0) {
+                    error_d = err;
+                    if (patch == -1) patch = ch;  // nothing chained: put the body back
+                    i = n;                        // stop after unlocking below
+                } else {
+                    child[node * 8 + j] = i;
+                    localmax = max(depth, localmax);
+                    i += inc;
+                }
+                skip = 2;
             }
-        } else if (atomicCAS(&a.child[locked], ch, -2) == ch) {
-            patch = -1;
-            do {  // split until the resident body ch and body i fall into different octants
-                depth++;
-                if (depth >= MAXDEPTH) { error_d = ERR_DEPTH; return; }
-                const int cell = atomicSub((int *)&bottom_d, 1) - 1;
-                if (cell <= n) { error_d = ERR_CELLS; return; }
-                if (patch != -1) child[node * 8 + j] = cell;
-                patch = max(patch, cell);
-                int k = 0;
-                if (x < a.posx[ch]) k = 1;
-                if (y < a.posy[ch]) k |= 2;
-                if (z < a.posz[ch]) k |= 4;
-                child[cell * 8 + k] = ch;
-                node = cell; r *= 0.5f;
-                float dx = -r, dy = -r, dz = -r;
-                j = 0;
-                if (x < px) { j = 1; dx = r; }
-                if (y < py) { j |= 2; dy = r; }
-                if (z < pz) { j |= 4; dz = r; }
-                x += dx; y += dy; z += dz;
-                ch = child[node * 8 + j];
-            } while (ch >= 0);
-            child[node * 8 + j] = i;
-            localmax = max(depth, localmax);
-            __threadfence();  // the new subtree is complete before it becomes reachable
+        }
+        __threadfence();  // a new subtree is complete before it becomes reachable
+        if (skip == 2) {
             child[locked] = patch;
-            i += inc;
             skip = 1;
         }
     }
@@ -269,8 +288,14 @@ __global__ void __launch_bounds__(THREADS) build_tree(Arrays a) {
 }
 
 // Step 3: bottom-up summarization (centre of mass, body count). A cell is done when all its
-// children have a mass >= 0; threads poll until then. Children are also moved to the front of
-// their cell, so the traversal can stop at the first empty slot.
+// children have a mass >= 0. Children are also moved to the front of their cell, so the
+// traversal can stop at the first empty slot.
+//
+// As in Burtscher and Pingali's original, a thread checks its cell once per pass of one loop
+// and publishes a finished cell's mass at the end of the pass, after the fence. A spin loop
+// inside the pass would deadlock under the pre-Volta SIMT model when the child a lane waits
+// for belongs to another lane of the same warp: that lane could not leave the spin's
+// reconvergence point to publish it.
 __global__ void __launch_bounds__(THREADS) summarize(Arrays a) {
     if (error_d != 0) return;  // the tree is incomplete: nothing to wait for
     volatile float *mass = a.mass;
@@ -281,27 +306,29 @@ __global__ void __launch_bounds__(THREADS) summarize(Arrays a) {
 #if VOLA
     __shared__ int cache_child[8 * THREADS];
     __shared__ float cache_mass[8 * THREADS];
+    bool cached = false;  // this cell's children are in the cache
 #endif
     int k = (bottom & ~31) + threadIdx.x + blockIdx.x * blockDim.x;
     if (k < bottom) k += inc;
-    int missing = 0;
+    float cm = 0.0f;
     while (k <= root) {
-        missing = 0;
+        int missing = 0;
 #if VOLA
         // Child indices and ready masses are cached: only this thread touches this cell's
         // children now, and a mass once >= 0 never changes again.
-        for (int c = 0; c < 8; c++) {
-            const int ch = vchild[k * 8 + c];
-            cache_child[c * THREADS + threadIdx.x] = ch;
-            float m = 1.0f;
-            if (ch >= n) {
-                m = mass[ch];
-                if (m < 0.0f) missing++;
+        if (!cached) {
+            for (int c = 0; c < 8; c++) {
+                const int ch = vchild[k * 8 + c];
+                cache_child[c * THREADS + threadIdx.x] = ch;
+                float m = 1.0f;
+                if (ch >= n) {
+                    m = mass[ch];
+                    if (m < 0.0f) missing++;
+                }
+                cache_mass[c * THREADS + threadIdx.x] = m;
             }
-            cache_mass[c * THREADS + threadIdx.x] = m;
-        }
-        while (missing != 0) {
-            missing = 0;
+            cached = true;
+        } else {
             for (int c = 0; c < 8; c++) {
                 const int ch = cache_child[c * THREADS + threadIdx.x];
                 if (ch >= n && cache_mass[c * THREADS + threadIdx.x] < 0.0f) {
@@ -313,45 +340,50 @@ __global__ void __launch_bounds__(THREADS) summarize(Arrays a) {
         }
 #else
         // Every check re-reads the child pointers and masses through volatile pointers.
-        do {
-            missing = 0;
-            for (int c = 0; c < 8; c++) {
-                if (vchild[k * 8 + c] >= n && mass[vchild[k * 8 + c]] < 0.0f) missing++;
-            }
-        } while (missing != 0);
-#endif
-        __threadfence();  // the children's positions and counts are read after their masses
-        float cm = 0.0f, px = 0.0f, py = 0.0f, pz = 0.0f;
-        int cnt = 0, slot = 0;
         for (int c = 0; c < 8; c++) {
-#if VOLA
-            const int ch = cache_child[c * THREADS + threadIdx.x];
-#else
-            const int ch = vchild[k * 8 + c];
+            if (vchild[k * 8 + c] >= n && mass[vchild[k * 8 + c]] < 0.0f) missing++;
+        }
 #endif
-            if (ch < 0) continue;
-            if (c != slot) {  // move to the front
-                vchild[k * 8 + c] = -1;
-                vchild[k * 8 + slot] = ch;
-            }
-            slot++;
+        if (missing == 0) {
+            __threadfence();  // the children's positions and counts are read after their masses
+            float px = 0.0f, py = 0.0f, pz = 0.0f;
+            int cnt = 0, slot = 0;
+            cm = 0.0f;
+            for (int c = 0; c < 8; c++) {
 #if VOLA
-            const float m = ch >= n ? cache_mass[c * THREADS + threadIdx.x] : a.mass[ch];
-            cnt += ch >= n ? count[ch] : 1;
-            cm += m;
-            px += posx[ch] * m; py += posy[ch] * m; pz += posz[ch] * m;
+                const int ch = cache_child[c * THREADS + threadIdx.x];
 #else
-            cnt += ch >= n ? count[ch] : 1;
-            cm += mass[ch];
-            px += posx[ch] * mass[ch]; py += posy[ch] * mass[ch]; pz += posz[ch] * mass[ch];
+                const int ch = vchild[k * 8 + c];
+#endif
+                if (ch < 0) continue;
+                if (c != slot) {  // move to the front
+                    vchild[k * 8 + c] = -1;
+                    vchild[k * 8 + slot] = ch;
+                }
+                slot++;
+#if VOLA
+                const float m = ch >= n ? cache_mass[c * THREADS + threadIdx.x] : a.mass[ch];
+                cnt += ch >= n ? count[ch] : 1;
+                cm += m;
+                px += posx[ch] * m; py += posy[ch] * m; pz += posz[ch] * m;
+#else
+                cnt += ch >= n ? count[ch] : 1;
+                cm += mass[ch];
+                px += posx[ch] * mass[ch]; py += posy[ch] * mass[ch]; pz += posz[ch] * mass[ch];
+#endif
+            }
+            count[k] = cnt;
+            const float inv = 1.0f / cm;
+            posx[k] = px * inv; posy[k] = py * inv; posz[k] = pz * inv;
+        }
+        __threadfence();  // centre and count are visible before the mass says "done"
+        if (missing == 0) {
+            mass[k] = cm;
+            k += inc;
+#if VOLA
+            cached = false;
 #endif
         }
-        count[k] = cnt;
-        const float inv = 1.0f / cm;
-        posx[k] = px * inv; posy[k] = py * inv; posz[k] = pz * inv;
-        __threadfence();  // centre and count are visible before the mass says "done"
-        mass[k] = cm;
-        k += inc;
     }
 }
 
@@ -527,7 +559,9 @@ struct Sim {
 template <class K>
 static int resident_grid(K kernel, int sms) {
     int per_sm = 0;
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS, 0));
+    // The ...WithFlags form: GPGPU-Sim's runtime implements only this one.
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&per_sm, kernel, THREADS, 0,
+                                                                      cudaOccupancyDefault));
     return std::max(1, per_sm) * sms;
 }
 

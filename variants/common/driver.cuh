@@ -138,6 +138,7 @@ struct Options {
     std::vector<Input> inputs;
     uint64_t seed = 1;
     int runs = 1, reps = 3, warmup = 1, profile_steps = 0;
+    bool verify = false;
     const char *dump = nullptr;
 };
 
@@ -145,9 +146,12 @@ static void usage(const char *prog) {
     fprintf(stderr,
             "usage: %s --inputs BODIES:STEPS[,BODIES:STEPS...] [--seed S] [--runs R]\n"
             "          [--reps K] [--warmup W] [--profile-steps P] [--dump-state FILE]\n"
+            "          [--verify 1]\n"
             "   or: %s --bodies N --steps S [...]\n"
             "Prints one JSON line per (input, run). --profile-steps P runs one repetition and\n"
-            "wraps its first P steps in cudaProfilerStart/Stop (ncu --profile-from-start off).\n",
+            "wraps its first P steps in cudaProfilerStart/Stop (ncu --profile-from-start off).\n"
+            "--verify 1 compares the forces of one-step inputs with direct summation on the CPU\n"
+            "and fails when their relative RMS error exceeds the program's tolerance.\n",
             prog, prog);
 }
 
@@ -206,6 +210,9 @@ static bool parse_options(int argc, char **argv, Options &o) {
         } else if (!strcmp(a, "--profile-steps")) {
             if (!parse_int(val, 0, 1 << 20, &v)) { fprintf(stderr, "bad --profile-steps\n"); return false; }
             o.profile_steps = (int)v;
+        } else if (!strcmp(a, "--verify")) {
+            if (!parse_int(val, 0, 1, &v)) { fprintf(stderr, "bad --verify (0 or 1)\n"); return false; }
+            o.verify = v == 1;
         } else if (!strcmp(a, "--dump-state")) {
             o.dump = val;
         } else {
@@ -218,7 +225,22 @@ static bool parse_options(int argc, char **argv, Options &o) {
         o.inputs.push_back(Input{(int)bodies, (int)steps});
     }
     if (o.inputs.empty()) { fprintf(stderr, "no input given\n"); return false; }
+    if (o.verify) {
+        for (const Input &in : o.inputs) {
+            if (in.steps != 1) {
+                fprintf(stderr, "--verify needs one-step inputs (BODIES:1)\n");
+                return false;
+            }
+        }
+    }
     return true;
+}
+
+// The six bits as the programs' names write them: "010011".
+static std::string bit_string(int bits) {
+    std::string s;
+    for (int b = 5; b >= 0; b--) s += ((bits >> b) & 1) ? '1' : '0';
+    return s;
 }
 
 static double median(std::vector<double> v) {
@@ -256,6 +278,38 @@ static void dump_state(const char *path, const Bodies &b) {
         fwrite(r, sizeof(float), 6, f);
     }
     fclose(f);
+}
+
+// The CPU reference: accelerations of the initial state by direct summation in double, with
+// the programs' softening, compared with the GPU's, recovered from one kick (v1 = v0 + a dt).
+// Returns the relative RMS error sqrt(sum |a - a_ref|^2 / sum |a_ref|^2) and, in worst, the
+// largest |a_i - a_ref_i| over the RMS of |a_ref|. Exact direct summation (NB) differs from it
+// only by float rounding; Barnes-Hut (BH) adds its approximation error (opening angle 0.5).
+static double force_error(const Bodies &init, const Bodies &fin, double *worst) {
+    const int n = init.size();
+    double num = 0, den = 0, big = 0;
+    std::vector<double> err(n);
+    for (int i = 0; i < n; i++) {
+        double ax = 0, ay = 0, az = 0;
+        for (int j = 0; j < n; j++) {
+            const double dx = (double)init.x[j] - init.x[i], dy = (double)init.y[j] - init.y[i],
+                         dz = (double)init.z[j] - init.z[i];
+            const double d2 = dx * dx + dy * dy + dz * dz + (double)EPS2;
+            const double s = (double)init.m[j] / (d2 * std::sqrt(d2));
+            ax += dx * s; ay += dy * s; az += dz * s;
+        }
+        const double gx = ((double)fin.vx[i] - init.vx[i]) / DT,
+                     gy = ((double)fin.vy[i] - init.vy[i]) / DT,
+                     gz = ((double)fin.vz[i] - init.vz[i]) / DT;
+        const double e2 = (gx - ax) * (gx - ax) + (gy - ay) * (gy - ay) + (gz - az) * (gz - az);
+        num += e2;
+        den += ax * ax + ay * ay + az * az;
+        err[i] = std::sqrt(e2);
+    }
+    for (double e : err) big = std::max(big, e);
+    const double rms_ref = std::sqrt(den / std::max(n, 1));
+    *worst = rms_ref > 0 ? big / rms_ref : 0;
+    return den > 0 ? std::sqrt(num / den) : 0;
 }
 
 // Runs the time steps; with profile_steps > 0 the first ones are bracketed by
@@ -322,7 +376,7 @@ int advise_main(int argc, char **argv) {
                 CUDA_CHECK(cudaGetLastError());
                 const char *bad = sim_check(sim);
                 if (bad) {
-                    fprintf(stderr, "%s %06d bodies=%d,steps=%d: %s\n", PROGRAM, VARIANT_BITS,
+                    fprintf(stderr, "%s %s bodies=%d,steps=%d: %s\n", PROGRAM, bit_string(VARIANT_BITS).c_str(),
                             in.bodies, in.steps, bad);
                     return 1;
                 }
@@ -360,13 +414,26 @@ int advise_main(int argc, char **argv) {
                 print_list(kreps[k]);
                 printf("}");
             }
-            printf("],\"launches\":%d,\"profiled_steps\":%d,\"profiled_launches\":%d,"
+            printf("]");
+            double ferr = 0, fworst = 0;
+            if (o.verify) {
+                ferr = force_error(init, fin, &fworst);
+                printf(",\"force_error\":{\"rms\":%.6g,\"worst\":%.6g,\"tolerance\":%.6g}",
+                       ferr, fworst, (double)FORCE_TOLERANCE);
+            }
+            printf(",\"launches\":%d,\"profiled_steps\":%d,\"profiled_launches\":%d,"
                    "\"checksum\":[%.17g,%.17g],\"device\":\"%s\",\"cc\":\"%d.%d\"}\n",
                    launches, profiled, profiled_launches, sum[0], sum[1], prop.name, prop.major,
                    prop.minor);
             fflush(stdout);
             if (!std::isfinite(sum[0]) || !std::isfinite(sum[1])) {
                 fprintf(stderr, "non-finite final state\n");
+                return 1;
+            }
+            if (o.verify && !(ferr <= FORCE_TOLERANCE)) {
+                fprintf(stderr, "%s %s bodies=%d: forces differ from direct summation by %.3g "
+                        "(relative RMS; tolerance %.3g)\n", PROGRAM, bit_string(VARIANT_BITS).c_str(), in.bodies, ferr,
+                        (double)FORCE_TOLERANCE);
                 return 1;
             }
         }

@@ -32,6 +32,9 @@
 static const char *PROGRAM = "NB";
 static int VARIANT_BITS = (FTZ << 5) | (RSQRT << 4) | (CONST << 3) | (PEEL << 2) | (SHMEM << 1) | UNROLL;
 
+// --verify 1: largest relative RMS force error against direct summation (direct summation in float against double: rounding only).
+#define FORCE_TOLERANCE 1e-5
+
 #include "../common/driver.cuh"
 
 #define BLOCK 256

@@ -477,6 +477,15 @@ pub enum FormatArg {
     Auto,
     Ncu,
     Nvprof,
+    /// A GPGPU-Sim log (simulated statistics).
+    GpgpuSim,
+}
+
+/// Where `advise collect` runs the variants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BackendArg {
+    Ncu,
+    GpgpuSim,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -513,6 +522,13 @@ pub struct BuildArgs {
     /// Only these bit strings (comma-separated), e.g. 000000,000101.
     #[arg(long)]
     pub variants: Option<String>,
+    /// Leave out variants with any of these optimizations (comma-separated), e.g. FTZ.
+    #[arg(long)]
+    pub without: Option<String>,
+    /// Build for GPGPU-Sim: PTX only for --arch's virtual architecture (use --arch sm_70
+    /// for the Volta configurations) and a dynamically linked CUDA runtime.
+    #[arg(long)]
+    pub for_simulator: bool,
     /// Rebuild binaries that are newer than their sources too.
     #[arg(long)]
     pub force: bool,
@@ -545,6 +561,25 @@ pub struct CollectArgs {
     /// Only these bit strings (comma-separated).
     #[arg(long)]
     pub variants: Option<String>,
+    /// Leave out variants with any of these optimizations (comma-separated), e.g. FTZ,
+    /// which GPGPU-Sim's PTX-level timing cannot tell apart.
+    #[arg(long)]
+    pub without: Option<String>,
+    /// Where the runs happen: `ncu` (a GPU: times with CUDA events, counters from Nsight
+    /// Compute) or `gpgpu-sim` (no GPU: GPGPU-Sim simulates each run; needs GPGPUSIM_ROOT
+    /// and CUDA_INSTALL_PATH; times and counters are simulated).
+    #[arg(long, value_enum, default_value = "ncu")]
+    pub backend: BackendArg,
+    /// GPGPU-Sim configuration: a name under the simulator's configs/tested-cfgs (e.g.
+    /// SM7_QV100) or a folder with gpgpusim.config.
+    #[arg(long, default_value = "SM7_QV100")]
+    pub sim_config: String,
+    /// Override a configuration option, KEY=VALUE (repeatable), e.g. gpgpu_n_clusters=8.
+    #[arg(long = "sim-set")]
+    pub sim_set: Vec<String>,
+    /// Simulations run at once (gpgpu-sim backend; each uses one core).
+    #[arg(long, default_value_t = 1)]
+    pub jobs: usize,
     /// K/N: run every N-th job starting with the K-th, into OUT/shard-K-of-N.
     #[arg(long)]
     pub shard: Option<String>,
@@ -554,9 +589,13 @@ pub struct CollectArgs {
     /// Campaign folder, e.g. datasets/h100-2025.
     #[arg(long)]
     pub out: PathBuf,
-    /// Where `advise build` put the binaries.
+    /// Where `advise build` put the binaries (the gpgpu-sim backend builds missing ones
+    /// there with --for-simulator).
     #[arg(long, default_value = "build/variants")]
     pub bin_dir: PathBuf,
+    /// The repository's variants/ folder (CUDA sources).
+    #[arg(long, default_value = "variants")]
+    pub variants_dir: PathBuf,
     /// ncu metric list (one per line, reasons after #).
     #[arg(long, default_value = "variants/metrics.txt")]
     pub metrics: PathBuf,
@@ -572,9 +611,10 @@ pub struct CollectArgs {
     /// Largest relative difference of a checksum from the baseline's (default 1e-4 NB, 1e-3 BH).
     #[arg(long)]
     pub tolerance: Option<f64>,
-    /// Seconds one program or ncu process may run.
-    #[arg(long, default_value_t = 540)]
-    pub timeout: u64,
+    /// Seconds one program, ncu or simulator process may run (default 540; 21600 for
+    /// gpgpu-sim).
+    #[arg(long)]
+    pub timeout: Option<u64>,
     /// Most inputs one process runs.
     #[arg(long, default_value_t = 16)]
     pub batch_inputs: usize,

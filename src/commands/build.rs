@@ -15,22 +15,40 @@ struct BuildJson<'a> {
     variants: &'a [Built],
 }
 
-/// Parses `--variants 000000,000101` for each program.
-pub fn variant_list(programs: &[Program], arg: Option<&str>) -> Result<Option<Vec<Variant>>> {
-    let Some(arg) = arg else { return Ok(None) };
+/// Parses `--variants 000000,000101` for each program, then leaves out the variants with any
+/// optimization of `--without FTZ,...`.
+pub fn variant_list(
+    programs: &[Program],
+    arg: Option<&str>,
+    without: Option<&str>,
+) -> Result<Option<Vec<Variant>>> {
     let mut out = Vec::new();
     for &p in programs {
-        for bits in arg.split(',').filter(|b| !b.trim().is_empty()) {
-            out.push(Variant::parse(p, bits)?);
+        match arg {
+            Some(arg) => {
+                for bits in arg.split(',').filter(|b| !b.trim().is_empty()) {
+                    out.push(Variant::parse(p, bits)?);
+                }
+            }
+            None => out.extend(p.variants()),
         }
     }
+    let Some(without) = without else {
+        return Ok(arg.map(|_| out));
+    };
+    let mut excluded = Vec::new();
+    for name in without.split(',').filter(|n| !n.trim().is_empty()) {
+        excluded.push(name.parse::<crate::variant::Optimization>()?);
+    }
+    out.retain(|v| !excluded.iter().any(|&o| v.has(o)));
     Ok(Some(out))
 }
 
 pub fn run(args: &BuildArgs) -> Result<()> {
     let programs = programs(&args.program)?;
     let settings = BuildSettings {
-        only: variant_list(&programs, args.variants.as_deref())?,
+        only: variant_list(&programs, args.variants.as_deref(), args.without.as_deref())?,
+        simulator: args.for_simulator,
         programs,
         arch: args.arch.clone(),
         jobs: args.jobs.unwrap_or_else(|| {

@@ -6,9 +6,12 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::build::variant_list;
 use super::output::{note, Output};
-use crate::cli::CollectArgs;
+use crate::cli::{BackendArg, CollectArgs};
 use crate::error::{Error, Result};
-use crate::harness::collect::{collect, default_tolerance, CollectSettings, CollectSummary};
+use crate::harness::collect::{
+    collect, default_tolerance, Backend, CollectSettings, CollectSummary,
+};
+use crate::harness::gpgpusim::{parse_override, SimConfig, Simulator};
 use crate::harness::jobs::{parse_inputs, Shard};
 use crate::harness::Progress;
 use crate::variant::Program;
@@ -106,6 +109,25 @@ pub fn settings(args: &CollectArgs) -> Result<CollectSettings> {
         None => Shard::ALL,
     };
     let tolerance = args.tolerance.unwrap_or_else(|| default_tolerance(program));
+    let backend = match args.backend {
+        BackendArg::Ncu => Backend::Ncu,
+        BackendArg::GpgpuSim => {
+            let sim = Simulator::find()?;
+            let overrides = args
+                .sim_set
+                .iter()
+                .map(|o| parse_override(o))
+                .collect::<Result<Vec<_>>>()?;
+            Backend::GpgpuSim {
+                config: SimConfig::new(sim.config_dir(&args.sim_config)?, overrides),
+                jobs: args.jobs.max(1),
+            }
+        }
+    };
+    let timeout = args.timeout.unwrap_or(match args.backend {
+        BackendArg::Ncu => 540,
+        BackendArg::GpgpuSim => 21_600,
+    });
     if !(tolerance >= 0.0 && tolerance.is_finite()) {
         return Err(Error::Invalid(format!(
             "--tolerance {tolerance} must be a number >= 0"
@@ -114,7 +136,11 @@ pub fn settings(args: &CollectArgs) -> Result<CollectSettings> {
     Ok(CollectSettings {
         program,
         inputs: parse_inputs(program, &args.inputs)?,
-        variants: variant_list(&[program], args.variants.as_deref())?,
+        variants: variant_list(
+            &[program],
+            args.variants.as_deref(),
+            args.without.as_deref(),
+        )?,
         runs: args.runs,
         reps: args.reps,
         warmup: args.warmup,
@@ -128,8 +154,10 @@ pub fn settings(args: &CollectArgs) -> Result<CollectSettings> {
         profile_steps: args.profile_steps,
         profile_runs: args.profile_runs,
         tolerance,
-        timeout: Duration::from_secs(args.timeout.max(1)),
+        timeout: Duration::from_secs(timeout.max(1)),
         batch_inputs: args.batch_inputs.max(1),
+        variants_dir: args.variants_dir.clone(),
+        backend,
     })
 }
 

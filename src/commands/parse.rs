@@ -37,6 +37,7 @@ impl ParseSettings {
                 FormatArg::Auto => FormatChoice::Auto,
                 FormatArg::Ncu => FormatChoice::Ncu,
                 FormatArg::Nvprof => FormatChoice::Nvprof,
+                FormatArg::GpgpuSim => FormatChoice::GpgpuSim,
             },
             program: label.program,
             input: label.input,

@@ -26,6 +26,9 @@ pub struct BuildSettings {
     pub force: bool,
     /// Only these variants (all 64 per program when None).
     pub only: Option<Vec<Variant>>,
+    /// Build for GPGPU-Sim: embed only PTX for `arch`'s virtual architecture and link the
+    /// CUDA runtime dynamically (`-cudart shared`), so the simulator's runtime replaces it.
+    pub simulator: bool,
 }
 
 /// The outcome for one variant.
@@ -56,9 +59,21 @@ pub fn binary(out: &Path, variant: Variant) -> PathBuf {
 }
 
 /// nvcc's arguments for a variant: FTZ is the compiler flag (plus -DFTZ=1 so the binary can
-/// report its bits); every other switch is a macro set to 0 or 1.
-pub fn nvcc_flags(variant: Variant, arch: &str) -> Vec<String> {
-    let mut flags = vec!["-O3".to_string(), format!("-arch={arch}")];
+/// report its bits); every other switch is a macro set to 0 or 1. For the simulator the
+/// binary carries PTX only (`sm_70` -> `compute_70`) and loads the CUDA runtime at run time.
+pub fn nvcc_flags(variant: Variant, arch: &str, simulator: bool) -> Vec<String> {
+    let mut flags = vec!["-O3".to_string()];
+    if simulator {
+        let virt = arch.replace("sm_", "compute_");
+        flags.extend([
+            "-cudart".to_string(),
+            "shared".to_string(),
+            "-gencode".to_string(),
+            format!("arch={virt},code={virt}"),
+        ]);
+    } else {
+        flags.push(format!("-arch={arch}"));
+    }
     for opt in variant.program.optimizations() {
         let on = variant.has(opt);
         if opt == Optimization::Ftz {
@@ -161,7 +176,7 @@ fn build_one(nvcc: &Path, settings: &BuildSettings, v: Variant) -> Built {
         return built;
     }
     let mut cmd = Command::new(nvcc);
-    cmd.args(nvcc_flags(v, &settings.arch))
+    cmd.args(nvcc_flags(v, &settings.arch, settings.simulator))
         .arg("-o")
         .arg(&out)
         .arg(source(&settings.variants_dir, v.program));
@@ -182,15 +197,19 @@ mod tests {
     #[test]
     fn flags_follow_the_bits() {
         let v = Variant::parse(Program::Nb, "110000").unwrap();
-        let f = nvcc_flags(v, "sm_90");
+        let f = nvcc_flags(v, "sm_90", false);
         assert!(f.contains(&"-ftz=true".to_string()));
         assert!(f.contains(&"-DFTZ=1".to_string()));
         assert!(f.contains(&"-DRSQRT=1".to_string()));
         assert!(f.contains(&"-DUNROLL=0".to_string()));
         assert!(f.contains(&"-arch=sm_90".to_string()));
         let b = Variant::parse(Program::Bh, "000001").unwrap();
-        let f = nvcc_flags(b, "sm_80");
+        let f = nvcc_flags(b, "sm_80", false);
         assert!(f.contains(&"-ftz=false".to_string()));
+        let sim = nvcc_flags(b, "sm_70", true);
+        assert!(sim.contains(&"arch=compute_70,code=compute_70".to_string()));
+        assert!(sim.windows(2).any(|w| w == ["-cudart", "shared"]));
+        assert!(!sim.iter().any(|f| f.starts_with("-arch")));
         assert!(f.contains(&"-DVOLA=1".to_string()));
         assert!(f.contains(&"-DVOTE=0".to_string()));
     }

@@ -72,6 +72,9 @@ pub struct TimingOut {
     /// The final state's checksum, `;`-separated.
     pub checksum: String,
     pub device: String,
+    /// Relative RMS force error against direct summation, where the run checked it.
+    #[serde(default)]
+    pub force_error: String,
 }
 
 /// An open campaign folder.
@@ -278,6 +281,7 @@ mod tests {
             kernel_ms: "force=0.9".into(),
             checksum: "1;2".into(),
             device: "fake".into(),
+            force_error: String::new(),
         }
     }
 

@@ -47,6 +47,21 @@ pub struct CollectSettings {
     pub timeout: Duration,
     /// Most inputs one process runs.
     pub batch_inputs: usize,
+    /// The repository's variants/ folder, for building missing simulator binaries.
+    pub variants_dir: PathBuf,
+    pub backend: Backend,
+}
+
+/// Where the runs happen.
+#[derive(Debug, Clone)]
+pub enum Backend {
+    /// A GPU: CUDA-event times, Nsight Compute counters.
+    Ncu,
+    /// GPGPU-Sim: simulated times and statistics, `jobs` simulations at once.
+    GpgpuSim {
+        config: super::gpgpusim::SimConfig,
+        jobs: usize,
+    },
 }
 
 impl CollectSettings {
@@ -86,6 +101,9 @@ pub struct CollectSummary {
 
 /// Runs (or resumes) one shard of a campaign.
 pub fn collect(s: &CollectSettings, progress: &dyn Progress) -> Result<CollectSummary> {
+    if let Backend::GpgpuSim { config, jobs } = &s.backend {
+        return super::collect_sim::collect(s, config, *jobs, progress);
+    }
     let started = Instant::now();
     if s.runs == 0 || s.reps == 0 {
         return Err(Error::Invalid(
@@ -505,6 +523,11 @@ fn timing_row(r: &RunRecord, variant: Variant) -> TimingOut {
             .join(";"),
         checksum: join(&r.checksum),
         device: r.device.clone(),
+        force_error: r
+            .force_error
+            .as_ref()
+            .map(|f| f.rms.to_string())
+            .unwrap_or_default(),
     }
 }
 
@@ -595,6 +618,8 @@ mod tests {
             tolerance: 1e-4,
             timeout: Duration::from_secs(1),
             batch_inputs: 10,
+            variants_dir: PathBuf::from("variants"),
+            backend: Backend::Ncu,
         };
         assert_eq!(s.dir(), PathBuf::from("d"));
         s.shard = "2/4".parse().unwrap();

@@ -7,6 +7,8 @@
 pub mod build;
 pub mod campaign;
 pub mod collect;
+pub mod collect_sim;
+pub mod gpgpusim;
 pub mod jobs;
 pub mod merge;
 pub mod ncu;

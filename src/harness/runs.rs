@@ -46,6 +46,21 @@ pub struct RunRecord {
     pub device: String,
     #[serde(default)]
     pub cc: String,
+    /// With `--verify 1`: the forces' error against direct summation on the CPU.
+    #[serde(default)]
+    pub force_error: Option<ForceError>,
+}
+
+/// How far a program's forces are from direct summation in double precision
+/// (variants/README.md, "Agreement with the baseline").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ForceError {
+    /// sqrt(sum |a - a_ref|^2 / sum |a_ref|^2).
+    pub rms: f64,
+    /// The largest |a_i - a_ref_i| over the RMS of |a_ref|.
+    pub worst: f64,
+    /// The program's own limit on `rms`.
+    pub tolerance: f64,
 }
 
 /// Reads every JSON line of a program's standard output; other lines (ncu's `==PROF==`

@@ -191,6 +191,22 @@ pub fn run(cmd: &mut Command, timeout: Option<Duration>) -> Result<Captured, Too
     }
 }
 
+/// Runs `cmd` whose output streams the caller has already pointed somewhere (a log file):
+/// `Ok(true)` when it succeeded, `Ok(false)` when it was stopped for running past `timeout`,
+/// `Err` with the reason when it could not start or failed.
+pub fn run_detached(cmd: &mut Command, timeout: Option<Duration>) -> Result<bool, String> {
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("could not start: {e}"))?;
+    match wait(&mut child, timeout) {
+        Ok(Some(status)) if status.success() => Ok(true),
+        Ok(Some(status)) => Err(format!("failed ({})", describe_status(status))),
+        Ok(None) => Ok(false),
+        Err(e) => Err(format!("could not be waited for: {e}")),
+    }
+}
+
 /// Waits for the child; `Ok(None)` when it was killed for running past `timeout`.
 fn wait(
     child: &mut std::process::Child,

@@ -4,6 +4,8 @@
 //! Parsers take `impl Read` plus the path used in error messages, so they work on files, stdin
 //! and test data alike.
 
+pub mod gpgpusim;
+pub mod gpgpusim_names;
 pub mod metric_map;
 pub mod ncu;
 pub mod nvprof;
@@ -66,6 +68,8 @@ pub enum Format {
     NvprofWide,
     /// `nvprof --csv --print-gpu-trace`: one row per launch with its duration.
     NvprofTrace,
+    /// The log of a program run under the GPGPU-Sim simulator (simulated, not measured).
+    GpgpuSim,
 }
 
 impl Format {
@@ -78,6 +82,7 @@ impl Format {
             Format::NvprofText => "nvprof-text",
             Format::NvprofWide => "nvprof-wide",
             Format::NvprofTrace => "nvprof-trace",
+            Format::GpgpuSim => "gpgpu-sim",
         }
     }
 
@@ -94,6 +99,7 @@ pub enum FormatChoice {
     Auto,
     Ncu,
     Nvprof,
+    GpgpuSim,
 }
 
 /// Everything read from one profiler file.
@@ -177,12 +183,23 @@ pub fn parse(path: &Path, reader: impl Read, choice: FormatChoice) -> Result<Pro
             "the file is empty: expected ncu or nvprof CSV output",
         ));
     }
+    let simulated = match choice {
+        FormatChoice::Auto => gpgpusim::detect(&lines),
+        FormatChoice::GpgpuSim => true,
+        _ => false,
+    };
+    if simulated {
+        let mut data = gpgpusim::parse(path, &lines)?;
+        data.source = path.display().to_string();
+        return Ok(data);
+    }
     let ncu = || ncu::detect(&lines);
     let nvprof = || nvprof::detect(&lines);
     let detected = match choice {
         FormatChoice::Auto => ncu().or_else(nvprof),
         FormatChoice::Ncu => ncu(),
         FormatChoice::Nvprof => nvprof(),
+        FormatChoice::GpgpuSim => None,
     };
     let Some((format, header)) = detected else {
         if let Some((line, delimiter)) = text::misdelimited_header(&lines) {
@@ -199,6 +216,7 @@ pub fn parse(path: &Path, reader: impl Read, choice: FormatChoice) -> Result<Pro
             FormatChoice::Auto => "ncu or nvprof",
             FormatChoice::Ncu => "ncu",
             FormatChoice::Nvprof => "nvprof",
+            FormatChoice::GpgpuSim => "GPGPU-Sim",
         };
         return Err(Error::format(
             path,
@@ -219,6 +237,7 @@ pub fn parse(path: &Path, reader: impl Read, choice: FormatChoice) -> Result<Pro
         Format::NvprofWide | Format::NvprofTrace => {
             nvprof_wide::parse(path, &lines, &header, format)?
         }
+        Format::GpgpuSim => gpgpusim::parse(path, &lines)?,
     };
     data.source = path.display().to_string();
     disambiguate_units(&mut data.measurements);

@@ -1,0 +1,470 @@
+//! `advise collect --backend gpgpu-sim`: the campaign of `collect`, with every run simulated.
+//!
+//! The layout, ledger, shards and `--resume` are those of the ncu backend. What differs:
+//! each job (variant, input) is one simulator process in its own directory under
+//! `OUT/work/`; its time is the simulated cycles at the configuration's core clock (the
+//! program's CUDA-event times are host wall-clock under the simulator); its counters are the
+//! simulator's statistics (`profile::gpgpusim`); the baseline's checksum per input comes from
+//! a run in GPGPU-Sim's functional mode. Jobs run `jobs` at a time; each finished job's rows
+//! are appended at once, so a killed campaign loses only the simulations in flight.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use super::build::{self, BuildSettings};
+use super::campaign::{join, Campaign, LedgerLine, Status, TimingOut};
+use super::collect::{program_args, CollectSettings, CollectSummary};
+use super::gpgpusim::{SimConfig, Simulator, PINNED_COMMIT};
+use super::jobs::{job_list, shard_jobs, Input, Job};
+use super::runs::{disagreement, parse_records, Reference};
+use super::Progress;
+use crate::dataset::measurements::{rows_of, MeasurementRow, RunKey};
+use crate::error::{Error, Result};
+use crate::profile::{self, FormatChoice, ProfileData};
+use crate::variant::Variant;
+
+/// What the campaign folder records about its simulator (`simulator.json`): a resumed
+/// campaign must keep the same configuration.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SimRecord {
+    pub simulator: String,
+    pub version: String,
+    pub pinned_commit: String,
+    pub config: String,
+    pub config_digest: String,
+    pub core_clock_mhz: Option<f64>,
+    pub note: String,
+}
+
+const RECORD: &str = "simulator.json";
+
+/// Runs (or resumes) one shard of a simulated campaign.
+pub fn collect(
+    s: &CollectSettings,
+    config: &SimConfig,
+    jobs_at_once: usize,
+    progress: &dyn Progress,
+) -> Result<CollectSummary> {
+    let started = Instant::now();
+    let sim = Simulator::find()?;
+    let mut campaign = Campaign::open(&s.dir(), s.resume)?;
+    let record = SimRecord {
+        simulator: "GPGPU-Sim (accel-sim/gpgpu-sim_distribution)".into(),
+        version: sim.version.clone(),
+        pinned_commit: PINNED_COMMIT.into(),
+        config: config.describe(),
+        config_digest: config.digest()?,
+        core_clock_mhz: config.core_clock_mhz()?,
+        note: "simulated, not measured: times are simulated cycles at the configuration's \
+               core clock; counters are GPGPU-Sim statistics"
+            .into(),
+    };
+    check_record(&campaign.dir, &record)?;
+    let jobs = shard_jobs(
+        &job_list(s.program, &s.inputs, s.variants.as_deref()),
+        s.shard,
+    );
+    let finished = campaign.finished();
+    let todo: Vec<Job> = jobs
+        .iter()
+        .filter(|j| !finished.contains_key(&j.id()))
+        .cloned()
+        .collect();
+    let mut summary = CollectSummary {
+        dir: campaign.dir.clone(),
+        jobs: jobs.len(),
+        already_done: jobs.len() - todo.len(),
+        ..Default::default()
+    };
+    let baseline = Variant::new(s.program, 0)?;
+    ensure_binaries(s, config, baseline, &todo, progress)?;
+    ensure_references(s, &sim, config, &mut campaign, baseline, &todo)?;
+    progress.start(todo.len() as u64, "simulating");
+    let place = Place {
+        references: campaign.references.clone(),
+        raw: campaign.raw_dir(),
+        work: campaign.dir.join("work"),
+    };
+    let (tx, rx) = mpsc::channel::<(usize, JobOutcome, f64)>();
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| -> Result<()> {
+        for _ in 0..jobs_at_once.max(1).min(todo.len().max(1)) {
+            let tx = tx.clone();
+            let (todo, sim, next, place) = (&todo, &sim, &next, &place);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(job) = todo.get(i) else { break };
+                let t0 = Instant::now();
+                let outcome = run_job(s, sim, config, place, job);
+                if tx.send((i, outcome, t0.elapsed().as_secs_f64())).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        // Rows are appended here, on one thread, as each simulation ends.
+        for (i, outcome, seconds) in rx {
+            let job = &todo[i];
+            let (status, message, rows, timings) = match outcome {
+                JobOutcome::Ok { rows, timing } => {
+                    summary.ok += 1;
+                    (Status::Ok, String::new(), rows, vec![*timing])
+                }
+                JobOutcome::Mismatch(why) => {
+                    progress.note(&format!(
+                        "{}: does not agree with the baseline: {why}",
+                        job.id()
+                    ));
+                    summary.mismatched.push((job.id(), why.clone()));
+                    (Status::Mismatch, why, Vec::new(), Vec::new())
+                }
+                JobOutcome::Failed(why) => {
+                    progress.note(&format!("{}: failed: {why}", job.id()));
+                    summary.failed.push((job.id(), why.clone()));
+                    (Status::Error, why, Vec::new(), Vec::new())
+                }
+            };
+            campaign.append_job(
+                &rows,
+                &timings,
+                LedgerLine {
+                    job: job.id(),
+                    status,
+                    measurements_bytes: 0,
+                    timings_bytes: 0,
+                    passes: 0,
+                    seconds,
+                    message,
+                },
+            )?;
+            progress.advance(&job.id());
+        }
+        Ok(())
+    })?;
+    progress.finish();
+    summary.seconds = started.elapsed().as_secs_f64();
+    Ok(summary)
+}
+
+/// Writes `simulator.json`, or checks that a resumed campaign used the same configuration.
+fn check_record(dir: &Path, record: &SimRecord) -> Result<()> {
+    let path = dir.join(RECORD);
+    if let Ok(text) = std::fs::read_to_string(&path) {
+        let old: SimRecord = serde_json::from_str(&text)
+            .map_err(|e| Error::format(&path, format!("not a simulator record: {e}")))?;
+        if old.config_digest != record.config_digest {
+            return Err(Error::Invalid(format!(
+                "{} was simulated with {} (digest {}); this run's configuration is {} (digest \
+                 {}): one campaign keeps one configuration, so give the same --sim-config and \
+                 --sim-set, or another --out",
+                dir.display(),
+                old.config,
+                old.config_digest,
+                record.config,
+                record.config_digest
+            )));
+        }
+        return Ok(());
+    }
+    let text = serde_json::to_string_pretty(record)
+        .map_err(|e| Error::Invalid(format!("cannot write {}: {e}", path.display())))?;
+    std::fs::write(&path, text + "\n").map_err(|e| Error::io(&path, e))
+}
+
+/// Builds the binaries the jobs need that are missing, for the configuration's compute
+/// capability (`-gpgpu_ptx_force_max_capability`, 70 for the Volta configurations).
+fn ensure_binaries(
+    s: &CollectSettings,
+    config: &SimConfig,
+    baseline: Variant,
+    todo: &[Job],
+    progress: &dyn Progress,
+) -> Result<()> {
+    let mut missing: Vec<Variant> = std::iter::once(baseline)
+        .chain(todo.iter().map(|j| j.variant))
+        .filter(|v| !build::binary(&s.bin_dir, *v).is_file())
+        .collect();
+    missing.sort();
+    missing.dedup();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let cc = config
+        .option("gpgpu_ptx_force_max_capability")?
+        .unwrap_or_else(|| "70".into());
+    let settings = BuildSettings {
+        programs: vec![s.program],
+        arch: format!("sm_{cc}"),
+        jobs: std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(2),
+        out: s.bin_dir.clone(),
+        variants_dir: s.variants_dir.clone(),
+        force: false,
+        only: Some(missing),
+        simulator: true,
+    };
+    let built = build::build_all(&settings, progress)?;
+    if let Some(bad) = built.iter().find(|b| !b.ok) {
+        return Err(Error::Invalid(format!(
+            "{} {} did not compile for the simulator: {}",
+            bad.program,
+            bad.variant,
+            bad.error.as_deref().unwrap_or("")
+        )));
+    }
+    Ok(())
+}
+
+/// The baseline's checksum for each input that has none yet, from a functional-mode run.
+fn ensure_references(
+    s: &CollectSettings,
+    sim: &Simulator,
+    config: &SimConfig,
+    campaign: &mut Campaign,
+    baseline: Variant,
+    todo: &[Job],
+) -> Result<()> {
+    let program = s.program.name();
+    let mut inputs: Vec<Input> = todo.iter().map(|j| j.input).collect();
+    inputs.sort();
+    inputs.dedup();
+    for input in inputs {
+        if campaign.reference(program, &input.label()).is_some() {
+            continue;
+        }
+        let tag = format!("reference_{program}_{}x{}", input.bodies, input.steps);
+        let run_dir = campaign.dir.join("work").join(&tag);
+        let log = simulate(s, sim, config, &run_dir, baseline, input, true).map_err(|e| {
+            Error::Invalid(format!(
+                "the baseline {program} 000000 failed under the simulator, so no variant can \
+                 be checked: {e}"
+            ))
+        })?;
+        let records = parse_records(&log.text)?;
+        let rec = records
+            .iter()
+            .find(|r| r.input == input.label())
+            .ok_or_else(|| {
+                Error::Invalid(format!(
+                    "the baseline printed no result for {} (see {})",
+                    input.label(),
+                    log.path.display()
+                ))
+            })?;
+        campaign.add_reference(Reference {
+            program: program.to_string(),
+            input: input.label(),
+            checksum: rec.checksum.clone(),
+        })?;
+        save_raw(&campaign.raw_dir(), &tag, &log.text)?;
+        let _ = std::fs::remove_dir_all(&run_dir);
+    }
+    Ok(())
+}
+
+/// What a worker needs of the campaign: the baseline checksums and where files go.
+struct Place {
+    references: Vec<Reference>,
+    raw: PathBuf,
+    work: PathBuf,
+}
+
+enum JobOutcome {
+    Ok {
+        rows: Vec<MeasurementRow>,
+        timing: Box<TimingOut>,
+    },
+    Mismatch(String),
+    Failed(String),
+}
+
+/// One simulated job: run, parse, check against the baseline, keep the log.
+fn run_job(
+    s: &CollectSettings,
+    sim: &Simulator,
+    config: &SimConfig,
+    place: &Place,
+    job: &Job,
+) -> JobOutcome {
+    let tag = format!(
+        "sim_{}_{}_{}x{}",
+        job.variant.program.name(),
+        job.variant.bit_string(),
+        job.input.bodies,
+        job.input.steps
+    );
+    let run_dir = place.work.join(&tag);
+    let log = match simulate(s, sim, config, &run_dir, job.variant, job.input, false) {
+        Ok(l) => l,
+        Err(e) => return JobOutcome::Failed(e.to_string()),
+    };
+    let outcome = judge(s, config, place, job, &log);
+    if let Err(e) = save_raw(&place.raw, &tag, &log.text) {
+        return JobOutcome::Failed(e.to_string());
+    }
+    if !matches!(outcome, JobOutcome::Failed(_)) {
+        let _ = std::fs::remove_dir_all(&run_dir);
+    }
+    outcome
+}
+
+fn judge(
+    s: &CollectSettings,
+    config: &SimConfig,
+    place: &Place,
+    job: &Job,
+    log: &SimLog,
+) -> JobOutcome {
+    let data = match profile::parse(&log.path, log.text.as_bytes(), FormatChoice::GpgpuSim) {
+        Ok(d) => d,
+        Err(e) => return JobOutcome::Failed(e.to_string()),
+    };
+    let records = match parse_records(&log.text) {
+        Ok(r) => r,
+        Err(e) => return JobOutcome::Failed(e.to_string()),
+    };
+    let label = job.input.label();
+    let Some(rec) = records.iter().find(|r| r.input == label) else {
+        return JobOutcome::Failed(format!(
+            "the program printed no result for {label} (see {})",
+            log.path.display()
+        ));
+    };
+    let reference = place
+        .references
+        .iter()
+        .find(|r| r.program == s.program.name() && r.input == label)
+        .map(|r| r.checksum.clone())
+        .unwrap_or_default();
+    if let Some(why) = disagreement(rec, &reference, s.tolerance) {
+        return JobOutcome::Mismatch(why);
+    }
+    let key = RunKey {
+        program: s.program.name().to_string(),
+        input: label,
+        run: 1,
+        variant: job.variant.bit_string(),
+    };
+    let (total_ns, kernels) = simulated_times(&data);
+    let timing = TimingOut {
+        program: key.program.clone(),
+        input: key.input.clone(),
+        run: 1,
+        variant: key.variant.clone(),
+        time_ms: total_ns / 1e6,
+        repetitions: 1,
+        checksum_ok: true,
+        times_ms: join(&[total_ns / 1e6]),
+        kernel_ms: kernels
+            .iter()
+            .map(|(k, ns)| format!("{k}={}", ns / 1e6))
+            .collect::<Vec<_>>()
+            .join(";"),
+        checksum: join(&rec.checksum),
+        device: format!("GPGPU-Sim {} (simulated)", config.describe()),
+        force_error: rec
+            .force_error
+            .as_ref()
+            .map(|f| f.rms.to_string())
+            .unwrap_or_default(),
+    };
+    JobOutcome::Ok {
+        rows: rows_of(&key, &data),
+        timing: Box::new(timing),
+    }
+}
+
+/// Total simulated time and time per kernel (ns), from `gpu__time_duration.sum`.
+fn simulated_times(data: &ProfileData) -> (f64, Vec<(String, f64)>) {
+    let mut kernels: Vec<(String, f64)> = Vec::new();
+    for m in data
+        .measurements
+        .iter()
+        .filter(|m| m.metric == "gpu__time_duration.sum")
+    {
+        let name = m.kernel.split('(').next().unwrap_or(&m.kernel).to_string();
+        match kernels.iter_mut().find(|(k, _)| *k == name) {
+            Some((_, t)) => *t += m.value,
+            None => kernels.push((name, m.value)),
+        }
+    }
+    (kernels.iter().map(|(_, t)| t).sum(), kernels)
+}
+
+struct SimLog {
+    path: PathBuf,
+    text: String,
+}
+
+/// Runs one variant on one input under the simulator in a fresh `run_dir`; the log (the
+/// program's standard output, where GPGPU-Sim prints) is written there as it grows.
+fn simulate(
+    s: &CollectSettings,
+    sim: &Simulator,
+    config: &SimConfig,
+    run_dir: &Path,
+    variant: Variant,
+    input: Input,
+    functional: bool,
+) -> Result<SimLog> {
+    let _ = std::fs::remove_dir_all(run_dir);
+    config.install(run_dir)?;
+    let bin = build::binary(&s.bin_dir, variant);
+    let bin = std::fs::canonicalize(&bin).map_err(|e| Error::io(&bin, e))?;
+    let mut args = program_args(&[input], 1, 1, 0, s.seed, None);
+    if input.steps == 1 {
+        args.extend(["--verify".to_string(), "1".to_string()]);
+    }
+    let path = run_dir.join("sim.log");
+    let stdout = std::fs::File::create(&path).map_err(|e| Error::io(&path, e))?;
+    let err_path = run_dir.join("stderr.txt");
+    let stderr = std::fs::File::create(&err_path).map_err(|e| Error::io(&err_path, e))?;
+    let mut cmd = sim.command(&bin, &args, run_dir, functional);
+    cmd.stdout(Stdio::from(stdout)).stderr(Stdio::from(stderr));
+    let status = super::tool::run_detached(&mut cmd, Some(s.timeout));
+    let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
+    let stderr_text = std::fs::read_to_string(&err_path).unwrap_or_default();
+    match status {
+        Ok(true) => Ok(SimLog { path, text }),
+        Ok(false) => Err(Error::Invalid(format!(
+            "the simulation ran longer than {} s and was stopped (log: {})",
+            s.timeout.as_secs(),
+            path.display()
+        ))),
+        Err(why) => Err(Error::Invalid(format!(
+            "{} under GPGPU-Sim {why} (log: {}){}",
+            bin.display(),
+            path.display(),
+            last_lines(&stderr_text, &text)
+        ))),
+    }
+}
+
+/// The end of the program's errors, or of the log when the program printed none.
+fn last_lines(stderr: &str, log: &str) -> String {
+    let src = if stderr.trim().is_empty() {
+        log
+    } else {
+        stderr
+    };
+    let tail: Vec<&str> = src.lines().rev().take(6).collect();
+    let tail: Vec<&str> = tail.into_iter().rev().collect();
+    format!("; it ends with:\n{}", tail.join("\n"))
+}
+
+/// Keeps a log, gzip-compressed, as `raw/TAG.log.gz`.
+fn save_raw(raw: &Path, tag: &str, text: &str) -> Result<()> {
+    let path = raw.join(format!("{tag}.log.gz"));
+    let file = std::fs::File::create(&path).map_err(|e| Error::io(&path, e))?;
+    let mut gz = flate2::write::GzEncoder::new(file, flate2::Compression::best());
+    gz.write_all(text.as_bytes())
+        .and_then(|_| gz.finish().map(|_| ()))
+        .map_err(|e| Error::io(&path, e))
+}

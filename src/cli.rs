@@ -546,9 +546,11 @@ pub struct CollectArgs {
     /// `thesis` (Table 4.2) or BODIES:STEPS,... (e.g. 50000:2,1M:10).
     #[arg(long, default_value = "thesis")]
     pub inputs: String,
-    /// Replicates per (variant, input).
-    #[arg(long, default_value_t = 3)]
-    pub runs: u32,
+    /// Replicates per (variant, input) (default 3 with ncu). Under the deterministic
+    /// simulator a replicate is a new instance of the input: run r uses seed --seed + r - 1
+    /// (default 1 run).
+    #[arg(long)]
+    pub runs: Option<u32>,
     /// Timed repetitions per run (the median is the run's time).
     #[arg(long, default_value_t = 3)]
     pub reps: u32,

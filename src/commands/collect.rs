@@ -141,7 +141,10 @@ pub fn settings(args: &CollectArgs) -> Result<CollectSettings> {
             args.variants.as_deref(),
             args.without.as_deref(),
         )?,
-        runs: args.runs,
+        runs: args.runs.unwrap_or(match args.backend {
+            BackendArg::Ncu => 3,
+            BackendArg::GpgpuSim => 1,
+        }),
         reps: args.reps,
         warmup: args.warmup,
         seed: args.seed,

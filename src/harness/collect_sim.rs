@@ -66,12 +66,20 @@ pub fn collect(
             .into(),
     };
     check_record(&campaign.dir, &record)?;
-    let jobs = shard_jobs(
+    let jobs: Vec<SimJob> = shard_jobs(
         &job_list(s.program, &s.inputs, s.variants.as_deref()),
         s.shard,
-    );
+    )
+    .into_iter()
+    .flat_map(|job| {
+        (1..=s.runs.max(1)).map(move |run| SimJob {
+            job: job.clone(),
+            run,
+        })
+    })
+    .collect();
     let finished = campaign.finished();
-    let todo: Vec<Job> = jobs
+    let todo: Vec<SimJob> = jobs
         .iter()
         .filter(|j| !finished.contains_key(&j.id()))
         .cloned()
@@ -83,7 +91,8 @@ pub fn collect(
         ..Default::default()
     };
     let baseline = Variant::new(s.program, 0)?;
-    ensure_binaries(s, config, baseline, &todo, progress)?;
+    let base_jobs: Vec<Job> = todo.iter().map(|j| j.job.clone()).collect();
+    ensure_binaries(s, config, baseline, &base_jobs, progress)?;
     ensure_references(s, &sim, config, &mut campaign, baseline, &todo)?;
     progress.start(todo.len() as u64, "simulating");
     let place = Place {
@@ -229,24 +238,33 @@ fn ensure_references(
     config: &SimConfig,
     campaign: &mut Campaign,
     baseline: Variant,
-    todo: &[Job],
+    todo: &[SimJob],
 ) -> Result<()> {
     let program = s.program.name();
-    let mut inputs: Vec<Input> = todo.iter().map(|j| j.input).collect();
+    let mut inputs: Vec<(Input, u32)> = todo.iter().map(|j| (j.job.input, j.run)).collect();
     inputs.sort();
     inputs.dedup();
-    for input in inputs {
-        if campaign.reference(program, &input.label()).is_some() {
+    for (input, run) in inputs {
+        let key = reference_key(input, run);
+        if campaign.reference(program, &key).is_some() {
             continue;
         }
-        let tag = format!("reference_{program}_{}x{}", input.bodies, input.steps);
+        let tag = match run {
+            1 => format!("reference_{program}_{}x{}", input.bodies, input.steps),
+            r => format!(
+                "reference_{program}_{}x{}_run{r}",
+                input.bodies, input.steps
+            ),
+        };
         let run_dir = campaign.dir.join("work").join(&tag);
-        let log = simulate(s, sim, config, &run_dir, baseline, input, true).map_err(|e| {
-            Error::Invalid(format!(
-                "the baseline {program} 000000 failed under the simulator, so no variant can \
+        let seed = s.seed + u64::from(run) - 1;
+        let log =
+            simulate((s, sim, config), &run_dir, baseline, input, seed, true).map_err(|e| {
+                Error::Invalid(format!(
+                    "the baseline {program} 000000 failed under the simulator, so no variant can \
                  be checked: {e}"
-            ))
-        })?;
+                ))
+            })?;
         let records = parse_records(&log.text)?;
         let rec = records
             .iter()
@@ -260,13 +278,44 @@ fn ensure_references(
             })?;
         campaign.add_reference(Reference {
             program: program.to_string(),
-            input: input.label(),
+            input: key,
             checksum: rec.checksum.clone(),
         })?;
         save_raw(&campaign.raw_dir(), &tag, &log.text)?;
         let _ = std::fs::remove_dir_all(&run_dir);
     }
     Ok(())
+}
+
+/// One simulation: a job of the campaign with one input seed. Under a deterministic
+/// simulator a replicate of the same input is the same run, so run `r` simulates a new
+/// instance of the input, generated with seed `--seed + r - 1`; its id adds `/run=r` for
+/// `r > 1`, so run 1 keeps the id of a single-run campaign.
+#[derive(Debug, Clone)]
+struct SimJob {
+    job: Job,
+    run: u32,
+}
+
+impl SimJob {
+    fn id(&self) -> String {
+        match self.run {
+            1 => self.job.id(),
+            r => format!("{}/run={r}", self.job.id()),
+        }
+    }
+
+    fn seed(&self, s: &CollectSettings) -> u64 {
+        s.seed + u64::from(self.run) - 1
+    }
+}
+
+/// The key of a baseline checksum: the input, plus the seed when it is not the first run's.
+fn reference_key(input: Input, run: u32) -> String {
+    match run {
+        1 => input.label(),
+        r => format!("{};run={r}", input.label()),
+    }
 }
 
 /// What a worker needs of the campaign: the baseline checksums and where files go.
@@ -291,21 +340,33 @@ fn run_job(
     sim: &Simulator,
     config: &SimConfig,
     place: &Place,
-    job: &Job,
+    sim_job: &SimJob,
 ) -> JobOutcome {
-    let tag = format!(
+    let job = &sim_job.job;
+    let mut tag = format!(
         "sim_{}_{}_{}x{}",
         job.variant.program.name(),
         job.variant.bit_string(),
         job.input.bodies,
         job.input.steps
     );
+    if sim_job.run > 1 {
+        tag.push_str(&format!("_run{}", sim_job.run));
+    }
     let run_dir = place.work.join(&tag);
-    let log = match simulate(s, sim, config, &run_dir, job.variant, job.input, false) {
+    let seed = sim_job.seed(s);
+    let log = match simulate(
+        (s, sim, config),
+        &run_dir,
+        job.variant,
+        job.input,
+        seed,
+        false,
+    ) {
         Ok(l) => l,
         Err(e) => return JobOutcome::Failed(e.to_string()),
     };
-    let outcome = judge(s, config, place, job, &log);
+    let outcome = judge(s, config, place, sim_job, &log);
     if let Err(e) = save_raw(&place.raw, &tag, &log.text) {
         return JobOutcome::Failed(e.to_string());
     }
@@ -319,9 +380,10 @@ fn judge(
     s: &CollectSettings,
     config: &SimConfig,
     place: &Place,
-    job: &Job,
+    sim_job: &SimJob,
     log: &SimLog,
 ) -> JobOutcome {
+    let job = &sim_job.job;
     let data = match profile::parse(&log.path, log.text.as_bytes(), FormatChoice::GpgpuSim) {
         Ok(d) => d,
         Err(e) => return JobOutcome::Failed(e.to_string()),
@@ -340,7 +402,7 @@ fn judge(
     let reference = place
         .references
         .iter()
-        .find(|r| r.program == s.program.name() && r.input == label)
+        .find(|r| r.program == s.program.name() && r.input == reference_key(job.input, sim_job.run))
         .map(|r| r.checksum.clone())
         .unwrap_or_default();
     if let Some(why) = disagreement(rec, &reference, s.tolerance) {
@@ -349,14 +411,14 @@ fn judge(
     let key = RunKey {
         program: s.program.name().to_string(),
         input: label,
-        run: 1,
+        run: sim_job.run,
         variant: job.variant.bit_string(),
     };
     let (total_ns, kernels) = simulated_times(&data);
     let timing = TimingOut {
         program: key.program.clone(),
         input: key.input.clone(),
-        run: 1,
+        run: sim_job.run,
         variant: key.variant.clone(),
         time_ms: total_ns / 1e6,
         repetitions: 1,
@@ -406,19 +468,25 @@ struct SimLog {
 /// Runs one variant on one input under the simulator in a fresh `run_dir`; the log (the
 /// program's standard output, where GPGPU-Sim prints) is written there as it grows.
 fn simulate(
-    s: &CollectSettings,
-    sim: &Simulator,
-    config: &SimConfig,
+    (s, sim, config): (&CollectSettings, &Simulator, &SimConfig),
     run_dir: &Path,
     variant: Variant,
     input: Input,
+    seed: u64,
     functional: bool,
 ) -> Result<SimLog> {
     let _ = std::fs::remove_dir_all(run_dir);
     config.install(run_dir)?;
+    // Absolute (the run happens in run_dir), but not resolved: a program may be a link.
     let bin = build::binary(&s.bin_dir, variant);
-    let bin = std::fs::canonicalize(&bin).map_err(|e| Error::io(&bin, e))?;
-    let mut args = program_args(&[input], 1, 1, 0, s.seed, None);
+    let bin = if bin.is_absolute() {
+        bin
+    } else {
+        std::env::current_dir()
+            .map_err(|e| Error::io(".", e))?
+            .join(bin)
+    };
+    let mut args = program_args(&[input], 1, 1, 0, seed, None);
     if input.steps == 1 {
         args.extend(["--verify".to_string(), "1".to_string()]);
     }

@@ -86,6 +86,11 @@ pub enum Command {
         /// Keep nvprof metric names instead of translating them to Nsight Compute names.
         #[arg(long)]
         keep_names: bool,
+        /// Columns: `counters` (every metric, normalized), `portable` (about 30 ratios that
+        /// mean the same on every GPU, program and source; docs/portable-features.md) or
+        /// `both`.
+        #[arg(long, default_value = "counters")]
+        view: String,
         #[command(flatten)]
         out: OutputArgs,
     },
@@ -150,8 +155,13 @@ pub enum Command {
         /// Only the folds that train on this input label (experiment 4).
         #[arg(long)]
         train_input: Option<String>,
-        /// Folds of `kfold`: a number (advise's seeded layout per switch), or `weka` / `weka:K`
-        /// to lay them out exactly as Weka's `-x K -s SEED` does.
+        /// Feature view: `counters` (every metric), `portable` (ratios that mean the same
+        /// on every GPU, program and source) or `both`.
+        #[arg(long, default_value = "counters")]
+        features: String,
+        /// Folds of `kfold`: a number K (grouped: samples of one program, input and
+        /// configuration family never sit on both sides), `ungrouped:K` (samples shuffled one
+        /// by one, which leaks), or `weka` / `weka:K` (exactly Weka's `-x K -s SEED` layout).
         #[arg(long, default_value = "10")]
         folds: String,
         /// Seed of every random step (fold shuffles, bootstrap, random baseline).
@@ -249,6 +259,9 @@ pub enum Command {
         /// At most this many samples per optimization (seeded subsample).
         #[arg(long, default_value_t = 600)]
         max_samples: usize,
+        /// Feature view: `counters`, `portable` or `both` (see `advise features --view`).
+        #[arg(long, default_value = "portable")]
+        features: String,
         /// The advisor file to write (`.json` or `.json.gz`).
         #[arg(short = 'o', long = "output")]
         output: PathBuf,
@@ -410,6 +423,19 @@ pub enum Command {
         /// Skip the Weka comparison.
         #[arg(long)]
         no_weka: bool,
+        /// `transfer`: datasets with counters (repeatable; default: every such folder of
+        /// datasets/). GPU pairs (counters on one GPU, times on another) are found by name.
+        #[arg(long)]
+        dataset: Vec<PathBuf>,
+        /// `transfer`: methods (comma list) or `all`.
+        #[arg(long, default_value = "all")]
+        method: String,
+        /// `transfer`: feature view, `counters`, `portable` or `both`.
+        #[arg(long, default_value = "portable")]
+        features: String,
+        /// `transfer`: folds of grouped k-fold and leave one GPU out.
+        #[arg(long, default_value_t = 10)]
+        folds: usize,
         #[command(flatten)]
         out: OutputArgs,
     },
@@ -442,6 +468,9 @@ pub enum BenchWhat {
     Models,
     /// The six thesis experiments, all methods, on a synthetic campaign of the thesis's size.
     Experiments,
+    /// Whether advice carries over: grouped k-fold, leave one program out, leave one GPU out
+    /// and simulator <-> hardware on the project's real and simulated datasets.
+    Transfer,
 }
 
 /// `--json` and `-o`, shared by every command.

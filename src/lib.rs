@@ -11,6 +11,7 @@ pub mod dataset;
 pub mod error;
 pub mod experiment;
 pub mod harness;
+pub mod json_nan;
 pub mod model;
 pub mod profile;
 pub mod recommend;

@@ -28,7 +28,14 @@ fn setup() -> Setup {
     common::write_synthetic_nb_with(&data, &common::GINKGO_METRICS, 11);
     let model = dir.path().join("advisor.json");
     advise()
-        .args(["train", "--max-samples", "200", "--dataset"])
+        .args([
+            "train",
+            "--features",
+            "counters",
+            "--max-samples",
+            "200",
+            "--dataset",
+        ])
         .arg(&data)
         .arg("-o")
         .arg(&model)

@@ -137,7 +137,7 @@ fn weka_fold_layout_matches_weka_cross_validation() {
     let exp = Experiment::KFold {
         k: 10,
         seed: 1,
-        weka: true,
+        layout: advise::experiment::splits::FoldLayout::Weka,
     };
     let f: Vec<_> = folds(&pool, &exp, None)
         .unwrap()

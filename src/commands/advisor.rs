@@ -8,7 +8,6 @@ use serde::Serialize;
 use super::output::{note, Output};
 use crate::dataset::measurements::{rows_of, RunKey};
 use crate::error::{Error, Result};
-use crate::experiment::data::load_pools;
 use crate::harness::profile_app::{profile, ProfileRequest};
 use crate::model::Method;
 use crate::profile::{parse_path, FormatChoice};
@@ -44,9 +43,10 @@ pub fn run_train(
     method: &str,
     seed: u64,
     max_samples: usize,
+    view: crate::dataset::features::View,
     out: &Path,
 ) -> Result<()> {
-    let pool = load_pools(datasets)?;
+    let pool = crate::experiment::data::load_pools_view(datasets, view)?;
     let provenance = datasets
         .iter()
         .map(|d| {
@@ -59,6 +59,7 @@ pub fn run_train(
         method: method.parse::<Method>()?,
         seed,
         max_samples,
+        view,
         ..Default::default()
     };
     note(&format!(
@@ -69,41 +70,91 @@ pub fn run_train(
     ));
     let advisor = train(&pool, datasets, provenance, &settings)?;
     advisor.save(out)?;
+    Output::default().emit(&format!(
+        "wrote {} ({} optimizations, {} features, {} view)\n{}",
+        out.display(),
+        advisor.optimizations.len(),
+        advisor.features.len(),
+        match advisor.view {
+            crate::dataset::features::View::Counters => "counters",
+            crate::dataset::features::View::Portable => "portable",
+            crate::dataset::features::View::Both => "counters + portable",
+        },
+        render_training(&advisor)
+    ))
+}
+
+/// The advisor's validation: per optimization the grouped cross-validation against the
+/// majority rule with its PP/PN/NP/NN table, then the confidence's reliability.
+pub fn render_training(advisor: &Advisor) -> String {
     let mut t = TextTable::new([
         "optimization",
         "samples",
+        "groups",
         "helps in %",
-        "cv accuracy %",
+        "grouped cv accuracy %",
+        "balanced %",
         "majority %",
         "p",
+        "PP",
+        "PN",
+        "NP",
+        "NN",
     ]);
     for m in &advisor.optimizations {
         let v = m.validation.as_ref();
+        let cell = |f: &dyn Fn(&crate::recommend::bundle::Validation) -> String| {
+            v.map(f).unwrap_or_else(|| "-".into())
+        };
         t.push([
             m.name.clone(),
             m.samples.to_string(),
+            cell(&|v| v.groups.to_string()),
             format!("{:.1}", 100.0 * m.positive_rate),
-            v.map(|v| {
+            cell(&|v| {
                 format!(
                     "{:.1} [{:.1}, {:.1}]",
                     100.0 * v.accuracy,
                     100.0 * v.accuracy_low,
                     100.0 * v.accuracy_high
                 )
-            })
-            .unwrap_or("-".into()),
-            v.map(|v| format!("{:.1}", 100.0 * v.majority_accuracy))
-                .unwrap_or("-".into()),
-            v.map(|v| format!("{:.3}", v.p_value)).unwrap_or("-".into()),
+            }),
+            cell(&|v| format!("{:.1}", 100.0 * v.balanced_accuracy)),
+            cell(&|v| format!("{:.1}", 100.0 * v.majority_accuracy)),
+            cell(&|v| format!("{:.3}", v.p_value)),
+            cell(&|v| v.pp.to_string()),
+            cell(&|v| v.pn.to_string()),
+            cell(&|v| v.np.to_string()),
+            cell(&|v| v.nn.to_string()),
         ]);
     }
-    Output::default().emit(&format!(
-        "wrote {} ({} optimizations, {} features)\n{}",
-        out.display(),
-        advisor.optimizations.len(),
-        advisor.features.len(),
-        t.render()
-    ))
+    let mut text = t.render();
+    text.push_str(
+        "\nPP/PN/NP/NN: held-out samples by predicted and actual direction (P = faster with \
+         the optimization). Folds keep each program, input and configuration family together.\n",
+    );
+    if !advisor.reliability.is_empty() {
+        let mut r = TextTable::new([
+            "confidence",
+            "suggestions",
+            "mean confidence",
+            "share right",
+        ]);
+        for row in &advisor.reliability {
+            r.push([
+                format!("{:.1}-{:.1}", row.low, row.high),
+                row.suggestions.to_string(),
+                format!("{:.2}", row.mean_confidence),
+                format!("{:.2}", row.share_right),
+            ]);
+        }
+        text.push_str(
+            "\nReliability of the confidence (held-out predictions; calibration fitted on the \
+             other half of the groups):\n",
+        );
+        text.push_str(&r.render());
+    }
+    text
 }
 
 /// The JSON of `suggest` and `profile`.
@@ -255,7 +306,11 @@ pub fn render(
     match list.iter().find(|s| s.verdict == "recommend") {
         Some(s) => text.push_str(&format!(
             "{}: {} (predicted {}x, confidence {} {:.2}{})\n\n",
-            if s.confidence >= 0.3 { "Try first" } else { "Best guess, but do not rely on it" },
+            if s.confidence >= 0.6 && !s.extrapolation {
+                "Try first"
+            } else {
+                "Best guess, but do not rely on it"
+            },
             s.optimization,
             fmt_sig(s.predicted_speedup, 3),
             s.confidence_label,
@@ -301,6 +356,7 @@ pub fn render(
     for s in list {
         text.push_str(&format!("  {}: {}\n", s.optimization, s.reason));
     }
+    text.push_str(&validation_tables(list));
     text.push_str(&format!(
         "\nProfile: {} kernel(s), {} of the advisor's {} counters present. Advisor: {} ({}), trained on {}.\n",
         summary.kernels.len(),
@@ -311,6 +367,43 @@ pub fn render(
         advisor.datasets.join(", ")
     ));
     text
+}
+
+/// Each suggested optimization's validated accuracy table: how its model did on held-out
+/// groups of configurations, against the majority rule.
+pub fn validation_tables(list: &[Suggestion]) -> String {
+    let mut t = TextTable::new([
+        "optimization",
+        "PP",
+        "PN",
+        "NP",
+        "NN",
+        "accuracy %",
+        "majority %",
+    ]);
+    for s in list {
+        let Some([pp, pn, np, nn]) = s.validation_table else {
+            continue;
+        };
+        t.push([
+            s.optimization.clone(),
+            pp.to_string(),
+            pn.to_string(),
+            np.to_string(),
+            nn.to_string(),
+            s.validated_accuracy
+                .map(|a| format!("{:.1}", 100.0 * a))
+                .unwrap_or("-".into()),
+            s.majority_accuracy
+                .map(|a| format!("{:.1}", 100.0 * a))
+                .unwrap_or("-".into()),
+        ]);
+    }
+    format!(
+        "\nHow each model did on held-out groups of configurations (first letter: predicted, \
+         second: measured; P = faster):\n{}",
+        t.render()
+    )
 }
 
 pub fn run_suggest(csv: &Path, s: &SuggestSettings, out: &Output) -> Result<()> {
@@ -328,10 +421,7 @@ pub fn run_profile(app: &[String], dir: &Path, s: &SuggestSettings, out: &Output
         None => default_model()?,
     };
     let advisor = Advisor::load(&model_path)?;
-    let mut metrics = advisor.features.clone();
-    metrics.extend(advisor.normalizer.clone());
-    metrics.push("sm__cycles_active.sum".into());
-    metrics.dedup();
+    let metrics = advisor.metrics_to_profile();
     let csv = dir.join("ncu.csv");
     note(&format!(
         "profiling {program} with ncu ({} metrics); raw output kept in {}",

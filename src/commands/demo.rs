@@ -103,8 +103,9 @@ const DEMO_DATASETS: [&str; 2] = [
 
 /// The main demo: experiments on the shipped real datasets.
 pub fn run(methods: &str, seed: u64, out: &Output) -> Result<()> {
-    use super::experiment::{execute, json, ExperimentCommand};
+    use super::experiment::{execute, ExperimentCommand};
     use crate::experiment::data::load_pools;
+    use crate::experiment::record::json;
     use crate::experiment::run::RunSettings;
     use crate::report::experiment::render_text;
     use crate::report::experiment_files::write_report;
@@ -133,6 +134,7 @@ pub fn run(methods: &str, seed: u64, out: &Output) -> Result<()> {
         (dirs.clone(), "lopo"),
     ];
     let mut pools = Vec::new();
+    let mut folds = crate::experiment::record::FoldLog::default();
     for (datasets, exp) in runs {
         let cmd = ExperimentCommand {
             datasets: datasets.clone(),
@@ -142,7 +144,8 @@ pub fn run(methods: &str, seed: u64, out: &Output) -> Result<()> {
             train_run: None,
             train_input: None,
             kfolds: 10,
-            weka_folds: false,
+            layout: crate::experiment::splits::FoldLayout::Grouped,
+            view: Default::default(),
             settings: RunSettings {
                 seed,
                 ..Default::default()
@@ -150,7 +153,8 @@ pub fn run(methods: &str, seed: u64, out: &Output) -> Result<()> {
             out_dir: None,
         };
         let pool = load_pools(&datasets)?;
-        let (mut results, skipped) = execute(&cmd, &pool, !out.json)?;
+        let (mut results, skipped, log) = execute(&cmd, &pool, !out.json)?;
+        folds.extend(log);
         for r in results.iter_mut().flatten() {
             r.name = format!("{} on {}", r.name, pool.name);
         }
@@ -160,12 +164,12 @@ pub fn run(methods: &str, seed: u64, out: &Output) -> Result<()> {
     }
     let title = format!("advise demo (seed {seed})");
     let report_dir = Path::new(REPORT_DIR);
-    write_report(report_dir, &title, &notes, &pools[2], &all, seed)?;
+    write_report(report_dir, &title, &notes, &pools[2], &all, seed, &folds)?;
     note(&format!(
         "wrote {REPORT_DIR}/report.md, index.html, results.json and charts"
     ));
     if out.json {
-        return out.emit_json(&json(&pools[2], seed, &all));
+        return out.emit_json(&json(&pools[2], seed, &all, &folds));
     }
     out.emit(&render_text(&title, &all, &notes))
 }

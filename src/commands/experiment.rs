@@ -6,11 +6,13 @@ use std::path::PathBuf;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::output::{note, Output};
+use crate::dataset::features::View;
 use crate::error::{Error, Result};
-use crate::experiment::data::{load_pools, SamplePool};
+use crate::experiment::data::{load_pools_view, SamplePool};
 use crate::experiment::method::{contenders, Contender};
+use crate::experiment::record::{json, FoldLog};
 use crate::experiment::run::{run, ExperimentResult, RunSettings};
-use crate::experiment::splits::{folds, Experiment, Fold};
+use crate::experiment::splits::{folds, Experiment, Fold, FoldLayout};
 use crate::report::experiment::render_text;
 use crate::report::experiment_files::write_report;
 
@@ -24,27 +26,34 @@ pub struct ExperimentCommand {
     pub train_run: Option<u32>,
     pub train_input: Option<String>,
     pub kfolds: usize,
-    /// Lay k-fold out as Weka does.
-    pub weka_folds: bool,
+    /// How k-fold assigns samples to folds.
+    pub layout: FoldLayout,
+    pub view: View,
     pub settings: RunSettings,
     pub out_dir: Option<PathBuf>,
 }
 
-/// Parses `--folds`: a number (advise's seeded layout), `weka` (Weka's layout, 10 folds) or
-/// `weka:K`.
-pub fn parse_folds(spec: &str) -> Result<(usize, bool)> {
+/// Parses `--folds`: a number K (grouped folds, the default), `ungrouped:K`, or `weka` /
+/// `weka:K` (Weka's layout).
+pub fn parse_folds(spec: &str) -> Result<(usize, FoldLayout)> {
     let bad = || {
         Error::Invalid(format!(
-            "--folds `{spec}`: give a number, `weka` or `weka:K`"
+            "--folds `{spec}`: give a number, `ungrouped:K`, `weka` or `weka:K`"
         ))
     };
-    match spec.trim() {
-        "weka" => Ok((10, true)),
-        s => match s.strip_prefix("weka:") {
-            Some(k) => Ok((k.parse().map_err(|_| bad())?, true)),
-            None => Ok((s.parse().map_err(|_| bad())?, false)),
-        },
+    let s = spec.trim();
+    if s == "weka" {
+        return Ok((10, FoldLayout::Weka));
     }
+    for (prefix, layout) in [
+        ("weka:", FoldLayout::Weka),
+        ("ungrouped:", FoldLayout::Ungrouped),
+    ] {
+        if let Some(k) = s.strip_prefix(prefix) {
+            return Ok((k.parse().map_err(|_| bad())?, layout));
+        }
+    }
+    Ok((s.parse().map_err(|_| bad())?, FoldLayout::Grouped))
 }
 
 /// Parses `--exp`: `1`..`6`, `all`, `loio`, `lopo`, `kfold`, or a comma list.
@@ -53,7 +62,7 @@ pub fn parse_experiments(
     pool: &SamplePool,
     k: usize,
     seed: u64,
-    weka: bool,
+    layout: FoldLayout,
 ) -> Result<Vec<Experiment>> {
     let programs: Vec<&str> = pool
         .samples
@@ -70,13 +79,13 @@ pub fn parse_experiments(
                     .chain([Experiment::LeaveOneInputOut]),
             ),
             "all" => out.extend([
-                Experiment::KFold { k, seed, weka },
+                Experiment::KFold { k, seed, layout },
                 Experiment::LeaveOneProgramOut,
                 Experiment::LeaveOneInputOut,
             ]),
             "loio" => out.push(Experiment::LeaveOneInputOut),
             "lopo" => out.push(Experiment::LeaveOneProgramOut),
-            "kfold" => out.push(Experiment::KFold { k, seed, weka }),
+            "kfold" => out.push(Experiment::KFold { k, seed, layout }),
             n => match n.parse::<u8>() {
                 Ok(n @ 1..=6) => out.push(Experiment::Thesis(n)),
                 _ => {
@@ -100,24 +109,26 @@ fn keep(fold: &Fold, cmd: &ExperimentCommand) -> bool {
     run_ok && input_ok
 }
 
-/// Runs the experiments; returns one result list per experiment and the notes for skipped ones.
+/// Runs the experiments; returns one result list per experiment, the notes for skipped ones
+/// and the folds with their groups.
 pub fn execute(
     cmd: &ExperimentCommand,
     pool: &SamplePool,
     show_progress: bool,
-) -> Result<(Vec<Vec<ExperimentResult>>, Vec<String>)> {
+) -> Result<(Vec<Vec<ExperimentResult>>, Vec<String>, FoldLog)> {
     let list = parse_experiments(
         &cmd.experiments,
         pool,
         cmd.kfolds,
         cmd.settings.seed,
-        cmd.weka_folds,
+        cmd.layout,
     )?;
     let owned = contenders(&cmd.methods)?;
     let preds: Vec<&dyn Contender> = owned.iter().map(|b| b.as_ref()).collect();
     let explicit = !cmd.experiments.split(',').any(|p| p.trim() == "all");
     let mut all = Vec::new();
     let mut notes = Vec::new();
+    let mut log = FoldLog::default();
     for e in &list {
         let fs = match folds(pool, e, cmd.program.as_deref()) {
             Ok(f) => f,
@@ -149,9 +160,10 @@ pub fn execute(
             bar.set_position(done as u64)
         })?;
         bar.finish_and_clear();
+        log.add(pool, &e.name(), &fs);
         all.push(results);
     }
-    Ok((all, notes))
+    Ok((all, notes, log))
 }
 
 pub fn run_command(cmd: &ExperimentCommand, out: &Output) -> Result<()> {
@@ -168,35 +180,32 @@ pub fn run_command(cmd: &ExperimentCommand, out: &Output) -> Result<()> {
             "give the dataset folder with --dataset DIR".into(),
         ));
     }
-    let pool = load_pools(&cmd.datasets)?;
-    let (results, mut notes) = execute(cmd, &pool, !out.json)?;
+    let pool = load_pools_view(&cmd.datasets, cmd.view)?;
+    let (results, mut notes, log) = execute(cmd, &pool, !out.json)?;
     notes.insert(0, describe_pool(&pool, &cmd.datasets));
     let title = format!(
         "advise experiment on {} (seed {})",
         pool.name, cmd.settings.seed
     );
     if let Some(dir) = &cmd.out_dir {
-        write_report(dir, &title, &notes, &pool, &results, cmd.settings.seed)?;
+        write_report(
+            dir,
+            &title,
+            &notes,
+            &pool,
+            &results,
+            cmd.settings.seed,
+            &log,
+        )?;
         note(&format!(
             "wrote {}/report.md, index.html, results.json and charts",
             dir.display()
         ));
     }
     if out.json {
-        return out.emit_json(&json(&pool, cmd.settings.seed, &results));
+        return out.emit_json(&json(&pool, cmd.settings.seed, &results, &log));
     }
     out.emit(&render_text(&title, &results, &notes))
-}
-
-/// The results document (`results.json`).
-pub fn json(pool: &SamplePool, seed: u64, results: &[Vec<ExperimentResult>]) -> serde_json::Value {
-    let flat: Vec<&ExperimentResult> = results.iter().flatten().collect();
-    serde_json::json!({
-        "dataset": pool.name,
-        "seed": seed,
-        "normalizer": pool.normalizer,
-        "experiments": flat,
-    })
 }
 
 fn describe_pool(pool: &SamplePool, dirs: &[PathBuf]) -> String {

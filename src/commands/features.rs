@@ -36,6 +36,7 @@ impl FeaturesCommand {
                 per_kernel,
                 keep_names,
                 normalizer: None,
+                view: Default::default(),
             },
         }
     }

@@ -4,6 +4,7 @@
 pub mod advisor;
 pub mod bench;
 pub mod bench_experiments;
+pub mod bench_transfer;
 pub mod blocksize;
 pub mod build;
 pub mod collect;
@@ -63,6 +64,7 @@ pub fn run(cli: Cli) -> Result<()> {
             normalizer,
             per_kernel,
             keep_names,
+            view,
             out,
         } => {
             let mut cmd = features::FeaturesCommand::new(
@@ -73,6 +75,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 keep_names,
             );
             cmd.settings.normalizer = normalizer;
+            cmd.settings.view = view.parse()?;
             features::run(&cmd, &out.into())
         }
         Command::Samples {
@@ -87,8 +90,16 @@ pub fn run(cli: Cli) -> Result<()> {
             method,
             seed,
             max_samples,
+            features,
             output,
-        } => advisor::run_train(&dataset, &method, seed, max_samples, &output),
+        } => advisor::run_train(
+            &dataset,
+            &method,
+            seed,
+            max_samples,
+            features.parse()?,
+            &output,
+        ),
         Command::Suggest {
             model,
             ncu_csv,
@@ -142,12 +153,13 @@ pub fn run(cli: Cli) -> Result<()> {
             train_run,
             train_input,
             folds,
+            features,
             seed,
             band,
             out,
             json,
         } => {
-            let (kfolds, weka_folds) = experiment::parse_folds(&folds)?;
+            let (kfolds, layout) = experiment::parse_folds(&folds)?;
             experiment::run_command(
                 &experiment::ExperimentCommand {
                     datasets: dataset,
@@ -157,7 +169,8 @@ pub fn run(cli: Cli) -> Result<()> {
                     train_run,
                     train_input,
                     kfolds,
-                    weka_folds,
+                    layout,
+                    view: features.parse()?,
                     settings: crate::experiment::run::RunSettings {
                         seed,
                         band,
@@ -242,6 +255,7 @@ pub fn run(cli: Cli) -> Result<()> {
             seed,
             no_weka,
             out,
+            ..
         } => bench::run(
             &bench::BenchSettings {
                 rows,
@@ -251,6 +265,30 @@ pub fn run(cli: Cli) -> Result<()> {
             },
             &out.into(),
         ),
+        Command::Bench {
+            what: crate::cli::BenchWhat::Transfer,
+            dataset,
+            method,
+            features,
+            folds,
+            seed,
+            out,
+            ..
+        } => {
+            let (found, gpu_pairs) =
+                bench_transfer::default_inputs(std::path::Path::new("datasets"));
+            bench_transfer::run_command(
+                &bench_transfer::TransferSettings {
+                    datasets: if dataset.is_empty() { found } else { dataset },
+                    gpu_pairs,
+                    methods: method,
+                    view: features.parse()?,
+                    folds,
+                    seed: seed.unsigned_abs(),
+                },
+                &out.into(),
+            )
+        }
         Command::Bench {
             what: crate::cli::BenchWhat::Experiments,
             cols,

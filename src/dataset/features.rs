@@ -58,6 +58,35 @@ pub struct FeatureSettings {
     /// cycles; their kernel duration (`gpu__time_duration.sum`) is the closest stand-in at a
     /// fixed clock.
     pub normalizer: Option<String>,
+    /// Which columns the table has: the counters, the portable view, or both.
+    pub view: View,
+}
+
+/// The feature view (`--features` / `--view`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum View {
+    /// Every counter of the source, normalized (the thesis's features).
+    #[default]
+    Counters,
+    /// The portable features of `portable` only: ratios that mean the same on every source.
+    Portable,
+    /// Both.
+    Both,
+}
+
+impl std::str::FromStr for View {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "counters" => Ok(View::Counters),
+            "portable" => Ok(View::Portable),
+            "both" => Ok(View::Both),
+            _ => Err(Error::Invalid(format!(
+                "unknown feature view `{s}`: counters, portable or both"
+            ))),
+        }
+    }
 }
 
 /// One row of the feature table.
@@ -116,17 +145,25 @@ pub fn build(
         });
     }
 
-    let normalizer = match (&settings.normalizer, settings.normalize) {
-        (_, Normalize::None) => None,
-        (Some(n), _) => Some(n.clone()),
-        (None, n) => pick_normalizer(&groups, n)?,
+    // The portable view is made of ratios: nothing to normalize.
+    let normalizer = match (&settings.normalizer, settings.normalize, settings.view) {
+        (_, _, View::Portable) | (_, Normalize::None, _) => None,
+        (Some(n), _, _) => Some(n.clone()),
+        (None, n, _) => pick_normalizer(&groups, n)?,
     };
-    let columns: Vec<String> = groups
-        .values()
-        .flat_map(|g| g.keys().cloned())
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect();
+    let counter_columns: Vec<String> = match settings.view {
+        View::Portable => Vec::new(),
+        _ => groups
+            .values()
+            .flat_map(|g| g.keys().cloned())
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect(),
+    };
+    let mut columns = counter_columns.clone();
+    if settings.view != View::Counters {
+        columns.extend(super::portable::names());
+    }
     let mut rows = Vec::with_capacity(groups.len());
     for ((key, kernel), metrics) in &groups {
         let mut aggregated: HashMap<&str, (f64, MetricKind)> = HashMap::new();
@@ -164,7 +201,7 @@ pub fn build(
             },
             None => None,
         };
-        let values = columns
+        let mut values: Vec<Option<f64>> = counter_columns
             .iter()
             .map(|c| {
                 aggregated.get(c.as_str()).map(|&(v, kind)| match a {
@@ -181,6 +218,10 @@ pub fn build(
                 })
             })
             .collect();
+        if settings.view != View::Counters {
+            let get = |name: &str| aggregated.get(name).map(|&(v, _)| v);
+            values.extend(super::portable::compute(&get));
+        }
         rows.push(FeatureRow {
             key: key.clone(),
             kernel: kernel.clone(),
@@ -534,6 +575,7 @@ mod tests {
             per_kernel: true,
             keep_names: false,
             normalizer: None,
+            view: View::Counters,
         };
         let t = build(&synthetic_rows(), &[], &s).unwrap();
         assert_eq!(t.rows.len(), 2);

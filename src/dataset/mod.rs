@@ -2,9 +2,11 @@
 //! and speedup samples per optimization.
 
 pub mod arff;
+pub mod families;
 pub mod features;
 pub mod import;
 pub mod instances;
 pub mod measurements;
+pub mod portable;
 pub mod samples;
 pub mod table;

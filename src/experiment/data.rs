@@ -1,10 +1,12 @@
 //! The samples an experiment works on: a dataset folder (measurements + timings, and for
 //! imported spaces switches.csv) turned into one pool of speedup samples over all switches.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use crate::dataset::families;
 use crate::dataset::features::{
-    build, remapper, union_columns, FeatureSettings, FeatureTable, Normalize,
+    build, remapper, union_columns, FeatureSettings, FeatureTable, Normalize, View,
 };
 use crate::dataset::import::SwitchRow;
 use crate::dataset::measurements::{read_measurements, read_timings};
@@ -23,9 +25,26 @@ pub struct SamplePool {
     pub switches: Vec<String>,
     /// The metric counts were divided by, if any.
     pub normalizer: Option<String>,
+    /// Each switch's optimization family (dataset::families); switches without one are
+    /// left out of matching across programs.
+    pub families: BTreeMap<String, Option<String>>,
 }
 
 impl SamplePool {
+    /// The family of a switch, if it has one.
+    pub fn family(&self, switch: &str) -> Option<&str> {
+        self.families.get(switch).and_then(|f| f.as_deref())
+    }
+
+    /// Switches that belong to no family: they cannot be matched across programs.
+    pub fn unmatched_switches(&self) -> Vec<&str> {
+        self.switches
+            .iter()
+            .filter(|s| self.family(s).is_none())
+            .map(String::as_str)
+            .collect()
+    }
+
     /// Indices of the samples of one switch.
     pub fn of_switch(&self, switch: &str) -> Vec<usize> {
         (0..self.samples.len())
@@ -58,6 +77,11 @@ fn table_path(dir: &Path, stem: &str) -> Option<PathBuf> {
 /// listed in `switches.csv`. Counts are normalized by active cycles where the data has them,
 /// else by kernel duration (imported KTT spaces), else not at all; the pool says which.
 pub fn load_pool(dir: &Path) -> Result<SamplePool> {
+    load_pool_view(dir, View::Counters)
+}
+
+/// `load_pool` with the feature view chosen.
+pub fn load_pool_view(dir: &Path, view: View) -> Result<SamplePool> {
     let m = table_path(dir, "measurements").ok_or_else(|| {
         Error::Invalid(format!(
             "{}: no measurements.csv(.gz); is this a dataset folder (advise import / advise collect)?",
@@ -72,6 +96,7 @@ pub fn load_pool(dir: &Path) -> Result<SamplePool> {
     for normalizer in [None, Some("gpu__time_duration.sum")] {
         let settings = FeatureSettings {
             normalizer: normalizer.map(str::to_string),
+            view,
             ..FeatureSettings::default()
         };
         match build(&measurements, &timings, &settings) {
@@ -88,17 +113,27 @@ pub fn load_pool(dir: &Path) -> Result<SamplePool> {
         None => {
             let settings = FeatureSettings {
                 normalize: Normalize::None,
+                view,
                 ..FeatureSettings::default()
             };
             build(&measurements, &timings, &settings)?
         }
     };
-    let switches = switches_of(dir, &table)?;
+    let (switches, given) = switches_of(dir, &table)?;
     let name = dir
         .file_name()
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_default();
-    pool_from(name, &table, &switches)
+    let mut pool = pool_from(name, &table, &switches)?;
+    pool.families = pool
+        .switches
+        .iter()
+        .map(|s| {
+            let g = given.get(s).map(String::as_str);
+            (s.clone(), families::of_switch(s, g))
+        })
+        .collect();
+    Ok(pool)
 }
 
 /// Pairs a feature table on the given switches.
@@ -126,12 +161,18 @@ pub fn pool_from(name: String, table: &FeatureTable, switches: &[Switch]) -> Res
         samples,
         switches: names,
         normalizer: table.normalizer.clone(),
+        families: BTreeMap::new(),
     })
 }
 
-/// NB/BH bits for the programs the table holds, plus the switches file for the others.
-fn switches_of(dir: &Path, table: &FeatureTable) -> Result<Vec<Switch>> {
+/// NB/BH bits for the programs the table holds, plus the switches file for the others (with
+/// the families it gives, by switch name).
+fn switches_of(
+    dir: &Path,
+    table: &FeatureTable,
+) -> Result<(Vec<Switch>, BTreeMap<String, String>)> {
     let mut out = Vec::new();
+    let mut given = BTreeMap::new();
     let mut programs: Vec<&str> = table.rows.iter().map(|r| r.key.program.as_str()).collect();
     programs.sort_unstable();
     programs.dedup();
@@ -148,25 +189,33 @@ fn switches_of(dir: &Path, table: &FeatureTable) -> Result<Vec<Switch>> {
                 from: r.from,
                 to: r.to,
             };
+            if !r.family.trim().is_empty() {
+                given.insert(s.to_string(), r.family.clone());
+            }
             if !out.contains(&s) {
                 out.push(s);
             }
         }
     }
-    Ok(out)
+    Ok((out, given))
 }
 
 /// Reads several dataset folders into one pool (for leave-one-program-out across imported
 /// spaces): feature columns are the union, missing values `None`.
 pub fn load_pools(dirs: &[PathBuf]) -> Result<SamplePool> {
+    load_pools_view(dirs, View::Counters)
+}
+
+/// `load_pools` with the feature view chosen.
+pub fn load_pools_view(dirs: &[PathBuf], view: View) -> Result<SamplePool> {
     let pools = dirs
         .iter()
-        .map(|d| load_pool(d))
+        .map(|d| load_pool_view(d, view))
         .collect::<Result<Vec<_>>>()?;
     merge(pools)
 }
 
-fn merge(mut pools: Vec<SamplePool>) -> Result<SamplePool> {
+pub fn merge(mut pools: Vec<SamplePool>) -> Result<SamplePool> {
     if pools.len() == 1 {
         return pools
             .pop()
@@ -183,6 +232,7 @@ fn merge(mut pools: Vec<SamplePool>) -> Result<SamplePool> {
         samples: Vec::new(),
         switches: Vec::new(),
         normalizer: None,
+        families: BTreeMap::new(),
     };
     let normalizers: std::collections::BTreeSet<Option<String>> =
         pools.iter().map(|p| p.normalizer.clone()).collect();
@@ -201,6 +251,7 @@ fn merge(mut pools: Vec<SamplePool>) -> Result<SamplePool> {
                 merged.switches.push(sw);
             }
         }
+        merged.families.extend(p.families);
     }
     Ok(merged)
 }

@@ -4,8 +4,10 @@
 pub mod confusion;
 pub mod data;
 pub mod method;
+pub mod record;
 pub mod run;
 pub mod splits;
 pub mod stats;
 pub mod synthetic;
 pub mod thesis;
+pub mod transfer;

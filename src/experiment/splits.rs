@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use super::data::SamplePool;
 use super::stats::SplitMix64;
+use crate::dataset::samples::SpeedupSample;
 use crate::error::{Error, Result};
 
 /// One train/test split of one switch's samples.
@@ -34,9 +35,25 @@ pub enum Experiment {
     LeaveOneInputOut,
     /// Train on one program, test on another, on the switch families both have.
     LeaveOneProgramOut,
-    /// K folds over each switch's samples, shuffled with a seed; with `weka`, laid out exactly
-    /// as Weka's `-x K -s S` lays them out (java.util.Random, randomize, trainCV/testCV).
-    KFold { k: usize, seed: u64, weka: bool },
+    /// K folds over each switch's samples, shuffled with a seed.
+    KFold {
+        k: usize,
+        seed: u64,
+        layout: FoldLayout,
+    },
+}
+
+/// How k-fold cross-validation assigns samples to folds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FoldLayout {
+    /// Whole groups (`group_key`: program, input, configuration family) go to one fold, so
+    /// no configuration's close relatives sit on both sides (the default).
+    Grouped,
+    /// Samples shuffled one by one: replicates and neighbouring steps of one parameter can
+    /// sit on both sides, which flatters the accuracy (kept to measure by how much).
+    Ungrouped,
+    /// Exactly as Weka's `-x K -s S` (java.util.Random, randomize, trainCV/testCV); ungrouped.
+    Weka,
 }
 
 impl Experiment {
@@ -45,8 +62,21 @@ impl Experiment {
             Experiment::Thesis(n) => format!("exp{n}"),
             Experiment::LeaveOneInputOut => "loio".into(),
             Experiment::LeaveOneProgramOut => "lopo".into(),
-            Experiment::KFold { k, weka: false, .. } => format!("kfold{k}"),
-            Experiment::KFold { k, weka: true, .. } => format!("kfold{k}-weka"),
+            Experiment::KFold {
+                k,
+                layout: FoldLayout::Grouped,
+                ..
+            } => format!("kfold{k}"),
+            Experiment::KFold {
+                k,
+                layout: FoldLayout::Ungrouped,
+                ..
+            } => format!("kfold{k}-ungrouped"),
+            Experiment::KFold {
+                k,
+                layout: FoldLayout::Weka,
+                ..
+            } => format!("kfold{k}-weka"),
         }
     }
 
@@ -85,7 +115,7 @@ pub fn folds(
         }
         Experiment::LeaveOneInputOut => loio(pool, &pick_program(pool, program)?, &name),
         Experiment::LeaveOneProgramOut => lopo(pool, &name),
-        Experiment::KFold { k, seed, weka } => kfold(pool, *k, *seed, *weka, &name)?,
+        Experiment::KFold { k, seed, layout } => kfold(pool, *k, *seed, *layout, &name)?,
     };
     if folds.is_empty() {
         return Err(Error::Invalid(format!(
@@ -268,40 +298,21 @@ fn loio(pool: &SamplePool, program: &str, name: &str) -> Vec<Fold> {
     out
 }
 
-/// The family of a switch, used to match switches across programs: NB/BH optimizations by
-/// name; a parameter switch by its parameter without an `_X`/`_Y`/`_Z` suffix and the ratio of
-/// its values (`TILE_SIZE_X:1->2` and pnpoly's `TILE_SIZE:1->2` are both `TILE_SIZE x2`), or
-/// `on` for a switch from 0.
-pub fn family(switch: &str) -> String {
-    let Some((param, change)) = switch.split_once(':') else {
-        return switch.to_string();
-    };
-    let base = param
-        .to_ascii_uppercase()
-        .trim_end_matches("_X")
-        .trim_end_matches("_Y")
-        .trim_end_matches("_Z")
-        .to_string();
-    let Some((from, to)) = change.split_once("->") else {
-        return switch.to_string();
-    };
-    match (from.trim().parse::<f64>(), to.trim().parse::<f64>()) {
-        (Ok(0.0), Ok(_)) => format!("{base} on"),
-        (Ok(f), Ok(t)) => format!("{base} x{:.2}", t / f),
-        _ => format!("{base} {from}->{to}"),
-    }
-}
-
 /// Leave one program out: for each ordered pair of programs, train on one program's samples
-/// of a switch family and test on the other's.
+/// of an optimization family (dataset::families: `WORK_GROUP_SIZE_X` and `BLOCK_SIZE` are both
+/// BLOCK_SIZE) and test on the other's. Switches without a family take no part.
 fn lopo(pool: &SamplePool, name: &str) -> Vec<Fold> {
     let progs: Vec<String> = programs(pool).into_iter().collect();
-    let families: BTreeSet<String> = pool.switches.iter().map(|s| family(s)).collect();
+    let families: BTreeSet<&str> = pool
+        .switches
+        .iter()
+        .filter_map(|s| pool.family(s))
+        .collect();
     let of = |program: &str, fam: &str| -> Vec<usize> {
         (0..pool.samples.len())
             .filter(|&i| {
                 let s = &pool.samples[i];
-                s.key.program == program && family(&s.switch) == fam
+                s.key.program == program && pool.family(&s.switch) == Some(fam)
             })
             .collect()
     };
@@ -314,7 +325,7 @@ fn lopo(pool: &SamplePool, name: &str) -> Vec<Fold> {
                     out.push(Fold {
                         experiment: name.into(),
                         choice: format!("train {a} test {b}"),
-                        switch: fam.clone(),
+                        switch: fam.to_string(),
                         train,
                         test,
                     });
@@ -325,9 +336,111 @@ fn lopo(pool: &SamplePool, name: &str) -> Vec<Fold> {
     out
 }
 
-/// K folds per switch. Within one switch every sample pairs a different configuration with
-/// its partner, so no configuration's pair can sit in both training and test data.
-fn kfold(pool: &SamplePool, k: usize, seed: u64, weka: bool, name: &str) -> Result<Vec<Fold>> {
+/// The group of a sample for leak-free validation: its program, input and configuration
+/// family, the variant with the switch's own parameter (or bit) taken out. Replicate runs of
+/// one configuration, and the steps of one parameter from the same other settings
+/// (`TILE_SIZE_X:1->2` and `TILE_SIZE_X:2->3`), share a group.
+pub fn group_key(sample: &SpeedupSample) -> String {
+    let k = &sample.key;
+    format!(
+        "{}|{}|{}",
+        k.program,
+        k.input,
+        family_of_config(&k.program, &k.variant, &sample.switch)
+    )
+}
+
+/// `variant` without the setting `switch` changes.
+fn family_of_config(program: &str, variant: &str, switch: &str) -> String {
+    if let Some((param, _)) = switch.split_once(':') {
+        let rest: Vec<&str> = variant
+            .split(',')
+            .filter(|kv| kv.split_once('=').is_none_or(|(k, _)| k.trim() != param))
+            .collect();
+        return rest.join(",");
+    }
+    // An NB/BH bit: the bit string with that bit shown as `x`.
+    let bit = program
+        .parse::<crate::variant::Program>()
+        .ok()
+        .and_then(|p| {
+            let opt = switch.parse::<crate::variant::Optimization>().ok()?;
+            p.bit_of(opt)
+        });
+    match bit {
+        Some(b) if variant.len() == crate::variant::BITS => variant
+            .chars()
+            .enumerate()
+            .map(|(i, c)| {
+                if i == crate::variant::BITS - 1 - b {
+                    'x'
+                } else {
+                    c
+                }
+            })
+            .collect(),
+        _ => variant.to_string(),
+    }
+}
+
+/// Distinct group keys of the pool's samples, and each sample's index into them.
+pub fn groups(pool: &SamplePool) -> (Vec<String>, Vec<usize>) {
+    let mut keys: Vec<String> = Vec::new();
+    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let of: Vec<usize> = pool
+        .samples
+        .iter()
+        .map(|s| {
+            let k = group_key(s);
+            *index.entry(k.clone()).or_insert_with(|| {
+                keys.push(k);
+                keys.len() - 1
+            })
+        })
+        .collect();
+    (keys, of)
+}
+
+/// Splits `idx` (samples of one switch) into k folds: whole groups, shuffled with `rng`,
+/// dealt to the folds largest first so fold sizes stay even.
+pub fn grouped_split(
+    pool: &SamplePool,
+    idx: &[usize],
+    k: usize,
+    rng: &mut SplitMix64,
+) -> Vec<Vec<usize>> {
+    let mut by_group: std::collections::BTreeMap<String, Vec<usize>> = Default::default();
+    for &i in idx {
+        by_group
+            .entry(group_key(&pool.samples[i]))
+            .or_default()
+            .push(i);
+    }
+    let mut members: Vec<Vec<usize>> = by_group.into_values().collect();
+    for j in (1..members.len()).rev() {
+        members.swap(j, rng.below(j + 1));
+    }
+    // Stable sort by size keeps the shuffled order among equal sizes.
+    members.sort_by_key(|m| std::cmp::Reverse(m.len()));
+    let mut folds: Vec<Vec<usize>> = vec![Vec::new(); k];
+    for m in members {
+        let smallest = (0..k).min_by_key(|&f| folds[f].len()).unwrap_or(0);
+        folds[smallest].extend(m);
+    }
+    for f in &mut folds {
+        f.sort_unstable();
+    }
+    folds
+}
+
+/// K folds per switch, laid out as `layout` says.
+fn kfold(
+    pool: &SamplePool,
+    k: usize,
+    seed: u64,
+    layout: FoldLayout,
+    name: &str,
+) -> Result<Vec<Fold>> {
     if k < 2 {
         return Err(Error::Invalid(format!("k-fold needs k >= 2, not {k}")));
     }
@@ -337,46 +450,59 @@ fn kfold(pool: &SamplePool, k: usize, seed: u64, weka: bool, name: &str) -> Resu
         if idx.len() < k {
             continue;
         }
-        if weka {
-            for (f, (train, test)) in crate::model::cv::weka_folds(idx.len(), k, seed as i64)
-                .into_iter()
-                .enumerate()
-            {
-                out.push(Fold {
-                    experiment: name.into(),
-                    choice: format!("fold={}", f + 1),
-                    switch: switch.clone(),
-                    train: train.iter().map(|&j| idx[j]).collect(),
-                    test: test.iter().map(|&j| idx[j]).collect(),
-                });
-            }
-            continue;
-        }
-        // Fisher-Yates with a generator per switch, so adding a switch changes no other folds.
-        let mut rng = SplitMix64::new(seed ^ (si as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        for j in (1..idx.len()).rev() {
-            idx.swap(j, rng.below(j + 1));
-        }
-        for f in 0..k {
-            let test: Vec<usize> = idx
-                .iter()
-                .enumerate()
-                .filter(|(j, _)| j % k == f)
-                .map(|(_, &i)| i)
-                .collect();
-            let train: Vec<usize> = idx
-                .iter()
-                .enumerate()
-                .filter(|(j, _)| j % k != f)
-                .map(|(_, &i)| i)
-                .collect();
+        let mut push = |f: usize, train: Vec<usize>, test: Vec<usize>| {
             out.push(Fold {
                 experiment: name.into(),
                 choice: format!("fold={}", f + 1),
                 switch: switch.clone(),
                 train,
                 test,
-            });
+            })
+        };
+        // A generator per switch, so adding a switch changes no other folds.
+        let mut rng = SplitMix64::new(seed ^ (si as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        match layout {
+            FoldLayout::Weka => {
+                for (f, (train, test)) in crate::model::cv::weka_folds(idx.len(), k, seed as i64)
+                    .into_iter()
+                    .enumerate()
+                {
+                    push(
+                        f,
+                        train.iter().map(|&j| idx[j]).collect(),
+                        test.iter().map(|&j| idx[j]).collect(),
+                    );
+                }
+            }
+            FoldLayout::Grouped => {
+                let parts = grouped_split(pool, &idx, k, &mut rng);
+                for (f, test) in parts.iter().enumerate() {
+                    if test.is_empty() {
+                        continue;
+                    }
+                    let train: Vec<usize> = idx
+                        .iter()
+                        .copied()
+                        .filter(|i| test.binary_search(i).is_err())
+                        .collect();
+                    push(f, train, test.clone());
+                }
+            }
+            FoldLayout::Ungrouped => {
+                for j in (1..idx.len()).rev() {
+                    idx.swap(j, rng.below(j + 1));
+                }
+                for f in 0..k {
+                    let pick = |keep: bool| -> Vec<usize> {
+                        idx.iter()
+                            .enumerate()
+                            .filter(|(j, _)| (j % k == f) == keep)
+                            .map(|(_, &i)| i)
+                            .collect()
+                    };
+                    push(f, pick(false), pick(true));
+                }
+            }
         }
     }
     Ok(out)
@@ -384,14 +510,19 @@ fn kfold(pool: &SamplePool, k: usize, seed: u64, weka: bool, name: &str) -> Resu
 
 #[cfg(test)]
 mod tests {
-    use super::family;
-
     #[test]
-    fn switch_families_match_across_programs() {
-        assert_eq!(family("TILE_SIZE_X:1->2"), "TILE_SIZE x2.00");
-        assert_eq!(family("TILE_SIZE:1->2"), "TILE_SIZE x2.00");
-        assert_eq!(family("BLOCK_SIZE_X:32->48"), "BLOCK_SIZE x1.50");
-        assert_eq!(family("READ_ONLY:0->1"), "READ_ONLY on");
-        assert_eq!(family("FTZ"), "FTZ");
+    fn groups_join_replicates_and_steps_of_one_parameter() {
+        use super::family_of_config;
+        assert_eq!(
+            family_of_config("conv", "A=1,TILE_SIZE_X=2,B=3", "TILE_SIZE_X:2->3"),
+            "A=1,B=3"
+        );
+        assert_eq!(
+            family_of_config("conv", "A=1,TILE_SIZE_X=1,B=3", "TILE_SIZE_X:1->2"),
+            "A=1,B=3"
+        );
+        // NB's SHMEM is bit 1: the second character from the right.
+        assert_eq!(family_of_config("NB", "000101", "SHMEM"), "0001x1");
+        assert_eq!(family_of_config("BH", "000101", "VOTE"), "x00101");
     }
 }

@@ -249,7 +249,7 @@ impl FittedModel {
                 "{source}: model format version {version:?}, this advise reads version {VERSION}"
             )));
         }
-        serde_json::from_value(probe)
+        crate::json_nan::from_value(probe)
             .map_err(|e| Error::Invalid(format!("{source}: invalid model: {e}")))
     }
 }

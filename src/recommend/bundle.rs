@@ -4,11 +4,11 @@
 //! optimization's cross-validated accuracy against the majority rule. One JSON file (`.gz`
 //! allowed) with the feature list, the normalization and the training data's provenance.
 //!
-//! For imported tuning spaces an "optimization" is a kind of change a programmer can make in any
-//! code: the parameter's family (its name without `_X`/`_Y`) switched on (`READ_ONLY on`) or
-//! raised (`TILE_SIZE up`), pooled over the spaces' programs. Only families the catalogue
-//! explains are kept: a program's private algorithm choices (pnpoly's USE_METHOD) mean nothing
-//! for another program.
+//! An "optimization" is a kind of change a programmer can make in any code: an optimization
+//! family (dataset::families: NB's UNROLL bit and a space's INNER_UNROLL_FACTOR steps are both
+//! UNROLL; a many-valued parameter's family means "raise it"), pooled over the datasets'
+//! programs. Only families the catalogue explains are kept: a program's private algorithm
+//! choices (pnpoly's USE_METHOD) mean nothing for another program.
 
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
@@ -19,26 +19,14 @@ use serde::{Deserialize, Serialize};
 use crate::dataset::import::fnv1a;
 use crate::error::{Error, Result};
 use crate::experiment::data::SamplePool;
-use crate::experiment::method::{Baseline, Contender, ModelContender};
-use crate::experiment::run::{run, RunSettings};
-use crate::experiment::splits::{family, Fold};
 use crate::experiment::stats::SplitMix64;
 use crate::model::{Data, FittedModel, Method};
 
-pub const FORMAT: &str = "advise-advisor";
-pub const VERSION: u32 = 1;
+pub use super::validation::Validation;
+use super::validation::{reliability, Calibration, Point, ReliabilityRow};
 
-/// Cross-validated quality of one optimization's primary model.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Validation {
-    pub folds: usize,
-    pub accuracy: f64,
-    pub accuracy_low: f64,
-    pub accuracy_high: f64,
-    pub majority_accuracy: f64,
-    /// McNemar's exact test against the majority rule.
-    pub p_value: f64,
-}
+pub const FORMAT: &str = "advise-advisor";
+pub const VERSION: u32 = 2;
 
 /// Everything about one optimization.
 #[derive(Debug, Serialize, Deserialize)]
@@ -58,6 +46,9 @@ pub struct OptimizationModel {
     pub ranges: Vec<(f64, f64)>,
     /// Median distance of a training row to its nearest other training row (scaled space).
     pub typical_distance: f64,
+    /// The same over the portable features only (the extrapolation check's space).
+    #[serde(default)]
+    pub typical_portable_distance: f64,
 }
 
 /// The whole advisor.
@@ -72,6 +63,56 @@ pub struct Advisor {
     pub datasets: Vec<String>,
     pub provenance: String,
     pub optimizations: Vec<OptimizationModel>,
+    /// The feature view the advisor was trained on.
+    #[serde(default)]
+    pub view: crate::dataset::features::View,
+    /// Raw confidence score -> share of held-out suggestions that were right.
+    #[serde(default)]
+    pub calibration: Calibration,
+    /// The calibrated confidence against the share right, on held-out predictions.
+    #[serde(default)]
+    pub reliability: Vec<ReliabilityRow>,
+}
+
+impl Advisor {
+    /// The Nsight Compute metrics a profile needs for this advisor: its counter features,
+    /// the inputs of its portable features, the normalizer and active cycles; no duplicates.
+    pub fn metrics_to_profile(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut add = |m: &str| {
+            if !out.iter().any(|o| o == m) {
+                out.push(m.to_string());
+            }
+        };
+        for f in &self.features {
+            if f.starts_with("portable__") {
+                continue;
+            }
+            add(f);
+        }
+        if self.features.iter().any(|f| f.starts_with("portable__")) {
+            for m in crate::dataset::portable::ncu_inputs() {
+                add(m);
+            }
+        }
+        if let Some(n) = &self.normalizer {
+            add(n);
+        }
+        add("sm__cycles_active.sum");
+        out
+    }
+
+    /// Indices of the portable features; all features when the advisor has none.
+    pub fn extrapolation_columns(&self) -> Vec<usize> {
+        let portable: Vec<usize> = (0..self.features.len())
+            .filter(|&j| self.features[j].starts_with("portable__"))
+            .collect();
+        if portable.is_empty() {
+            (0..self.features.len()).collect()
+        } else {
+            portable
+        }
+    }
 }
 
 /// How to train.
@@ -82,6 +123,7 @@ pub struct TrainSettings {
     /// At most this many samples per optimization (a seeded subsample), to bound the file.
     pub max_samples: usize,
     pub folds: usize,
+    pub view: crate::dataset::features::View,
 }
 
 impl Default for TrainSettings {
@@ -91,6 +133,7 @@ impl Default for TrainSettings {
             seed: 1,
             max_samples: 600,
             folds: 10,
+            view: crate::dataset::features::View::Portable,
         }
     }
 }
@@ -123,9 +166,11 @@ pub fn train(
     let features: Vec<String> = cols.iter().map(|&j| pool.columns[j].clone()).collect();
     let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (i, s) in pool.samples.iter().enumerate() {
-        let name = advisor_family(&s.switch);
-        if crate::recommend::catalogue::lookup(&name)?.is_some() {
-            groups.entry(name).or_default().push(i);
+        let Some(name) = pool.family(&s.switch) else {
+            continue;
+        };
+        if crate::recommend::catalogue::lookup(name)?.is_some() {
+            groups.entry(name.to_string()).or_default().push(i);
         }
     }
     let secondary = if settings.method == Method::M5p {
@@ -133,7 +178,12 @@ pub fn train(
     } else {
         Method::M5p
     };
+    let (group_keys, group_of) = crate::experiment::splits::groups(pool);
+    let portable_cols: Vec<usize> = (0..features.len())
+        .filter(|&j| features[j].starts_with("portable__"))
+        .collect();
     let mut optimizations = Vec::new();
+    let mut points: Vec<Point> = Vec::new();
     for (name, mut idx) in groups {
         if idx.len() < 2 * settings.folds {
             continue;
@@ -156,9 +206,32 @@ pub fn train(
         let data = Data::numeric(&features, "speedup", rows.clone(), y.clone());
         let primary = settings.method.default_params().fit(&data)?;
         let second = secondary.default_params().fit(&data)?;
-        let validation = validate(pool, &cols, &idx, &name, settings)?;
+        let sample_groups: Vec<usize> = idx.iter().map(|&i| group_of[i]).collect();
+        let outcome = super::validation::validate(
+            &features,
+            &rows,
+            &y,
+            &sample_groups,
+            settings.method,
+            secondary,
+            settings.folds,
+            settings.seed ^ fnv1a(name.as_bytes()),
+        )?;
+        let validation = outcome.as_ref().map(|o| o.validation.clone());
+        if let Some(o) = outcome {
+            points.extend(o.points);
+        }
         let ranges = ranges_of(&rows, features.len());
-        let typical_distance = typical_distance(&rows, &ranges);
+        let typical = typical_distance(&rows, &ranges);
+        let typical_portable_distance = if portable_cols.is_empty() {
+            typical
+        } else {
+            let sub: Vec<Vec<f64>> = rows
+                .iter()
+                .map(|r| portable_cols.iter().map(|&j| r[j]).collect())
+                .collect();
+            typical_distance(&sub, &ranges_of(&sub, portable_cols.len()))
+        };
         optimizations.push(OptimizationModel {
             name,
             samples: idx.len(),
@@ -171,9 +244,11 @@ pub fn train(
             rows,
             speedups: y,
             ranges,
-            typical_distance,
+            typical_distance: typical,
+            typical_portable_distance,
         });
     }
+    let _ = group_keys;
     if optimizations.is_empty() {
         return Err(Error::Invalid(format!(
             "{}: no optimization has enough samples to train on",
@@ -189,17 +264,10 @@ pub fn train(
         datasets: datasets.iter().map(|d| d.display().to_string()).collect(),
         provenance,
         optimizations,
+        view: settings.view,
+        calibration: Calibration::fit(&points),
+        reliability: reliability(&points),
     })
-}
-
-/// The advisor's name for a switch: NB/BH optimizations as they are; a parameter switch as its
-/// family and direction (`TILE_SIZE_X:1->2` -> `TILE_SIZE up`, `READ_ONLY:0->1` -> `READ_ONLY on`).
-pub fn advisor_family(switch: &str) -> String {
-    let f = family(switch);
-    match f.rsplit_once(' ') {
-        Some((base, dir)) if dir.starts_with('x') => format!("{base} up"),
-        _ => f,
-    }
 }
 
 fn sample_id(pool: &SamplePool, i: usize) -> String {
@@ -208,65 +276,6 @@ fn sample_id(pool: &SamplePool, i: usize) -> String {
         "{} {} run {} {} ({})",
         s.key.program, s.key.input, s.key.run, s.key.variant, s.switch
     )
-}
-
-/// K-fold cross-validation of the primary model and the majority rule on the kept samples.
-fn validate(
-    pool: &SamplePool,
-    cols: &[usize],
-    idx: &[usize],
-    name: &str,
-    s: &TrainSettings,
-) -> Result<Option<Validation>> {
-    // A pool restricted to the usable columns, so validation sees what the advisor sees.
-    let sub = SamplePool {
-        name: pool.name.clone(),
-        columns: cols.iter().map(|&j| pool.columns[j].clone()).collect(),
-        samples: idx
-            .iter()
-            .map(|&i| {
-                let mut smp = pool.samples[i].clone();
-                smp.features = cols.iter().map(|&j| smp.features[j]).collect();
-                smp
-            })
-            .collect(),
-        switches: vec![name.to_string()],
-        normalizer: pool.normalizer.clone(),
-    };
-    let n = sub.samples.len();
-    let folds: Vec<Fold> = (0..s.folds)
-        .map(|f| Fold {
-            experiment: "cv".into(),
-            choice: format!("fold={}", f + 1),
-            switch: name.to_string(),
-            train: (0..n).filter(|i| i % s.folds != f).collect(),
-            test: (0..n).filter(|i| i % s.folds == f).collect(),
-        })
-        .collect();
-    let model = ModelContender {
-        params: s.method.default_params(),
-    };
-    let contenders: [&dyn Contender; 2] = [&model, &Baseline::Majority];
-    let settings = RunSettings {
-        seed: s.seed,
-        bootstrap: 200,
-        ..Default::default()
-    };
-    let results = run(&sub, "cv", &folds, &contenders, &settings, &|_, _| {})?;
-    let (Some(m), Some(b)) = (
-        results.iter().find(|r| !r.baseline),
-        results.iter().find(|r| r.baseline),
-    ) else {
-        return Ok(None);
-    };
-    Ok(m.total.accuracy.map(|acc| Validation {
-        folds: s.folds,
-        accuracy: acc,
-        accuracy_low: m.total.accuracy_ci.map_or(acc, |c| c.low),
-        accuracy_high: m.total.accuracy_ci.map_or(acc, |c| c.high),
-        majority_accuracy: b.total.accuracy.unwrap_or(0.0),
-        p_value: m.vs_majority.as_ref().map_or(1.0, |v| v.p_value),
-    }))
 }
 
 /// Per-feature (min, max) over known values; (NaN, NaN) where a feature is never known.
@@ -302,7 +311,7 @@ pub fn scaled_distance(a: &[f64], b: &[f64], ranges: &[(f64, f64)]) -> f64 {
 }
 
 /// Median nearest-other-row distance over at most 200 rows (evenly spaced).
-fn typical_distance(rows: &[Vec<f64>], ranges: &[(f64, f64)]) -> f64 {
+pub fn typical_distance(rows: &[Vec<f64>], ranges: &[(f64, f64)]) -> f64 {
     let step = (rows.len() / 200).max(1);
     let mut d: Vec<f64> = (0..rows.len())
         .step_by(step)
@@ -361,7 +370,7 @@ impl Advisor {
                 format!("advisor format version is not {VERSION}; retrain it with this advise"),
             ));
         }
-        serde_json::from_value(probe)
+        crate::json_nan::from_value(probe)
             .map_err(|e| Error::format(path, format!("invalid advisor: {e}")))
     }
 }

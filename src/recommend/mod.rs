@@ -4,3 +4,4 @@
 pub mod bundle;
 pub mod catalogue;
 pub mod suggest;
+pub mod validation;

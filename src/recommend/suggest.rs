@@ -2,17 +2,20 @@
 //! code does not already apply, the predicted speedup, a confidence and the concrete reasons,
 //! ranked by expected gain.
 //!
-//! Confidence = cross-validated accuracy of the optimization's model
+//! The raw score = grouped-cross-validated accuracy of the optimization's model
 //!   x closeness (1 when the user's counters are as close to the training data as training
 //!     rows are to each other, falling as typical distance / nearest distance beyond that)
 //!   x agreement (1 when the second model predicts the same side of 1.0, else 0.75).
-//! A profile whose nearest training row is more than 3 typical distances away, or with a
-//! counter far outside the training range, is flagged as an extrapolation. An optimization
-//! whose model does not beat the majority rule in cross-validation gets at most 0.5 ("low").
+//! Confidence = the advisor's calibration of that score (the share of held-out suggestions
+//! with about that score whose direction was right, `validation`) x coverage (the share of
+//! the model's counters the profile has: missing ones are not silently ignored).
+//! A profile whose nearest training row is more than 3 typical distances away in the portable
+//! features, or with a portable feature far outside the training range, is an extrapolation.
 
 use serde::Serialize;
 
 use super::bundle::{scaled_distance, Advisor, OptimizationModel};
+use super::validation::raw_score;
 use crate::dataset::features::{build, FeatureSettings, FeatureTable, Normalize};
 use crate::dataset::measurements::MeasurementRow;
 use crate::error::{Error, Result};
@@ -38,6 +41,12 @@ pub struct Suggestion {
     /// Cross-validated accuracy of this optimization's model, and of the majority rule.
     pub validated_accuracy: Option<f64>,
     pub majority_accuracy: Option<f64>,
+    /// The grouped validation's confusion table (counts; P = speedup > 1, first letter the
+    /// prediction).
+    pub validation_table: Option<[usize; 4]>,
+    /// The uncalibrated score and the share of the model's counters the profile has.
+    pub raw_score: f64,
+    pub coverage: f64,
     /// The counters that decided (M5P path) and that lie furthest outside the training range.
     pub deciding_counters: Vec<CounterEvidence>,
 }
@@ -76,6 +85,7 @@ pub fn profile_features(
         } else {
             Normalize::None
         },
+        view: advisor.view,
         ..FeatureSettings::default()
     };
     let table: FeatureTable = build(rows, &[], &settings).map_err(|e| match e {
@@ -104,25 +114,37 @@ pub fn profile_features(
                 .unwrap_or(f64::NAN)
         })
         .collect();
+    // Only features the training data knew count: a portable feature that no training source
+    // could compute is not expected of the profile either.
+    let known: Vec<bool> = (0..advisor.features.len())
+        .map(|j| {
+            advisor
+                .optimizations
+                .iter()
+                .any(|m| !m.ranges[j].0.is_nan())
+        })
+        .collect();
+    let expected = known.iter().filter(|&&k| k).count();
     let missing: Vec<String> = advisor
         .features
         .iter()
         .zip(&x)
-        .filter(|(_, v)| v.is_nan())
-        .map(|(f, _)| f.clone())
+        .zip(&known)
+        .filter(|((_, v), k)| **k && v.is_nan())
+        .map(|((f, _), _)| f.clone())
         .collect();
     let summary = ProfileSummary {
         kernels,
-        features_present: x.len() - missing.len(),
-        features_expected: x.len(),
+        features_present: expected - missing.len(),
+        features_expected: expected,
         missing_features: missing.clone(),
     };
-    if missing.len() * 2 > x.len() {
+    if missing.len() * 2 > expected {
         return Err(Error::MissingMetric {
             metric: format!(
-                "{} of the model's {} counters ({}, ...)",
+                "{} of the model's {} features ({}, ...)",
                 missing.len(),
-                x.len(),
+                expected,
                 missing
                     .iter()
                     .take(3)
@@ -133,7 +155,7 @@ pub fn profile_features(
             context: "from the profile".into(),
             hint: format!(
                 "profile with `advise profile` or `ncu --csv --page raw --metrics {}`",
-                advisor.features.join(",")
+                advisor.metrics_to_profile().join(",")
             ),
         });
     }
@@ -161,34 +183,45 @@ pub fn suggest(advisor: &Advisor, x: &[f64], applied: &[String]) -> Result<Vec<S
         vec![f64::NAN],
     );
     for m in &advisor.optimizations {
-        if applied.iter().any(|a| {
-            m.name.eq_ignore_ascii_case(a)
-                || m.name
-                    .to_ascii_uppercase()
-                    .starts_with(&a.to_ascii_uppercase())
-        }) {
+        if applied.iter().any(|a| is_applied(&m.name, a)) {
             continue;
         }
         let p = m.primary.predict(&data)?[0];
         let q = m.secondary.predict(&data)?[0];
         let (nearest, d) = nearest(m, x);
-        let closeness = if d <= m.typical_distance || d == 0.0 {
-            1.0
-        } else {
-            m.typical_distance / d
-        };
-        let agreement = if (p > 1.0) == (q > 1.0) { 1.0 } else { 0.75 };
         let accuracy = m.validation.as_ref().map(|v| v.accuracy);
         let beats_majority = m
             .validation
             .as_ref()
             .is_some_and(|v| v.accuracy > v.majority_accuracy);
-        // A model that does not beat guessing the usual outcome earns at most "low".
-        let cap = if beats_majority { 1.0 } else { 0.5 };
-        let confidence = (accuracy.unwrap_or(0.5) * closeness * agreement).min(cap);
-        let outside = outside_range(advisor, m, x);
+        let raw = raw_score(
+            accuracy.unwrap_or(0.5),
+            d,
+            m.typical_distance,
+            (p > 1.0) == (q > 1.0),
+        );
+        // The share of the features this model was trained with that the profile has.
+        let trained: Vec<usize> = (0..x.len()).filter(|&j| !m.ranges[j].0.is_nan()).collect();
+        let coverage = trained.iter().filter(|&&j| !x[j].is_nan()).count() as f64
+            / trained.len().max(1) as f64;
+        let confidence = advisor.calibration.apply(raw) * coverage;
+        let cols = advisor.extrapolation_columns();
+        let d_portable = m
+            .rows
+            .iter()
+            .map(|r| subset_distance(x, r, &m.ranges, &cols))
+            .fold(f64::INFINITY, f64::min);
+        let outside: Vec<(usize, f64)> = outside_range(advisor, m, x)
+            .into_iter()
+            .filter(|(j, _)| cols.contains(j))
+            .collect();
+        let typical = if m.typical_portable_distance > 0.0 {
+            m.typical_portable_distance
+        } else {
+            m.typical_distance
+        };
         let extrapolation =
-            d > 3.0 * m.typical_distance || outside.iter().any(|(_, how_far)| *how_far > 0.5);
+            d_portable > 3.0 * typical || outside.iter().any(|(_, how_far)| *how_far > 0.5);
         let verdict = if (p - 1.0).abs() < NO_EFFECT_BAND {
             "no clear effect"
         } else if p > 1.0 {
@@ -222,6 +255,9 @@ pub fn suggest(advisor: &Advisor, x: &[f64], applied: &[String]) -> Result<Vec<S
             reason,
             validated_accuracy: accuracy,
             majority_accuracy: m.validation.as_ref().map(|v| v.majority_accuracy),
+            validation_table: m.validation.as_ref().map(|v| [v.pp, v.pn, v.np, v.nn]),
+            raw_score: raw,
+            coverage,
             deciding_counters: deciding,
         });
     }
@@ -232,6 +268,22 @@ pub fn suggest(advisor: &Advisor, x: &[f64], applied: &[String]) -> Result<Vec<S
             .then(gain(b).total_cmp(&gain(a)))
     });
     Ok(out)
+}
+
+/// Whether `applied` (as a user writes it: `SHMEM`, `READ_ONLY`, `tile_size up`) names the
+/// advisor's optimization `name`: the whole name, or its family without the direction
+/// (`READ_ONLY` for `READ_ONLY on`). A prefix is not enough: `S` names neither SHMEM nor SORT.
+pub fn is_applied(name: &str, applied: &str) -> bool {
+    let a = applied.trim();
+    let family = name.split_whitespace().next().unwrap_or(name);
+    !a.is_empty() && (name.eq_ignore_ascii_case(a) || family.eq_ignore_ascii_case(a))
+}
+
+/// `scaled_distance` over the columns `cols` only.
+fn subset_distance(a: &[f64], b: &[f64], ranges: &[(f64, f64)], cols: &[usize]) -> f64 {
+    let pick = |v: &[f64]| -> Vec<f64> { cols.iter().map(|&j| v[j]).collect() };
+    let r: Vec<(f64, f64)> = cols.iter().map(|&j| ranges[j]).collect();
+    scaled_distance(&pick(a), &pick(b), &r)
 }
 
 /// The training row nearest to `x` (index) and its distance.
@@ -360,4 +412,20 @@ fn reason(
         parts.push("the profile lies far from the training data: this is an extrapolation".into());
     }
     parts.join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_applied;
+
+    #[test]
+    fn applied_optimizations_match_whole_names_not_prefixes() {
+        assert!(is_applied("SHMEM", "shmem"));
+        assert!(is_applied("READ_ONLY on", "READ_ONLY"));
+        assert!(is_applied("TILE_SIZE up", "tile_size up"));
+        assert!(!is_applied("SHMEM", "S"));
+        assert!(!is_applied("SORT", "S"));
+        assert!(!is_applied("TILE_SIZE up", "TILE"));
+        assert!(!is_applied("SHMEM", ""));
+    }
 }

@@ -65,10 +65,11 @@ pub fn write_report(
     pool: &SamplePool,
     results: &[Vec<ExperimentResult>],
     seed: u64,
+    folds: &crate::experiment::record::FoldLog,
 ) -> Result<()> {
     let chart_dir = dir.join("charts");
     std::fs::create_dir_all(&chart_dir).map_err(|e| Error::io(&chart_dir, e))?;
-    let json = crate::commands::experiment::json(pool, seed, results);
+    let json = crate::experiment::record::json(pool, seed, results, folds);
     let text = serde_json::to_string_pretty(&json)
         .map_err(|e| Error::Invalid(format!("cannot write JSON: {e}")))?;
     write(&dir.join("results.json"), &(text + "\n"))?;

@@ -24,7 +24,9 @@ table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:2px 8px}";
 /// The one-line answer at the top.
 pub fn answer(list: &[Suggestion]) -> String {
     match list.iter().find(|s| s.verdict == "recommend") {
-        Some(s) if s.confidence >= 0.3 => format!(
+        // Confidence is the calibrated chance that the direction is right: below 0.6, or off
+        // the training data, it is a guess.
+        Some(s) if s.confidence >= 0.6 && !s.extrapolation => format!(
             "Try first: {} - predicted {}x faster, confidence {} ({:.2}).",
             s.optimization,
             fmt_sig(s.predicted_speedup, 3),
@@ -240,10 +242,10 @@ pub fn write(
     let kernels = summary.kernels.join(", ");
     let _ = writeln!(md, "## What was profiled\n\nKernels: {kernels}. {} of the advisor's {} counters were present.\n", summary.features_present, summary.features_expected);
     let _ = writeln!(html, "<h2>What was profiled</h2><p>Kernels: {}. {} of the advisor's {} counters were present.</p>", html_escape(&kernels), summary.features_present, summary.features_expected);
-    let _ = writeln!(md, "## The advisor\n\n{} ({}), trained on {}. Cross-validated accuracy per optimization, beside the majority rule:\n", model.display(), advisor.method, advisor.datasets.join(", "));
-    let _ = writeln!(html, "<h2>The advisor</h2><p>{} ({}), trained on {}.</p><table><tr><th>optimization</th><th>validated accuracy</th><th>majority rule</th><th>p (McNemar)</th></tr>", html_escape(&model.display().to_string()), advisor.method, html_escape(&advisor.datasets.join(", ")));
+    let _ = writeln!(md, "## The advisor\n\n{} ({}), trained on {}. Accuracy per optimization on held-out groups of configurations (no configuration's replicate or neighbouring step in the training data), beside the majority rule; PP/PN/NP/NN count held-out cases by predicted and measured direction (P = faster):\n", model.display(), advisor.method, advisor.datasets.join(", "));
+    let _ = writeln!(html, "<h2>The advisor</h2><p>{} ({}), trained on {}. Accuracy per optimization on held-out groups of configurations, beside the majority rule; PP/PN/NP/NN count held-out cases by predicted and measured direction (P = faster).</p><table><tr><th>optimization</th><th>validated accuracy</th><th>majority rule</th><th>p (McNemar)</th><th>PP</th><th>PN</th><th>NP</th><th>NN</th></tr>", html_escape(&model.display().to_string()), advisor.method, html_escape(&advisor.datasets.join(", ")));
     md.push_str(
-        "| optimization | validated accuracy | majority rule | p (McNemar) |\n|---|---|---|---|\n",
+        "| optimization | validated accuracy | majority rule | p (McNemar) | PP | PN | NP | NN |\n|---|---|---|---|---|---|---|---|\n",
     );
     for m in &advisor.optimizations {
         if let Some(v) = &m.validation {
@@ -255,21 +257,44 @@ pub fn write(
             );
             let _ = writeln!(
                 md,
-                "| {} | {acc} | {:.1}% | {:.3} |",
+                "| {} | {acc} | {:.1}% | {:.3} | {} | {} | {} | {} |",
                 m.name,
                 100.0 * v.majority_accuracy,
-                v.p_value
+                v.p_value,
+                v.pp,
+                v.pn,
+                v.np,
+                v.nn
             );
             let _ = writeln!(
                 html,
-                "<tr><td>{}</td><td>{acc}</td><td>{:.1}%</td><td>{:.3}</td></tr>",
+                "<tr><td>{}</td><td>{acc}</td><td>{:.1}%</td><td>{:.3}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
                 html_escape(&m.name),
                 100.0 * v.majority_accuracy,
-                v.p_value
+                v.p_value,
+                v.pp,
+                v.pn,
+                v.np,
+                v.nn
             );
         }
     }
     html.push_str("</table>\n");
+    if !advisor.reliability.is_empty() {
+        md.push_str("\nWhat a confidence means: of held-out suggestions given about this confidence, the share whose direction was right.\n\n| confidence | suggestions | mean confidence | share right |\n|---|---|---|---|\n");
+        html.push_str("<p>What a confidence means: of held-out suggestions given about this confidence, the share whose direction was right.</p><table><tr><th>confidence</th><th>suggestions</th><th>mean confidence</th><th>share right</th></tr>");
+        for r in &advisor.reliability {
+            let row = [
+                format!("{:.1}-{:.1}", r.low, r.high),
+                r.suggestions.to_string(),
+                format!("{:.2}", r.mean_confidence),
+                format!("{:.2}", r.share_right),
+            ];
+            let _ = writeln!(md, "| {} |", row.join(" | "));
+            let _ = write!(html, "<tr><td>{}</td></tr>", row.join("</td><td>"));
+        }
+        html.push_str("</table>\n");
+    }
     let _ = writeln!(
         md,
         "\nTraining data provenance:\n\n```\n{}\n```",

@@ -42,6 +42,10 @@ pub struct SwitchRow {
     pub param: String,
     pub from: String,
     pub to: String,
+    /// The optimization family (dataset::families), by alias at import; a user may fill in
+    /// or correct it (`none` keeps the switch out of cross-program matching).
+    #[serde(default)]
+    pub family: String,
 }
 
 impl TuningSpace {
@@ -100,6 +104,9 @@ impl TuningSpace {
                     param: self.params[i].clone(),
                     from: w[0].clone(),
                     to: w[1].clone(),
+                    family: crate::dataset::families::of_param(&self.params[i])
+                        .unwrap_or_default()
+                        .to_string(),
                 });
             }
         }

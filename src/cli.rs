@@ -67,8 +67,12 @@ pub enum Command {
     /// the wide feature table (one row per program, input, run and variant).
     Features {
         /// measurements.csv (from `advise parse` or a campaign).
+        #[arg(long, required_unless_present = "formulas")]
+        measurements: Option<PathBuf>,
+        /// Print the portable view's formulas per data source (Markdown) and the optimization
+        /// families, then exit.
         #[arg(long)]
-        measurements: PathBuf,
+        formulas: bool,
         /// timings.csv (program,input,run,variant,time_ms,...); optional.
         #[arg(long)]
         timings: Option<PathBuf>,
@@ -371,8 +375,11 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Show the nvprof -> Nsight Compute metric-name map.
+    /// Show the nvprof -> Nsight Compute metric-name map (or GPGPU-Sim's with --gpgpu-sim).
     MetricMap {
+        /// The GPGPU-Sim statistics that advise records under Nsight Compute names.
+        #[arg(long)]
+        gpgpu_sim: bool,
         #[command(flatten)]
         out: OutputArgs,
     },

@@ -73,6 +73,7 @@ pub fn parse_experiments(
     let mut out = Vec::new();
     for part in spec.split(',').map(str::trim) {
         match part {
+            "fidelity" => {}
             "all" if nbbh => out.extend(
                 (1..=6)
                     .map(Experiment::Thesis)
@@ -90,7 +91,7 @@ pub fn parse_experiments(
                 Ok(n @ 1..=6) => out.push(Experiment::Thesis(n)),
                 _ => {
                     return Err(Error::Invalid(format!(
-                        "unknown experiment `{n}`: use 1-6, all, loio, lopo or kfold"
+                        "unknown experiment `{n}`: use 1-6, all, loio, lopo, kfold or fidelity"
                     )))
                 }
             },
@@ -181,6 +182,24 @@ pub fn run_command(cmd: &ExperimentCommand, out: &Output) -> Result<()> {
         ));
     }
     let pool = load_pools_view(&cmd.datasets, cmd.view)?;
+    let parts: Vec<&str> = cmd.experiments.split(',').map(str::trim).collect();
+    let nbbh = pool
+        .samples
+        .iter()
+        .any(|s| s.key.program == "NB" || s.key.program == "BH");
+    let fidelity = (parts.contains(&"fidelity") || (parts.contains(&"all") && nbbh))
+        .then(|| crate::experiment::fidelity::fidelity(&pool));
+    if parts == ["fidelity"] {
+        let rows = fidelity.unwrap_or_default();
+        if out.json {
+            return out.emit_json(&serde_json::json!({
+                "schema_version": 2,
+                "dataset": pool.name,
+                "fidelity": rows,
+            }));
+        }
+        return out.emit(&render_fidelity(&rows));
+    }
     let (results, mut notes, log) = execute(cmd, &pool, !out.json)?;
     notes.insert(0, describe_pool(&pool, &cmd.datasets));
     let title = format!(
@@ -203,9 +222,54 @@ pub fn run_command(cmd: &ExperimentCommand, out: &Output) -> Result<()> {
         ));
     }
     if out.json {
-        return out.emit_json(&json(&pool, cmd.settings.seed, &results, &log));
+        let mut doc = json(&pool, cmd.settings.seed, &results, &log);
+        if let Some(rows) = &fidelity {
+            doc["fidelity"] = serde_json::json!(rows);
+        }
+        return out.emit_json(&doc);
     }
-    out.emit(&render_text(&title, &results, &notes))
+    let mut text = String::new();
+    if let Some(rows) = &fidelity {
+        text.push_str(&render_fidelity(rows));
+        text.push('\n');
+    }
+    text.push_str(&render_text(&title, &results, &notes));
+    out.emit(&text)
+}
+
+/// The fidelity table: the data's share of faster pairs and median speedup per optimization
+/// beside the thesis's K20.
+pub fn render_fidelity(rows: &[crate::experiment::fidelity::FidelityRow]) -> String {
+    let mut t = crate::report::table::TextTable::new([
+        "program",
+        "optimization",
+        "pairs",
+        "faster here %",
+        "median speedup",
+        "faster on the thesis's K20 %",
+    ]);
+    for r in rows {
+        t.push([
+            r.program.clone(),
+            r.optimization.clone(),
+            r.pairs.to_string(),
+            r.share_faster
+                .map(|v| format!("{:.0}", 100.0 * v))
+                .unwrap_or_else(|| "not in the data".into()),
+            r.median_speedup
+                .map(|v| format!("{v:.3}x"))
+                .unwrap_or_else(|| "-".into()),
+            match (&r.thesis_share_faster, &r.thesis_table) {
+                (Some(s), Some(t)) => format!("{:.0} ({t})", 100.0 * s),
+                _ => "-".into(),
+            },
+        ]);
+    }
+    format!(
+        "Fidelity: the share of variant pairs each optimization speeds up in this data, beside \
+         the share measured on the thesis's Tesla K20 (its tables' PP + NP, IBk)\n{}",
+        t.render()
+    )
 }
 
 fn describe_pool(pool: &SamplePool, dirs: &[PathBuf]) -> String {

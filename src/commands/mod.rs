@@ -57,6 +57,12 @@ pub fn run(cli: Cli) -> Result<()> {
             &parse::ParseSettings::new(files, format, label, rules),
             &out.into(),
         ),
+        Command::Features { formulas: true, .. } => crate::commands::output::Output::default()
+            .emit(&format!(
+                "## Portable features\n\n{}\n## Optimization families\n\n{}",
+                crate::dataset::portable::markdown(),
+                crate::dataset::families::markdown()
+            )),
         Command::Features {
             measurements,
             timings,
@@ -66,7 +72,10 @@ pub fn run(cli: Cli) -> Result<()> {
             keep_names,
             view,
             out,
+            ..
         } => {
+            let measurements = measurements
+                .ok_or_else(|| crate::error::Error::Invalid("give --measurements FILE".into()))?;
             let mut cmd = features::FeaturesCommand::new(
                 measurements,
                 timings,
@@ -84,7 +93,20 @@ pub fn run(cli: Cli) -> Result<()> {
             program,
             out,
         } => samples::run(&features, &optimization, program.as_deref(), &out.into()),
-        Command::MetricMap { out } => metric_map::run(&out.into()),
+        Command::MetricMap {
+            gpgpu_sim: true,
+            out,
+        } => {
+            let out: output::Output = out.into();
+            if out.json {
+                return out.emit_json(&serde_json::json!({
+                    "schema_version": 1,
+                    "metrics": crate::profile::gpgpusim_names::SIM_MAP,
+                }));
+            }
+            out.emit(&crate::profile::gpgpusim_names::markdown())
+        }
+        Command::MetricMap { out, .. } => metric_map::run(&out.into()),
         Command::Train {
             dataset,
             method,

@@ -106,6 +106,26 @@ pub const FAMILIES: &[Family] = &[
     },
 ];
 
+/// The families as a Markdown table (docs/families.md holds this text; a test keeps them
+/// equal).
+pub fn markdown() -> String {
+    let mut out =
+        String::from("| family | meaning | parameter names (without _X/_Y/_Z) |\n|---|---|---|\n");
+    for f in FAMILIES {
+        out.push_str(&format!(
+            "| {} | {} | {} |\n",
+            f.name,
+            f.meaning,
+            f.aliases
+                .iter()
+                .map(|a| format!("`{a}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    out
+}
+
 /// The family of a tuning parameter by its aliases.
 pub fn of_param(param: &str) -> Option<&'static str> {
     let up = param.trim().to_ascii_uppercase();
@@ -166,5 +186,14 @@ mod tests {
         all.sort_unstable();
         all.dedup();
         assert_eq!(all.len(), n);
+    }
+
+    #[test]
+    fn the_docs_table_is_this_table() {
+        let doc = include_str!("../../docs/families.md");
+        assert!(
+            doc.contains(&markdown()),
+            "docs/families.md is out of date: regenerate it from `advise features --formulas`"
+        );
     }
 }

@@ -550,6 +550,55 @@ pub const PORTABLE: &[PortableFeature] = &[
     ),
 ];
 
+/// The view as a Markdown table, one row per feature and source (docs/portable-features.md
+/// is this text; a test keeps the two equal).
+pub fn markdown() -> String {
+    let list = |names: &[&str]| -> String {
+        names
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(" + ")
+    };
+    let mut out =
+        String::from("| feature | meaning | source | formula | note |\n|---|---|---|---|---|\n");
+    for f in PORTABLE {
+        for (i, formula) in f.formulas.iter().enumerate() {
+            let expr = match formula.expr {
+                Expr::Ratio { num, den, scale } if scale == 1.0 => {
+                    format!("({}) / ({})", list(num), list(den))
+                }
+                Expr::Ratio { num, den, scale } => {
+                    format!("({}) / ({}) x {scale}", list(num), list(den))
+                }
+                Expr::Excess { num, den } => {
+                    format!("(({}) - ({})) / ({})", list(num), list(den), list(den))
+                }
+                Expr::Value { metric, scale } if scale == 1.0 => format!("`{metric}`"),
+                Expr::Value { metric, scale } => format!("`{metric}` x {scale}"),
+            };
+            let note = if formula.approximate {
+                format!("approximate: {}", formula.note)
+            } else {
+                formula.note.to_string()
+            };
+            out.push_str(&format!(
+                "| {} | {} | {} | {} | {} |\n",
+                if i == 0 {
+                    format!("`{}`", f.name)
+                } else {
+                    String::new()
+                },
+                if i == 0 { f.meaning } else { "" },
+                formula.source,
+                expr,
+                note
+            ));
+        }
+    }
+    out
+}
+
 /// The portable feature names, in order.
 pub fn names() -> Vec<String> {
     PORTABLE.iter().map(|f| f.name.to_string()).collect()
@@ -681,5 +730,14 @@ mod tests {
         n.sort();
         n.dedup();
         assert_eq!(n.len(), PORTABLE.len());
+    }
+
+    #[test]
+    fn the_docs_table_is_this_table() {
+        let doc = include_str!("../../docs/portable-features.md");
+        assert!(
+            doc.contains(&markdown()),
+            "docs/portable-features.md is out of date: regenerate it from `advise features --formulas`"
+        );
     }
 }

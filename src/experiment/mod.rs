@@ -3,6 +3,7 @@
 
 pub mod confusion;
 pub mod data;
+pub mod fidelity;
 pub mod method;
 pub mod record;
 pub mod run;

@@ -181,6 +181,23 @@ pub const SIM_MAP: &[SimMetric] = &[
     },
 ];
 
+/// The map as a Markdown table (docs/simulator.md holds this text; a test keeps them equal).
+pub fn markdown() -> String {
+    let mut out = String::from(
+        "| Nsight Compute name | computed from the GPGPU-Sim log | same quantity | note |\n|---|---|---|---|\n",
+    );
+    for m in SIM_MAP {
+        out.push_str(&format!(
+            "| `{}` | {} | {} | {} |\n",
+            m.ncu,
+            m.from,
+            if m.exact { "yes" } else { "approximately" },
+            m.note
+        ));
+    }
+    out
+}
+
 /// The name advise records for a statistic it keeps under GPGPU-Sim's own name:
 /// `gpgpusim__` + the name, brackets turned into dots and spaces into underscores, so
 /// `gpgpu_stall_shd_mem[gl_mem][coal_stall]` becomes
@@ -299,5 +316,14 @@ mod tests {
             "gpgpusim__gpgpu_stall_shd_mem.gl_mem.coal_stall"
         );
         assert_eq!(raw_name("total dram reads"), "gpgpusim__total_dram_reads");
+    }
+
+    #[test]
+    fn the_docs_table_is_this_table() {
+        let doc = include_str!("../../docs/simulator.md");
+        assert!(
+            doc.contains(&markdown()),
+            "docs/simulator.md is out of date: copy the table from gpgpusim_names::markdown"
+        );
     }
 }

@@ -564,18 +564,24 @@ pub fn markdown() -> String {
         String::from("| feature | meaning | source | formula | note |\n|---|---|---|---|---|\n");
     for f in PORTABLE {
         for (i, formula) in f.formulas.iter().enumerate() {
+            let scaled = |text: String, scale: f64| -> String {
+                if scale == 1.0 {
+                    text
+                } else {
+                    format!("{text} x {scale}")
+                }
+            };
             let expr = match formula.expr {
-                Expr::Ratio { num, den, scale } if scale == 1.0 => {
-                    format!("({}) / ({})", list(num), list(den))
-                }
                 Expr::Ratio { num, den, scale } => {
-                    format!("({}) / ({}) x {scale}", list(num), list(den))
+                    scaled(format!("({}) / ({})", list(num), list(den)), scale)
                 }
-                Expr::Excess { num, den } => {
-                    format!("(({}) - ({})) / ({})", list(num), list(den), list(den))
-                }
-                Expr::Value { metric, scale } if scale == 1.0 => format!("`{metric}`"),
-                Expr::Value { metric, scale } => format!("`{metric}` x {scale}"),
+                Expr::Excess { num, den } => format!(
+                    "(({}) - ({})) / ({})",
+                    list(num),
+                    list(den),
+                    list(den)
+                ),
+                Expr::Value { metric, scale } => scaled(format!("`{metric}`"), scale),
             };
             let note = if formula.approximate {
                 format!("approximate: {}", formula.note)

@@ -1,10 +1,11 @@
 //! `advise demo`: the README's main job on real data shipped in the repository.
 //!
-//! Until our own H100 campaign is committed, the demo validates advise's speedup predictions
-//! on the real KTT tuning spaces in `datasets/` (convolution and pnpoly on an RTX 2080 Ti, with
-//! Nsight Compute counters per configuration): 10-fold cross-validation on each, and leave one
-//! program out across the two, every method beside the four baselines, with the report in
-//! `reports/demo/`. `advise demo --fixtures` instead parses every real profiler file in
+//! First the thesis's experiments (1-6, leave one input out) and the fidelity table on the NB
+//! and BH variants simulated with GPGPU-Sim (`datasets/sim-qv100-*`, labelled SIMULATED
+//! everywhere), then the real KTT tuning spaces in `datasets/` (convolution and pnpoly on an
+//! RTX 2080 Ti, with Nsight Compute counters per configuration): grouped 10-fold
+//! cross-validation on each and leave one program out across the two, every method beside the
+//! four baselines, with the report in `reports/demo/`. `advise demo --fixtures` instead parses every real profiler file in
 //! `tests/fixtures/` and prints the feature table.
 
 use std::path::{Path, PathBuf};
@@ -101,9 +102,13 @@ const DEMO_DATASETS: [&str; 2] = [
     "datasets/ktt-pnpoly-rtx2080ti",
 ];
 
-/// The main demo: experiments on the shipped real datasets.
+/// The simulated NB/BH campaign (GPGPU-Sim), shown first when present.
+const SIM_DATASETS: [&str; 2] = ["datasets/sim-qv100-nb", "datasets/sim-qv100-bh"];
+
+/// The main demo: the thesis's experiments on the simulated NB/BH campaign, then experiments
+/// on the shipped real datasets.
 pub fn run(methods: &str, seed: u64, out: &Output) -> Result<()> {
-    use super::experiment::{execute, ExperimentCommand};
+    use super::experiment::{execute, render_fidelity, ExperimentCommand};
     use crate::experiment::data::load_pools;
     use crate::experiment::record::json;
     use crate::experiment::run::RunSettings;
@@ -117,35 +122,62 @@ pub fn run(methods: &str, seed: u64, out: &Output) -> Result<()> {
             missing.display()
         )));
     }
-    note(
-        "advise demo: real data, but not ours yet: KTT tuning spaces measured on an RTX 2080 Ti \
-         (datasets/*/PROVENANCE.md); our own H100 NB/BH campaign is still to be collected",
-    );
+    let sim: Vec<PathBuf> = SIM_DATASETS
+        .iter()
+        .map(PathBuf::from)
+        .filter(|d| d.join("timings.csv").is_file())
+        .collect();
     let mut all = Vec::new();
-    let mut notes = vec![
-        "Data: KTT 2.1 tuning spaces (convolution, pnpoly) on an NVIDIA GeForce RTX 2080 Ti with 33 \
-         Nsight Compute counters per configuration, from the public benchmark_hub repository; not \
-         our own H100 measurements (those are still to be collected)."
+    let mut notes = Vec::new();
+    let mut runs: Vec<(Vec<PathBuf>, &str, Option<&str>)> = Vec::new();
+    let mut fidelity_text = String::new();
+    if !sim.is_empty() {
+        note(
+            "advise demo: first the thesis's experiments on NB and BH SIMULATED with GPGPU-Sim \
+             (a Volta model with 2 SMs; datasets/sim-qv100-*/PROVENANCE.md), then real KTT \
+             tuning spaces measured on an RTX 2080 Ti",
+        );
+        notes.push(
+            "Simulated data: the NB and BH variants run on GPGPU-Sim 4.2.0 (SM7_QV100 with 2 SMs, \
+             a Volta model at PTX level), not measured on a GPU: times are simulated cycles, \
+             counters are simulator statistics (docs/simulator.md)."
+                .to_string(),
+        );
+        let pool = load_pools(&sim)?;
+        fidelity_text = render_fidelity(&crate::experiment::fidelity::fidelity(&pool));
+        // Experiments 1-4 and leave one input out within each program, 5 and 6 across them.
+        runs.push((sim.clone(), "1,2,3,4,loio", Some("NB")));
+        runs.push((sim.clone(), "1,2,3,4,loio", Some("BH")));
+        runs.push((sim.clone(), "5,6", None));
+    } else {
+        note(
+            "advise demo: real data, but not ours: KTT tuning spaces measured on an RTX 2080 Ti \
+             (datasets/*/PROVENANCE.md); no NB/BH campaign is in datasets/ yet",
+        );
+    }
+    notes.push(
+        "Measured data: KTT 2.1 tuning spaces (convolution, pnpoly) on an NVIDIA GeForce RTX 2080 \
+         Ti with 33 Nsight Compute counters per configuration, from the public benchmark_hub \
+         repository."
             .to_string(),
-    ];
-    let runs: [(Vec<PathBuf>, &str); 3] = [
-        (vec![dirs[0].clone()], "kfold"),
-        (vec![dirs[1].clone()], "kfold"),
-        (dirs.clone(), "lopo"),
-    ];
+    );
+    runs.push((vec![dirs[0].clone()], "kfold", None));
+    runs.push((vec![dirs[1].clone()], "kfold", None));
+    runs.push((dirs.clone(), "lopo", None));
     let mut pools = Vec::new();
     let mut folds = crate::experiment::record::FoldLog::default();
-    for (datasets, exp) in runs {
+    for (datasets, exp, program) in runs {
         let cmd = ExperimentCommand {
             datasets: datasets.clone(),
             experiments: exp.into(),
             methods: methods.into(),
-            program: None,
+            program: program.map(str::to_string),
             train_run: None,
             train_input: None,
             kfolds: 10,
             layout: crate::experiment::splits::FoldLayout::Grouped,
             view: Default::default(),
+            lenient: true,
             settings: RunSettings {
                 seed,
                 ..Default::default()
@@ -154,9 +186,22 @@ pub fn run(methods: &str, seed: u64, out: &Output) -> Result<()> {
         };
         let pool = load_pools(&datasets)?;
         let (mut results, skipped, log) = execute(&cmd, &pool, !out.json)?;
+        let skipped: Vec<String> = skipped
+            .into_iter()
+            .map(|n| match program {
+                Some(p) => format!("{p}: {n}"),
+                None => n,
+            })
+            .collect();
         folds.extend(log);
+        let simulated = datasets.iter().any(|d| d.join("simulator.json").is_file());
         for r in results.iter_mut().flatten() {
-            r.name = format!("{} on {}", r.name, pool.name);
+            r.name = if simulated {
+                let on = program.unwrap_or("NB+BH");
+                format!("{} on {on} (SIMULATED)", r.name)
+            } else {
+                format!("{} on {}", r.name, pool.name)
+            };
         }
         notes.extend(skipped);
         all.extend(results);
@@ -164,14 +209,27 @@ pub fn run(methods: &str, seed: u64, out: &Output) -> Result<()> {
     }
     let title = format!("advise demo (seed {seed})");
     let report_dir = Path::new(REPORT_DIR);
-    write_report(report_dir, &title, &notes, &pools[2], &all, seed, &folds)?;
+    let last = pools.len() - 1;
+    write_report(report_dir, &title, &notes, &pools[last], &all, seed, &folds)?;
     note(&format!(
         "wrote {REPORT_DIR}/report.md, index.html, results.json and charts"
     ));
     if out.json {
-        return out.emit_json(&json(&pools[2], seed, &all, &folds));
+        let mut doc = json(&pools[last], seed, &all, &folds);
+        if !sim.is_empty() {
+            doc["fidelity"] =
+                serde_json::json!(crate::experiment::fidelity::fidelity(&load_pools(&sim)?));
+        }
+        return out.emit_json(&doc);
     }
-    out.emit(&render_text(&title, &all, &notes))
+    let mut text = String::new();
+    if !fidelity_text.is_empty() {
+        text.push_str("SIMULATED NB/BH (GPGPU-Sim): ");
+        text.push_str(&fidelity_text);
+        text.push('\n');
+    }
+    text.push_str(&render_text(&title, &all, &notes));
+    out.emit(&text)
 }
 
 /// `advise demo --fixtures`: parse every real profiler file of tests/fixtures.

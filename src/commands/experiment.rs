@@ -29,6 +29,8 @@ pub struct ExperimentCommand {
     /// How k-fold assigns samples to folds.
     pub layout: FoldLayout,
     pub view: View,
+    /// Skip experiments the data cannot run (with a note) even when named explicitly.
+    pub lenient: bool,
     pub settings: RunSettings,
     pub out_dir: Option<PathBuf>,
 }
@@ -126,7 +128,7 @@ pub fn execute(
     )?;
     let owned = contenders(&cmd.methods)?;
     let preds: Vec<&dyn Contender> = owned.iter().map(|b| b.as_ref()).collect();
-    let explicit = !cmd.experiments.split(',').any(|p| p.trim() == "all");
+    let explicit = !cmd.lenient && !cmd.experiments.split(',').any(|p| p.trim() == "all");
     let mut all = Vec::new();
     let mut notes = Vec::new();
     let mut log = FoldLog::default();

@@ -193,6 +193,7 @@ pub fn run(cli: Cli) -> Result<()> {
                     kfolds,
                     layout,
                     view: features.parse()?,
+                    lenient: false,
                     settings: crate::experiment::run::RunSettings {
                         seed,
                         band,

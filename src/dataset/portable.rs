@@ -575,12 +575,9 @@ pub fn markdown() -> String {
                 Expr::Ratio { num, den, scale } => {
                     scaled(format!("({}) / ({})", list(num), list(den)), scale)
                 }
-                Expr::Excess { num, den } => format!(
-                    "(({}) - ({})) / ({})",
-                    list(num),
-                    list(den),
-                    list(den)
-                ),
+                Expr::Excess { num, den } => {
+                    format!("(({}) - ({})) / ({})", list(num), list(den), list(den))
+                }
                 Expr::Value { metric, scale } => scaled(format!("`{metric}`"), scale),
             };
             let note = if formula.approximate {

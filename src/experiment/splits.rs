@@ -94,6 +94,9 @@ impl Experiment {
     }
 }
 
+/// The fewest training samples a fold may have.
+pub const MIN_TRAIN: usize = 5;
+
 /// Folds of `experiment` over `pool`. `program` picks the program of experiments 1-4 and of
 /// leave-one-input-out (default: BH if present, else the pool's only program).
 pub fn folds(
@@ -117,6 +120,12 @@ pub fn folds(
         Experiment::LeaveOneProgramOut => lopo(pool, &name),
         Experiment::KFold { k, seed, layout } => kfold(pool, *k, *seed, *layout, &name)?,
     };
+    // Every method needs a few training samples (knn's k = 5); a campaign still in progress can
+    // leave a switch with fewer.
+    let folds: Vec<Fold> = folds
+        .into_iter()
+        .filter(|f| f.train.len() >= MIN_TRAIN)
+        .collect();
     if folds.is_empty() {
         return Err(Error::Invalid(format!(
             "{name} has no folds on {}: it needs {}",

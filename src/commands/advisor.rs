@@ -89,6 +89,7 @@ pub fn run_train(
 pub fn render_training(advisor: &Advisor) -> String {
     let mut t = TextTable::new([
         "optimization",
+        "learned from",
         "samples",
         "groups",
         "helps in %",
@@ -108,6 +109,11 @@ pub fn render_training(advisor: &Advisor) -> String {
         };
         t.push([
             m.name.clone(),
+            format!(
+                "{}{}",
+                m.programs.join("+"),
+                if m.simulated_only { " (SIMULATED)" } else { "" }
+            ),
             m.samples.to_string(),
             cell(&|v| v.groups.to_string()),
             format!("{:.1}", 100.0 * m.positive_rate),

@@ -28,6 +28,8 @@ pub struct SamplePool {
     /// Each switch's optimization family (dataset::families); switches without one are
     /// left out of matching across programs.
     pub families: BTreeMap<String, Option<String>>,
+    /// Programs whose samples come from a simulator (a dataset folder with simulator.json).
+    pub simulated: std::collections::BTreeSet<String>,
 }
 
 impl SamplePool {
@@ -133,6 +135,9 @@ pub fn load_pool_view(dir: &Path, view: View) -> Result<SamplePool> {
             (s.clone(), families::of_switch(s, g))
         })
         .collect();
+    if dir.join("simulator.json").is_file() {
+        pool.simulated = pool.samples.iter().map(|s| s.key.program.clone()).collect();
+    }
     Ok(pool)
 }
 
@@ -162,6 +167,7 @@ pub fn pool_from(name: String, table: &FeatureTable, switches: &[Switch]) -> Res
         switches: names,
         normalizer: table.normalizer.clone(),
         families: BTreeMap::new(),
+        simulated: Default::default(),
     })
 }
 
@@ -233,6 +239,7 @@ pub fn merge(mut pools: Vec<SamplePool>) -> Result<SamplePool> {
         switches: Vec::new(),
         normalizer: None,
         families: BTreeMap::new(),
+        simulated: Default::default(),
     };
     let normalizers: std::collections::BTreeSet<Option<String>> =
         pools.iter().map(|p| p.normalizer.clone()).collect();
@@ -252,6 +259,7 @@ pub fn merge(mut pools: Vec<SamplePool>) -> Result<SamplePool> {
             }
         }
         merged.families.extend(p.families);
+        merged.simulated.extend(p.simulated);
     }
     Ok(merged)
 }

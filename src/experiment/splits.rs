@@ -534,4 +534,66 @@ mod tests {
         assert_eq!(family_of_config("NB", "000101", "SHMEM"), "0001x1");
         assert_eq!(family_of_config("BH", "000101", "VOTE"), "x00101");
     }
+
+    #[test]
+    fn grouped_kfold_never_splits_a_group() {
+        use super::*;
+        use crate::dataset::measurements::RunKey;
+        use crate::dataset::samples::SpeedupSample;
+        // Synthetic: NB variants without SHMEM in three replicate runs each.
+        let mut samples = Vec::new();
+        for run in 1..=3 {
+            for v in 0..32u8 {
+                let bits = ((v & 0b11100) << 1) | (v & 0b1);
+                samples.push(SpeedupSample {
+                    switch: "SHMEM".into(),
+                    key: RunKey {
+                        program: "NB".into(),
+                        input: "bodies=512,steps=1".into(),
+                        run,
+                        variant: format!("{bits:06b}"),
+                    },
+                    partner: String::new(),
+                    features: vec![Some(f64::from(v))],
+                    speedup: 1.1,
+                    speedup_range: None,
+                });
+            }
+        }
+        let pool = SamplePool {
+            name: "synthetic".into(),
+            columns: vec!["x".into()],
+            samples,
+            switches: vec!["SHMEM".into()],
+            normalizer: None,
+            families: Default::default(),
+            simulated: Default::default(),
+        };
+        let exp = Experiment::KFold {
+            k: 5,
+            seed: 3,
+            layout: FoldLayout::Grouped,
+        };
+        let fs = folds(&pool, &exp, None).unwrap();
+        assert_eq!(fs.len(), 5);
+        for f in &fs {
+            for &t in &f.test {
+                let g = group_key(&pool.samples[t]);
+                assert!(f.train.iter().all(|&i| group_key(&pool.samples[i]) != g));
+            }
+        }
+        // The ungrouped layout does put replicates of one variant on both sides.
+        let exp = Experiment::KFold {
+            k: 5,
+            seed: 3,
+            layout: FoldLayout::Ungrouped,
+        };
+        let leaky = folds(&pool, &exp, None).unwrap().iter().any(|f| {
+            f.test.iter().any(|&t| {
+                let g = group_key(&pool.samples[t]);
+                f.train.iter().any(|&i| group_key(&pool.samples[i]) == g)
+            })
+        });
+        assert!(leaky);
+    }
 }

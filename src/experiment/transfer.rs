@@ -139,3 +139,72 @@ pub fn across_gpus(
         .all(|(i, s)| twin[i].is_none_or(|t| group_key(&pool.samples[t]) == group_key(s))));
     Ok((pool, folds))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dataset::measurements::RunKey;
+    use crate::dataset::samples::SpeedupSample;
+
+    /// A synthetic pool: parameter A steps 1->2 on configurations B = 0..n.
+    fn pool(name: &str, program: &str, speedup: impl Fn(usize) -> f64, n: usize) -> SamplePool {
+        let samples = (0..n)
+            .map(|b| SpeedupSample {
+                switch: "A:1->2".into(),
+                key: RunKey {
+                    program: program.into(),
+                    input: "i".into(),
+                    run: 1,
+                    variant: format!("A=1,B={b}"),
+                },
+                partner: format!("A=2,B={b}"),
+                features: vec![Some(b as f64)],
+                speedup: speedup(b),
+                speedup_range: None,
+            })
+            .collect();
+        SamplePool {
+            name: name.into(),
+            columns: vec!["x".into()],
+            samples,
+            switches: vec!["A:1->2".into()],
+            normalizer: None,
+            families: [("A:1->2".to_string(), Some("TILE_SIZE".to_string()))].into(),
+            simulated: Default::default(),
+        }
+    }
+
+    #[test]
+    fn leave_one_gpu_out_tests_the_other_gpus_speedups_on_held_out_groups_only() {
+        let a = pool("gpu-a", "p", |b| 1.0 + b as f64 / 100.0, 20);
+        let b = pool("gpu-b", "p", |b| 0.5 + b as f64 / 100.0, 18);
+        let (joined, folds) = across_gpus(&a, &b, 4, 1, "logo").unwrap();
+        assert_eq!(joined.samples.len(), 20 + 18);
+        assert!(!folds.is_empty());
+        for f in &folds {
+            // Training samples are A's own, test samples carry B's speedups.
+            assert!(f.train.iter().all(|&i| i < 20));
+            assert!(f.test.iter().all(|&i| i >= 20));
+            for &t in &f.test {
+                let g = group_key(&joined.samples[t]);
+                assert!(f.train.iter().all(|&i| group_key(&joined.samples[i]) != g));
+                assert!(joined.samples[t].speedup < 1.0);
+            }
+        }
+        let tested: usize = folds.iter().map(|f| f.test.len()).sum();
+        assert_eq!(tested, 18, "every twin is tested once");
+    }
+
+    #[test]
+    fn across_sources_pairs_families_and_needs_both_sides() {
+        let sim = pool("sim", "NB", |_| 1.2, 6);
+        let hw = pool("hw", "conv", |_| 0.9, 6);
+        let j = join(vec![sim, hw]).unwrap();
+        let f = across_sources(&j, &[0], &[1], "sim->hw");
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].switch, "TILE_SIZE");
+        assert!(f[0].train.iter().all(|&i| j.origin[i] == 0));
+        assert!(f[0].test.iter().all(|&i| j.origin[i] == 1));
+        assert!(across_sources(&j, &[0], &[], "none").is_empty());
+    }
+}

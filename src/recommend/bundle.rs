@@ -49,6 +49,12 @@ pub struct OptimizationModel {
     /// The same over the portable features only (the extrapolation check's space).
     #[serde(default)]
     pub typical_portable_distance: f64,
+    /// The programs its samples come from, and whether all of them were simulated (then no
+    /// measurement on a GPU backs it).
+    #[serde(default)]
+    pub programs: Vec<String>,
+    #[serde(default)]
+    pub simulated_only: bool,
 }
 
 /// The whole advisor.
@@ -246,6 +252,18 @@ pub fn train(
             ranges,
             typical_distance: typical,
             typical_portable_distance,
+            simulated_only: idx
+                .iter()
+                .all(|&i| pool.simulated.contains(&pool.samples[i].key.program)),
+            programs: {
+                let mut p: Vec<String> = idx
+                    .iter()
+                    .map(|&i| pool.samples[i].key.program.clone())
+                    .collect();
+                p.sort();
+                p.dedup();
+                p
+            },
         });
     }
     let _ = group_keys;

@@ -47,6 +47,8 @@ pub struct Suggestion {
     /// The uncalibrated score and the share of the model's counters the profile has.
     pub raw_score: f64,
     pub coverage: f64,
+    /// The model learned only from simulated data.
+    pub simulated_only: bool,
     /// The counters that decided (M5P path) and that lie furthest outside the training range.
     pub deciding_counters: Vec<CounterEvidence>,
 }
@@ -237,6 +239,12 @@ pub fn suggest(advisor: &Advisor, x: &[f64], applied: &[String]) -> Result<Vec<S
                 .map(|(j, _)| evidence(advisor, m, x, *j, None)),
         );
         let mut reason = reason(m, q, nearest, &deciding, extrapolation);
+        if m.simulated_only {
+            reason.push_str(&format!(
+                "; learned only from SIMULATED data ({} on GPGPU-Sim): no GPU measurement backs it",
+                m.programs.join(", ")
+            ));
+        }
         if let (false, Some(v)) = (beats_majority, &m.validation) {
             reason.push_str(&format!(
                 "; validated accuracy {:.0}% is no better than the majority rule's ({:.0}%)",
@@ -258,6 +266,7 @@ pub fn suggest(advisor: &Advisor, x: &[f64], applied: &[String]) -> Result<Vec<S
             validation_table: m.validation.as_ref().map(|v| [v.pp, v.pn, v.np, v.nn]),
             raw_score: raw,
             coverage,
+            simulated_only: m.simulated_only,
             deciding_counters: deciding,
         });
     }

@@ -410,3 +410,18 @@ fn a_killed_simulation_is_a_clear_error_with_the_line() {
     assert!(e.contains(&format!("killed.log:{}:", pushed + 1)), "{e}");
     assert!(e.contains("did not finish"), "{e}");
 }
+
+/// `ncu --csv --print-summary per-kernel`: the header and the four rows an NVIDIA Jetson AGX
+/// Thor run printed in apexedgesystems/vernier's walkthrough (tests/fixtures/PROVENANCE.md).
+#[test]
+fn ncu_per_kernel_summary_reads_averages_per_launch_shape() {
+    let d = parse("ncu/ncu_summary_perkernel_Thor_vernier_saxpy.csv");
+    assert_eq!(d.format, Format::NcuSummary);
+    // Two launch shapes of one kernel, 14 invocations each.
+    let launches = d.launches();
+    assert_eq!(launches.len(), 2);
+    assert!(d.measurements.iter().all(|m| m.invocations == 14));
+    assert_eq!(value(&d, 0, "Achieved Occupancy"), (74.92, "%".to_string()));
+    assert_eq!(value(&d, 1, "Achieved Occupancy"), (28.52, "%".to_string()));
+    assert_eq!(value(&d, 1, "Theoretical Occupancy").0, 50.0);
+}

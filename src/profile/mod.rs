@@ -58,6 +58,9 @@ pub enum Format {
     NcuLong,
     /// `ncu --csv --page raw`: one row per launch, a row of units after the header.
     NcuRaw,
+    /// `ncu --csv --print-summary per-kernel`: per kernel and launch shape, the minimum,
+    /// maximum and average of each metric over its invocations.
+    NcuSummary,
     /// `nvprof --csv --metrics`.
     NvprofMetrics,
     /// `nvprof --csv --events`.
@@ -77,6 +80,7 @@ impl Format {
         match self {
             Format::NcuLong => "ncu-long",
             Format::NcuRaw => "ncu-raw",
+            Format::NcuSummary => "ncu-summary",
             Format::NvprofMetrics => "nvprof-metrics",
             Format::NvprofEvents => "nvprof-events",
             Format::NvprofText => "nvprof-text",
@@ -88,7 +92,7 @@ impl Format {
 
     /// Whether the file comes from ncu (else nvprof).
     pub fn is_ncu(self) -> bool {
-        matches!(self, Format::NcuLong | Format::NcuRaw)
+        matches!(self, Format::NcuLong | Format::NcuRaw | Format::NcuSummary)
     }
 }
 
@@ -230,6 +234,7 @@ pub fn parse(path: &Path, reader: impl Read, choice: FormatChoice) -> Result<Pro
     let mut data = match format {
         Format::NcuLong => ncu::parse_long(path, &lines, &header)?,
         Format::NcuRaw => ncu::parse_raw(path, &lines, &header)?,
+        Format::NcuSummary => ncu::parse_summary(path, &lines, &header)?,
         Format::NvprofMetrics | Format::NvprofEvents => {
             nvprof::parse_csv(path, &lines, &header, format)?
         }

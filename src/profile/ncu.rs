@@ -37,9 +37,15 @@ const ID_COLUMNS: [&str; 14] = [
     "Demangled Name",
 ];
 
-/// Finds an ncu table and tells long from raw.
+/// Finds an ncu table and tells long from raw from the per-kernel summary.
 pub fn detect(lines: &[Line<'_>]) -> Option<(Format, Header)> {
-    let header = super::text::find_header(lines, &LEADING)?;
+    let Some(header) = super::text::find_header(lines, &LEADING) else {
+        let header = super::text::find_header(lines, &["Process ID"])?;
+        let summary = ["Invocations", "Metric Name", "Average"]
+            .iter()
+            .all(|c| header.position(c).is_some());
+        return summary.then_some((Format::NcuSummary, header));
+    };
     let long =
         header.position("Metric Name").is_some() && header.position("Metric Value").is_some();
     Some((
@@ -171,6 +177,71 @@ fn rule_finding(
         speedup_type: get("Estimated Speedup Type"),
         estimated_speedup: parse_quantity(&speedup, "").map(|q| q.value),
     }
+}
+
+/// Reads `--print-summary per-kernel --csv`: one row per (kernel and launch shape, section,
+/// metric) with `Invocations`, `Minimum`, `Maximum` and `Average`. Each kernel and launch shape
+/// becomes one pseudo-launch (numbered in order of appearance) standing for its invocations,
+/// with the average as its value, as nvprof's summary rows are read.
+pub fn parse_summary(path: &Path, lines: &[Line<'_>], header: &Header) -> Result<ProfileData> {
+    let line = lines[header.index].number;
+    let need = |name: &str| {
+        header.position(name).ok_or_else(|| {
+            Error::parse(
+                path,
+                line,
+                format!("ncu summary header has no `{name}` column"),
+            )
+        })
+    };
+    let (kernel, invocations, name, average) = (
+        need("Kernel Name")?,
+        need("Invocations")?,
+        need("Metric Name")?,
+        need("Average")?,
+    );
+    let unit = header.position("Metric Unit");
+    let shape: Vec<usize> = ["Block Size", "Grid Size", "Device"]
+        .iter()
+        .filter_map(|c| header.position(c))
+        .collect();
+    let min_width = kernel.max(invocations).max(name).max(average) + 1;
+    let mut data = ProfileData::empty(Format::NcuSummary);
+    let mut groups: Vec<String> = Vec::new();
+    for record in records(path, lines, header.index)? {
+        check_width(path, &record, header, min_width)?;
+        let k = field(&record, kernel).to_string();
+        let mut group = k.clone();
+        for &c in &shape {
+            group.push('|');
+            group.push_str(field(&record, c));
+        }
+        let launch = match groups.iter().position(|g| *g == group) {
+            Some(i) => i,
+            None => {
+                groups.push(group);
+                groups.len() - 1
+            }
+        } as u64;
+        let count_text = field(&record, invocations).replace(',', "");
+        let count: u64 = count_text.trim().parse().map_err(|_| {
+            Error::parse(
+                path,
+                record.line,
+                format!("Invocations `{count_text}` is not a whole number"),
+            )
+        })?;
+        let unit_text = unit.map(|u| field(&record, u)).unwrap_or("");
+        data.push_cell(
+            &k,
+            launch,
+            count.max(1),
+            field(&record, name),
+            field(&record, average),
+            unit_text,
+        );
+    }
+    Ok(data)
 }
 
 /// Reads the raw page: header of metric names, then (usually) a row of units whose ID cell is

@@ -8,14 +8,28 @@ use clap::{Parser, Subcommand, ValueEnum};
 /// advise tells you, from the hardware counters of one profiled run, which source-code
 /// optimizations will speed up your CUDA code, by how much, and how far to trust that.
 #[derive(Debug, Parser)]
-#[command(name = "advise", version, about, long_about = None)]
+#[command(name = "advise", version = VERSION, about, long_about = None)]
 pub struct Cli {
+    /// No notes or progress bars on standard error (results and errors still appear).
+    #[arg(long, short, global = true)]
+    pub quiet: bool,
     #[command(subcommand)]
     pub command: Command,
 }
 
+/// The version and the git revision it was built from (build.rs).
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("ADVISE_GIT_REV"), ")");
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Print a shell completion script: `advise completions bash > /etc/bash_completion.d/advise`.
+    Completions {
+        /// bash, zsh, fish, elvish or powershell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff): `advise man > advise.1 && man ./advise.1`.
+    Man,
     /// Run the main job on the real data shipped in the repository: validate every method
     /// against the baselines on the KTT spaces in datasets/ and write reports/demo/.
     Demo {

@@ -308,3 +308,54 @@ fn experiment_on_a_synthetic_campaign_writes_a_self_contained_report() {
     // Nothing is loaded from outside: no src/href to another host.
     assert!(!html.contains("src=\"http") && !html.contains("href=\"http"));
 }
+
+#[test]
+fn completions_man_page_and_version_with_the_git_revision() {
+    advise()
+        .args(["completions", "bash"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("_advise()"));
+    advise()
+        .args(["completions", "zsh"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("#compdef advise"));
+    advise()
+        .arg("man")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(".TH advise 1"));
+    // `advise 0.1.0 (<revision or "unknown">)`
+    advise()
+        .arg("--version")
+        .assert()
+        .success()
+        .stdout(predicate::str::is_match(r"^advise \d+\.\d+\.\d+ \(\S+\)\n$").unwrap());
+}
+
+#[test]
+fn every_json_document_carries_a_schema_version_and_quiet_silences_notes() {
+    for args in [
+        vec!["variants", "--json"],
+        vec!["metric-map", "--json"],
+        vec!["metric-map", "--gpgpu-sim", "--json"],
+    ] {
+        let out = advise()
+            .args(&args)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert!(v["schema_version"].as_u64().is_some(), "{args:?}");
+    }
+    advise()
+        .arg("--quiet")
+        .arg("parse")
+        .arg(fixture("ncu/ncu_summary_perkernel_Thor_vernier_saxpy.csv"))
+        .assert()
+        .success()
+        .stderr(predicate::str::is_empty());
+}

@@ -24,7 +24,12 @@ pub struct Bar {
 
 impl Bar {
     pub fn new() -> Self {
-        let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+        let target = if super::output::quiet() {
+            ProgressDrawTarget::hidden()
+        } else {
+            ProgressDrawTarget::stderr()
+        };
+        let bar = ProgressBar::with_draw_target(Some(0), target);
         Bar { bar }
     }
 }

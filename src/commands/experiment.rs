@@ -149,7 +149,7 @@ pub fn execute(
             ));
             continue;
         }
-        let bar = if show_progress {
+        let bar = if show_progress && !super::output::quiet() {
             ProgressBar::new((fs.len() * preds.len()) as u64)
         } else {
             ProgressBar::hidden()

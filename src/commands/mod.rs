@@ -32,7 +32,25 @@ use output::Output;
 
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
+    output::set_quiet(cli.quiet);
     match cli.command {
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            let mut cmd = Cli::command();
+            let mut buf = Vec::new();
+            clap_complete::generate(shell, &mut cmd, "advise", &mut buf);
+            output::Output::default().emit(&String::from_utf8_lossy(&buf))
+        }
+        Command::Man => {
+            use clap::CommandFactory;
+            let mut buf = Vec::new();
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut buf)
+                .map_err(|e| {
+                    crate::error::Error::Invalid(format!("cannot render the man page: {e}"))
+                })?;
+            output::Output::default().emit(&String::from_utf8_lossy(&buf))
+        }
         Command::Demo {
             method,
             seed,

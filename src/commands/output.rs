@@ -2,6 +2,7 @@
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::Serialize;
 
@@ -42,9 +43,16 @@ impl Output {
         }
     }
 
-    /// Writes `value` as pretty JSON.
+    /// Writes `value` as pretty JSON. Every document carries a `schema_version` (1 unless the
+    /// command set its own), so scripts can tell when a layout changes.
     pub fn emit_json<T: Serialize>(&self, value: &T) -> Result<()> {
-        let mut text = serde_json::to_string_pretty(value)
+        let mut doc = serde_json::to_value(value)
+            .map_err(|e| Error::Invalid(format!("cannot write JSON: {e}")))?;
+        if let serde_json::Value::Object(map) = &mut doc {
+            map.entry("schema_version")
+                .or_insert(serde_json::Value::from(SCHEMA_VERSION));
+        }
+        let mut text = serde_json::to_string_pretty(&doc)
             .map_err(|e| Error::Invalid(format!("cannot write JSON: {e}")))?;
         text.push('\n');
         self.emit(&text)
@@ -58,7 +66,23 @@ impl Output {
     }
 }
 
+/// The schema version of JSON documents that do not state their own.
+pub const SCHEMA_VERSION: u32 = 1;
+
+static QUIET: AtomicBool = AtomicBool::new(false);
+
+/// `--quiet`: no notes or progress on standard error (results and errors still appear).
+pub fn set_quiet(quiet: bool) {
+    QUIET.store(quiet, Ordering::Relaxed);
+}
+
+pub fn quiet() -> bool {
+    QUIET.load(Ordering::Relaxed)
+}
+
 /// A note for the user on standard error (progress, summaries), kept apart from results.
 pub fn note(text: &str) {
-    eprintln!("{text}");
+    if !quiet() {
+        eprintln!("{text}");
+    }
 }

@@ -86,7 +86,11 @@ pub fn run(cmd: &BenchCommand, out: &Output) -> Result<()> {
         threads,
     };
     let total = spaces.len() * strategies.len() * settings.budgets.len() * settings.repeats;
-    let bar = ProgressBar::new(total as u64);
+    let bar = if super::output::quiet() {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(total as u64)
+    };
     if let Ok(style) =
         ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} runs ({eta} left)")
     {

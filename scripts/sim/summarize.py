@@ -3,9 +3,12 @@
 jobs per input and run by status, the largest force error against direct summation, and the
 simulation's CPU time. Reads ledger.csv and timings.csv only; prints Markdown.
 
-Usage: scripts/sim/summarize.py datasets/sim-qv100-nb
+Usage: scripts/sim/summarize.py datasets/sim-qv100-nb [--write]
+  --write  replace the "## Status" section of the folder's PROVENANCE.md with the summary
 """
+import contextlib
 import csv
+import io
 import sys
 from collections import defaultdict
 
@@ -41,5 +44,22 @@ def main(folder):
         )
 
 
+def write_status(folder):
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        main(folder)
+    path = f"{folder}/PROVENANCE.md"
+    text = open(path).read()
+    head, sep, _ = text.partition("## Status")
+    if not sep:
+        sys.exit(f"{path}: no '## Status' section to replace")
+    open(path, "w").write(head + "## Status\n\n" + buf.getvalue())
+
+
 if __name__ == "__main__":
-    main(sys.argv[1])
+    if len(sys.argv) < 2 or sys.argv[1] in ("-h", "--help"):
+        sys.exit(__doc__)
+    if "--write" in sys.argv[2:]:
+        write_status(sys.argv[1])
+    else:
+        main(sys.argv[1])

@@ -1,12 +1,23 @@
-//! The library's one error type. Every variant that comes from a file names the file and,
-//! where there is one, the 1-based line, so the binary can print a one-line, actionable error.
+//! The library's errors, by area, so that the binary can print one actionable line and exit
+//! with a status a script can act on ([`Error::exit_code`]):
+//!
+//! | status | meaning | variants |
+//! |---|---|---|
+//! | 2 | usage: an argument or option is wrong | `Usage`, a model's `Parameter` |
+//! | 3 | bad input data: a file or dataset is malformed or unsuitable | `Parse`, `Format`, `Data`, `MissingMetric`, a model's `Data`/`Columns` |
+//! | 4 | an external tool is missing or failed (nvcc, ncu, GPGPU-Sim, the program) | `Tool` |
+//! | 5 | a file could not be read or written | `Io` |
+//! | 1 | an internal error (a bug: please report it) | `Internal` |
+//!
+//! Every variant that comes from a file names the file and, where there is one, the 1-based
+//! line.
 
 use std::path::PathBuf;
 
 /// Errors raised by the advise library.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// A file could not be opened or read.
+    /// A file could not be opened, read or written.
     #[error("{path}: {source}")]
     Io {
         path: PathBuf,
@@ -26,9 +37,9 @@ pub enum Error {
     #[error("{path}: {message}")]
     Format { path: PathBuf, message: String },
 
-    /// A value given on the command line or in a settings struct is not valid.
+    /// Data that was read cannot serve the request (too few samples, no usable column, ...).
     #[error("{0}")]
-    Invalid(String),
+    Data(String),
 
     /// A metric the computation needs is absent from the data.
     #[error("metric {metric} is missing {context}; {hint}")]
@@ -37,6 +48,23 @@ pub enum Error {
         context: String,
         hint: String,
     },
+
+    /// An argument or option is not valid.
+    #[error("{0}")]
+    Usage(String),
+
+    /// An external tool is missing or failed.
+    #[error(transparent)]
+    Tool(#[from] ToolError),
+
+    /// A model could not be fitted or asked (from the learning layer).
+    #[error(transparent)]
+    Model(#[from] advise_ml::MlError),
+
+    /// Something that cannot happen did (a worker thread panicked, a value would not
+    /// serialize).
+    #[error("internal error: {0} (please report it)")]
+    Internal(String),
 }
 
 impl Error {
@@ -63,6 +91,86 @@ impl Error {
             path: path.into(),
             source,
         }
+    }
+
+    /// A tool that is there but cannot do the job; `message` says what to do.
+    pub fn tool(tool: &str, message: impl Into<String>) -> Self {
+        Error::Tool(ToolError::Unusable {
+            tool: tool.into(),
+            message: message.into(),
+        })
+    }
+
+    /// A failed write of `path` by a writer with its own error type (csv, image encoders).
+    pub fn write(path: impl Into<PathBuf>, e: impl std::fmt::Display) -> Self {
+        Error::Io {
+            path: path.into(),
+            source: std::io::Error::other(e.to_string()),
+        }
+    }
+
+    /// The process exit status for this error (see the module's table).
+    pub fn exit_code(&self) -> i32 {
+        use advise_ml::MlError;
+        match self {
+            Error::Usage(_) | Error::Model(MlError::Parameter(_)) => 2,
+            Error::Parse { .. }
+            | Error::Format { .. }
+            | Error::Data(_)
+            | Error::MissingMetric { .. }
+            | Error::Model(_) => 3,
+            Error::Tool(_) => 4,
+            Error::Io { .. } => 5,
+            Error::Internal(_) => 1,
+        }
+    }
+}
+
+/// Why running a tool failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ToolError {
+    #[error("{tool} not found: {hint}")]
+    Missing { tool: String, hint: String },
+
+    #[error("{tool} (from ${env}) is not an existing file: {path}")]
+    BadOverride {
+        tool: String,
+        env: String,
+        path: PathBuf,
+    },
+
+    #[error("cannot start {program}: {source}")]
+    Spawn {
+        program: String,
+        #[source]
+        source: std::io::Error,
+    },
+
+    #[error("{program} failed ({status}){}", tail_suffix(.stderr_tail))]
+    Failed {
+        program: String,
+        status: String,
+        stderr_tail: String,
+    },
+
+    #[error("{program} ran longer than {seconds} s and was stopped{}", tail_suffix(.stderr_tail))]
+    TimedOut {
+        program: String,
+        seconds: u64,
+        stderr_tail: String,
+    },
+
+    /// The tool is there but cannot do the job (not built, no permission for the counters,
+    /// the profiled program failed under it, it produced nothing): `message` says what to do.
+    #[error("{message}")]
+    Unusable { tool: String, message: String },
+}
+
+fn tail_suffix(tail: &str) -> String {
+    if tail.trim().is_empty() {
+        String::new()
+    } else {
+        format!("; its stderr ends with:\n{}", tail.trim_end())
     }
 }
 

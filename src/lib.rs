@@ -5,14 +5,11 @@
 //! `variant`, `error` -> `profile` (parsers) -> `dataset` (tables, features, samples) -> ...
 //! Nothing in the library prints; the binary's `commands` do.
 
-pub mod cli;
-pub mod commands;
 pub mod dataset;
 pub mod error;
 pub mod experiment;
 pub mod harness;
 pub mod json_nan;
-pub mod model;
 pub mod profile;
 pub mod recommend;
 pub mod report;

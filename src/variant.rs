@@ -90,7 +90,7 @@ impl Program {
     /// For `opt`, the 32 variants without it, each paired with its partner that has it.
     pub fn pairs(self, opt: Optimization) -> Result<Vec<(Variant, Variant)>> {
         let bit = self.bit_of(opt).ok_or_else(|| {
-            Error::Invalid(format!(
+            Error::Usage(format!(
                 "{} has no optimization {}; its optimizations are {}",
                 self.name(),
                 opt,
@@ -125,7 +125,7 @@ impl FromStr for Program {
         match s.to_ascii_lowercase().as_str() {
             "nb" | "nbody" | "n-body" => Ok(Program::Nb),
             "bh" | "barnes-hut" | "barneshut" => Ok(Program::Bh),
-            _ => Err(Error::Invalid(format!(
+            _ => Err(Error::Usage(format!(
                 "unknown program `{s}`: expected nb or bh"
             ))),
         }
@@ -188,7 +188,7 @@ impl FromStr for Optimization {
             .into_iter()
             .find(|o| o.name().eq_ignore_ascii_case(s.trim()))
             .ok_or_else(|| {
-                Error::Invalid(format!(
+                Error::Usage(format!(
                     "unknown optimization `{s}`: expected one of FTZ RSQRT CONST PEEL SHMEM \
                      UNROLL VOTE WARP SORT VOLA"
                 ))
@@ -207,7 +207,7 @@ impl Variant {
     /// A variant from its bits (only the low six are allowed).
     pub fn new(program: Program, bits: u8) -> Result<Self> {
         if bits as usize >= VARIANTS {
-            return Err(Error::Invalid(format!(
+            return Err(Error::Usage(format!(
                 "variant bits {bits} do not fit in {BITS} bits"
             )));
         }
@@ -218,12 +218,12 @@ impl Variant {
     pub fn parse(program: Program, s: &str) -> Result<Self> {
         let s = s.trim();
         if s.len() != BITS || !s.bytes().all(|b| b == b'0' || b == b'1') {
-            return Err(Error::Invalid(format!(
+            return Err(Error::Usage(format!(
                 "`{s}` is not a variant: expected {BITS} characters of 0 and 1, e.g. 000101"
             )));
         }
         let bits = u8::from_str_radix(s, 2)
-            .map_err(|e| Error::Invalid(format!("`{s}` is not a bit string: {e}")))?;
+            .map_err(|e| Error::Usage(format!("`{s}` is not a bit string: {e}")))?;
         Variant::new(program, bits)
     }
 

@@ -154,12 +154,14 @@ fn profile_runs_the_app_through_ncu_with_its_arguments_unchanged() {
     assert!(s.work.join("prof/ncu.csv").is_file(), "raw CSV kept");
 }
 
+/// The error `advise profile` prints, checking its exit status: 2 usage, 3 bad data, 4 tool.
 fn profile_err(
     s: &Setup,
     mode: Option<&str>,
     ncu: Option<&Path>,
     csv: &str,
     app: &[&str],
+    code: i32,
 ) -> String {
     let mut c = advise();
     c.env(
@@ -179,7 +181,7 @@ fn profile_err(
         .arg("--")
         .args(app)
         .assert()
-        .code(2)
+        .code(code)
         .get_output()
         .stderr
         .clone();
@@ -195,18 +197,19 @@ fn each_profile_failure_has_its_own_message() {
         Some(Path::new("/no/such/ncu")),
         GINKGO,
         &["/bin/true"],
+        4,
     );
     assert!(e.contains("ncu") && e.contains("/no/such/ncu"), "{e}");
-    let e = profile_err(&s, Some("perm"), None, GINKGO, &["/bin/true"]);
+    let e = profile_err(&s, Some("perm"), None, GINKGO, &["/bin/true"], 4);
     assert!(
         e.contains("ERR_NVGPUCTRPERM") && e.contains("NVreg_RestrictProfilingToAdminUsers"),
         "{e}"
     );
-    let e = profile_err(&s, None, None, GINKGO, &["./no-such-app"]);
+    let e = profile_err(&s, None, None, GINKGO, &["./no-such-app"], 2);
     assert!(e.contains("program not found"), "{e}");
-    let e = profile_err(&s, None, None, GINKGO, &["/bin/false"]);
+    let e = profile_err(&s, None, None, GINKGO, &["/bin/false"], 4);
     assert!(e.contains("/bin/false exited with"), "{e}");
-    let e = profile_err(&s, Some("nokernel"), None, GINKGO, &["/bin/true"]);
+    let e = profile_err(&s, Some("nokernel"), None, GINKGO, &["/bin/true"], 4);
     assert!(e.contains("profiled no kernel"), "{e}");
     let e = profile_err(
         &s,
@@ -214,6 +217,7 @@ fn each_profile_failure_has_its_own_message() {
         None,
         "tests/fixtures/ncu/ncu_details_B200_superbenchmark_cublaslt.csv",
         &["/bin/true"],
+        3,
     );
     assert!(e.contains("missing") && e.contains("--metrics"), "{e}");
 }
@@ -232,7 +236,7 @@ fn no_panic_on_any_recorded_file() {
                 .output()
                 .unwrap();
             assert!(
-                matches!(out.status.code(), Some(0) | Some(2)),
+                matches!(out.status.code(), Some(0) | Some(3)),
                 "{}: {:?}",
                 f.display(),
                 out

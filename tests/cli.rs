@@ -72,7 +72,7 @@ fn parse_json_and_rules_file() {
 }
 
 #[test]
-fn damaged_file_is_one_line_with_file_and_line_and_exit_2() {
+fn damaged_file_is_one_line_with_file_and_line_and_exit_3() {
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("cut.csv");
     let text = std::fs::read_to_string(fixture(
@@ -85,7 +85,7 @@ fn damaged_file_is_one_line_with_file_and_line_and_exit_2() {
         .arg("parse")
         .arg(&bad)
         .assert()
-        .code(2)
+        .code(3)
         .get_output()
         .stderr
         .clone();
@@ -96,17 +96,20 @@ fn damaged_file_is_one_line_with_file_and_line_and_exit_2() {
 }
 
 #[test]
-fn missing_file_and_bad_arguments_exit_2() {
+fn missing_file_exits_5_and_bad_arguments_exit_2() {
     advise()
         .args(["parse", "no/such/file.csv"])
         .assert()
-        .code(2)
+        .code(5)
         .stderr(predicate::str::contains("no/such/file.csv"));
     advise()
         .args(["variants", "--program", "xx"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("unknown program"));
+        .stderr(predicate::str::contains(
+            "invalid value 'xx' for '--program",
+        ))
+        .stderr(predicate::str::contains("possible values: nb, bh, all"));
     advise()
         .args(["parse", "--format", "csvx", "a"])
         .assert()
@@ -233,14 +236,14 @@ fn features_without_active_cycles_says_how_to_fix_it() {
         .args(["features", "--measurements"])
         .arg(&m)
         .assert()
-        .code(2)
+        .code(3)
         .stderr(predicate::str::contains("--normalize none"));
     std::fs::write(&m, "program,input,run\nX,,notanumber\n").unwrap();
     advise()
         .args(["features", "--measurements"])
         .arg(&m)
         .assert()
-        .code(2)
+        .code(3)
         .stderr(predicate::str::contains("m.csv:2:"));
 }
 

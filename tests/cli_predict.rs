@@ -62,7 +62,7 @@ fn fit_then_predict_with_saved_model() {
         .assert()
         .success();
     let text = std::fs::read_to_string(&model).unwrap();
-    assert!(text.contains("\"format\":\"advise-model\"") && text.contains("\"version\":1"));
+    assert!(text.contains("\"format\":\"advise-model\"") && text.contains("\"version\":2"));
     let out = advise()
         .arg("predict")
         .arg("--model")
@@ -96,7 +96,7 @@ fn saved_model_refuses_other_columns() {
         .arg("--test")
         .arg(data("cpu_test.arff"))
         .assert()
-        .code(2)
+        .code(3)
         .stderr(predicate::str::contains("needs column `vendor`"));
 }
 
@@ -190,7 +190,7 @@ fn bad_input_names_file_and_line() {
         .arg("--test")
         .arg(&bad)
         .assert()
-        .code(2)
+        .code(3)
         .stderr(predicate::str::contains("bad.arff:6:"));
     advise()
         .args(["predict", "--method", "m5p", "--weka-options", "-Q"])

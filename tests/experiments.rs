@@ -132,7 +132,7 @@ fn same_seed_same_json() {
 #[test]
 fn weka_fold_layout_matches_weka_cross_validation() {
     use advise::experiment::method::ModelContender;
-    use advise::model::{cv::cross_validate, Data, Method};
+    use advise_ml::{weka::cv::cross_validate, Data, Method};
     let pool = pool();
     let exp = Experiment::KFold {
         k: 10,

@@ -48,7 +48,7 @@ fn a_variant_that_does_not_compile_is_listed_with_nvcc_messages() {
         .args(["--program", "bh", "--json"])
         .assert()
         .failure()
-        .code(2)
+        .code(4)
         .stderr(predicate::str::contains(
             "32 of 64 variants did not compile",
         ));
@@ -65,13 +65,13 @@ fn a_variant_that_does_not_compile_is_listed_with_nvcc_messages() {
 }
 
 #[test]
-fn missing_nvcc_gives_an_install_hint_and_exit_2() {
+fn missing_nvcc_gives_an_install_hint_and_exit_4() {
     let dir = tempfile::tempdir().unwrap();
     build(&dir.path().join("build"))
         .env("NVCC", "/no/such/nvcc")
         .assert()
         .failure()
-        .code(2)
+        .code(4)
         .stderr(predicate::str::contains("$NVCC"));
     if Path::new("/usr/local/cuda/bin/nvcc").exists() || Path::new("/opt/cuda/bin/nvcc").exists() {
         return;
@@ -81,7 +81,7 @@ fn missing_nvcc_gives_an_install_hint_and_exit_2() {
         .env("PATH", "/nonexistent")
         .assert()
         .failure()
-        .code(2)
+        .code(4)
         .stderr(predicate::str::contains("nvcc not found"))
         .stderr(predicate::str::contains("nvidia-cuda-toolkit"));
 }

@@ -68,7 +68,7 @@ fn a_variant_that_disagrees_is_reported_and_not_timed() {
         .env("STANDIN_BAD", "010000")
         .assert()
         .failure()
-        .code(2)
+        .code(4)
         .stdout(predicate::str::contains(
             "MISMATCH NB/010000/bodies=1000,steps=2",
         ))

@@ -4,8 +4,10 @@
 use std::path::{Path, PathBuf};
 
 use advise::dataset::instances::Instances;
-use advise::model::cv::cross_validate;
-use advise::model::{weka_options, Data, Method};
+use advise::dataset::matrix::{data_from_instances, data_like};
+use advise_ml::weka::cv::cross_validate;
+use advise_ml::weka::options as weka_options;
+use advise_ml::Method;
 
 fn golden_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/weka")
@@ -40,8 +42,8 @@ fn check(dataset: &str, ext: &str, classifier: &str, options: &str, slug: &str, 
     let dir = golden_dir().join("data");
     let train = Instances::read(&dir.join(format!("{dataset}_train.{ext}"))).unwrap();
     let test = Instances::read(&dir.join(format!("{dataset}_test.{ext}"))).unwrap();
-    let train = Data::from_instances(&train).unwrap();
-    let test = Data::from_instances_like(&test, "test", &train.features, &train.target).unwrap();
+    let train = data_from_instances(&train).unwrap();
+    let test = data_like(&test, "test", &train.features, &train.target).unwrap();
     let method = match classifier {
         "IBk" => Method::Ibk,
         "M5P" => Method::M5p,
@@ -151,7 +153,7 @@ golden! {
 /// Weka's `-x 10 -s 1` per-instance predictions (cv/*.csv: row,fold,predicted in Weka's order).
 fn check_cv(dataset: &str, ext: &str, classifier: &str, tol: f64) {
     let data = Instances::read(&golden_dir().join(format!("data/{dataset}.{ext}"))).unwrap();
-    let data = Data::from_instances(&data).unwrap();
+    let data = data_from_instances(&data).unwrap();
     let method = match classifier {
         "IBk" => Method::Ibk,
         "M5P" => Method::M5p,

@@ -105,7 +105,7 @@ fn search_bench_json_shape() {
 }
 
 #[test]
-fn unknown_strategy_and_oversized_budget_exit_2() {
+fn unknown_strategy_and_oversized_budget_exit_2_and_a_missing_space_5() {
     advise()
         .args([
             "search",
@@ -143,6 +143,6 @@ fn unknown_strategy_and_oversized_budget_exit_2() {
             "no/such/file.json",
         ])
         .assert()
-        .code(2)
+        .code(5)
         .stderr(predicate::str::contains("no/such/file.json"));
 }

@@ -4,8 +4,8 @@
 
 use std::collections::BTreeMap;
 
-use advise::commands::statuner::run_statuner;
 use advise::static_analysis::blocksize::evaluate::METHODS;
+use advise::static_analysis::blocksize::evaluate_folder as run_statuner;
 use advise::static_analysis::blocksize::Dataset;
 
 fn advise() -> assert_cmd::Command {

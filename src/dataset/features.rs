@@ -82,7 +82,7 @@ impl std::str::FromStr for View {
             "counters" => Ok(View::Counters),
             "portable" => Ok(View::Portable),
             "both" => Ok(View::Both),
-            _ => Err(Error::Invalid(format!(
+            _ => Err(Error::Usage(format!(
                 "unknown feature view `{s}`: counters, portable or both"
             ))),
         }
@@ -325,7 +325,7 @@ fn timing_map(timings: &[TimingRow]) -> Result<HashMap<RunKey, f64>> {
     for t in timings {
         if map.insert(t.key(), t.time_ms).is_some() {
             let k = t.key();
-            return Err(Error::Invalid(format!(
+            return Err(Error::Data(format!(
                 "timings hold two rows for program {} input {} run {} variant {}",
                 k.program, k.input, k.run, k.variant
             )));
@@ -342,7 +342,7 @@ impl FeatureTable {
     /// Writes the table as CSV: key columns, `time_ms`, then one column per metric.
     pub fn write_csv(&self, out: impl Write) -> Result<()> {
         let mut w = csv::Writer::from_writer(out);
-        let err = |e: csv::Error| Error::Invalid(format!("cannot write CSV: {e}"));
+        let err = |e: csv::Error| Error::Internal(format!("cannot write CSV: {e}"));
         let mut header = vec!["program", "input", "run", "variant"];
         if self.has_kernels() {
             header.push("kernel");
@@ -365,7 +365,7 @@ impl FeatureTable {
             w.write_record(&rec).map_err(err)?;
         }
         w.flush()
-            .map_err(|e| Error::Invalid(format!("cannot write CSV: {e}")))
+            .map_err(|e| Error::Internal(format!("cannot write CSV: {e}")))
     }
 
     /// Reads a table written by `write_csv`.

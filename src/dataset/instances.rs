@@ -83,7 +83,7 @@ impl Instances {
         }
         match spec.parse::<usize>() {
             Ok(k) if (1..=n).contains(&k) => Ok(k - 1),
-            _ => Err(Error::Invalid(format!(
+            _ => Err(Error::Usage(format!(
                 "no column `{spec}` (columns: {})",
                 self.attributes
                     .iter()
@@ -97,7 +97,7 @@ impl Instances {
     /// Sets the class column (`None`: the last column, as Weka does).
     pub fn set_target(&mut self, target: Option<&str>) -> Result<()> {
         if self.attributes.is_empty() {
-            return Err(Error::Invalid("the table has no columns".into()));
+            return Err(Error::Data("the table has no columns".into()));
         }
         self.class_index = match target {
             Some(t) => self.column_index(t)?,
@@ -112,7 +112,7 @@ impl Instances {
         for s in specs.iter().filter(|s| !s.trim().is_empty()) {
             let i = self.column_index(s)?;
             if i == self.class_index {
-                return Err(Error::Invalid(format!(
+                return Err(Error::Usage(format!(
                     "cannot ignore `{s}`: it is the target column"
                 )));
             }

@@ -108,7 +108,7 @@ pub struct SampleSet {
 /// Feature tables built per kernel are refused: a speedup is a property of a whole run.
 pub fn pair(table: &FeatureTable, switch: &Switch) -> Result<SampleSet> {
     if table.rows.iter().any(|r| r.kernel.is_some()) {
-        return Err(Error::Invalid(
+        return Err(Error::Usage(
             "speedup samples need a feature table aggregated per run, not per kernel".into(),
         ));
     }
@@ -161,7 +161,7 @@ impl SampleSet {
     /// Weka takes as the class by default).
     pub fn write_csv(&self, out: impl Write) -> Result<()> {
         let mut w = csv::Writer::from_writer(out);
-        let err = |e: csv::Error| Error::Invalid(format!("cannot write CSV: {e}"));
+        let err = |e: csv::Error| Error::Internal(format!("cannot write CSV: {e}"));
         let mut header: Vec<&str> = vec!["switch", "program", "input", "run", "variant", "partner"];
         header.extend(self.columns.iter().map(String::as_str));
         header.push("speedup");
@@ -180,7 +180,7 @@ impl SampleSet {
             w.write_record(&rec).map_err(err)?;
         }
         w.flush()
-            .map_err(|e| Error::Invalid(format!("cannot write CSV: {e}")))
+            .map_err(|e| Error::Internal(format!("cannot write CSV: {e}")))
     }
 }
 

@@ -42,11 +42,11 @@ pub fn write_rows<T: Serialize>(out: impl Write, rows: &[T]) -> Result<()> {
     let mut wtr = csv::Writer::from_writer(out);
     for row in rows {
         wtr.serialize(row)
-            .map_err(|e| Error::Invalid(format!("cannot write CSV: {e}")))?;
+            .map_err(|e| Error::write("<CSV output>", e))?;
     }
     let inner = wtr
         .into_inner()
-        .map_err(|e| Error::Invalid(format!("cannot write CSV: {e}")))?;
+        .map_err(|e| Error::write("<CSV output>", e))?;
     drop(inner);
     Ok(())
 }

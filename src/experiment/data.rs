@@ -85,13 +85,13 @@ pub fn load_pool(dir: &Path) -> Result<SamplePool> {
 /// `load_pool` with the feature view chosen.
 pub fn load_pool_view(dir: &Path, view: View) -> Result<SamplePool> {
     let m = table_path(dir, "measurements").ok_or_else(|| {
-        Error::Invalid(format!(
+        Error::Usage(format!(
             "{}: no measurements.csv(.gz); is this a dataset folder (advise import / advise collect)?",
             dir.display()
         ))
     })?;
     let t = table_path(dir, "timings")
-        .ok_or_else(|| Error::Invalid(format!("{}: no timings.csv(.gz)", dir.display())))?;
+        .ok_or_else(|| Error::Usage(format!("{}: no timings.csv(.gz)", dir.display())))?;
     let measurements = read_measurements(&m)?;
     let timings = read_timings(&t)?;
     let mut table = None;
@@ -156,7 +156,7 @@ pub fn pool_from(name: String, table: &FeatureTable, switches: &[Switch]) -> Res
         }
     }
     if samples.is_empty() {
-        return Err(Error::Invalid(format!(
+        return Err(Error::Data(format!(
             "{name}: no speedup samples (no variant has a timed partner)"
         )));
     }
@@ -223,9 +223,7 @@ pub fn load_pools_view(dirs: &[PathBuf], view: View) -> Result<SamplePool> {
 
 pub fn merge(mut pools: Vec<SamplePool>) -> Result<SamplePool> {
     if pools.len() == 1 {
-        return pools
-            .pop()
-            .ok_or_else(|| Error::Invalid("no dataset".into()));
+        return pools.pop().ok_or_else(|| Error::Usage("no dataset".into()));
     }
     let columns = union_columns(pools.iter().map(|p| p.columns.as_slice()));
     let mut merged = SamplePool {

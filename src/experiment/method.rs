@@ -6,9 +6,9 @@
 //! mean training speedup; `random` flips a coin with the training set's positive rate, and its
 //! table is the mean over 100 seeds.
 
-use super::stats::SplitMix64;
 use crate::error::Result;
-use crate::model::{Data, Method, Params};
+use advise_ml::SplitMix64;
+use advise_ml::{Data, Method, Params};
 
 /// Features of a set of samples: one row per sample, `None` where the value is missing.
 pub type Rows<'a> = Vec<&'a [Option<f64>]>;
@@ -153,7 +153,7 @@ pub fn contenders(spec: &str) -> Result<Vec<Box<dyn Contender>>> {
     let mut methods: Vec<Method> = Vec::new();
     for name in spec.split(',').map(str::trim) {
         match name {
-            "all" => methods.extend(Method::ALL),
+            "all" => methods.extend(Method::ALL.iter().copied()),
             "baselines" => {}
             other => methods.push(other.parse()?),
         }

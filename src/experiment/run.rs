@@ -319,7 +319,7 @@ fn answer_all(
         .into_iter()
         .map(|a| {
             a.unwrap_or_else(|| {
-                Err(crate::error::Error::Invalid(
+                Err(crate::error::Error::Internal(
                     "a worker thread failed".into(),
                 ))
             })

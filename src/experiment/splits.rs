@@ -11,9 +11,9 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use super::data::SamplePool;
-use super::stats::SplitMix64;
 use crate::dataset::samples::SpeedupSample;
 use crate::error::{Error, Result};
+use advise_ml::SplitMix64;
 
 /// One train/test split of one switch's samples.
 #[derive(Debug, Clone, Serialize)]
@@ -112,7 +112,7 @@ pub fn folds(
         Experiment::Thesis(5) => across_programs(pool, "BH", "NB", &name),
         Experiment::Thesis(6) => across_programs(pool, "NB", "BH", &name),
         Experiment::Thesis(n) => {
-            return Err(Error::Invalid(format!(
+            return Err(Error::Usage(format!(
                 "there is no thesis experiment {n}: use 1-6"
             )))
         }
@@ -127,7 +127,7 @@ pub fn folds(
         .filter(|f| f.train.len() >= MIN_TRAIN)
         .collect();
     if folds.is_empty() {
-        return Err(Error::Invalid(format!(
+        return Err(Error::Data(format!(
             "{name} has no folds on {}: it needs {}",
             pool.name,
             match experiment {
@@ -154,16 +154,14 @@ fn pick_program(pool: &SamplePool, program: Option<&str>) -> Result<String> {
             .iter()
             .find(|q| q.eq_ignore_ascii_case(p))
             .cloned()
-            .ok_or_else(|| {
-                Error::Invalid(format!("{}: no program {p}; it has {all:?}", pool.name))
-            });
+            .ok_or_else(|| Error::Usage(format!("{}: no program {p}; it has {all:?}", pool.name)));
     }
     if all.contains("BH") {
         return Ok("BH".into());
     }
     match all.len() {
         1 => Ok(all.into_iter().next().unwrap_or_default()),
-        _ => Err(Error::Invalid(format!(
+        _ => Err(Error::Usage(format!(
             "{}: several programs {all:?}: choose one with --program",
             pool.name
         ))),
@@ -451,7 +449,7 @@ fn kfold(
     name: &str,
 ) -> Result<Vec<Fold>> {
     if k < 2 {
-        return Err(Error::Invalid(format!("k-fold needs k >= 2, not {k}")));
+        return Err(Error::Usage(format!("k-fold needs k >= 2, not {k}")));
     }
     let mut out = Vec::new();
     for (si, switch) in pool.switches.iter().enumerate() {
@@ -472,7 +470,7 @@ fn kfold(
         let mut rng = SplitMix64::new(seed ^ (si as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
         match layout {
             FoldLayout::Weka => {
-                for (f, (train, test)) in crate::model::cv::weka_folds(idx.len(), k, seed as i64)
+                for (f, (train, test)) in advise_ml::weka::cv::weka_folds(idx.len(), k, seed as i64)
                     .into_iter()
                     .enumerate()
                 {

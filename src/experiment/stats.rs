@@ -1,36 +1,9 @@
-//! Uncertainty of accuracy figures: a seeded generator, bootstrap confidence intervals that
+//! Uncertainty of accuracy figures: bootstrap confidence intervals (seeded SplitMix64) that
 //! resample whole test tuples (the 32 samples of one input and run are not independent), and
 //! McNemar's exact test of two methods judged on the same samples.
 
+use advise_ml::SplitMix64;
 use serde::Serialize;
-
-/// SplitMix64: a small, fast generator whose output is fixed by its seed on every platform.
-#[derive(Debug, Clone)]
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    pub fn new(seed: u64) -> Self {
-        SplitMix64(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    pub fn next_f64(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    /// Uniform in 0..n (n > 0), without modulo bias worth speaking of for n << 2^64.
-    pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() as u128 * n as u128) >> 64) as usize
-    }
-}
 
 /// A 95% interval.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -107,25 +80,6 @@ pub fn mcnemar_exact(a_only: usize, b_only: usize) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn generator_is_fixed_by_its_seed() {
-        let a: Vec<u64> = (0..3)
-            .map({
-                let mut r = SplitMix64::new(7);
-                move |_| r.next_u64()
-            })
-            .collect();
-        let b: Vec<u64> = (0..3)
-            .map({
-                let mut r = SplitMix64::new(7);
-                move |_| r.next_u64()
-            })
-            .collect();
-        assert_eq!(a, b);
-        // Reference value of SplitMix64 for seed 0 (Vigna's reference implementation).
-        assert_eq!(SplitMix64::new(0).next_u64(), 0xE220_A839_7B1D_CDAF);
-    }
 
     #[test]
     fn mcnemar_known_values() {

@@ -4,9 +4,9 @@
 //! for measurements: everything built from it is labelled synthetic.
 
 use crate::dataset::measurements::{MeasurementRow, TimingRow};
-use crate::experiment::stats::SplitMix64;
 use crate::harness::jobs::{thesis_inputs, Input};
 use crate::variant::Program;
+use advise_ml::SplitMix64;
 
 /// Per-bit time factors (bit 0 first): below 1 helps, above 1 hurts.
 pub fn factors(p: Program) -> [f64; 6] {

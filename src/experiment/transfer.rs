@@ -11,8 +11,8 @@ use std::collections::HashMap;
 
 use super::data::{merge, SamplePool};
 use super::splits::{group_key, grouped_split, Fold};
-use super::stats::SplitMix64;
 use crate::error::{Error, Result};
+use advise_ml::SplitMix64;
 
 /// Pools joined into one, remembering which pool each sample came from.
 pub struct Joined {
@@ -98,7 +98,7 @@ pub fn across_gpus(
         }
     }
     if twin.iter().all(Option::is_none) {
-        return Err(Error::Invalid(format!(
+        return Err(Error::Data(format!(
             "{} and {} share no timed configuration pair: leave one GPU out needs the same \
              space recorded on both",
             a.name, b.name

@@ -114,7 +114,7 @@ pub fn build_all(settings: &BuildSettings, progress: &dyn Progress) -> Result<Ve
     for &p in &settings.programs {
         let src = source(&settings.variants_dir, p);
         if !src.is_file() {
-            return Err(Error::Invalid(format!(
+            return Err(Error::Usage(format!(
                 "{} is missing: point --variants-dir at the repository's variants/ folder",
                 src.display()
             )));
@@ -156,7 +156,7 @@ pub fn build_all(settings: &BuildSettings, progress: &dyn Progress) -> Result<Ve
     progress.finish();
     let results = results
         .into_inner()
-        .map_err(|_| Error::Invalid("a build thread panicked".into()))?;
+        .map_err(|_| Error::Internal("a build thread panicked".into()))?;
     Ok(results.into_iter().flatten().collect())
 }
 

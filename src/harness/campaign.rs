@@ -100,7 +100,7 @@ impl Campaign {
             .iter()
             .any(|f| std::fs::metadata(dir.join(f)).is_ok_and(|m| m.len() > 0));
         if !resume && (!ledger.is_empty() || has_rows) {
-            return Err(Error::Invalid(format!(
+            return Err(Error::Usage(format!(
                 "{} already holds a campaign: add --resume to continue it, or choose another --out",
                 dir.display()
             )));
@@ -201,8 +201,7 @@ pub fn append_rows<T: Serialize>(path: &Path, rows: &[T]) -> Result<u64> {
             .has_headers(len == 0)
             .from_writer(&mut buf);
         for r in rows {
-            w.serialize(r)
-                .map_err(|e| Error::Invalid(format!("cannot write {}: {e}", path.display())))?;
+            w.serialize(r).map_err(|e| Error::write(path, e))?;
         }
         w.flush().map_err(|e| Error::io(path, e))?;
     }

@@ -106,9 +106,7 @@ pub fn collect(s: &CollectSettings, progress: &dyn Progress) -> Result<CollectSu
     }
     let started = Instant::now();
     if s.runs == 0 || s.reps == 0 {
-        return Err(Error::Invalid(
-            "--runs and --reps must be at least 1".into(),
-        ));
+        return Err(Error::Usage("--runs and --reps must be at least 1".into()));
     }
     let mut campaign = Campaign::open(&s.dir(), s.resume)?;
     let jobs = shard_jobs(
@@ -203,7 +201,7 @@ fn check_binaries(bin_dir: &Path, baseline: Variant, todo: &[Job]) -> Result<()>
     for v in needed {
         let b = build::binary(bin_dir, v);
         if !b.is_file() {
-            return Err(Error::Invalid(format!(
+            return Err(Error::Usage(format!(
                 "{} is missing: run `advise build --program {} --out {}` first",
                 b.display(),
                 v.program.name().to_ascii_lowercase(),
@@ -232,10 +230,13 @@ fn ensure_references(
     }
     let args = program_args(&missing, 1, 1, 0, s.seed, None);
     let out = run_program(s, &build::binary(&s.bin_dir, baseline), &args).map_err(|e| {
-        Error::Invalid(format!(
-            "the baseline {program} {} failed, so no variant can be checked: {e}",
-            baseline.bit_string()
-        ))
+        Error::tool(
+            "variant",
+            format!(
+                "the baseline {program} {} failed, so no variant can be checked: {e}",
+                baseline.bit_string()
+            ),
+        )
     })?;
     save_raw(
         &campaign.raw_dir().join(format!(
@@ -250,10 +251,10 @@ fn ensure_references(
             .iter()
             .find(|r| r.input == input.label())
             .ok_or_else(|| {
-                Error::Invalid(format!(
-                    "the baseline printed no result for {}",
-                    input.label()
-                ))
+                Error::tool(
+                    "variant",
+                    format!("the baseline printed no result for {}", input.label()),
+                )
             })?;
         campaign.add_reference(Reference {
             program: program.to_string(),

@@ -168,7 +168,7 @@ fn check_record(dir: &Path, record: &SimRecord) -> Result<()> {
         let old: SimRecord = serde_json::from_str(&text)
             .map_err(|e| Error::format(&path, format!("not a simulator record: {e}")))?;
         if old.config_digest != record.config_digest {
-            return Err(Error::Invalid(format!(
+            return Err(Error::Usage(format!(
                 "{} was simulated with {} (digest {}); this run's configuration is {} (digest \
                  {}): one campaign keeps one configuration, so give the same --sim-config and \
                  --sim-set, or another --out",
@@ -182,7 +182,7 @@ fn check_record(dir: &Path, record: &SimRecord) -> Result<()> {
         return Ok(());
     }
     let text = serde_json::to_string_pretty(record)
-        .map_err(|e| Error::Invalid(format!("cannot write {}: {e}", path.display())))?;
+        .map_err(|e| Error::Internal(format!("cannot write {}: {e}", path.display())))?;
     std::fs::write(&path, text + "\n").map_err(|e| Error::io(&path, e))
 }
 
@@ -221,12 +221,15 @@ fn ensure_binaries(
     };
     let built = build::build_all(&settings, progress)?;
     if let Some(bad) = built.iter().find(|b| !b.ok) {
-        return Err(Error::Invalid(format!(
-            "{} {} did not compile for the simulator: {}",
-            bad.program,
-            bad.variant,
-            bad.error.as_deref().unwrap_or("")
-        )));
+        return Err(Error::tool(
+            "nvcc",
+            format!(
+                "{} {} did not compile for the simulator: {}",
+                bad.program,
+                bad.variant,
+                bad.error.as_deref().unwrap_or("")
+            ),
+        ));
     }
     Ok(())
 }
@@ -260,21 +263,27 @@ fn ensure_references(
         let seed = s.seed + u64::from(run) - 1;
         let log =
             simulate((s, sim, config), &run_dir, baseline, input, seed, true).map_err(|e| {
-                Error::Invalid(format!(
+                Error::tool(
+                    "gpgpu-sim",
+                    format!(
                     "the baseline {program} 000000 failed under the simulator, so no variant can \
                  be checked: {e}"
-                ))
+                ),
+                )
             })?;
         let records = parse_records(&log.text)?;
         let rec = records
             .iter()
             .find(|r| r.input == input.label())
             .ok_or_else(|| {
-                Error::Invalid(format!(
-                    "the baseline printed no result for {} (see {})",
-                    input.label(),
-                    log.path.display()
-                ))
+                Error::tool(
+                    "gpgpu-sim",
+                    format!(
+                        "the baseline printed no result for {} (see {})",
+                        input.label(),
+                        log.path.display()
+                    ),
+                )
             })?;
         campaign.add_reference(Reference {
             program: program.to_string(),
@@ -501,17 +510,23 @@ fn simulate(
     let stderr_text = std::fs::read_to_string(&err_path).unwrap_or_default();
     match status {
         Ok(true) => Ok(SimLog { path, text }),
-        Ok(false) => Err(Error::Invalid(format!(
-            "the simulation ran longer than {} s and was stopped (log: {})",
-            s.timeout.as_secs(),
-            path.display()
-        ))),
-        Err(why) => Err(Error::Invalid(format!(
-            "{} under GPGPU-Sim {why} (log: {}){}",
-            bin.display(),
-            path.display(),
-            last_lines(&stderr_text, &text)
-        ))),
+        Ok(false) => Err(Error::tool(
+            "gpgpu-sim",
+            format!(
+                "the simulation ran longer than {} s and was stopped (log: {})",
+                s.timeout.as_secs(),
+                path.display()
+            ),
+        )),
+        Err(why) => Err(Error::tool(
+            "gpgpu-sim",
+            format!(
+                "{} under GPGPU-Sim {why} (log: {}){}",
+                bin.display(),
+                path.display(),
+                last_lines(&stderr_text, &text)
+            ),
+        )),
     }
 }
 

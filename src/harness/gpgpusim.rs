@@ -52,36 +52,44 @@ impl Simulator {
         let root = root
             .filter(|r| !r.is_empty())
             .map(PathBuf::from)
-            .ok_or_else(|| Error::Invalid(MISSING.into()))?;
+            .ok_or_else(|| Error::tool("gpgpu-sim", MISSING))?;
         if !root.is_dir() {
-            return Err(Error::Invalid(format!(
-                "GPGPUSIM_ROOT={} is not a folder. {MISSING}",
-                root.display()
-            )));
+            return Err(Error::tool(
+                "gpgpu-sim",
+                format!(
+                    "GPGPUSIM_ROOT={} is not a folder. {MISSING}",
+                    root.display()
+                ),
+            ));
         }
         let lib_dir = find_runtime(&root).ok_or_else(|| {
-            Error::Invalid(format!(
-                "{}/lib/<compiler>/<cuda>/release/libcudart.so not found: GPGPU-Sim in \
+            Error::tool(
+                "gpgpu-sim",
+                format!(
+                    "{}/lib/<compiler>/<cuda>/release/libcudart.so not found: GPGPU-Sim in \
                  GPGPUSIM_ROOT is not built yet",
-                root.display()
-            ))
+                    root.display()
+                ),
+            )
         })?;
         let cuda = cuda
             .filter(|c| !c.is_empty())
             .map(PathBuf::from)
             .ok_or_else(|| {
-                Error::Invalid(
+                Error::tool("gpgpu-sim", 
                 "CUDA_INSTALL_PATH is not set: GPGPU-Sim runs $CUDA_INSTALL_PATH/bin/cuobjdump \
-                 to read a program's PTX; set it to the CUDA toolkit GPGPU-Sim was built with"
-                    .into(),
+                 to read a program's PTX; set it to the CUDA toolkit GPGPU-Sim was built with",
             )
             })?;
         if !cuda.join("bin").join("cuobjdump").is_file() {
-            return Err(Error::Invalid(format!(
-                "{}/bin/cuobjdump does not exist: CUDA_INSTALL_PATH must be a CUDA toolkit \
+            return Err(Error::tool(
+                "gpgpu-sim",
+                format!(
+                    "{}/bin/cuobjdump does not exist: CUDA_INSTALL_PATH must be a CUDA toolkit \
                  folder with bin/cuobjdump and bin/ptxas",
-                cuda.display()
-            )));
+                    cuda.display()
+                ),
+            ));
         }
         // `const char *g_gpgpusim_version_string = "GPGPU-Sim Simulator Version 4.2.0 ";`
         let version = fs::read_to_string(root.join("version"))
@@ -122,7 +130,7 @@ impl Simulator {
                 v
             })
             .unwrap_or_default();
-        Err(Error::Invalid(format!(
+        Err(Error::Usage(format!(
             "no GPGPU-Sim configuration `{spec}`: give a folder with gpgpusim.config or one of \
              {}",
             if known.is_empty() {
@@ -279,13 +287,13 @@ impl SimConfig {
 /// Parses `KEY=VALUE` (`gpgpu_n_clusters=4`); a leading `-` on the key is accepted.
 pub fn parse_override(s: &str) -> Result<(String, String)> {
     let (k, v) = s.split_once('=').ok_or_else(|| {
-        Error::Invalid(format!(
+        Error::Usage(format!(
             "`{s}` is not a simulator option: expected KEY=VALUE such as gpgpu_n_clusters=4"
         ))
     })?;
     let k = k.trim().trim_start_matches('-');
     if k.is_empty() || v.trim().is_empty() || k.contains(char::is_whitespace) {
-        return Err(Error::Invalid(format!(
+        return Err(Error::Usage(format!(
             "`{s}` is not a simulator option: expected KEY=VALUE such as gpgpu_n_clusters=4"
         )));
     }

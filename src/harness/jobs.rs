@@ -45,7 +45,7 @@ impl Input {
         }
         match (bodies, steps) {
             (Some(b), Some(s)) => Ok(Input::new(b, s)),
-            _ => Err(Error::Invalid(format!(
+            _ => Err(Error::Usage(format!(
                 "`{s}` is not an input label like bodies=50000,steps=2"
             ))),
         }
@@ -67,7 +67,7 @@ impl FromStr for Input {
             return Input::from_label(s);
         }
         let bad = || {
-            Error::Invalid(format!(
+            Error::Usage(format!(
                 "`{s}` is not an input: expected BODIES:STEPS such as 50000:2 or 1M:10"
             ))
         };
@@ -118,11 +118,11 @@ pub fn parse_inputs(program: Program, arg: &str) -> Result<Vec<Input>> {
         .map(str::parse)
         .collect::<Result<_>>()?;
     if inputs.is_empty() {
-        return Err(Error::Invalid("no inputs given".into()));
+        return Err(Error::Usage("no inputs given".into()));
     }
     let mut seen = std::collections::HashSet::new();
     if let Some(dup) = inputs.iter().find(|i| !seen.insert(**i)) {
-        return Err(Error::Invalid(format!("input {dup} is listed twice")));
+        return Err(Error::Usage(format!("input {dup} is listed twice")));
     }
     Ok(inputs)
 }
@@ -151,7 +151,7 @@ impl FromStr for Shard {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self> {
         let bad = || {
-            Error::Invalid(format!(
+            Error::Usage(format!(
                 "`{s}` is not a shard: expected K/N with 1 <= K <= N"
             ))
         };

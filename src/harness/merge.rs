@@ -45,13 +45,11 @@ pub struct MergeSummary {
 /// first then).
 pub fn merge(sources: &[PathBuf], out: &Path) -> Result<MergeSummary> {
     if sources.is_empty() {
-        return Err(Error::Invalid(
-            "nothing to merge: name shard folders".into(),
-        ));
+        return Err(Error::Usage("nothing to merge: name shard folders".into()));
     }
     for s in sources {
         if !s.is_dir() {
-            return Err(Error::Invalid(format!("{} is not a folder", s.display())));
+            return Err(Error::Usage(format!("{} is not a folder", s.display())));
         }
     }
     std::fs::create_dir_all(out.join(RAW)).map_err(|e| Error::io(out, e))?;

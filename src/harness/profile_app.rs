@@ -20,6 +20,68 @@ pub struct ProfileRequest {
     /// Where ncu's CSV goes.
     pub csv: PathBuf,
     pub timeout: Option<Duration>,
+    /// More ncu options, passed as they are (`--set full`, `-c 10`, `--replay-mode
+    /// application`, `--nvtx`, ...).
+    pub ncu_args: Vec<String>,
+}
+
+/// ncu options advise sets itself: given again they would break the CSV it reads.
+const OWN_OPTIONS: [&str; 6] = [
+    "--csv",
+    "--page",
+    "--log-file",
+    "--metrics",
+    "--print-summary",
+    "--export",
+];
+
+/// Splits `--ncu-args "..."` into options as a shell would for plain words and quotes (no
+/// variables, no globs), and refuses the options advise sets itself.
+pub fn split_ncu_args(text: &str) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quote: Option<char> = None;
+    let mut started = false;
+    for c in text.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => cur.push(c),
+            (None, '"' | '\'') => {
+                quote = Some(c);
+                started = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if started || !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+                started = false;
+            }
+            (None, c) => cur.push(c),
+        }
+    }
+    if quote.is_some() {
+        return Err(Error::Usage(format!(
+            "--ncu-args `{text}`: a quote is not closed"
+        )));
+    }
+    if started || !cur.is_empty() {
+        out.push(cur);
+    }
+    for a in &out {
+        let name = a.split('=').next().unwrap_or(a);
+        if OWN_OPTIONS.contains(&name) {
+            return Err(Error::Usage(format!(
+                "--ncu-args: advise sets {name} itself (it reads ncu's raw CSV page); leave it out"
+            )));
+        }
+    }
+    Ok(out)
+}
+
+/// A kernel filter as the user wrote it: ncu's `regex:PATTERN` form or a plain regular
+/// expression; returns the regular expression.
+pub fn kernel_pattern(filter: &str) -> &str {
+    filter.strip_prefix("regex:").unwrap_or(filter)
 }
 
 /// The ncu command line for a request (public so tests can check it).
@@ -30,8 +92,9 @@ pub fn command(ncu: &Path, r: &ProfileRequest) -> Command {
         cmd.args(["--metrics", &r.metrics.join(",")]);
     }
     if let Some(k) = &r.kernel_regex {
-        cmd.args(["--kernel-name", &format!("regex:{k}")]);
+        cmd.args(["--kernel-name", &format!("regex:{}", kernel_pattern(k))]);
     }
+    cmd.args(&r.ncu_args);
     cmd.arg("--log-file").arg(&r.csv).arg(&r.app).args(&r.args);
     cmd
 }
@@ -49,7 +112,7 @@ fn app_exists(app: &str) -> bool {
 /// Runs ncu on the app; returns the path of the CSV it wrote.
 pub fn profile(r: &ProfileRequest) -> Result<PathBuf> {
     if !app_exists(&r.app) {
-        return Err(Error::Invalid(format!(
+        return Err(Error::Usage(format!(
             "{}: program not found (give a path such as ./myapp, or a name on PATH)",
             r.app
         )));
@@ -69,11 +132,11 @@ pub fn profile(r: &ProfileRequest) -> Result<PathBuf> {
             || matches!(&outcome, Err(ToolError::Failed { stderr_tail, .. }) if stderr_tail.contains(needle))
     };
     if said("ERR_NVGPUCTRPERM") {
-        return Err(Error::Invalid(
+        return Err(Error::tool(
+            "ncu",
             "ncu may not read the GPU's performance counters (ERR_NVGPUCTRPERM): run as root, or \
              allow all users (`options nvidia NVreg_RestrictProfilingToAdminUsers=0` in \
-             /etc/modprobe.d, then reload the driver); see NVIDIA's ERR_NVGPUCTRPERM page"
-                .into(),
+             /etc/modprobe.d, then reload the driver); see NVIDIA's ERR_NVGPUCTRPERM page",
         ));
     }
     match outcome {
@@ -82,28 +145,34 @@ pub fn profile(r: &ProfileRequest) -> Result<PathBuf> {
             stderr_tail,
             ..
         }) => {
-            return Err(Error::Invalid(format!(
-                "{} exited with {status} under ncu; fix the program (or its arguments) first{}",
-                r.app,
-                if stderr_tail.trim().is_empty() {
-                    String::new()
-                } else {
-                    format!(": {}", stderr_tail.trim().lines().last().unwrap_or(""))
-                }
-            )))
+            return Err(Error::tool(
+                "ncu",
+                format!(
+                    "{} exited with {status} under ncu; fix the program (or its arguments) first{}",
+                    r.app,
+                    if stderr_tail.trim().is_empty() {
+                        String::new()
+                    } else {
+                        format!(": {}", stderr_tail.trim().lines().last().unwrap_or(""))
+                    }
+                ),
+            ))
         }
         Err(e) => return Err(e.into()),
         Ok(_) => {}
     }
     if said("No kernels were profiled") || !log.contains("\"ID\"") {
-        return Err(Error::Invalid(format!(
-            "ncu profiled no kernel of {}{}: does it launch CUDA kernels (on this GPU)?",
-            r.app,
-            r.kernel_regex
-                .as_ref()
-                .map(|k| format!(" matching `{k}`"))
-                .unwrap_or_default()
-        )));
+        return Err(Error::tool(
+            "ncu",
+            format!(
+                "ncu profiled no kernel of {}{}: does it launch CUDA kernels (on this GPU)?",
+                r.app,
+                r.kernel_regex
+                    .as_ref()
+                    .map(|k| format!(" matching `{k}`"))
+                    .unwrap_or_default()
+            ),
+        ));
     }
     Ok(r.csv.clone())
 }

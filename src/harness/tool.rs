@@ -11,8 +11,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::error::Error;
-
 /// How many bytes of a failed child's standard error an error message keeps.
 const STDERR_TAIL: usize = 2000;
 
@@ -39,54 +37,7 @@ pub const NCU: Tool = Tool {
            /usr/local/cuda/bin/ncu), or set NCU=/path/to/ncu",
 };
 
-/// Why running a tool failed.
-#[derive(Debug, thiserror::Error)]
-pub enum ToolError {
-    #[error("{tool} not found: {hint}")]
-    Missing { tool: String, hint: String },
-
-    #[error("{tool} (from ${env}) is not an existing file: {path}")]
-    BadOverride {
-        tool: String,
-        env: String,
-        path: PathBuf,
-    },
-
-    #[error("cannot start {program}: {source}")]
-    Spawn {
-        program: String,
-        #[source]
-        source: std::io::Error,
-    },
-
-    #[error("{program} failed ({status}){}", tail_suffix(.stderr_tail))]
-    Failed {
-        program: String,
-        status: String,
-        stderr_tail: String,
-    },
-
-    #[error("{program} ran longer than {seconds} s and was stopped{}", tail_suffix(.stderr_tail))]
-    TimedOut {
-        program: String,
-        seconds: u64,
-        stderr_tail: String,
-    },
-}
-
-fn tail_suffix(tail: &str) -> String {
-    if tail.trim().is_empty() {
-        String::new()
-    } else {
-        format!("; its stderr ends with:\n{}", tail.trim_end())
-    }
-}
-
-impl From<ToolError> for Error {
-    fn from(e: ToolError) -> Self {
-        Error::Invalid(e.to_string())
-    }
-}
+pub use crate::error::ToolError;
 
 /// Finds `tool`: `$ENV` if set, else `PATH`, else the CUDA install folders.
 pub fn find(tool: Tool) -> Result<PathBuf, ToolError> {

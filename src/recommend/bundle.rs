@@ -19,8 +19,8 @@ use serde::{Deserialize, Serialize};
 use crate::dataset::import::fnv1a;
 use crate::error::{Error, Result};
 use crate::experiment::data::SamplePool;
-use crate::experiment::stats::SplitMix64;
-use crate::model::{Data, FittedModel, Method};
+use advise_ml::SplitMix64;
+use advise_ml::{Data, FittedModel, Method};
 
 pub use super::validation::Validation;
 use super::validation::{reliability, Calibration, Point, ReliabilityRow};
@@ -164,7 +164,7 @@ pub fn train(
 ) -> Result<Advisor> {
     let cols = usable_columns(pool);
     if cols.is_empty() {
-        return Err(Error::Invalid(format!(
+        return Err(Error::Data(format!(
             "{}: no Nsight Compute metric columns to train on",
             pool.name
         )));
@@ -268,7 +268,7 @@ pub fn train(
     }
     let _ = group_keys;
     if optimizations.is_empty() {
-        return Err(Error::Invalid(format!(
+        return Err(Error::Data(format!(
             "{}: no optimization has enough samples to train on",
             pool.name
         )));
@@ -353,7 +353,7 @@ impl Advisor {
     /// Writes the advisor as JSON, gzipped when the path ends in `.gz`.
     pub fn save(&self, path: &Path) -> Result<()> {
         let text = serde_json::to_string(self)
-            .map_err(|e| Error::Invalid(format!("cannot write advisor: {e}")))?;
+            .map_err(|e| Error::Internal(format!("cannot write advisor: {e}")))?;
         let file = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
         let res = if path.extension().is_some_and(|e| e == "gz") {
             let mut gz = flate2::write::GzEncoder::new(file, flate2::Compression::best());

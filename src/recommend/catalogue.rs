@@ -35,7 +35,7 @@ struct File {
 /// All entries, in file order.
 pub fn entries() -> Result<Vec<Entry>> {
     let f: File = toml::from_str(CATALOGUE)
-        .map_err(|e| Error::Invalid(format!("catalogue/optimizations.toml: {e}")))?;
+        .map_err(|e| Error::Data(format!("catalogue/optimizations.toml: {e}")))?;
     Ok(f.optimization)
 }
 

@@ -19,8 +19,8 @@ use super::validation::raw_score;
 use crate::dataset::features::{build, FeatureSettings, FeatureTable, Normalize};
 use crate::dataset::measurements::MeasurementRow;
 use crate::error::{Error, Result};
-use crate::model::Data;
 use crate::report::table::fmt_sig;
+use advise_ml::Data;
 
 /// A predicted speedup within this of 1.0 is reported as "no clear effect".
 pub const NO_EFFECT_BAND: f64 = 0.02;
@@ -99,7 +99,7 @@ pub fn profile_features(
         other => other,
     })?;
     let row = table.rows.first().ok_or_else(|| {
-        Error::Invalid("the profile has no measurements of the selected kernels".into())
+        Error::Data("the profile has no measurements of the selected kernels".into())
     })?;
     let mut kernels: Vec<String> = rows.iter().map(|r| r.kernel.clone()).collect();
     kernels.sort();
@@ -349,7 +349,7 @@ fn evidence(
 
 /// The M5P tests on the profile's path (from whichever of the two models is an M5P).
 fn decisions(advisor: &Advisor, m: &OptimizationModel, x: &[f64]) -> Vec<CounterEvidence> {
-    use crate::model::Fitted;
+    use advise_ml::Fitted;
     let tree = match (&m.primary.model, &m.secondary.model) {
         (Fitted::M5p(t), _) | (_, Fitted::M5p(t)) => t,
         _ => return Vec::new(),

@@ -14,8 +14,10 @@ use serde::{Deserialize, Serialize};
 
 use super::bundle::{ranges_of, scaled_distance, typical_distance};
 use crate::error::Result;
-use crate::experiment::stats::{mcnemar_exact, percentile, SplitMix64};
-use crate::model::{Data, Method};
+use advise_ml::SplitMix64;
+
+use crate::experiment::stats::{mcnemar_exact, percentile};
+use advise_ml::{Data, Method};
 
 /// Cross-validated quality of one optimization's primary model.
 #[derive(Debug, Clone, Serialize, Deserialize)]

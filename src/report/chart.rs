@@ -40,7 +40,7 @@ impl LineChart {
         } else {
             self.draw(SVGBackend::new(path, size).into_drawing_area())
         };
-        drawn.map_err(|e| Error::Invalid(format!("{}: cannot draw the chart: {e}", path.display())))
+        drawn.map_err(|e| Error::write(path, format!("cannot draw the chart: {e}")))
     }
 
     fn draw<DB: DrawingBackend>(

@@ -11,12 +11,12 @@ use plotters::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::experiment::run::ExperimentResult;
-use crate::experiment::stats::SplitMix64;
+use advise_ml::SplitMix64;
 
 const SIZE: (u32, u32) = (900, 520);
 
 fn chart_err(path: &Path, e: impl std::fmt::Display) -> Error {
-    Error::Invalid(format!("{}: cannot draw chart: {e}", path.display()))
+    Error::write(path, format!("cannot draw the chart: {e}"))
 }
 
 /// A chart that can draw itself on any plotters backend.

@@ -71,7 +71,7 @@ pub fn write_report(
     std::fs::create_dir_all(&chart_dir).map_err(|e| Error::io(&chart_dir, e))?;
     let json = crate::experiment::record::json(pool, seed, results, folds);
     let text = serde_json::to_string_pretty(&json)
-        .map_err(|e| Error::Invalid(format!("cannot write JSON: {e}")))?;
+        .map_err(|e| Error::Internal(format!("cannot write JSON: {e}")))?;
     write(&dir.join("results.json"), &(text + "\n"))?;
 
     let mut md = format!("# {title}\n\n");

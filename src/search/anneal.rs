@@ -6,8 +6,8 @@
 //! many steps that only revisit measured configurations, the walk restarts at random.
 
 use super::evaluator::{Eval, Evaluator};
-use super::rng::Rng;
 use super::Strategy;
+use advise_ml::Rng;
 
 /// Annealing settings.
 #[derive(Debug, Clone)]

@@ -2,8 +2,8 @@
 //! until the budget ends) and random search (uniform sampling without replacement).
 
 use super::evaluator::Evaluator;
-use super::rng::Rng;
 use super::Strategy;
+use advise_ml::Rng;
 
 /// Every configuration in the order the space lists them; the seed plays no part.
 #[derive(Debug, Clone, Default)]

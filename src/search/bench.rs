@@ -26,7 +26,7 @@ impl Budget {
     pub fn parse(text: &str) -> Result<Budget> {
         let t = text.trim();
         let bad = || {
-            Error::Invalid(format!(
+            Error::Usage(format!(
                 "budget `{t}`: expected a percentage (2%) or a count"
             ))
         };
@@ -122,7 +122,7 @@ pub fn bench(
     tick: &(dyn Fn() + Sync),
 ) -> Result<BenchReport> {
     if settings.repeats == 0 || settings.budgets.is_empty() {
-        return Err(Error::Invalid(
+        return Err(Error::Usage(
             "need at least one repeat and one budget".into(),
         ));
     }
@@ -186,7 +186,7 @@ pub fn bench(
     }
     let results = results
         .into_inner()
-        .map_err(|_| Error::Invalid("a benchmark thread panicked".into()))?;
+        .map_err(|_| Error::Internal("a benchmark thread panicked".into()))?;
     summarise(spaces, strategies, settings, &cells, results)
 }
 
@@ -204,7 +204,7 @@ fn summarise(
             .iter()
             .map(|r| {
                 r.as_ref()
-                    .ok_or_else(|| Error::Invalid("a benchmark run is missing".into()))
+                    .ok_or_else(|| Error::Internal("a benchmark run is missing".into()))
             })
             .collect::<Result<_>>()?;
         let mut fr: Vec<f64> = runs.iter().map(|r| r.0).collect();

@@ -26,10 +26,10 @@
 use std::collections::{HashMap, HashSet};
 
 use super::evaluator::Evaluator;
-use super::rng::Rng;
-use super::surrogate::{Rows, Surrogate};
-use super::surrogate_boost::{BoostParams, Boosted};
 use super::Strategy;
+use advise_ml::boosting::{Boosted, LevelBoostParams};
+use advise_ml::Rng;
+use advise_ml::{Fit, LevelSet, Levels, PredictRow};
 
 /// Boosted-tree search settings.
 #[derive(Debug, Clone)]
@@ -119,20 +119,24 @@ impl Strategy for Brt {
                 break;
             }
             let quota = ev.remaining().div_ceil(rounds - round);
-            let mut x = Rows::new(space.n_params());
+            let mut x = Levels::new(space.n_params());
             let mut y = Vec::with_capacity(ev.used());
             for &id in ev.evaluated() {
                 x.push(space.levels(id));
                 y.push(space.time(id).map_or(zeta, |t| (t_ref / t).ln()));
             }
-            let mut params = BoostParams::default();
+            let mut params = LevelBoostParams::new(space.radix());
             if self.min_leaf > 0 {
                 params.tree.min_leaf = self.min_leaf;
             } else {
                 params.tree.min_leaf = (x.len() / 20).clamp(2, 10);
             }
-            let mut model = Boosted::with(space.radix(), params);
-            model.fit(&x, &y, rng);
+            let set = LevelSet::new(&x, &y, rng.clone());
+            let model = match params.fit(&set) {
+                Ok(m) => m,
+                Err(_) => return,
+            };
+            *rng = set.into_rng();
             for id in self.candidates(ev, &model, reference, quota, rng) {
                 if ev.remaining() == 0 {
                     break;
@@ -149,7 +153,7 @@ impl Brt {
     fn candidates(
         &self,
         ev: &Evaluator,
-        model: &Boosted,
+        model: &Boosted<u16>,
         reference: usize,
         quota: usize,
         rng: &mut Rng,
@@ -159,7 +163,7 @@ impl Brt {
         let mut predict = |id: usize| {
             *cache
                 .entry(id)
-                .or_insert_with(|| model.predict(space.levels(id)))
+                .or_insert_with(|| model.predict_row(space.levels(id)))
         };
         let radix = space.radix();
         let mut visited: Vec<usize> = Vec::new();

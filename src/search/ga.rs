@@ -5,9 +5,9 @@
 //! configuration) is mutated again, and after 20 tries replaced by a random configuration.
 
 use super::evaluator::{Eval, Evaluator};
-use super::rng::Rng;
 use super::space::SearchSpace;
 use super::Strategy;
+use advise_ml::Rng;
 
 /// Genetic-algorithm settings.
 #[derive(Debug, Clone)]

@@ -8,8 +8,10 @@
 //! time seen over the configuration's time, in (0, 1], and 0 for a failed configuration.
 
 use super::evaluator::Evaluator;
-use super::rng::Rng;
-use super::surrogate::{Encoding, ModelKind, Rows};
+use advise_ml::Levels;
+use advise_ml::Rng;
+
+use super::surrogate::{scale_of, ModelKind};
 use super::Strategy;
 
 /// IterML settings.
@@ -47,7 +49,7 @@ impl Strategy for IterMl {
         let space = ev.space();
         let n = space.len();
         let pick = ((self.pick_ratio * n as f64).ceil() as usize).max(self.min_pick);
-        let enc = Encoding::of(space);
+        let enc = scale_of(space);
         let mut model = self.model.build(&enc);
         let mut remaining: Vec<usize> = (0..n).collect();
         let mut preds: Vec<(f64, usize)> = Vec::with_capacity(n);
@@ -84,10 +86,10 @@ impl Strategy for IterMl {
 }
 
 /// Everything measured so far, with performance targets (best time / time, failed = 0).
-fn training_set(ev: &Evaluator) -> (Rows, Vec<f64>) {
+fn training_set(ev: &Evaluator) -> (Levels, Vec<f64>) {
     let space = ev.space();
     let best = ev.best().map(|b| b.1);
-    let mut x = Rows::new(space.n_params());
+    let mut x = Levels::new(space.n_params());
     let mut y = Vec::with_capacity(ev.used());
     for &id in ev.evaluated() {
         x.push(space.levels(id));

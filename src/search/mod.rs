@@ -17,19 +17,15 @@ pub mod csv_space;
 pub mod evaluator;
 pub mod ga;
 pub mod iterml;
-pub mod rng;
 pub mod shrinking;
 pub mod space;
 pub mod surrogate;
-pub mod surrogate_boost;
-pub mod surrogate_svr;
-pub mod surrogate_tree;
 
 use serde::Serialize;
 
 use crate::error::{Error, Result};
+pub use advise_ml::Rng;
 pub use evaluator::{Eval, Evaluator};
-pub use rng::Rng;
 pub use space::SearchSpace;
 use surrogate::ModelKind;
 
@@ -65,7 +61,7 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
         .map(|kv| {
             kv.split_once('=')
                 .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
-                .ok_or_else(|| Error::Invalid(format!("strategy option `{kv}` is not KEY=VALUE")))
+                .ok_or_else(|| Error::Usage(format!("strategy option `{kv}` is not KEY=VALUE")))
         })
         .collect::<Result<_>>()?;
     let name = match name {
@@ -133,7 +129,7 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
             if let Some(v) = take("leaf") {
                 s.min_leaf = v
                     .parse()
-                    .map_err(|_| Error::Invalid(format!("option leaf={v}: expected a count")))?;
+                    .map_err(|_| Error::Usage(format!("option leaf={v}: expected a count")))?;
             }
             if let Some(v) = take("invalid") {
                 s.invalid_score = ratio("invalid", &v)?;
@@ -143,7 +139,7 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
         "ga" | "genetic" => Box::new(ga::Genetic::default()),
         "anneal" | "annealing" => Box::new(anneal::Annealing::default()),
         other => {
-            return Err(Error::Invalid(format!(
+            return Err(Error::Usage(format!(
                 "unknown strategy `{other}`: use one of {} (or iterml-cart, iterml-knn, \
                  iterml-svr, brt-hc25, brt-hc50, brt-paper)",
                 ALL.join(", ")
@@ -151,7 +147,7 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
         }
     };
     if let Some((k, _)) = opts.first() {
-        return Err(Error::Invalid(format!(
+        return Err(Error::Usage(format!(
             "strategy `{name}` has no option `{k}`"
         )));
     }
@@ -171,7 +167,7 @@ pub fn strategies(specs: &[String]) -> Result<Vec<Box<dyn Strategy>>> {
         }
     }
     if out.is_empty() {
-        return Err(Error::Invalid("no strategy given".into()));
+        return Err(Error::Usage("no strategy given".into()));
     }
     Ok(out)
 }
@@ -180,14 +176,14 @@ fn ratio(key: &str, v: &str) -> Result<f64> {
     v.parse::<f64>()
         .ok()
         .filter(|x| *x > 0.0 && *x < 1.0)
-        .ok_or_else(|| Error::Invalid(format!("option {key}={v}: expected a number in (0, 1)")))
+        .ok_or_else(|| Error::Usage(format!("option {key}={v}: expected a number in (0, 1)")))
 }
 
 fn count(key: &str, v: &str) -> Result<usize> {
     v.parse::<usize>()
         .ok()
         .filter(|x| *x > 0)
-        .ok_or_else(|| Error::Invalid(format!("option {key}={v}: expected a positive integer")))
+        .ok_or_else(|| Error::Usage(format!("option {key}={v}: expected a positive integer")))
 }
 
 /// What one search found.
@@ -211,12 +207,12 @@ pub struct Outcome {
 /// Checks a budget against a space.
 pub fn check_budget(space: &SearchSpace, budget: usize) -> Result<()> {
     if budget == 0 {
-        return Err(Error::Invalid(
+        return Err(Error::Usage(
             "the budget must be at least 1 evaluation".into(),
         ));
     }
     if budget > space.len() {
-        return Err(Error::Invalid(format!(
+        return Err(Error::Usage(format!(
             "budget {budget} is larger than the space `{}` ({} configurations)",
             space.name,
             space.len()

@@ -15,8 +15,8 @@
 use std::collections::HashMap;
 
 use super::evaluator::Evaluator;
-use super::rng::Rng;
 use super::Strategy;
+use advise_ml::Rng;
 
 /// Shrinking-sample settings.
 #[derive(Debug, Clone)]

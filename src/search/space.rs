@@ -56,7 +56,7 @@ impl SearchSpace {
             }
         };
         SearchSpace::from_tuning(name, &space).map_err(|e| match e {
-            Error::Invalid(m) => Error::format(path, m),
+            Error::Data(m) => Error::format(path, m),
             other => other,
         })
     }
@@ -66,7 +66,7 @@ impl SearchSpace {
         let varying = space.varying();
         let values: Vec<Vec<String>> = varying.iter().map(|&i| space.values_of(i)).collect();
         if values.iter().any(|v| v.len() > u16::MAX as usize) {
-            return Err(Error::Invalid(
+            return Err(Error::Data(
                 "a parameter has more than 65535 distinct values".into(),
             ));
         }
@@ -91,7 +91,7 @@ impl SearchSpace {
             .iter()
             .try_fold(1u64, |acc, &r| acc.checked_mul(r as u64))
             .ok_or_else(|| {
-                Error::Invalid("too many parameter combinations to index (over 2^64)".into())
+                Error::Data("too many parameter combinations to index (over 2^64)".into())
             })?;
         let mut out = SearchSpace {
             name,
@@ -126,10 +126,10 @@ impl SearchSpace {
             }
         }
         if out.times.is_empty() {
-            return Err(Error::Invalid("the space has no configurations".into()));
+            return Err(Error::Data("the space has no configurations".into()));
         }
         if !out.optimum.1.is_finite() {
-            return Err(Error::Invalid(
+            return Err(Error::Data(
                 "no configuration of the space has a measured time".into(),
             ));
         }

@@ -1,99 +1,26 @@
-//! Surrogate models for the model-based strategies (IterML, boosted-tree search): one small
-//! trait so the models here can later be swapped for the project's Weka-compatible ones in
-//! `model/`. A model sees a configuration as its parameter levels (`u16` per parameter);
-//! trees split on levels directly (levels are in value order, so this equals splitting on
-//! values), distance- and kernel-based models use the values scaled to [0, 1].
-//!
-//! The models are written here, not taken from smartcore: a search benchmark fits thousands of
-//! small models, and histogram splits over a handful of levels are far faster than generic
-//! float-matrix code.
+//! The surrogate models of the model-based strategies (IterML, boosted-tree search): which
+//! of the learning layer's level-coded models a strategy fits ([`ModelKind`]), over the levels
+//! of a recorded space ([`scale_of`]). The models themselves live in `advise_ml`.
 
 use std::fmt;
 
-use super::rng::Rng;
+use advise_ml::boosting::LevelBoostParams;
+use advise_ml::forest::LevelForestParams;
+use advise_ml::knn::LevelKnnParams;
+use advise_ml::svm::LevelSvrParams;
+use advise_ml::tree::{LevelTreeParams, TreeParams};
+use advise_ml::{LevelModel, LevelScale, Refit};
+
 use super::space::SearchSpace;
-use super::surrogate_boost::Boosted;
-use super::surrogate_svr::Svr;
-use super::surrogate_tree::{Forest, Tree, TreeParams};
 use crate::error::{Error, Result};
 
-/// Configurations as rows of levels, row-major.
-#[derive(Debug, Clone, Default)]
-pub struct Rows {
-    pub data: Vec<u16>,
-    pub width: usize,
-}
-
-impl Rows {
-    pub fn new(width: usize) -> Self {
-        Rows {
-            data: Vec::new(),
-            width,
-        }
+/// How a space's levels map to model inputs: each parameter's level count and its levels'
+/// values scaled to [0, 1].
+pub fn scale_of(space: &SearchSpace) -> LevelScale {
+    LevelScale {
+        radix: space.radix(),
+        scaled: LevelScale::from_values(&space.numeric).scaled,
     }
-
-    pub fn push(&mut self, row: &[u16]) {
-        debug_assert_eq!(row.len(), self.width);
-        self.data.extend_from_slice(row);
-    }
-
-    pub fn len(&self) -> usize {
-        self.data.len().checked_div(self.width).unwrap_or(0)
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.data.is_empty()
-    }
-
-    pub fn row(&self, i: usize) -> &[u16] {
-        &self.data[i * self.width..(i + 1) * self.width]
-    }
-}
-
-/// How a space's levels map to model inputs.
-#[derive(Debug, Clone)]
-pub struct Encoding {
-    /// Number of levels of each parameter.
-    pub radix: Vec<usize>,
-    /// Each level's value scaled to [0, 1] over the parameter's range.
-    pub scaled: Vec<Vec<f64>>,
-}
-
-impl Encoding {
-    pub fn of(space: &SearchSpace) -> Self {
-        let scaled = space
-            .numeric
-            .iter()
-            .map(|vals| {
-                let lo = vals.iter().copied().fold(f64::INFINITY, f64::min);
-                let hi = vals.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                let span = if hi > lo { hi - lo } else { 1.0 };
-                vals.iter().map(|v| (v - lo) / span).collect()
-            })
-            .collect();
-        Encoding {
-            radix: space.radix(),
-            scaled,
-        }
-    }
-
-    /// The scaled values of one row.
-    pub fn point(&self, row: &[u16], out: &mut Vec<f64>) {
-        out.clear();
-        out.extend(
-            row.iter()
-                .enumerate()
-                .map(|(j, &l)| self.scaled[j][l as usize]),
-        );
-    }
-}
-
-/// A regression model over configurations.
-pub trait Surrogate: Send + Sync {
-    /// Fits the model to rows `x` with targets `y`; `rng` drives any random choice.
-    fn fit(&mut self, x: &Rows, y: &[f64], rng: &mut Rng);
-    /// Predicts one row.
-    fn predict(&self, row: &[u16]) -> f64;
 }
 
 /// The models a strategy can ask for.
@@ -107,7 +34,7 @@ pub enum ModelKind {
     Knn { k: usize },
     /// Epsilon-SVR with an RBF kernel.
     Svr,
-    /// Gradient-boosted regression trees (seed 003: depth 4, 10 rows a leaf, 100 trees).
+    /// Gradient-boosted regression trees (depth 4, 10 rows a leaf, 100 trees).
     Boosted,
 }
 
@@ -120,20 +47,32 @@ impl ModelKind {
             "knn" => Ok(ModelKind::Knn { k: 5 }),
             "svr" | "svm" => Ok(ModelKind::Svr),
             "gbrt" | "brt" | "boosted" => Ok(ModelKind::Boosted),
-            other => Err(Error::Invalid(format!(
+            other => Err(Error::Usage(format!(
                 "unknown model `{other}`: use rf, cart, knn, svr or gbrt"
             ))),
         }
     }
 
     /// A fresh, unfitted model for a space.
-    pub fn build(self, enc: &Encoding) -> Box<dyn Surrogate> {
+    pub fn build(self, scale: &LevelScale) -> Box<dyn LevelModel> {
+        let radix = scale.radix.clone();
         match self {
-            ModelKind::Cart => Box::new(Tree::new(enc.radix.clone(), TreeParams::full())),
-            ModelKind::Forest { trees } => Box::new(Forest::new(enc.radix.clone(), trees)),
-            ModelKind::Knn { k } => Box::new(Knn::new(enc.clone(), k)),
-            ModelKind::Svr => Box::new(Svr::new(enc.clone())),
-            ModelKind::Boosted => Box::new(Boosted::new(enc.radix.clone())),
+            ModelKind::Cart => Box::new(Refit::new(LevelTreeParams {
+                radix,
+                tree: TreeParams::full(),
+            })),
+            ModelKind::Forest { trees } => Box::new(Refit::new(LevelForestParams {
+                radix,
+                n_trees: trees,
+            })),
+            ModelKind::Knn { k } => Box::new(Refit::new(LevelKnnParams {
+                scale: scale.clone(),
+                k,
+            })),
+            ModelKind::Svr => Box::new(Refit::new(LevelSvrParams {
+                scale: scale.clone(),
+            })),
+            ModelKind::Boosted => Box::new(Refit::new(LevelBoostParams::new(radix))),
         }
     }
 }
@@ -150,73 +89,18 @@ impl fmt::Display for ModelKind {
     }
 }
 
-/// k-nearest-neighbour regression (scikit-learn's KNeighborsRegressor: k = 5, uniform
-/// weights), on values scaled to [0, 1] so no parameter dominates by its units.
-#[derive(Debug, Clone)]
-pub struct Knn {
-    enc: Encoding,
-    k: usize,
-    points: Vec<f64>,
-    y: Vec<f64>,
-    width: usize,
-}
-
-impl Knn {
-    pub fn new(enc: Encoding, k: usize) -> Self {
-        let width = enc.radix.len();
-        Knn {
-            enc,
-            k: k.max(1),
-            points: Vec::new(),
-            y: Vec::new(),
-            width,
-        }
-    }
-}
-
-impl Surrogate for Knn {
-    fn fit(&mut self, x: &Rows, y: &[f64], _rng: &mut Rng) {
-        let mut p = Vec::new();
-        self.points.clear();
-        for i in 0..x.len() {
-            self.enc.point(x.row(i), &mut p);
-            self.points.extend_from_slice(&p);
-        }
-        self.y = y.to_vec();
-    }
-
-    fn predict(&self, row: &[u16]) -> f64 {
-        if self.y.is_empty() {
-            return 0.0;
-        }
-        let q: Vec<f64> = row
-            .iter()
-            .enumerate()
-            .map(|(j, &l)| self.enc.scaled[j][l as usize])
-            .collect();
-        let mut d: Vec<(f64, usize)> = self
-            .points
-            .chunks_exact(self.width)
-            .enumerate()
-            .map(|(i, p)| (p.iter().zip(&q).map(|(a, b)| (a - b) * (a - b)).sum(), i))
-            .collect();
-        let k = self.k.min(d.len());
-        d.select_nth_unstable_by(k - 1, |a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        d[..k].iter().map(|&(_, i)| self.y[i]).sum::<f64>() / k as f64
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use advise_ml::{Levels, Rng};
 
     /// y = x0 + 2 x1 on a 6 x 6 grid: every model must rank the corners right.
-    fn grid() -> (Encoding, Rows, Vec<f64>) {
-        let enc = Encoding {
+    fn grid() -> (LevelScale, Levels, Vec<f64>) {
+        let enc = LevelScale {
             radix: vec![6, 6],
             scaled: vec![(0..6).map(|l| l as f64 / 5.0).collect(); 2],
         };
-        let mut x = Rows::new(2);
+        let mut x = Levels::new(2);
         let mut y = Vec::new();
         for a in 0..6u16 {
             for b in 0..6u16 {

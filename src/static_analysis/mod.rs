@@ -90,7 +90,7 @@ fn kind_of(path: &Path) -> Result<&'static str> {
         Some("cu" | "cuh") => Ok("cu"),
         Some("ptx") => Ok("ptx"),
         Some("cubin") => Ok("cubin"),
-        _ => Err(Error::Invalid(format!(
+        _ => Err(Error::Usage(format!(
             "{}: expected a .cu, .ptx or .cubin file",
             path.display()
         ))),

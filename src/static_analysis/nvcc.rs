@@ -36,7 +36,7 @@ impl CompileOptions {
         let arch = arch.trim();
         let digits = arch.strip_prefix("sm_").unwrap_or(arch);
         if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_alphanumeric()) {
-            return Err(Error::Invalid(format!(
+            return Err(Error::Usage(format!(
                 "--arch {arch}: expected a real architecture such as sm_75, sm_86 or sm_90"
             )));
         }
@@ -62,9 +62,10 @@ pub fn find_tool(name: &str, env_var: &str) -> Option<PathBuf> {
 /// nvcc, or the error that says how to get it.
 pub fn nvcc() -> Result<PathBuf> {
     find_tool("nvcc", "NVCC").ok_or_else(|| {
-        Error::Invalid(format!(
-            "nvcc not found (NVCC is unset and nvcc is not on PATH); {INSTALL_HINT}"
-        ))
+        Error::tool(
+            "nvcc",
+            format!("nvcc not found (NVCC is unset and nvcc is not on PATH); {INSTALL_HINT}"),
+        )
     })
 }
 
@@ -103,17 +104,20 @@ pub fn run_tool(tool: &Path, args: &[&str]) -> Result<(String, String)> {
     let out = Command::new(tool)
         .args(args)
         .output()
-        .map_err(|e| Error::Invalid(format!("cannot run {}: {e}", tool.display())))?;
+        .map_err(|e| Error::tool("nvcc", format!("cannot run {}: {e}", tool.display())))?;
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     if !out.status.success() {
-        return Err(Error::Invalid(format!(
-            "{} {} failed ({}):\n{}",
-            tool.display(),
-            args.join(" "),
-            out.status,
-            stderr_tail(&out.stderr, 20)
-        )));
+        return Err(Error::tool(
+            "nvcc",
+            format!(
+                "{} {} failed ({}):\n{}",
+                tool.display(),
+                args.join(" "),
+                out.status,
+                stderr_tail(&out.stderr, 20)
+            ),
+        ));
     }
     Ok((stdout, stderr))
 }

@@ -102,7 +102,7 @@ impl Arch {
             .copied()
             .ok_or_else(|| {
                 let known: Vec<String> = ARCHES.iter().map(|a| a.name()).collect();
-                Error::Invalid(format!(
+                Error::Usage(format!(
                     "unknown compute capability `{s}`; known: {}",
                     known.join(" ")
                 ))

@@ -7,9 +7,9 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use advise::dataset::table::write_rows;
-use advise::experiment::stats::SplitMix64;
 use advise::experiment::synthetic::{campaign, factors};
 use advise::variant::Program;
+use advise_ml::SplitMix64;
 
 /// The thesis's inputs (Table 4.2) as (bodies, steps).
 pub fn inputs(p: Program) -> Vec<(u32, u32)> {

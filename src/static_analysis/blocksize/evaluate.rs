@@ -6,11 +6,11 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::dataset::{Dataset, KernelRow};
-use super::svm::{Svc, SvcParams};
 use super::{arch_features, candidate_sizes};
 use crate::error::{Error, Result};
-use crate::experiment::stats::SplitMix64;
 use crate::static_analysis::occupancy::{max_occupancy_sizes, occupancy, Arch, KernelResources};
+use advise_ml::svm::{Svc, SvcParams};
+use advise_ml::SplitMix64;
 
 /// The paper's average errors on its five test kernels (seed 002, section 4).
 pub const PAPER_STATUNER: f64 = 0.044;
@@ -143,7 +143,7 @@ fn cases(ds: &Dataset) -> Result<Vec<Case<'_>>> {
                 .map(|t| (t.block_size, t.time_ms))
                 .collect();
             if times.is_empty() {
-                return Err(Error::Invalid(format!(
+                return Err(Error::Data(format!(
                     "block-size dataset: no timings for {} on {}",
                     row.kernel, row.gpu
                 )));
@@ -213,7 +213,7 @@ fn knn(train: &[(Vec<f64>, f64)], query: &[f64], k: usize) -> f64 {
 pub fn evaluate(ds: &Dataset, seed: u64) -> Result<StatunerReport> {
     let cases = cases(ds)?;
     if cases.len() < 2 {
-        return Err(Error::Invalid(
+        return Err(Error::Data(
             "block-size dataset needs at least two kernels".into(),
         ));
     }

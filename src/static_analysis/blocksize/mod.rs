@@ -5,12 +5,18 @@
 
 pub mod dataset;
 pub mod evaluate;
-pub mod svm;
 
 pub use dataset::Dataset;
 pub use evaluate::{evaluate, recommend, Recommendation, StatunerReport};
 
 use super::occupancy::Arch;
+
+/// The leave-one-kernel-out evaluation of the dataset in `dir` (default: the repository's
+/// `datasets/blocksize`).
+pub fn evaluate_folder(dir: Option<&std::path::Path>, seed: u64) -> crate::Result<StatunerReport> {
+    let dir = dir.map_or_else(Dataset::default_dir, std::path::Path::to_path_buf);
+    evaluate(&Dataset::load(&dir)?, seed)
+}
 
 /// Features that describe the GPU, appended to the static metrics so that one model can
 /// serve kernels measured on different GPUs: max warps and blocks per SM, shared KB per SM.

@@ -1,0 +1,75 @@
+//! The matrices models see: feature columns (numeric, or nominal with a value list), rows of
+//! `f64` with NaN for a missing value (as Weka stores them), and a numeric target. Reading a
+//! file into this shape is the dataset layer's business, never a model's.
+
+use serde::{Deserialize, Serialize};
+
+/// One input column of a model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Feature {
+    pub name: String,
+    /// The labels of a nominal feature (a row holds the label's index); `None` when numeric.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub values: Option<Vec<String>>,
+}
+
+impl Feature {
+    pub fn numeric(name: impl Into<String>) -> Self {
+        Feature {
+            name: name.into(),
+            values: None,
+        }
+    }
+
+    /// The number of labels of a nominal feature.
+    pub fn nominal_count(&self) -> Option<usize> {
+        self.values.as_ref().map(Vec::len)
+    }
+}
+
+/// Training or test data: `x[row][feature]` and `y[row]` (NaN: missing or unknown).
+#[derive(Debug, Clone)]
+pub struct Data {
+    pub features: Vec<Feature>,
+    pub target: String,
+    pub x: Vec<Vec<f64>>,
+    pub y: Vec<f64>,
+}
+
+impl Data {
+    /// All-numeric data from plain matrices.
+    pub fn numeric(names: &[String], target: &str, x: Vec<Vec<f64>>, y: Vec<f64>) -> Data {
+        Data {
+            features: names.iter().map(|n| Feature::numeric(n.clone())).collect(),
+            target: target.to_string(),
+            x,
+            y,
+        }
+    }
+
+    /// Keeps the rows whose target is known, as every Weka learner does before training.
+    pub fn with_known_target(&self) -> Data {
+        let keep: Vec<usize> = (0..self.y.len()).filter(|&i| !self.y[i].is_nan()).collect();
+        Data {
+            features: self.features.clone(),
+            target: self.target.clone(),
+            x: keep.iter().map(|&i| self.x[i].clone()).collect(),
+            y: keep.iter().map(|&i| self.y[i]).collect(),
+        }
+    }
+
+    /// The rows `idx`, in that order.
+    pub fn subset(&self, idx: &[usize]) -> Data {
+        Data {
+            features: self.features.clone(),
+            target: self.target.clone(),
+            x: idx.iter().map(|&i| self.x[i].clone()).collect(),
+            y: idx.iter().map(|&i| self.y[i]).collect(),
+        }
+    }
+
+    /// Whether feature `j` is nominal.
+    pub fn is_nominal(&self, j: usize) -> bool {
+        self.features[j].values.is_some()
+    }
+}

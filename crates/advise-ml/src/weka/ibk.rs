@@ -1,0 +1,430 @@
+//! `ibk`: Weka 3.6's `weka.classifiers.lazy.IBk` with `LinearNNSearch` and `EuclideanDistance`.
+//!
+//! What decides Weka's numbers, and is reproduced here:
+//! - numeric differences are taken on values scaled by each attribute's min/max range, and
+//!   every test row widens those ranges *before* it is scored, so a prediction depends on the
+//!   test rows before it (one `predict` call is one such sequence, starting from the training
+//!   ranges);
+//! - a nominal difference is 0 or 1; a missing value is 1 from anything nominal, and for a
+//!   numeric attribute 1 if both are missing, else the larger of the known value's scaled
+//!   distance to 0 and to 1;
+//! - all neighbours tied with the k-th distance are kept (Weka's heap and its tie list, in its
+//!   order), and the prediction is their (weighted) mean class.
+
+use serde::{Deserialize, Serialize};
+
+use crate::data::Data;
+use crate::error::{MlError, Result};
+use crate::{Fit, Predict};
+
+/// How neighbours are weighted (`-I`, `-F`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Weighting {
+    None,
+    /// `-I`: 1 / (distance + 0.001).
+    Inverse,
+    /// `-F`: 1 - distance.
+    Similarity,
+}
+
+/// Hyper-parameters of `ibk`, with Weka's defaults.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct IbkParams {
+    /// `-K`: the number of neighbours (the upper limit with `-X`).
+    pub k: usize,
+    pub weighting: Weighting,
+    /// `-X`: choose k in 1..=k by hold-one-out on the training rows.
+    pub cross_validate: bool,
+    /// `-E`: with `-X`, minimize the squared instead of the absolute error.
+    pub mean_squared: bool,
+    /// `-W`: keep only the last W training rows (0: all).
+    pub window: usize,
+}
+
+impl Default for IbkParams {
+    fn default() -> Self {
+        IbkParams {
+            k: 1,
+            weighting: Weighting::None,
+            cross_validate: false,
+            mean_squared: false,
+            window: 0,
+        }
+    }
+}
+
+/// A fitted `ibk` model: the training rows and their ranges.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Ibk {
+    nominal: Vec<bool>,
+    x: Vec<Vec<f64>>,
+    y: Vec<f64>,
+    /// Per feature: min, max, width (max - min), as Weka's `NormalizableDistance` keeps them.
+    ranges: Vec<[f64; 3]>,
+    k: usize,
+    weighting: Weighting,
+    mean: f64,
+}
+
+impl Fit<Data> for IbkParams {
+    type Model = Ibk;
+
+    fn fit(&self, data: &Data) -> Result<Ibk> {
+        if self.k == 0 {
+            return Err(MlError::Parameter("ibk: k must be at least 1".into()));
+        }
+        let all = data.with_known_target();
+        let mean = all.y.iter().sum::<f64>() / all.y.len().max(1) as f64;
+        let start = if self.window > 0 && all.y.len() > self.window {
+            all.y.len() - self.window
+        } else {
+            0
+        };
+        let x = all.x[start..].to_vec();
+        let ranges = initial_ranges(&x, data.features.len());
+        let mut model = Ibk {
+            nominal: (0..data.features.len())
+                .map(|j| data.is_nominal(j))
+                .collect(),
+            y: all.y[start..].to_vec(),
+            x,
+            ranges,
+            k: self.k,
+            weighting: self.weighting,
+            mean,
+        };
+        if self.cross_validate {
+            model.k = model.hold_one_out_k(self.k, self.mean_squared);
+        }
+        Ok(model)
+    }
+}
+
+fn initial_ranges(x: &[Vec<f64>], width: usize) -> Vec<[f64; 3]> {
+    let mut ranges = vec![[f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY]; width];
+    let Some(first) = x.first() else {
+        return ranges;
+    };
+    for (r, &v) in ranges.iter_mut().zip(first) {
+        if !v.is_nan() {
+            *r = [v, v, 0.0];
+        }
+    }
+    for row in &x[1..] {
+        for (r, &v) in ranges.iter_mut().zip(row) {
+            if v.is_nan() {
+                continue;
+            }
+            if v < r[0] {
+                r[0] = v;
+                r[2] = r[1] - r[0];
+                if v > r[1] {
+                    r[1] = v;
+                    r[2] = r[1] - r[0];
+                }
+            } else if v > r[1] {
+                r[1] = v;
+                r[2] = r[1] - r[0];
+            }
+        }
+    }
+    ranges
+}
+
+/// The training rows scaled by the current ranges (nominal and missing values as they are).
+/// Weka scales both rows inside every distance; scaling each value once per range change
+/// gives the same numbers, since the scaling of a value depends only on its column's range.
+struct Scaled {
+    ranges: Vec<[f64; 3]>,
+    rows: Vec<Vec<f64>>,
+}
+
+impl Scaled {
+    fn new(m: &Ibk, ranges: Vec<[f64; 3]>) -> Self {
+        let mut s = Scaled {
+            ranges,
+            rows: Vec::new(),
+        };
+        s.rows = m.x.iter().map(|r| s.scale(m, r)).collect();
+        s
+    }
+
+    fn scale(&self, m: &Ibk, row: &[f64]) -> Vec<f64> {
+        row.iter()
+            .enumerate()
+            .map(|(j, &v)| {
+                if m.nominal[j] || v.is_nan() {
+                    v
+                } else {
+                    norm(v, &self.ranges[j])
+                }
+            })
+            .collect()
+    }
+
+    /// `NormalizableDistance.updateRanges(Instance, double[][])`, as used for test rows.
+    fn widen(&mut self, m: &Ibk, row: &[f64]) {
+        for (j, &v) in row.iter().enumerate() {
+            let r = &mut self.ranges[j];
+            if v.is_nan() {
+                continue;
+            }
+            let changed = if v < r[0] {
+                r[0] = v;
+                r[2] = r[1] - r[0];
+                true
+            } else if v > r[1] {
+                r[1] = v;
+                r[2] = r[1] - r[0];
+                true
+            } else {
+                false
+            };
+            if changed && !m.nominal[j] {
+                let r = self.ranges[j];
+                for (scaled, raw) in self.rows.iter_mut().zip(&m.x) {
+                    if !raw[j].is_nan() {
+                        scaled[j] = norm(raw[j], &r);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn norm(x: f64, r: &[f64; 3]) -> f64 {
+    if r[0].is_nan() || r[1] == r[0] {
+        0.0
+    } else {
+        (x - r[0]) / r[2]
+    }
+}
+
+impl Ibk {
+    /// The squared distance between two rows already scaled by [`Scaled`], or infinity once
+    /// it exceeds `cutoff` (Weka stops early too; both give the same neighbours).
+    fn distance(&self, a: &[f64], b: &[f64], cutoff: f64) -> f64 {
+        let mut d = 0.0;
+        for j in 0..a.len() {
+            let (v1, v2) = (a[j], b[j]);
+            let diff = if self.nominal[j] {
+                if v1.is_nan() || v2.is_nan() || v1 as i64 != v2 as i64 {
+                    1.0
+                } else {
+                    0.0
+                }
+            } else if v1.is_nan() || v2.is_nan() {
+                if v1.is_nan() && v2.is_nan() {
+                    1.0
+                } else {
+                    let known = if v2.is_nan() { v1 } else { v2 };
+                    if known < 0.5 {
+                        1.0 - known
+                    } else {
+                        known
+                    }
+                }
+            } else {
+                v1 - v2
+            };
+            d += diff * diff;
+            if d > cutoff {
+                return f64::INFINITY;
+            }
+        }
+        d
+    }
+
+    /// `LinearNNSearch.kNearestNeighbours`: (training row, distance) pairs in Weka's order.
+    fn neighbours(
+        &self,
+        scaled: &Scaled,
+        target: &[f64],
+        skip: Option<usize>,
+        k: usize,
+    ) -> Vec<(usize, f64)> {
+        let mut heap = Heap::new(k);
+        let mut filled = 0;
+        for i in 0..self.x.len() {
+            if Some(i) == skip {
+                continue;
+            }
+            if filled < k {
+                let d = self.distance(target, &scaled.rows[i], f64::INFINITY);
+                heap.put(i, d);
+                filled += 1;
+            } else {
+                let top = heap.peek();
+                let d = self.distance(target, &scaled.rows[i], top);
+                if d < top {
+                    heap.put_by_substitute(i, d);
+                } else if d == top {
+                    heap.ties.push((i, d));
+                }
+            }
+        }
+        let mut out = Vec::with_capacity(heap.size() + heap.ties.len());
+        while let Some(t) = heap.ties.pop() {
+            out.push(t);
+        }
+        while heap.size() > 0 {
+            out.push(heap.get());
+        }
+        out.reverse();
+        for o in &mut out {
+            o.1 = o.1.sqrt();
+        }
+        out
+    }
+
+    /// `IBk.makeDistribution` for a numeric class; `distances` are changed as Weka does.
+    fn combine(&self, neighbours: &[(usize, f64)], distances: &mut [f64]) -> f64 {
+        let used = self.nominal.len() as f64;
+        let (mut sum, mut total) = (0.0, 0.0);
+        for (i, &(row, _)) in neighbours.iter().enumerate() {
+            distances[i] = distances[i] * distances[i];
+            distances[i] = (distances[i] / used).sqrt();
+            let w = match self.weighting {
+                Weighting::Inverse => 1.0 / (distances[i] + 0.001),
+                Weighting::Similarity => 1.0 - distances[i],
+                Weighting::None => 1.0,
+            };
+            sum += self.y[row] * w;
+            total += w;
+        }
+        if total > 0.0 {
+            sum / total
+        } else {
+            sum
+        }
+    }
+
+    /// `IBk.crossValidate`: the k in 1..=upper with the least hold-one-out error.
+    fn hold_one_out_k(&self, upper: usize, mean_squared: bool) -> usize {
+        let mut abs = vec![0.0; upper];
+        let mut sq = vec![0.0; upper];
+        let scaled = Scaled::new(self, self.ranges.clone());
+        for i in 0..self.x.len() {
+            let mut neigh = self.neighbours(&scaled, &scaled.rows[i], Some(i), upper);
+            let orig: Vec<f64> = neigh.iter().map(|n| n.1).collect();
+            for j in (0..upper).rev() {
+                let mut conv = orig.clone();
+                let pred = self.combine(&neigh, &mut conv);
+                let err = pred - self.y[i];
+                sq[j] += err * err;
+                abs[j] += err.abs();
+                if j >= 1 {
+                    // IBk.pruneToK with the converted distances.
+                    let mut keep = neigh.len();
+                    for m in 0..neigh.len() {
+                        if m + 1 > j && conv[m] != conv[m - 1] {
+                            keep = m;
+                            break;
+                        }
+                    }
+                    neigh.truncate(keep);
+                }
+            }
+        }
+        let stats = if mean_squared { &sq } else { &abs };
+        let mut best = 0;
+        for i in 1..upper {
+            if stats[best] > stats[i] {
+                best = i;
+            }
+        }
+        best + 1
+    }
+}
+
+impl Predict<[Vec<f64>]> for Ibk {
+    fn predict(&self, x: &[Vec<f64>]) -> Result<Vec<f64>> {
+        let mut scaled = Scaled::new(self, self.ranges.clone());
+        Ok(x.iter()
+            .map(|row| {
+                if self.x.is_empty() {
+                    return self.mean;
+                }
+                scaled.widen(self, row);
+                let target = scaled.scale(self, row);
+                let neigh = self.neighbours(&scaled, &target, None, self.k);
+                let mut d: Vec<f64> = neigh.iter().map(|n| n.1).collect();
+                self.combine(&neigh, &mut d)
+            })
+            .collect())
+    }
+}
+
+/// Weka's `MyHeap`: a max-heap of the k nearest plus a list of rows tied with its top.
+struct Heap {
+    h: Vec<(usize, f64)>,
+    ties: Vec<(usize, f64)>,
+}
+
+impl Heap {
+    fn new(k: usize) -> Self {
+        let mut h = Vec::with_capacity(k + 2);
+        h.push((0, 0.0));
+        Heap {
+            h,
+            ties: Vec::new(),
+        }
+    }
+
+    fn size(&self) -> usize {
+        self.h.len() - 1
+    }
+
+    fn peek(&self) -> f64 {
+        self.h[1].1
+    }
+
+    fn put(&mut self, i: usize, d: f64) {
+        self.h.push((i, d));
+        let mut c = self.size();
+        while c > 1 && self.h[c].1 > self.h[c / 2].1 {
+            self.h.swap(c, c / 2);
+            c /= 2;
+        }
+    }
+
+    fn get(&mut self) -> (usize, f64) {
+        let top = self.h[1];
+        let last = self.h.len() - 1;
+        self.h[1] = self.h[last];
+        self.h.pop();
+        let n = self.size();
+        let mut i = 1;
+        while (2 * i <= n && self.h[i].1 < self.h[2 * i].1)
+            || (2 * i < n && self.h[i].1 < self.h[2 * i + 1].1)
+        {
+            // Weka goes left only when the left child is strictly larger (or there is no right).
+            let left_larger = matches!(
+                self.h[2 * i]
+                    .1
+                    .partial_cmp(&self.h.get(2 * i + 1).map_or(0.0, |e| e.1)),
+                Some(std::cmp::Ordering::Greater)
+            );
+            let c = if 2 * i < n && !left_larger {
+                2 * i + 1
+            } else {
+                2 * i
+            };
+            self.h.swap(i, c);
+            i = c;
+        }
+        top
+    }
+
+    fn put_by_substitute(&mut self, i: usize, d: f64) {
+        let head = self.get();
+        self.put(i, d);
+        let top = self.peek();
+        if head.1 == top {
+            self.ties.push(head);
+        } else if head.1 > top {
+            self.ties.clear();
+        }
+    }
+}

@@ -1,0 +1,433 @@
+//! `linear`: Weka 3.6's `weka.classifiers.functions.LinearRegression`. Inputs are standardized,
+//! the normal equations (with a ridge added to the diagonal) are solved by JAMA's LU
+//! decomposition, collinear attributes (standardized coefficient > 1.5) are dropped one at a
+//! time, then M5's method removes attributes while the Akaike criterion improves. The same core
+//! fits the linear models at M5P's nodes.
+
+use serde::{Deserialize, Serialize};
+
+use super::filters::{NominalToBinary, ReplaceMissing};
+use crate::data::Data;
+use crate::error::{MlError, Result};
+use crate::{Fit, Predict};
+
+/// How attributes are selected (`-S`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Selection {
+    /// `-S 0`: drop the attribute with the smallest standardized coefficient while the Akaike
+    /// criterion improves (Weka's default).
+    M5,
+    /// `-S 1`: keep every attribute.
+    None,
+    /// `-S 2`: greedy removal by the Akaike criterion.
+    Greedy,
+}
+
+/// Hyper-parameters of `linear`, with Weka's defaults.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LinearParams {
+    pub selection: Selection,
+    /// `-C` turns this off.
+    pub eliminate_colinear: bool,
+    /// `-R`, added to the diagonal of the standardized normal equations.
+    pub ridge: f64,
+}
+
+impl Default for LinearParams {
+    fn default() -> Self {
+        LinearParams {
+            selection: Selection::M5,
+            eliminate_colinear: true,
+            ridge: 1e-8,
+        }
+    }
+}
+
+/// A fitted linear model over the (filtered) columns it was given.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct LinearFit {
+    pub selected: Vec<bool>,
+    /// One coefficient per selected column, in column order.
+    pub coefficients: Vec<f64>,
+    pub intercept: f64,
+}
+
+impl LinearFit {
+    /// Weka's `regressionPrediction`.
+    pub fn predict_row(&self, row: &[f64]) -> f64 {
+        let mut result = 0.0;
+        let mut c = 0;
+        for (j, &v) in row.iter().enumerate() {
+            if self.selected[j] {
+                result += self.coefficients[c] * v;
+                c += 1;
+            }
+        }
+        result + self.intercept
+    }
+
+    /// One coefficient per column, zero where not selected (Weka's `coefficients()`).
+    pub fn full_coefficients(&self) -> Vec<f64> {
+        let mut it = self.coefficients.iter();
+        self.selected
+            .iter()
+            .map(|&s| if s { *it.next().unwrap_or(&0.0) } else { 0.0 })
+            .collect()
+    }
+}
+
+/// Fits Weka's linear regression on complete numeric columns (`cols[j][row]`).
+pub fn fit_columns(cols: &[Vec<f64>], y: &[f64], params: &LinearParams) -> LinearFit {
+    Regression::new(cols, y, params).find_best_model()
+}
+
+struct Regression<'a> {
+    cols: &'a [Vec<f64>],
+    y: &'a [f64],
+    params: &'a LinearParams,
+    means: Vec<f64>,
+    std_devs: Vec<f64>,
+    class_mean: f64,
+    class_std_dev: f64,
+    /// A'A and A'y of the standardized columns; each entry is the same row-ordered sum Weka
+    /// forms for any subset of columns, so subsets are read from here bit for bit.
+    gram: Vec<Vec<f64>>,
+    aty: Vec<f64>,
+}
+
+fn mean(v: &[f64]) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    let (mut sum, mut found) = (0.0, 0.0);
+    for &x in v {
+        found += 1.0;
+        sum += x;
+    }
+    sum / found
+}
+
+/// `Instances.variance`: the unbiased variance, 0 for fewer than two values.
+fn variance(v: &[f64]) -> f64 {
+    let (mut sum, mut sq, mut n) = (0.0, 0.0, 0.0);
+    for &x in v {
+        sum += x;
+        sq += x * x;
+        n += 1.0;
+    }
+    if n <= 1.0 {
+        return 0.0;
+    }
+    let r = (sq - sum * sum / n) / (n - 1.0);
+    if r < 0.0 {
+        0.0
+    } else {
+        r
+    }
+}
+
+impl<'a> Regression<'a> {
+    fn new(cols: &'a [Vec<f64>], y: &'a [f64], params: &'a LinearParams) -> Self {
+        let means: Vec<f64> = cols.iter().map(|c| mean(c)).collect();
+        let std_devs: Vec<f64> = cols.iter().map(|c| variance(c).sqrt()).collect();
+        let p = cols.len();
+        let std: Vec<Vec<f64>> = (0..p)
+            .map(|j| {
+                if std_devs[j] == 0.0 {
+                    Vec::new()
+                } else {
+                    cols[j]
+                        .iter()
+                        .map(|&v| (v - means[j]) / std_devs[j])
+                        .collect()
+                }
+            })
+            .collect();
+        let mut gram = vec![vec![0.0; p]; p];
+        let mut aty = vec![0.0; p];
+        for a in 0..p {
+            if std[a].is_empty() {
+                continue;
+            }
+            for b in a..p {
+                if std[b].is_empty() {
+                    continue;
+                }
+                let s = std[a].iter().zip(&std[b]).fold(0.0, |s, (u, v)| s + u * v);
+                gram[a][b] = s;
+                gram[b][a] = s;
+            }
+            aty[a] = std[a].iter().zip(y).fold(0.0, |s, (u, v)| s + u * v);
+        }
+        Regression {
+            cols,
+            y,
+            params,
+            means,
+            std_devs,
+            class_mean: mean(y),
+            class_std_dev: variance(y).sqrt(),
+            gram,
+            aty,
+        }
+    }
+
+    fn do_regression(&self, selected: &[bool]) -> Vec<f64> {
+        let idx: Vec<usize> = (0..selected.len()).filter(|&j| selected[j]).collect();
+        let k = idx.len();
+        let mut coef = vec![0.0; k + 1];
+        if k > 0 {
+            let ss: Vec<Vec<f64>> = idx
+                .iter()
+                .map(|&a| idx.iter().map(|&b| self.gram[a][b]).collect())
+                .collect();
+            let bb: Vec<f64> = idx.iter().map(|&a| self.aty[a]).collect();
+            let mut ridge = self.params.ridge;
+            let solution = loop {
+                let mut m = ss.clone();
+                for (i, row) in m.iter_mut().enumerate() {
+                    row[i] += ridge;
+                }
+                match lu_solve(m, &bb) {
+                    Some(s) => break s,
+                    None => ridge *= 10.0,
+                }
+            };
+            coef[..k].copy_from_slice(&solution);
+        }
+        coef[k] = self.class_mean;
+        for (c, &j) in idx.iter().enumerate() {
+            coef[c] /= self.std_devs[j];
+            coef[k] -= coef[c] * self.means[j];
+        }
+        coef
+    }
+
+    fn squared_error(&self, selected: &[bool], coef: &[f64]) -> f64 {
+        let idx: Vec<usize> = (0..selected.len()).filter(|&j| selected[j]).collect();
+        let mut se = 0.0;
+        for (r, &y) in self.y.iter().enumerate() {
+            let mut pred = 0.0;
+            for (c, &j) in idx.iter().enumerate() {
+                pred += coef[c] * self.cols[j][r];
+            }
+            pred += coef[idx.len()];
+            let e = pred - y;
+            se += e * e;
+        }
+        se
+    }
+
+    /// The standardized coefficient of each selected column, in order.
+    fn standardized(&self, selected: &[bool], coef: &[f64]) -> Vec<(usize, f64)> {
+        (0..selected.len())
+            .filter(|&j| selected[j])
+            .enumerate()
+            .map(|(c, j)| (j, (coef[c] * self.std_devs[j] / self.class_std_dev).abs()))
+            .collect()
+    }
+
+    fn find_best_model(self) -> LinearFit {
+        let n = self.y.len() as f64;
+        let mut selected: Vec<bool> = self.std_devs.iter().map(|&s| s != 0.0).collect();
+        let mut coef = loop {
+            let coef = self.do_regression(&selected);
+            if !self.params.eliminate_colinear {
+                break coef;
+            }
+            let mut max_sc = 1.5;
+            let mut max_attr = None;
+            for (j, sc) in self.standardized(&selected, &coef) {
+                if sc > max_sc {
+                    max_sc = sc;
+                    max_attr = Some(j);
+                }
+            }
+            match max_attr {
+                Some(j) => selected[j] = false,
+                None => break coef,
+            }
+        };
+        let num_attributes = selected.iter().filter(|&&s| s).count() as f64 + 1.0;
+        let full_mse = self.squared_error(&selected, &coef);
+        let mut akaike = (n - num_attributes) + 2.0 * num_attributes;
+        let mut current_num = num_attributes;
+        match self.params.selection {
+            Selection::None => {}
+            Selection::M5 => loop {
+                current_num -= 1.0;
+                let mut min: Option<(usize, f64)> = None;
+                for (j, sc) in self.standardized(&selected, &coef) {
+                    if min.is_none_or(|(_, m)| sc < m) {
+                        min = Some((j, sc));
+                    }
+                }
+                let Some((j, _)) = min else { break };
+                selected[j] = false;
+                let current = self.do_regression(&selected);
+                let mse = self.squared_error(&selected, &current);
+                let current_akaike = mse / full_mse * (n - num_attributes) + 2.0 * current_num;
+                if current_akaike < akaike {
+                    akaike = current_akaike;
+                    coef = current;
+                } else {
+                    selected[j] = true;
+                    break;
+                }
+            },
+            Selection::Greedy => loop {
+                let mut current_selected = selected.clone();
+                let mut improved = false;
+                current_num -= 1.0;
+                for j in 0..selected.len() {
+                    if !current_selected[j] {
+                        continue;
+                    }
+                    current_selected[j] = false;
+                    let current = self.do_regression(&current_selected);
+                    let mse = self.squared_error(&current_selected, &current);
+                    let current_akaike = mse / full_mse * (n - num_attributes) + 2.0 * current_num;
+                    if current_akaike < akaike {
+                        improved = true;
+                        akaike = current_akaike;
+                        selected.clone_from(&current_selected);
+                        coef = current;
+                    }
+                    current_selected[j] = true;
+                }
+                if !improved {
+                    break;
+                }
+            },
+        }
+        let k = coef.len() - 1;
+        LinearFit {
+            selected,
+            intercept: coef[k],
+            coefficients: coef[..k].to_vec(),
+        }
+    }
+}
+
+/// JAMA's LU decomposition with partial pivoting and its solve, operation for operation;
+/// `None` when a pivot is exactly zero (JAMA's "Matrix is singular").
+fn lu_solve(mut lu: Vec<Vec<f64>>, b: &[f64]) -> Option<Vec<f64>> {
+    let n = lu.len();
+    let mut piv: Vec<usize> = (0..n).collect();
+    let mut col = vec![0.0; n];
+    for j in 0..n {
+        for i in 0..n {
+            col[i] = lu[i][j];
+        }
+        for i in 0..n {
+            let kmax = i.min(j);
+            let mut s = 0.0;
+            for k in 0..kmax {
+                s += lu[i][k] * col[k];
+            }
+            col[i] -= s;
+            lu[i][j] = col[i];
+        }
+        let mut p = j;
+        for i in j + 1..n {
+            if col[i].abs() > col[p].abs() {
+                p = i;
+            }
+        }
+        if p != j {
+            lu.swap(p, j);
+            piv.swap(p, j);
+        }
+        if lu[j][j] != 0.0 {
+            for i in j + 1..n {
+                lu[i][j] /= lu[j][j];
+            }
+        }
+    }
+    if (0..n).any(|j| lu[j][j] == 0.0) {
+        return None;
+    }
+    let mut x: Vec<f64> = piv.iter().map(|&p| b[p]).collect();
+    for k in 0..n {
+        for i in k + 1..n {
+            x[i] -= x[k] * lu[i][k];
+        }
+    }
+    for k in (0..n).rev() {
+        x[k] /= lu[k][k];
+        for i in 0..k {
+            x[i] -= x[k] * lu[i][k];
+        }
+    }
+    Some(x)
+}
+
+/// A fitted `linear` model: Weka's filters, then the regression.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct LinearRegression {
+    to_binary: NominalToBinary,
+    missing: ReplaceMissing,
+    fit: LinearFit,
+}
+
+impl Fit<Data> for LinearParams {
+    type Model = LinearRegression;
+
+    fn fit(&self, data: &Data) -> Result<LinearRegression> {
+        let data = data.with_known_target();
+        if data.y.is_empty() {
+            return Err(MlError::Data("no training rows with a known target".into()));
+        }
+        let nominal: Vec<Option<usize>> = data.features.iter().map(|f| f.nominal_count()).collect();
+        let to_binary = NominalToBinary::fit(&data.x, &data.y, &nominal);
+        let rows: Vec<Vec<f64>> = data.x.iter().map(|r| to_binary.apply(r)).collect();
+        let width = to_binary.width();
+        let missing = ReplaceMissing::fit(&rows, &vec![None; width]);
+        let mut cols = vec![Vec::with_capacity(rows.len()); width];
+        for mut r in rows {
+            missing.apply(&mut r);
+            for (c, v) in cols.iter_mut().zip(r) {
+                c.push(v);
+            }
+        }
+        Ok(LinearRegression {
+            to_binary,
+            missing,
+            fit: fit_columns(&cols, &data.y, self),
+        })
+    }
+}
+
+impl Predict<[Vec<f64>]> for LinearRegression {
+    fn predict(&self, x: &[Vec<f64>]) -> Result<Vec<f64>> {
+        Ok(x.iter()
+            .map(|r| {
+                let mut row = self.to_binary.apply(r);
+                self.missing.apply(&mut row);
+                self.fit.predict_row(&row)
+            })
+            .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recovers_an_exact_line() {
+        let x: Vec<f64> = (0..10).map(f64::from).collect();
+        let y: Vec<f64> = x.iter().map(|v| 3.0 * v + 1.0).collect();
+        let fit = fit_columns(&[x], &y, &LinearParams::default());
+        assert!((fit.coefficients[0] - 3.0).abs() < 1e-6);
+        assert!((fit.intercept - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn lu_detects_singular() {
+        assert!(lu_solve(vec![vec![1.0, 2.0], vec![2.0, 4.0]], &[1.0, 2.0]).is_none());
+        let s = lu_solve(vec![vec![2.0, 1.0], vec![1.0, 3.0]], &[3.0, 5.0]).unwrap();
+        assert!((s[0] - 0.8).abs() < 1e-12 && (s[1] - 1.4).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,169 @@
+//! `m5p`: Weka 3.6's `weka.classifiers.trees.M5P` (an M5 model tree). Before growing the tree
+//! Weka replaces missing values by means and modes, turns nominal attributes into binary ones
+//! (ordered by mean class), drops constant columns and shuffles the rows with
+//! `new Random(1)`; the fitted model replays the same filters on every test row.
+
+use serde::{Deserialize, Serialize};
+
+use super::filters::{NominalToBinary, RemoveUseless, ReplaceMissing};
+use super::m5p_tree::{finish, smooth, std_dev, Builder, Node};
+use crate::data::Data;
+use crate::error::{MlError, Result};
+use crate::rng::JavaRandom;
+use crate::{Fit, Predict};
+
+/// Hyper-parameters of `m5p`, with Weka's defaults.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct M5pParams {
+    /// `-N`: do not prune.
+    pub unpruned: bool,
+    /// `-U`: do not smooth the leaf models.
+    pub unsmoothed: bool,
+    /// `-R`: constant leaves (a regression tree) instead of linear models.
+    pub regression_tree: bool,
+    /// `-M`: a node with fewer instances is not split.
+    pub min_instances: f64,
+}
+
+impl Default for M5pParams {
+    fn default() -> Self {
+        M5pParams {
+            unpruned: false,
+            unsmoothed: false,
+            regression_tree: false,
+            min_instances: 4.0,
+        }
+    }
+}
+
+/// A fitted `m5p` model.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct M5p {
+    missing: ReplaceMissing,
+    to_binary: NominalToBinary,
+    useless: RemoveUseless,
+    root: Node,
+}
+
+/// One test on a row's path through the tree.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RuleStep {
+    /// The input column tested.
+    pub feature: usize,
+    pub threshold: f64,
+    /// The row's value (after missing values are replaced).
+    pub value: f64,
+    /// `value <= threshold`.
+    pub left: bool,
+}
+
+impl M5p {
+    /// The tests on a row's path from the root to its leaf. `None` when an input column is
+    /// nominal (its binary columns would not name one input).
+    pub fn rule_path(&self, row: &[f64]) -> Option<Vec<RuleStep>> {
+        if self.to_binary.has_nominal() {
+            return None;
+        }
+        let mut r = row.to_vec();
+        self.missing.apply(&mut r);
+        let kept = self.useless.kept();
+        let x = self.useless.apply(&r);
+        let mut steps = Vec::new();
+        let mut node = &self.root;
+        while let (Some((att, val)), Some(l), Some(rt)) = (&node.split, &node.left, &node.right) {
+            let left = x[*att] <= *val;
+            steps.push(RuleStep {
+                feature: kept[*att],
+                threshold: *val,
+                value: x[*att],
+                left,
+            });
+            node = if left { l } else { rt };
+        }
+        Some(steps)
+    }
+
+    fn transform(&self, row: &[f64]) -> Vec<f64> {
+        let mut r = row.to_vec();
+        self.missing.apply(&mut r);
+        self.useless.apply(&self.to_binary.apply(&r))
+    }
+
+    /// The number of leaves (Weka's "Number of Rules").
+    pub fn num_leaves(&self) -> usize {
+        fn count(n: &Node) -> usize {
+            match (&n.left, &n.right) {
+                (Some(l), Some(r)) => count(l) + count(r),
+                _ => 1,
+            }
+        }
+        count(&self.root)
+    }
+}
+
+impl Fit<Data> for M5pParams {
+    type Model = M5p;
+
+    fn fit(&self, data: &Data) -> Result<M5p> {
+        let data = data.with_known_target();
+        if data.y.is_empty() {
+            return Err(MlError::Data("no training rows with a known target".into()));
+        }
+        if self.min_instances.is_nan() || self.min_instances < 1.0 {
+            return Err(MlError::Parameter("m5p: -M must be at least 1".into()));
+        }
+        let nominal: Vec<Option<usize>> = data.features.iter().map(|f| f.nominal_count()).collect();
+        let missing = ReplaceMissing::fit(&data.x, &nominal);
+        let filled: Vec<Vec<f64>> = data
+            .x
+            .iter()
+            .map(|r| {
+                let mut r = r.clone();
+                missing.apply(&mut r);
+                r
+            })
+            .collect();
+        let to_binary = NominalToBinary::fit(&filled, &data.y, &nominal);
+        let binary: Vec<Vec<f64>> = filled.iter().map(|r| to_binary.apply(r)).collect();
+        let useless = RemoveUseless::fit(&binary, to_binary.width());
+        let mut x: Vec<Vec<f64>> = binary.iter().map(|r| useless.apply(r)).collect();
+        let mut y = data.y.clone();
+        // m_instances.randomize(new Random(1)): shuffle rows and classes together.
+        let mut order: Vec<usize> = (0..y.len()).collect();
+        JavaRandom::new(1).shuffle(&mut order);
+        x = order.iter().map(|&i| std::mem::take(&mut x[i])).collect();
+        y = order.iter().map(|&i| y[i]).collect();
+        let rows: Vec<usize> = (0..y.len()).collect();
+        let builder = Builder {
+            x: &x,
+            y: &y,
+            min_instances: self.min_instances,
+            regression_tree: self.regression_tree,
+            global_dev: std_dev(&y, &rows),
+        };
+        let mut root = builder.grow(rows);
+        if self.unpruned {
+            builder.install_models(&mut root);
+        } else {
+            builder.prune(&mut root);
+        }
+        if !self.unsmoothed {
+            smooth(&mut root, &mut Vec::new());
+        }
+        finish(&mut root);
+        Ok(M5p {
+            missing,
+            to_binary,
+            useless,
+            root,
+        })
+    }
+}
+
+impl Predict<[Vec<f64>]> for M5p {
+    fn predict(&self, x: &[Vec<f64>]) -> Result<Vec<f64>> {
+        Ok(x.iter()
+            .map(|r| self.root.predict(&self.transform(r)))
+            .collect())
+    }
+}

@@ -1,0 +1,12 @@
+//! Weka 3.6.14's `IBk`, `M5P` and `LinearRegression`, reproduced to the last bits that decide
+//! their predictions (checked against Weka's own output in `tests/golden/weka`), with the
+//! filters they run first, Weka's option strings and its cross-validation layout.
+
+pub mod cv;
+pub mod filters;
+pub mod ibk;
+pub mod linear;
+pub mod m5p;
+mod m5p_tree;
+pub mod options;
+pub mod util;

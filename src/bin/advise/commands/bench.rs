@@ -1,0 +1,299 @@
+//! `advise bench models`: fit + predict time of every model on the seeded `synthetic` dataset
+//! (rows x columns as asked), and, where `java` and Weka's jar exist, the same for Weka's IBk,
+//! M5P and LinearRegression through scripts/weka/WekaBench.java, with the ratio Weka / advise.
+//! Both sides time fit + predict of the same rows on data already in memory, best of a few runs.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use super::output::{note, Output};
+use crate::args::{method_spec, MethodArg, OutputArgs, ViewArg};
+use advise::error::{Error, Result};
+use advise::report::table::TextTable;
+use advise_ml::synthetic::synthetic;
+use advise_ml::{Data, Method, Predict};
+
+/// Settings of `advise bench models`.
+#[derive(Debug, Clone)]
+pub struct BenchSettings {
+    pub rows: Vec<usize>,
+    pub cols: usize,
+    pub seed: i64,
+    /// Compare with Weka when it is installed.
+    pub weka: bool,
+}
+
+#[derive(Debug, Serialize)]
+struct BenchRow {
+    dataset: String,
+    method: Method,
+    reps: usize,
+    advise_s: f64,
+    weka_s: Option<f64>,
+    /// Weka's time over advise's.
+    ratio: Option<f64>,
+}
+
+fn time_ours(method: Method, data: &Data, reps: usize) -> Result<f64> {
+    let params = method.default_params();
+    let mut best = f64::INFINITY;
+    for _ in 0..reps {
+        let t0 = Instant::now();
+        let model = params.fit(data)?;
+        let p = model.model.predict(&data.x)?;
+        std::hint::black_box(p);
+        best = best.min(t0.elapsed().as_secs_f64());
+    }
+    Ok(best)
+}
+
+pub(super) fn write_csv(data: &Data, path: &Path) -> Result<()> {
+    let mut text = String::new();
+    for f in &data.features {
+        text.push_str(&f.name);
+        text.push(',');
+    }
+    text.push_str(&data.target);
+    text.push('\n');
+    for (row, y) in data.x.iter().zip(&data.y) {
+        for v in row {
+            text.push_str(&format!("{v:?},"));
+        }
+        text.push_str(&format!("{y:?}\n"));
+    }
+    std::fs::write(path, text).map_err(|e| Error::io(path, e))
+}
+
+/// Java, the Weka jar and a compiled WekaBench, when all exist.
+pub(super) struct Weka {
+    java: String,
+    classpath: String,
+}
+
+impl Weka {
+    pub(super) fn find(dir: &Path) -> Option<Weka> {
+        let jar = std::env::var("WEKA_JAR").unwrap_or_else(|_| "/usr/share/java/weka.jar".into());
+        let java = std::env::var("JAVA").unwrap_or_else(|_| "java".into());
+        let javac = std::env::var("JAVAC").unwrap_or_else(|_| "javac".into());
+        let source = [
+            PathBuf::from("scripts/weka/WekaBench.java"),
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/weka/WekaBench.java"),
+        ]
+        .into_iter()
+        .find(|p| p.exists())?;
+        if !Path::new(&jar).exists() {
+            return None;
+        }
+        let built = Command::new(&javac)
+            .args(["-cp", &jar, "-d"])
+            .arg(dir)
+            .arg(&source)
+            .output()
+            .ok()?;
+        if !built.status.success() {
+            note(&format!(
+                "bench: javac failed, no Weka comparison: {}",
+                String::from_utf8_lossy(&built.stderr).trim()
+            ));
+            return None;
+        }
+        Some(Weka {
+            java,
+            classpath: format!("{jar}:{}", dir.display()),
+        })
+    }
+
+    fn time(&self, class: &str, csv: &Path, reps: usize) -> Result<f64> {
+        self.time_split(class, csv, csv, reps)
+    }
+
+    /// Best-of-`reps` fit on `train` + predict of `test`, in seconds.
+    pub(super) fn time_split(
+        &self,
+        class: &str,
+        train: &Path,
+        test: &Path,
+        reps: usize,
+    ) -> Result<f64> {
+        let out = Command::new(&self.java)
+            .args(["-cp", &self.classpath, "WekaBench", class, ""])
+            .arg(train)
+            .arg(test)
+            .arg(reps.to_string())
+            .output()
+            .map_err(|e| Error::tool("java", format!("cannot run {}: {e}", self.java)))?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        text.split_whitespace()
+            .next()
+            .and_then(|s| s.parse::<f64>().ok())
+            .filter(|_| out.status.success())
+            .ok_or_else(|| {
+                Error::tool(
+                    "java",
+                    format!(
+                        "WekaBench {class} failed: {}",
+                        String::from_utf8_lossy(&out.stderr).trim()
+                    ),
+                )
+            })
+    }
+}
+
+/// What `advise bench` measures.
+#[derive(Debug, clap::Subcommand)]
+pub enum Which {
+    /// Fit + predict of every model on synthetic data, against Weka where installed.
+    Models(ModelsArgs),
+    /// The six thesis experiments, all methods, on a synthetic campaign of the thesis's size.
+    Experiments(ExperimentsArgs),
+    /// Whether advice carries over: grouped k-fold, leave one program out, leave one GPU out
+    /// and simulator <-> hardware on the project's real and simulated datasets.
+    Transfer(TransferArgs),
+}
+
+/// `advise bench models`.
+#[derive(Debug, clap::Args)]
+pub struct ModelsArgs {
+    /// Dataset sizes (rows), comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "192,1920")]
+    pub rows: Vec<usize>,
+    /// Feature columns.
+    #[arg(long, default_value_t = 250)]
+    pub cols: usize,
+    /// Seed of the synthetic data.
+    #[arg(long, default_value_t = 1)]
+    pub seed: i64,
+    /// Skip the Weka comparison.
+    #[arg(long)]
+    pub no_weka: bool,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+/// `advise bench experiments`.
+#[derive(Debug, clap::Args)]
+pub struct ExperimentsArgs {
+    /// Counter columns of the synthetic campaign.
+    #[arg(long, default_value_t = 250)]
+    pub cols: usize,
+    /// Seed of the synthetic campaign.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Skip the Weka comparison.
+    #[arg(long)]
+    pub no_weka: bool,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+/// `advise bench transfer`.
+#[derive(Debug, clap::Args)]
+pub struct TransferArgs {
+    /// Datasets with counters (repeatable; default: every such folder of datasets/). GPU pairs
+    /// (counters on one GPU, times on another) are found by name.
+    #[arg(long)]
+    pub dataset: Vec<PathBuf>,
+    /// Methods (comma list).
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "all")]
+    pub method: Vec<MethodArg>,
+    /// Feature view.
+    #[arg(long, value_enum, default_value = "portable")]
+    pub features: ViewArg,
+    /// Folds of grouped k-fold and leave one GPU out.
+    #[arg(long, default_value_t = 10)]
+    pub folds: usize,
+    /// Seed of every random step.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+pub fn run(which: Which) -> Result<()> {
+    match which {
+        Which::Models(a) => models(
+            &BenchSettings {
+                rows: a.rows,
+                cols: a.cols,
+                seed: a.seed,
+                weka: !a.no_weka,
+            },
+            &a.out.into(),
+        ),
+        Which::Experiments(a) => {
+            super::bench_experiments::run_bench(a.cols, a.seed, !a.no_weka, &a.out.into())
+        }
+        Which::Transfer(a) => {
+            let (found, gpu_pairs) =
+                super::bench_transfer::default_inputs(std::path::Path::new("datasets"));
+            super::bench_transfer::run_command(
+                &super::bench_transfer::TransferSettings {
+                    datasets: if a.dataset.is_empty() {
+                        found
+                    } else {
+                        a.dataset
+                    },
+                    gpu_pairs,
+                    methods: method_spec(&a.method),
+                    view: a.features.into(),
+                    folds: a.folds,
+                    seed: a.seed,
+                },
+                &a.out.into(),
+            )
+        }
+    }
+}
+
+fn models(s: &BenchSettings, out: &Output) -> Result<()> {
+    let dir = std::env::temp_dir().join(format!("advise-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    let weka = if s.weka { Weka::find(&dir) } else { None };
+    if s.weka && weka.is_none() {
+        note("bench: java, javac or Weka's jar not found; timing advise only");
+    }
+    let mut rows = Vec::new();
+    for &n in &s.rows {
+        let data = synthetic(n, s.cols, s.seed);
+        let name = format!("synthetic {n}x{}", s.cols);
+        let reps = if n <= 500 { 5 } else { 2 };
+        let csv = dir.join(format!("synthetic_{n}x{}.csv", s.cols));
+        if weka.is_some() {
+            write_csv(&data, &csv)?;
+        }
+        for &method in Method::ALL {
+            note(&format!("bench: {name}: {method} ..."));
+            let ours = time_ours(method, &data, reps)?;
+            let weka_s = match (&weka, method.weka_class()) {
+                (Some(w), Some(class)) => Some(w.time(class, &csv, reps)?),
+                _ => None,
+            };
+            rows.push(BenchRow {
+                dataset: name.clone(),
+                method,
+                reps,
+                advise_s: ours,
+                weka_s,
+                ratio: weka_s.map(|w| w / ours),
+            });
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    if out.json {
+        return out.emit_json(&rows);
+    }
+    let mut t = TextTable::new(["dataset", "method", "advise s", "weka s", "weka/advise"]);
+    for r in &rows {
+        t.push([
+            r.dataset.clone(),
+            r.method.to_string(),
+            format!("{:.4}", r.advise_s),
+            r.weka_s.map_or("-".into(), |w| format!("{w:.4}")),
+            r.ratio.map_or("-".into(), |x| format!("{x:.1}x")),
+        ]);
+    }
+    out.emit(&t.render())
+}

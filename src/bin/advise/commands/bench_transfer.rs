@@ -1,0 +1,467 @@
+//! `advise bench transfer`: does advice carry over? Every model and the four baselines under
+//! grouped k-fold (and ungrouped, to show what grouping removes), leave one program out, leave
+//! one GPU out and simulator <-> hardware, with accuracy and balanced accuracy, 95% intervals
+//! and McNemar's exact test against the best baseline of each evaluation.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::output::{note, Output};
+use advise::dataset::features::View;
+use advise::error::{Error, Result};
+use advise::experiment::data::{load_pool_view, SamplePool};
+use advise::experiment::method::{contenders, Contender};
+use advise::experiment::run::{run, ExperimentResult, RunSettings};
+use advise::experiment::splits::{folds, Experiment, Fold, FoldLayout};
+use advise_ml::SplitMix64;
+
+use advise::experiment::stats::{mcnemar_exact, percentile, Interval};
+use advise::experiment::transfer::{across_gpus, across_sources, join};
+use advise::report::table::TextTable;
+
+/// What to evaluate.
+#[derive(Debug, Clone)]
+pub struct TransferSettings {
+    /// Datasets with counters (measured or simulated).
+    pub datasets: Vec<PathBuf>,
+    /// (counters on GPU A, times on GPU B) pairs of the same spaces.
+    pub gpu_pairs: Vec<(PathBuf, PathBuf)>,
+    pub methods: String,
+    pub view: View,
+    pub folds: usize,
+    pub seed: u64,
+}
+
+/// One method in one evaluation.
+#[derive(Debug, Clone, Serialize)]
+pub struct MethodRow {
+    pub method: String,
+    pub baseline: bool,
+    pub samples: usize,
+    pub accuracy: Option<f64>,
+    pub accuracy_ci: Option<Interval>,
+    pub balanced_accuracy: Option<f64>,
+    pub balanced_ci: Option<Interval>,
+    /// McNemar's exact test against the evaluation's best baseline (by accuracy).
+    pub p_vs_best_baseline: Option<f64>,
+}
+
+/// One evaluation.
+#[derive(Debug, Clone, Serialize)]
+pub struct Evaluation {
+    pub name: String,
+    pub data: String,
+    pub view: View,
+    pub folds: usize,
+    pub best_baseline: String,
+    pub rows: Vec<MethodRow>,
+}
+
+/// Datasets of `datasets/` with counters (more than a handful of metrics) and GPU pairs: a
+/// folder `X-<gpu>` with counters and `X-<other gpu>` with times only.
+pub fn default_inputs(root: &Path) -> (Vec<PathBuf>, Vec<(PathBuf, PathBuf)>) {
+    let mut with_counters = Vec::new();
+    let mut times_only = Vec::new();
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root)
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    dirs.sort();
+    for d in dirs {
+        if !d.join("timings.csv").is_file() && !d.join("timings.csv.gz").is_file() {
+            continue;
+        }
+        match std::fs::read_to_string(d.join("PROVENANCE.md")) {
+            Ok(p) if p.contains("counter measurements: 0") => times_only.push(d),
+            _ => {
+                if counters_of(&d) > 5 {
+                    with_counters.push(d);
+                } else {
+                    times_only.push(d);
+                }
+            }
+        }
+    }
+    let stem = |p: &Path| -> String {
+        let name = p
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        name.rsplit_once('-')
+            .map(|(s, _)| s.to_string())
+            .unwrap_or(name)
+    };
+    let pairs = with_counters
+        .iter()
+        .flat_map(|a| {
+            times_only
+                .iter()
+                .filter(|b| stem(b) == stem(a))
+                .map(|b| (a.clone(), b.clone()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    (with_counters, pairs)
+}
+
+/// Distinct metrics in a dataset's measurements (first 20,000 rows).
+fn counters_of(dir: &Path) -> usize {
+    use std::io::BufRead;
+    let path = ["measurements.csv", "measurements.csv.gz"]
+        .iter()
+        .map(|n| dir.join(n))
+        .find(|p| p.is_file());
+    let Some(path) = path else { return 0 };
+    let Ok(reader) = advise::dataset::table::open(&path) else {
+        return 0;
+    };
+    let mut names = std::collections::BTreeSet::new();
+    for line in std::io::BufReader::new(reader)
+        .lines()
+        .take(20_000)
+        .map_while(|l| l.ok())
+    {
+        if let Some(metric) = line.rsplit(',').nth(2) {
+            names.insert(metric.to_string());
+        }
+    }
+    names.len().saturating_sub(1)
+}
+
+fn is_simulated(dir: &Path) -> bool {
+    dir.join("simulator.json").is_file()
+}
+
+/// Runs every evaluation the data allows.
+pub fn evaluate(s: &TransferSettings) -> Result<(Vec<Evaluation>, Vec<String>)> {
+    let owned = contenders(&s.methods)?;
+    let preds: Vec<&dyn Contender> = owned.iter().map(|b| b.as_ref()).collect();
+    let settings = RunSettings {
+        seed: s.seed,
+        bootstrap: 300,
+        ..Default::default()
+    };
+    let mut out = Vec::new();
+    let mut notes = Vec::new();
+    let load = |dirs: &[PathBuf], view: View| -> Result<Vec<SamplePool>> {
+        dirs.iter().map(|d| load_pool_view(d, view)).collect()
+    };
+    let pools = load(&s.datasets, s.view)?;
+    let names: Vec<String> = pools.iter().map(|p| p.name.clone()).collect();
+    let joined = join(pools)?;
+    let all = &joined.pool;
+    for (label, layout) in [
+        ("grouped k-fold", FoldLayout::Grouped),
+        ("ungrouped k-fold", FoldLayout::Ungrouped),
+    ] {
+        note(&format!("bench transfer: {label} on {}", names.join(" + ")));
+        let exp = Experiment::KFold {
+            k: s.folds,
+            seed: s.seed,
+            layout,
+        };
+        let fs = folds(all, &exp, None)?;
+        out.push(evaluation(
+            label,
+            &names.join(" + "),
+            s.view,
+            all,
+            &fs,
+            &preds,
+            &settings,
+        )?);
+    }
+    note("bench transfer: leave one program out");
+    match folds(all, &Experiment::LeaveOneProgramOut, None) {
+        Ok(fs) => out.push(evaluation(
+            "leave one program out",
+            &names.join(" + "),
+            s.view,
+            all,
+            &fs,
+            &preds,
+            &settings,
+        )?),
+        Err(e) => notes.push(format!("leave one program out: {e}")),
+    }
+    let unmatched = all.unmatched_switches();
+    if !unmatched.is_empty() {
+        notes.push(format!(
+            "switches in no optimization family (not matched across programs; name one in \
+             switches.csv's family column): {}",
+            unmatched.join(", ")
+        ));
+    }
+    for (a, b) in &s.gpu_pairs {
+        note(&format!(
+            "bench transfer: leave one GPU out {} -> {}",
+            a.display(),
+            b.display()
+        ));
+        let pa = load_pool_view(a, s.view)?;
+        let pb = load_pool_view(b, View::Counters)?;
+        let (pool, fs) = across_gpus(&pa, &pb, s.folds, s.seed, "logo")?;
+        out.push(evaluation(
+            "leave one GPU out",
+            &pool.name,
+            s.view,
+            &pool,
+            &fs,
+            &preds,
+            &settings,
+        )?);
+    }
+    let (sim, hw): (Vec<PathBuf>, Vec<PathBuf>) =
+        s.datasets.iter().cloned().partition(|d| is_simulated(d));
+    if sim.is_empty() || hw.is_empty() {
+        notes.push("simulator <-> hardware: needs simulated and measured datasets".into());
+    } else {
+        // Raw counters of a simulator and a GPU share no names: only the portable view.
+        let mut pools = load(&sim, View::Portable)?;
+        let ns = pools.len();
+        pools.extend(load(&hw, View::Portable)?);
+        let j = join(pools)?;
+        let (sims, hws): (Vec<usize>, Vec<usize>) = (
+            (0..ns).collect(),
+            (ns..j.origin.iter().max().map_or(ns, |m| m + 1)).collect(),
+        );
+        for (label, train, test) in [
+            ("simulator -> hardware", &sims, &hws),
+            ("hardware -> simulator", &hws, &sims),
+        ] {
+            let fs = across_sources(&j, train, test, label);
+            if fs.is_empty() {
+                notes.push(format!(
+                    "{label}: no optimization family exists on both sides (training side: {}; \
+                     test side: {})",
+                    family_list(&j, train),
+                    family_list(&j, test)
+                ));
+                continue;
+            }
+            out.push(evaluation(
+                label,
+                &j.pool.name,
+                View::Portable,
+                &j.pool,
+                &fs,
+                &preds,
+                &settings,
+            )?);
+        }
+    }
+    Ok((out, notes))
+}
+
+/// The families of the samples from the given pools.
+fn family_list(j: &advise::experiment::transfer::Joined, from: &[usize]) -> String {
+    let pool = &j.pool;
+    let mut f: Vec<&str> = (0..pool.samples.len())
+        .filter(|&i| from.contains(&j.origin[i]))
+        .filter_map(|i| pool.family(&pool.samples[i].switch))
+        .collect();
+    f.sort_unstable();
+    f.dedup();
+    f.join(", ")
+}
+
+#[allow(clippy::too_many_arguments)]
+fn evaluation(
+    name: &str,
+    data: &str,
+    view: View,
+    pool: &SamplePool,
+    fs: &[Fold],
+    preds: &[&dyn Contender],
+    settings: &RunSettings,
+) -> Result<Evaluation> {
+    if fs.is_empty() {
+        return Err(Error::Data(format!("{name}: no folds on {data}")));
+    }
+    let results = run(pool, name, fs, preds, settings, &|_, _| {})?;
+    let correct: Vec<Vec<(bool, bool)>> = results.iter().map(outcomes).collect();
+    let best = results
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.baseline)
+        .max_by(|a, b| {
+            a.1.total
+                .accuracy
+                .unwrap_or(0.0)
+                .total_cmp(&b.1.total.accuracy.unwrap_or(0.0))
+        })
+        .map(|(i, _)| i);
+    let rows = results
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let p = best.filter(|&b| b != i).map(|b| {
+                let (mut only_this, mut only_base) = (0, 0);
+                for ((c, _), (d, _)) in correct[i].iter().zip(&correct[b]) {
+                    match (c, d) {
+                        (true, false) => only_this += 1,
+                        (false, true) => only_base += 1,
+                        _ => {}
+                    }
+                }
+                mcnemar_exact(only_this, only_base)
+            });
+            MethodRow {
+                method: r.method.clone(),
+                baseline: r.baseline,
+                samples: correct[i].len(),
+                accuracy: r.total.accuracy,
+                accuracy_ci: r.total.accuracy_ci,
+                balanced_accuracy: balanced(&correct[i], 0..correct[i].len()),
+                balanced_ci: balanced_ci(&correct[i], settings.seed),
+                p_vs_best_baseline: p,
+            }
+        })
+        .collect();
+    Ok(Evaluation {
+        name: name.to_string(),
+        data: data.to_string(),
+        view,
+        folds: fs.len(),
+        best_baseline: best.map(|b| results[b].method.clone()).unwrap_or_default(),
+        rows,
+    })
+}
+
+/// Per test sample: whether the method's direction was right, and whether it really helped.
+/// Rules averaged over seeds count as right when most seeds were.
+fn outcomes(r: &ExperimentResult) -> Vec<(bool, bool)> {
+    r.optimizations
+        .iter()
+        .flat_map(|o| o.samples.iter())
+        .map(|s| {
+            let up = s.actual > 1.0;
+            ((s.recommended >= 0.5) == up, up)
+        })
+        .collect()
+}
+
+/// Balanced accuracy of (right, positive) pairs.
+fn balanced(v: &[(bool, bool)], idx: impl Iterator<Item = usize>) -> Option<f64> {
+    let (mut tp, mut p, mut tn, mut n) = (0usize, 0usize, 0usize, 0usize);
+    for i in idx {
+        let (right, pos) = v[i];
+        if pos {
+            p += 1;
+            tp += usize::from(right);
+        } else {
+            n += 1;
+            tn += usize::from(right);
+        }
+    }
+    let rates: Vec<f64> = [(tp, p), (tn, n)]
+        .into_iter()
+        .filter(|&(_, t)| t > 0)
+        .map(|(k, t)| k as f64 / t as f64)
+        .collect();
+    (!rates.is_empty()).then(|| rates.iter().sum::<f64>() / rates.len() as f64)
+}
+
+/// 95% percentile bootstrap of the balanced accuracy over samples (500 resamples).
+fn balanced_ci(v: &[(bool, bool)], seed: u64) -> Option<Interval> {
+    if v.is_empty() {
+        return None;
+    }
+    let mut rng = SplitMix64::new(seed ^ 0xB0B);
+    let mut values: Vec<f64> = (0..500)
+        .filter_map(|_| balanced(v, (0..v.len()).map(|_| rng.below(v.len()))))
+        .collect();
+    values.sort_by(f64::total_cmp);
+    (!values.is_empty()).then(|| Interval {
+        low: percentile(&values, 2.5),
+        high: percentile(&values, 97.5),
+    })
+}
+
+fn pct(v: Option<f64>, ci: Option<Interval>) -> String {
+    match (v, ci) {
+        (Some(v), Some(c)) => format!(
+            "{:.1} [{:.1}, {:.1}]",
+            100.0 * v,
+            100.0 * c.low,
+            100.0 * c.high
+        ),
+        (Some(v), None) => format!("{:.1}", 100.0 * v),
+        _ => "-".into(),
+    }
+}
+
+/// The terminal tables.
+pub fn render(evals: &[Evaluation], notes: &[String]) -> String {
+    let mut text = String::new();
+    for e in evals {
+        let mut t = TextTable::new([
+            "method",
+            "samples",
+            "accuracy %",
+            "balanced %",
+            "p vs best baseline",
+        ]);
+        for r in &e.rows {
+            t.push([
+                r.method.clone(),
+                r.samples.to_string(),
+                pct(r.accuracy, r.accuracy_ci),
+                pct(r.balanced_accuracy, r.balanced_ci),
+                r.p_vs_best_baseline
+                    .map(|p| format!("{p:.3}"))
+                    .unwrap_or_else(|| "(best baseline)".into()),
+            ]);
+        }
+        let winner = e
+            .rows
+            .iter()
+            .filter(|r| !r.baseline && r.p_vs_best_baseline.is_some_and(|p| p < 0.05))
+            .filter(|r| {
+                let base = e.rows.iter().find(|b| b.method == e.best_baseline);
+                r.accuracy.unwrap_or(0.0) > base.and_then(|b| b.accuracy).unwrap_or(1.0)
+            })
+            .map(|r| r.method.clone())
+            .collect::<Vec<_>>();
+        text.push_str(&format!(
+            "== {} ({} folds; {}; {:?} features) ==\n{}: {}\n{}\n",
+            e.name,
+            e.folds,
+            e.data,
+            e.view,
+            if winner.is_empty() {
+                "no model beats the best baseline significantly".to_string()
+            } else {
+                format!(
+                    "beats the best baseline ({}) with p < 0.05",
+                    e.best_baseline
+                )
+            },
+            winner.join(", "),
+            t.render()
+        ));
+    }
+    for n in notes {
+        text.push_str(&format!("note: {n}\n"));
+    }
+    text
+}
+
+pub fn run_command(s: &TransferSettings, out: &Output) -> Result<()> {
+    if s.datasets.is_empty() {
+        return Err(Error::Usage(
+            "no dataset with counters: give --dataset DIR (repeatable)".into(),
+        ));
+    }
+    let (evals, notes) = evaluate(s)?;
+    if out.json {
+        return out.emit_json(&serde_json::json!({
+            "schema_version": 1,
+            "view": s.view,
+            "seed": s.seed,
+            "evaluations": evals,
+            "notes": notes,
+        }));
+    }
+    out.emit(&render(&evals, &notes))
+}

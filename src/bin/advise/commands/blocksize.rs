@@ -1,0 +1,107 @@
+//! `advise blocksize`: the block size STATuner's SVM recommends for each kernel of a file,
+//! beside the occupancy calculator's choices, and why.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use super::output::Output;
+use advise::error::{Error, Result};
+use advise::static_analysis::blocksize::{recommend, Dataset};
+use advise::static_analysis::occupancy::{Arch, KernelResources};
+use advise::static_analysis::{analyze, CompileOptions};
+
+use crate::args::JsonArg;
+
+/// `advise blocksize`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// A .cu file (compiled with nvcc: NVCC or PATH), or an existing .ptx or .cubin.
+    pub file: PathBuf,
+    /// Target architecture.
+    #[arg(long, default_value = "sm_90")]
+    pub arch: String,
+    /// Extra nvcc flags, e.g. "-use_fast_math".
+    #[arg(long, default_value = "", allow_hyphen_values = true)]
+    pub nvcc_flags: String,
+    /// Block-size dataset folder (default: the repository's datasets/blocksize).
+    #[arg(long)]
+    pub dataset: Option<PathBuf>,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[command(flatten)]
+    pub json: JsonArg,
+}
+
+pub fn run(args: Args) -> Result<()> {
+    recommend_sizes(
+        &BlocksizeSettings {
+            options: CompileOptions::new(&args.arch, &args.nvcc_flags)?,
+            file: args.file,
+            dataset: args.dataset,
+            seed: args.seed,
+        },
+        &args.json.into(),
+    )
+}
+
+/// Settings of `advise blocksize`.
+#[derive(Debug, Clone)]
+pub struct BlocksizeSettings {
+    pub file: PathBuf,
+    pub options: CompileOptions,
+    pub dataset: Option<PathBuf>,
+    pub seed: u64,
+}
+
+fn recommend_sizes(s: &BlocksizeSettings, out: &Output) -> Result<()> {
+    let arch = Arch::parse(&s.options.arch)?;
+    let a = analyze(&s.file, &s.options)?;
+    if a.kernels.is_empty() {
+        return Err(Error::Data(format!(
+            "{}: no kernels found",
+            s.file.display()
+        )));
+    }
+    let ds = Dataset::load(&s.dataset.clone().unwrap_or_else(Dataset::default_dir))?;
+    let mut recs = Vec::new();
+    for k in &a.kernels {
+        let res = KernelResources {
+            registers_per_thread: k.metrics.registers.unwrap_or(32),
+            shared_bytes_per_block: k.metrics.shared_bytes.unwrap_or(0) as u32,
+        };
+        recs.push(recommend(
+            &ds,
+            &k.short_name,
+            k.metrics.statuner_features(),
+            &arch,
+            &res,
+            s.seed,
+        )?);
+    }
+    if out.json {
+        return out.emit_json(&serde_json::json!({ "kernels": recs }));
+    }
+    let mut t = String::new();
+    for r in &recs {
+        let _ = writeln!(t, "{}: block size {} on {}", r.kernel, r.block_size, r.arch);
+        let _ = writeln!(
+            t,
+            "  why: an SVM on the 8 STATuner static metrics and the GPU's limits, trained on {} real tuning spaces; the kernels nearest in those metrics were fastest at {}",
+            ds.kernels.len(),
+            r.nearest.iter().map(|(k, g, b)| format!("{b} ({k} on {g})")).collect::<Vec<_>>().join(", ")
+        );
+        let _ = writeln!(
+            t,
+            "  occupancy at {}: {:.0}%; the occupancy calculator's maximum is {:.0}% at {}",
+            r.block_size,
+            100.0 * r.occupancy,
+            100.0 * r.max_occupancy,
+            r.max_occupancy_sizes
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+    }
+    out.emit(&t)
+}

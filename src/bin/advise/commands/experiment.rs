@@ -1,0 +1,360 @@
+//! `advise experiment`: the thesis's experiments (and more) on a dataset folder, with
+//! baselines, intervals and significance; tables on the terminal, a report folder on request.
+
+use std::path::PathBuf;
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::output::{note, Output};
+use crate::args::{exp_spec, method_spec, ExpArg, JsonArg, MethodArg, ViewArg};
+use advise::dataset::features::View;
+use advise::error::{Error, Result};
+use advise::experiment::data::{load_pools_view, SamplePool};
+use advise::experiment::method::{contenders, Contender};
+use advise::experiment::record::{json, FoldLog};
+use advise::experiment::run::{self as running, ExperimentResult, RunSettings};
+use advise::experiment::splits::{folds, Experiment, Fold, FoldLayout};
+use advise::report::experiment::render_text;
+use advise::report::experiment_files::write_report;
+
+/// Settings of `advise experiment`.
+#[derive(Debug, Clone)]
+pub struct ExperimentCommand {
+    pub datasets: Vec<PathBuf>,
+    pub experiments: String,
+    pub methods: String,
+    pub program: Option<String>,
+    pub train_run: Option<u32>,
+    pub train_input: Option<String>,
+    pub kfolds: usize,
+    /// How k-fold assigns samples to folds.
+    pub layout: FoldLayout,
+    pub view: View,
+    /// Skip experiments the data cannot run (with a note) even when named explicitly.
+    pub lenient: bool,
+    pub settings: RunSettings,
+    pub out_dir: Option<PathBuf>,
+}
+
+/// Parses `--folds`: a number K (grouped folds, the default), `ungrouped:K`, or `weka` /
+/// `weka:K` (Weka's layout).
+pub fn parse_folds(spec: &str) -> Result<(usize, FoldLayout)> {
+    let bad = || {
+        Error::Usage(format!(
+            "--folds `{spec}`: give a number, `ungrouped:K`, `weka` or `weka:K`"
+        ))
+    };
+    let s = spec.trim();
+    if s == "weka" {
+        return Ok((10, FoldLayout::Weka));
+    }
+    for (prefix, layout) in [
+        ("weka:", FoldLayout::Weka),
+        ("ungrouped:", FoldLayout::Ungrouped),
+    ] {
+        if let Some(k) = s.strip_prefix(prefix) {
+            return Ok((k.parse().map_err(|_| bad())?, layout));
+        }
+    }
+    Ok((s.parse().map_err(|_| bad())?, FoldLayout::Grouped))
+}
+
+/// Parses `--exp`: `1`..`6`, `all`, `loio`, `lopo`, `kfold`, or a comma list.
+pub fn parse_experiments(
+    spec: &str,
+    pool: &SamplePool,
+    k: usize,
+    seed: u64,
+    layout: FoldLayout,
+) -> Result<Vec<Experiment>> {
+    let programs: Vec<&str> = pool
+        .samples
+        .iter()
+        .map(|s| s.key.program.as_str())
+        .collect();
+    let nbbh = programs.iter().any(|p| *p == "NB" || *p == "BH");
+    let mut out = Vec::new();
+    for part in spec.split(',').map(str::trim) {
+        match part {
+            "fidelity" => {}
+            "all" if nbbh => out.extend(
+                (1..=6)
+                    .map(Experiment::Thesis)
+                    .chain([Experiment::LeaveOneInputOut]),
+            ),
+            "all" => out.extend([
+                Experiment::KFold { k, seed, layout },
+                Experiment::LeaveOneProgramOut,
+                Experiment::LeaveOneInputOut,
+            ]),
+            "loio" => out.push(Experiment::LeaveOneInputOut),
+            "lopo" => out.push(Experiment::LeaveOneProgramOut),
+            "kfold" => out.push(Experiment::KFold { k, seed, layout }),
+            n => match n.parse::<u8>() {
+                Ok(n @ 1..=6) => out.push(Experiment::Thesis(n)),
+                _ => {
+                    return Err(Error::Usage(format!(
+                        "unknown experiment `{n}`: use 1-6, all, loio, lopo, kfold or fidelity"
+                    )))
+                }
+            },
+        }
+    }
+    Ok(out)
+}
+
+fn keep(fold: &Fold, cmd: &ExperimentCommand) -> bool {
+    let run_ok = cmd.train_run.is_none_or(|r| {
+        !fold.choice.contains("train-run=") || fold.choice.contains(&format!("train-run={r}"))
+    });
+    let input_ok = cmd.train_input.as_ref().is_none_or(|i| {
+        !fold.choice.contains("train-input=") || fold.choice.contains(&format!("train-input={i} "))
+    });
+    run_ok && input_ok
+}
+
+/// Runs the experiments; returns one result list per experiment, the notes for skipped ones
+/// and the folds with their groups.
+pub fn execute(
+    cmd: &ExperimentCommand,
+    pool: &SamplePool,
+    show_progress: bool,
+) -> Result<(Vec<Vec<ExperimentResult>>, Vec<String>, FoldLog)> {
+    let list = parse_experiments(
+        &cmd.experiments,
+        pool,
+        cmd.kfolds,
+        cmd.settings.seed,
+        cmd.layout,
+    )?;
+    let owned = contenders(&cmd.methods)?;
+    let preds: Vec<&dyn Contender> = owned.iter().map(|b| b.as_ref()).collect();
+    let explicit = !cmd.lenient && !cmd.experiments.split(',').any(|p| p.trim() == "all");
+    let mut all = Vec::new();
+    let mut notes = Vec::new();
+    let mut log = FoldLog::default();
+    for e in &list {
+        let fs = match folds(pool, e, cmd.program.as_deref()) {
+            Ok(f) => f,
+            Err(err) if !explicit => {
+                notes.push(format!("skipped {}: {err}", e.name()));
+                continue;
+            }
+            Err(err) => return Err(err),
+        };
+        let fs: Vec<Fold> = fs.into_iter().filter(|f| keep(f, cmd)).collect();
+        if fs.is_empty() {
+            notes.push(format!(
+                "skipped {}: no fold matches --train-run/--train-input",
+                e.name()
+            ));
+            continue;
+        }
+        let bar = if show_progress && !super::output::quiet() {
+            ProgressBar::new((fs.len() * preds.len()) as u64)
+        } else {
+            ProgressBar::hidden()
+        };
+        bar.set_style(
+            ProgressStyle::with_template("{msg:>8} [{bar:30}] {pos}/{len} fits, {eta} left")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar.set_message(e.name());
+        let results = running::run(pool, &e.name(), &fs, &preds, &cmd.settings, &|done, _| {
+            bar.set_position(done as u64)
+        })?;
+        bar.finish_and_clear();
+        log.add(pool, &e.name(), &fs);
+        all.push(results);
+    }
+    Ok((all, notes, log))
+}
+
+/// `advise experiment`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Dataset folder (measurements.csv(.gz), timings.csv, and switches.csv for imports);
+    /// repeat it to pool several (e.g. two imported programs for lopo). For `--exp
+    /// statuner`: the block-size dataset (default datasets/blocksize).
+    #[arg(long)]
+    pub dataset: Vec<PathBuf>,
+    /// Experiments (comma list).
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "all")]
+    pub exp: Vec<ExpArg>,
+    /// Methods (comma list); the four baselines always run.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "all")]
+    pub method: Vec<MethodArg>,
+    /// Program of experiments 1-4 and loio (default BH, or the only program).
+    #[arg(long)]
+    pub program: Option<String>,
+    /// Only the folds that train on this run (experiments 1, 2).
+    #[arg(long)]
+    pub train_run: Option<u32>,
+    /// Only the folds that train on this input label (experiment 4).
+    #[arg(long)]
+    pub train_input: Option<String>,
+    /// Feature view: every metric, the portable ratios, or both.
+    #[arg(long, value_enum, default_value = "counters")]
+    pub features: ViewArg,
+    /// Folds of `kfold`: a number K (grouped: samples of one program, input and
+    /// configuration family never sit on both sides), `ungrouped:K` (samples shuffled one by
+    /// one, which leaks), or `weka` / `weka:K` (exactly Weka's `-x K -s SEED` layout).
+    #[arg(long, default_value = "10")]
+    pub folds: String,
+    /// Seed of every random step (fold shuffles, bootstrap, random baseline).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Half-width of the "no clear effect" band around a speedup of 1.0.
+    #[arg(long, default_value_t = 0.02)]
+    pub band: f64,
+    /// Write report.md, index.html, results.json and charts into this folder.
+    #[arg(long = "out-dir", alias = "out")]
+    pub out_dir: Option<PathBuf>,
+    #[command(flatten)]
+    pub json: JsonArg,
+}
+
+pub fn run(args: Args) -> Result<()> {
+    let (kfolds, layout) = parse_folds(&args.folds)?;
+    run_command(
+        &ExperimentCommand {
+            datasets: args.dataset,
+            experiments: exp_spec(&args.exp),
+            methods: method_spec(&args.method),
+            program: args.program,
+            train_run: args.train_run,
+            train_input: args.train_input,
+            kfolds,
+            layout,
+            view: args.features.into(),
+            lenient: false,
+            settings: RunSettings {
+                seed: args.seed,
+                band: args.band,
+                ..Default::default()
+            },
+            out_dir: args.out_dir,
+        },
+        &args.json.into(),
+    )
+}
+
+pub fn run_command(cmd: &ExperimentCommand, out: &Output) -> Result<()> {
+    if cmd.experiments.trim() == "statuner" {
+        let settings = super::statuner::StatunerSettings {
+            dataset: cmd.datasets.first().cloned(),
+            seed: cmd.settings.seed,
+            build_from: None,
+        };
+        return super::statuner::evaluate_with(&settings, out);
+    }
+    if cmd.datasets.is_empty() {
+        return Err(Error::Usage(
+            "give the dataset folder with --dataset DIR".into(),
+        ));
+    }
+    let pool = load_pools_view(&cmd.datasets, cmd.view)?;
+    let parts: Vec<&str> = cmd.experiments.split(',').map(str::trim).collect();
+    let nbbh = pool
+        .samples
+        .iter()
+        .any(|s| s.key.program == "NB" || s.key.program == "BH");
+    let fidelity = (parts.contains(&"fidelity") || (parts.contains(&"all") && nbbh))
+        .then(|| advise::experiment::fidelity::fidelity(&pool));
+    if parts == ["fidelity"] {
+        let rows = fidelity.unwrap_or_default();
+        if out.json {
+            return out.emit_json(&serde_json::json!({
+                "schema_version": 2,
+                "dataset": pool.name,
+                "fidelity": rows,
+            }));
+        }
+        return out.emit(&render_fidelity(&rows));
+    }
+    let (results, mut notes, log) = execute(cmd, &pool, !out.json)?;
+    notes.insert(0, describe_pool(&pool, &cmd.datasets));
+    let title = format!(
+        "advise experiment on {} (seed {})",
+        pool.name, cmd.settings.seed
+    );
+    if let Some(dir) = &cmd.out_dir {
+        write_report(
+            dir,
+            &title,
+            &notes,
+            &pool,
+            &results,
+            cmd.settings.seed,
+            &log,
+        )?;
+        note(&format!(
+            "wrote {}/report.md, index.html, results.json and charts",
+            dir.display()
+        ));
+    }
+    if out.json {
+        let mut doc = json(&pool, cmd.settings.seed, &results, &log);
+        if let Some(rows) = &fidelity {
+            doc["fidelity"] = serde_json::json!(rows);
+        }
+        return out.emit_json(&doc);
+    }
+    let mut text = String::new();
+    if let Some(rows) = &fidelity {
+        text.push_str(&render_fidelity(rows));
+        text.push('\n');
+    }
+    text.push_str(&render_text(&title, &results, &notes));
+    out.emit(&text)
+}
+
+/// The fidelity table: the data's share of faster pairs and median speedup per optimization
+/// beside the thesis's K20.
+pub fn render_fidelity(rows: &[advise::experiment::fidelity::FidelityRow]) -> String {
+    let mut t = advise::report::table::TextTable::new([
+        "program",
+        "optimization",
+        "pairs",
+        "faster here %",
+        "median speedup",
+        "faster on the thesis's K20 %",
+    ]);
+    for r in rows {
+        t.push([
+            r.program.clone(),
+            r.optimization.clone(),
+            r.pairs.to_string(),
+            r.share_faster
+                .map(|v| format!("{:.0}", 100.0 * v))
+                .unwrap_or_else(|| "not in the data".into()),
+            r.median_speedup
+                .map(|v| format!("{v:.3}x"))
+                .unwrap_or_else(|| "-".into()),
+            match (&r.thesis_share_faster, &r.thesis_table) {
+                (Some(s), Some(t)) => format!("{:.0} ({t})", 100.0 * s),
+                _ => "-".into(),
+            },
+        ]);
+    }
+    format!(
+        "Fidelity: the share of variant pairs each optimization speeds up in this data, beside \
+         the share measured on the thesis's Tesla K20 (its tables' PP + NP, IBk)\n{}",
+        t.render()
+    )
+}
+
+fn describe_pool(pool: &SamplePool, dirs: &[PathBuf]) -> String {
+    let names: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+    format!(
+        "dataset {}: {} speedup samples of {} switches, {} features{}",
+        names.join(" + "),
+        pool.samples.len(),
+        pool.switches.len(),
+        pool.columns.len(),
+        pool.normalizer
+            .as_ref()
+            .map(|n| format!(", counts divided by {n}"))
+            .unwrap_or_default()
+    )
+}

@@ -1,0 +1,93 @@
+//! `advise explain`: the catalogue entry of an optimization, for people who are not GPU experts.
+
+use std::fmt::Write as _;
+
+use super::output::Output;
+use advise::error::{Error, Result};
+use advise::recommend::catalogue::{entries, lookup, Entry};
+
+use crate::args::OutputArgs;
+
+/// `advise explain`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// FTZ, RSQRT, CONST, PEEL, SHMEM, UNROLL, VOTE, WARP, SORT, VOLA, or a tuning switch such
+    /// as READ_ONLY:0->1.
+    pub name: Option<String>,
+    /// Every entry of the catalogue.
+    #[arg(long)]
+    pub all: bool,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+pub fn run(args: Args) -> Result<()> {
+    explain(args.name.as_deref(), args.all, &args.out.into())
+}
+
+fn indent(code: &str) -> String {
+    code.lines().map(|l| format!("    {l}\n")).collect()
+}
+
+/// The entry as terminal text.
+pub fn render(e: &Entry) -> String {
+    let mut t = String::new();
+    let _ = writeln!(t, "{}: {}\n", e.name, e.summary);
+    let _ = writeln!(t, "What it does\n  {}\n", e.what.replace('\n', "\n  "));
+    let _ = writeln!(t, "Counters that point to it");
+    for s in &e.signals {
+        let _ = writeln!(t, "  - {s}");
+    }
+    let _ = writeln!(t, "\nHow to apply\n  {}", e.how);
+    if !e.nvcc_flags.is_empty() {
+        let _ = writeln!(t, "  nvcc flags: {}", e.nvcc_flags);
+    }
+    if !e.before.is_empty() {
+        let _ = writeln!(
+            t,
+            "\n  Before:\n{}\n  After:\n{}",
+            indent(&e.before),
+            indent(&e.after)
+        );
+    }
+    let _ = writeln!(t, "\nRisks");
+    for r in &e.risks {
+        let _ = writeln!(t, "  - {r}");
+    }
+    let _ = writeln!(t, "\nRead more");
+    for r in &e.read_more {
+        let _ = writeln!(t, "  - {r}");
+    }
+    t
+}
+
+fn explain(name: Option<&str>, all: bool, out: &Output) -> Result<()> {
+    let list = if all {
+        entries()?
+    } else {
+        let name = name.ok_or_else(|| {
+            Error::Usage("name an optimization (e.g. `advise explain SHMEM`) or pass --all".into())
+        })?;
+        vec![lookup(name)?.ok_or_else(|| {
+            let known: Vec<String> = entries()
+                .unwrap_or_default()
+                .into_iter()
+                .map(|e| e.name)
+                .collect();
+            Error::Usage(format!(
+                "no catalogue entry for `{name}`; known: {}",
+                known.join(" ")
+            ))
+        })?]
+    };
+    if out.json {
+        return out.emit_json(&serde_json::json!({ "optimizations": list }));
+    }
+    out.emit(
+        &list
+            .iter()
+            .map(render)
+            .collect::<Vec<_>>()
+            .join("\n----\n\n"),
+    )
+}

@@ -1,0 +1,51 @@
+//! `advise import`: a real tuning space into a dataset folder.
+
+use std::path::{Path, PathBuf};
+
+use super::output::{note, Output};
+use crate::args::{JsonArg, ToolArg};
+use advise::dataset::import::{read_space, write_dataset, Tool};
+use advise::error::Result;
+
+/// `advise import`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[arg(value_enum)]
+    pub tool: ToolArg,
+    /// The file (.json or .json.gz).
+    pub file: PathBuf,
+    /// Dataset folder to write, e.g. datasets/ktt-convolution-2080ti.
+    #[arg(long = "out-dir", alias = "out")]
+    pub out_dir: PathBuf,
+    #[command(flatten)]
+    pub json: JsonArg,
+}
+
+pub fn run(args: Args) -> Result<()> {
+    import(args.tool, &args.file, &args.out_dir, args.json.json)
+}
+
+fn import(tool: ToolArg, file: &Path, out: &Path, json: bool) -> Result<()> {
+    let tool = match tool {
+        ToolArg::Ktt => Tool::Ktt,
+        ToolArg::KernelTuner => Tool::KernelTuner,
+    };
+    let space = read_space(tool, file)?;
+    let command: Vec<String> = std::env::args().collect();
+    let summary = write_dataset(&space, file, out, &command.join(" "))?;
+    let stdout = Output::default();
+    if json {
+        return stdout.emit_json(&summary);
+    }
+    note(&format!("wrote {}", out.display()));
+    stdout.emit(&format!(
+        "{} on {}: {} configurations ({} failed), {} counter measurements, input {}\nswitches: {}\n",
+        summary.program,
+        summary.device,
+        summary.configs,
+        summary.failed,
+        summary.measurements,
+        summary.input,
+        summary.switches.join(", ")
+    ))
+}

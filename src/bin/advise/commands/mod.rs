@@ -1,0 +1,28 @@
+//! One file per subcommand, each with its `Args` and `run`. This is the only layer that
+//! chains pipeline stages and prints; the library below it exposes stages.
+
+pub mod advisor;
+pub mod bench;
+pub mod bench_experiments;
+pub mod bench_transfer;
+pub mod blocksize;
+pub mod build;
+pub mod collect;
+pub mod completions;
+pub mod demo;
+pub mod experiment;
+pub mod explain;
+pub mod features;
+pub mod fit;
+pub mod import;
+pub mod merge;
+pub mod metric_map;
+pub mod output;
+pub mod parse;
+pub mod predict;
+pub mod samples;
+pub mod search;
+pub mod search_bench;
+pub mod static_cmd;
+pub mod statuner;
+pub mod variants;

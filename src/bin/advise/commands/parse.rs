@@ -1,0 +1,174 @@
+//! `advise parse`: profiler files into the tidy measurement table.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::output::{note, Output};
+use crate::args::{FormatArg, LabelArgs, OutputArgs};
+use advise::dataset::measurements::{rows_of, MeasurementRow, RunKey};
+use advise::dataset::table::write_rows;
+use advise::error::{Error, Result};
+use advise::profile::{parse_path, FormatChoice, ProfileData};
+
+/// What to parse and how to label it.
+#[derive(Debug, Clone)]
+pub struct ParseSettings {
+    pub files: Vec<PathBuf>,
+    pub format: FormatChoice,
+    /// Program label; `None` means "the file's name".
+    pub program: Option<String>,
+    pub input: String,
+    pub run: u32,
+    pub variant: String,
+    pub rules: Option<PathBuf>,
+}
+
+impl ParseSettings {
+    pub fn new(
+        files: Vec<PathBuf>,
+        format: FormatArg,
+        label: LabelArgs,
+        rules: Option<PathBuf>,
+    ) -> Self {
+        ParseSettings {
+            files,
+            format: match format {
+                FormatArg::Auto => FormatChoice::Auto,
+                FormatArg::Ncu => FormatChoice::Ncu,
+                FormatArg::Nvprof => FormatChoice::Nvprof,
+                FormatArg::GpgpuSim => FormatChoice::GpgpuSim,
+            },
+            program: label.program,
+            input: label.input,
+            run: label.run,
+            variant: label.variant,
+            rules,
+        }
+    }
+
+    fn key_for(&self, path: &Path) -> RunKey {
+        RunKey {
+            program: self.program.clone().unwrap_or_else(|| file_label(path)),
+            input: self.input.clone(),
+            run: self.run,
+            variant: self.variant.clone(),
+        }
+    }
+}
+
+/// A file's name without directory and profiler extensions, used as a default label.
+pub fn file_label(path: &Path) -> String {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_else(|| "stdin".into());
+    let mut label = name.as_str();
+    for ext in [".gz", ".csv", ".log", ".txt", ".profile"] {
+        label = label.strip_suffix(ext).unwrap_or(label);
+    }
+    label.to_string()
+}
+
+/// Summary of one parsed file.
+#[derive(Debug, Clone, Serialize)]
+pub struct FileSummary {
+    pub source: String,
+    pub format: &'static str,
+    pub launches: usize,
+    pub kernels: usize,
+    pub metrics: usize,
+    pub measurements: usize,
+    pub skipped_cells: usize,
+    pub rules: usize,
+}
+
+impl FileSummary {
+    pub fn of(data: &ProfileData) -> Self {
+        let mut kernels: Vec<&str> = data
+            .measurements
+            .iter()
+            .map(|m| m.kernel.as_str())
+            .collect();
+        kernels.sort_unstable();
+        kernels.dedup();
+        let mut metrics: Vec<&str> = data
+            .measurements
+            .iter()
+            .map(|m| m.metric.as_str())
+            .collect();
+        metrics.sort_unstable();
+        metrics.dedup();
+        FileSummary {
+            source: data.source.clone(),
+            format: data.format.name(),
+            launches: data.launches().len(),
+            kernels: kernels.len(),
+            metrics: metrics.len(),
+            measurements: data.measurements.len(),
+            skipped_cells: data.skipped_cells,
+            rules: data.rules.len(),
+        }
+    }
+}
+
+/// Parses every file; stops at the first error.
+pub fn parse_all(settings: &ParseSettings) -> Result<Vec<(RunKey, ProfileData)>> {
+    settings
+        .files
+        .iter()
+        .map(|f| Ok((settings.key_for(f), parse_path(f, settings.format)?)))
+        .collect()
+}
+
+/// `advise parse`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Profiler output files.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Force a format instead of detecting it.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub format: FormatArg,
+    #[command(flatten)]
+    pub label: LabelArgs,
+    /// Also write ncu's rule findings (Rule Name, Estimated Speedup, ...) to this CSV.
+    #[arg(long)]
+    pub rules: Option<PathBuf>,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+pub fn run(args: Args) -> Result<()> {
+    parse_files(
+        &ParseSettings::new(args.files, args.format, args.label, args.rules),
+        &args.out.into(),
+    )
+}
+
+fn parse_files(settings: &ParseSettings, out: &Output) -> Result<()> {
+    let parsed = parse_all(settings)?;
+    let rows: Vec<MeasurementRow> = parsed.iter().flat_map(|(k, d)| rows_of(k, d)).collect();
+    let summaries: Vec<FileSummary> = parsed.iter().map(|(_, d)| FileSummary::of(d)).collect();
+    for s in &summaries {
+        note(&format!(
+            "{}: {}, {} launches, {} kernels, {} metrics, {} measurements ({} cells without a number), {} rule findings",
+            s.source, s.format, s.launches, s.kernels, s.metrics, s.measurements, s.skipped_cells, s.rules
+        ));
+    }
+    if let Some(path) = &settings.rules {
+        let rules: Vec<_> = parsed
+            .iter()
+            .flat_map(|(_, d)| d.rules.iter().cloned())
+            .collect();
+        let file = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
+        write_rows(file, &rules)?;
+    }
+    if out.json {
+        return out.emit_json(&serde_json::json!({
+            "files": summaries,
+            "measurements": rows,
+        }));
+    }
+    out.emit_csv(|buf| write_rows(buf, &rows))
+}

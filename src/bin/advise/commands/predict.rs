@@ -1,0 +1,262 @@
+//! `advise predict`: fit a model on a CSV/ARFF training file (or load a saved
+//! one) and predict a test file, or cross-validate the training file as Weka's `-x K -s S` does.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::output::{note, Output};
+use crate::args::{MethodArg, OutputArgs, TrainArgs};
+use advise::dataset::instances::Instances;
+use advise::error::{Error, Result};
+use advise_ml::weka::cv::cross_validate;
+use advise_ml::weka::options as weka_options;
+use advise_ml::{Data, FittedModel, Method, Params};
+
+/// Where the training data comes from and how it is read.
+#[derive(Debug, Clone, Default)]
+pub struct TrainSettings {
+    pub method: Option<Method>,
+    pub train: Option<PathBuf>,
+    /// Target column by name or 1-based number; `None`: the last column, as in Weka.
+    pub target: Option<String>,
+    pub ignore: Vec<String>,
+    pub weka_options: Option<String>,
+}
+
+/// Everything `advise predict` needs.
+#[derive(Debug, Clone, Default)]
+pub struct PredictSettings {
+    pub train: TrainSettings,
+    pub test: Option<PathBuf>,
+    pub model: Option<PathBuf>,
+    pub cv: Option<usize>,
+    pub seed: i64,
+}
+
+/// `advise predict`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    pub train: TrainArgs,
+    /// Rows to predict (CSV or ARFF with the training columns; the target may be absent);
+    /// Weka's `-T`.
+    #[arg(long, short = 'T')]
+    pub test: Option<PathBuf>,
+    /// A model saved by `advise fit` instead of --train.
+    #[arg(long)]
+    pub model: Option<PathBuf>,
+    /// K-fold cross-validation of --train (Weka's `-x K`); without --test or --model, 10-fold
+    /// as Weka does. Rows are printed in file order.
+    #[arg(long, short = 'x')]
+    pub cv: Option<usize>,
+    /// Seed of the cross-validation shuffle (Weka's `-s`).
+    #[arg(long, short = 's', default_value_t = 1)]
+    pub seed: i64,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+pub fn run(args: Args) -> Result<()> {
+    let cv = match (args.cv, &args.test, &args.model) {
+        (None, None, None) => Some(10),
+        (cv, _, _) => cv,
+    };
+    predict(
+        &PredictSettings {
+            train: args.train.into(),
+            test: args.test,
+            model: args.model,
+            cv,
+            seed: args.seed,
+        },
+        &args.out.into(),
+    )
+}
+
+impl From<TrainArgs> for TrainSettings {
+    fn from(a: TrainArgs) -> Self {
+        TrainSettings {
+            method: a.method.and_then(MethodArg::method),
+            train: a.train,
+            target: a.target,
+            ignore: ignore_list(&a.ignore),
+            weka_options: a.weka_options,
+        }
+    }
+}
+
+/// Splits `--ignore a,b --ignore c` into names.
+pub fn ignore_list(values: &[String]) -> Vec<String> {
+    values
+        .iter()
+        .flat_map(|v| v.split(','))
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+fn read_table(path: &Path, target: Option<&str>, ignore: &[String]) -> Result<Instances> {
+    let mut t = Instances::read(path)?;
+    t.set_target(target)
+        .and_then(|_| t.remove_columns(ignore))
+        .map_err(|e| Error::Data(format!("{}: {e}", path.display())))?;
+    Ok(t)
+}
+
+impl TrainSettings {
+    fn params(&self) -> Result<Params> {
+        let method: Method = self.method.ok_or_else(|| {
+            Error::Usage(format!(
+                "--method is required ({})",
+                Method::names().join(", ")
+            ))
+        })?;
+        Ok(weka_options::parse(
+            method,
+            self.weka_options.as_deref().unwrap_or(""),
+        )?)
+    }
+
+    fn data(&self) -> Result<(Instances, Data)> {
+        let path = self
+            .train
+            .as_ref()
+            .ok_or_else(|| Error::Usage("--train is required".into()))?;
+        let table = read_table(path, self.target.as_deref(), &self.ignore)?;
+        let data = advise::dataset::matrix::data_from_instances(&table)
+            .map_err(|e| Error::Data(format!("{}: {e}", path.display())))?;
+        Ok((table, data))
+    }
+
+    /// Fits the model these settings describe.
+    pub fn fit(&self) -> Result<FittedModel> {
+        let params = self.params()?;
+        let (_, data) = self.data()?;
+        Ok(params.fit(&data)?)
+    }
+}
+
+#[derive(Serialize)]
+struct JsonPrediction {
+    row: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fold: Option<usize>,
+    predicted: f64,
+}
+
+/// Writes predictions: one per line, or JSON, or (with `-o`) CSV with the input's columns.
+fn emit(
+    out: &Output,
+    table: &Instances,
+    rows: &[usize],
+    folds: Option<&[usize]>,
+    predicted: &[f64],
+) -> Result<()> {
+    if out.json {
+        let items: Vec<JsonPrediction> = rows
+            .iter()
+            .enumerate()
+            .map(|(i, &row)| JsonPrediction {
+                row,
+                fold: folds.map(|f| f[i]),
+                predicted: predicted[i],
+            })
+            .collect();
+        return out.emit_json(&items);
+    }
+    if out.path.is_some() {
+        return out.emit_csv(|buf| {
+            let mut w = csv::Writer::from_writer(buf);
+            let mut header: Vec<String> = table.attributes.iter().map(|a| a.name.clone()).collect();
+            if folds.is_some() {
+                header.push("fold".into());
+            }
+            header.push("predicted".into());
+            let err = |e: csv::Error| Error::Internal(format!("cannot write CSV: {e}"));
+            w.write_record(&header).map_err(err)?;
+            for (i, &row) in rows.iter().enumerate() {
+                let mut rec: Vec<String> = (0..table.attributes.len())
+                    .map(|c| table.cell_text(row, c))
+                    .collect();
+                if let Some(f) = folds {
+                    rec.push(f[i].to_string());
+                }
+                rec.push(predicted[i].to_string());
+                w.write_record(&rec).map_err(err)?;
+            }
+            w.flush()
+                .map_err(|e| Error::Internal(format!("cannot write CSV: {e}")))
+        });
+    }
+    let mut text = String::with_capacity(predicted.len() * 20);
+    for p in predicted {
+        text.push_str(&p.to_string());
+        text.push('\n');
+    }
+    out.emit(&text)
+}
+
+fn predict(s: &PredictSettings, out: &Output) -> Result<()> {
+    if let Some(folds) = s.cv {
+        if s.test.is_some() || s.model.is_some() {
+            return Err(Error::Usage(
+                "--cv uses --train only (no --test or --model)".into(),
+            ));
+        }
+        let params = s.train.params()?;
+        let (table, data) = s.train.data()?;
+        let preds = cross_validate(&params, &data, folds, s.seed)?;
+        // Weka lists fold by fold; we print in the file's row order.
+        let mut by_row = preds;
+        by_row.sort_by_key(|p| p.row);
+        let rows: Vec<usize> = by_row.iter().map(|p| p.row).collect();
+        let folds: Vec<usize> = by_row.iter().map(|p| p.fold).collect();
+        let predicted: Vec<f64> = by_row.iter().map(|p| p.predicted).collect();
+        note(&format!(
+            "{}: {folds_n}-fold cross-validation (seed {}) of {} rows",
+            params.method(),
+            s.seed,
+            rows.len(),
+            folds_n = s.cv.unwrap_or(0)
+        ));
+        return emit(out, &table, &rows, Some(&folds), &predicted);
+    }
+    let test_path = s
+        .test
+        .as_ref()
+        .ok_or_else(|| Error::Usage("--test is required (or --cv K)".into()))?;
+    let model = match &s.model {
+        Some(path) => {
+            if s.train.train.is_some() || s.train.weka_options.is_some() {
+                return Err(Error::Usage(
+                    "--model replaces --train and --weka-options; give one or the other".into(),
+                ));
+            }
+            let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+            let model = advise::dataset::model_file::read(&text, &path.display().to_string())?;
+            if let Some(m) = s.train.method {
+                if m != model.method() {
+                    return Err(Error::Usage(format!(
+                        "--method {m} but {} holds a {} model",
+                        path.display(),
+                        model.method()
+                    )));
+                }
+            }
+            model
+        }
+        None => s.train.fit()?,
+    };
+    let mut test = Instances::read(test_path)?;
+    test.drop_present(&s.train.ignore);
+    let data = advise::dataset::matrix::data_like(
+        &test,
+        &test_path.display().to_string(),
+        &model.features,
+        &model.target,
+    )?;
+    let predicted = model.predict(&data)?;
+    let rows: Vec<usize> = (0..predicted.len()).collect();
+    emit(out, &test, &rows, None, &predicted)
+}

@@ -1,0 +1,98 @@
+//! `advise samples`: speedup samples of one optimization from a feature table.
+
+use std::path::{Path, PathBuf};
+
+use super::output::{note, Output};
+use advise::dataset::features::FeatureTable;
+use advise::dataset::samples::{pair, Switch};
+use advise::error::{Error, Result};
+use advise::variant::{Optimization, Program};
+
+use crate::args::{OutputArgs, ProgramArg};
+
+/// `advise samples`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// features.csv from `advise features` (with time_ms filled in).
+    #[arg(long)]
+    pub features: PathBuf,
+    /// An NB/BH optimization (FTZ, RSQRT, ..., with --program), or a parameter switch written
+    /// PARAM:FROM->TO (e.g. READ_ONLY:0->1) for imported spaces.
+    #[arg(long)]
+    pub optimization: String,
+    /// The program of an NB/BH optimization.
+    #[arg(long, value_enum)]
+    pub program: Option<ProgramArg>,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+pub fn run(args: Args) -> Result<()> {
+    samples(
+        &args.features,
+        &args.optimization,
+        args.program.map(ProgramArg::as_str),
+        &args.out.into(),
+    )
+}
+
+/// Reads `FTZ` (with a program) or `PARAM:FROM->TO`.
+pub fn parse_switch(text: &str, program: Option<&str>) -> Result<Switch> {
+    if let Some((param, change)) = text.split_once(':') {
+        let (from, to) = change.split_once("->").ok_or_else(|| {
+            Error::Usage(format!(
+                "`{text}`: write a parameter switch as PARAM:FROM->TO"
+            ))
+        })?;
+        return Ok(Switch::Param {
+            param: param.trim().into(),
+            from: from.trim().into(),
+            to: to.trim().into(),
+        });
+    }
+    let opt: Optimization = text.parse()?;
+    let program: Program = match program {
+        Some(p) => p.parse()?,
+        None => {
+            let owners: Vec<Program> = Program::ALL
+                .into_iter()
+                .filter(|p| p.bit_of(opt).is_some())
+                .collect();
+            match owners.as_slice() {
+                [one] => *one,
+                _ => {
+                    return Err(Error::Usage(format!(
+                        "{opt} exists in both NB and BH: add --program nb or --program bh"
+                    )))
+                }
+            }
+        }
+    };
+    if program.bit_of(opt).is_none() {
+        return Err(Error::Usage(format!(
+            "{} has no optimization {opt}",
+            program.name()
+        )));
+    }
+    Ok(Switch::Bit(program, opt))
+}
+
+fn samples(features: &Path, optimization: &str, program: Option<&str>, out: &Output) -> Result<()> {
+    let switch = parse_switch(optimization, program)?;
+    let table = FeatureTable::read_csv(features)?;
+    let set = pair(&table, &switch)?;
+    note(&format!(
+        "{switch}: {} samples, {} variants without it could not be paired (partner or time missing)",
+        set.samples.len(),
+        set.unpaired
+    ));
+    if out.json {
+        return out.emit_json(&serde_json::json!({
+            "switch": switch.to_string(),
+            "columns": set.columns,
+            "samples": set.samples,
+            "unpaired": set.unpaired,
+        }));
+    }
+    out.emit_csv(|buf| set.write_csv(buf))
+}

@@ -1,0 +1,130 @@
+//! `advise search`: one simulated search on a recorded space.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::output::Output;
+use advise::error::Result;
+use advise::report::table::fmt_sig;
+use advise::search::bench::Budget;
+use advise::search::{self, SearchSpace};
+
+use crate::args::OutputArgs;
+
+/// `advise search`.
+///
+/// Spaces: Kernel Tuner caches (.json/.json.gz, cut-off caches too), KTT JSON output, or CSV
+/// (parameter columns and a time_ms column). Strategies: exhaustive, random, iterml,
+/// shrinking, brt, ga, anneal; settings as NAME:KEY=VALUE,... (iterml:model=cart,
+/// shrinking:k=3,vth=2, brt:hc=25).
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The recorded space.
+    #[arg(long)]
+    pub space: PathBuf,
+    /// The strategy, NAME[:KEY=VALUE,...].
+    #[arg(long)]
+    pub strategy: String,
+    /// Evaluations allowed: a count (100) or a share of the space (2%).
+    #[arg(long)]
+    pub budget: String,
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+pub fn run(args: Args) -> Result<()> {
+    search_one(
+        &args.space,
+        &args.strategy,
+        &args.budget,
+        args.seed,
+        &args.out.into(),
+    )
+}
+
+#[derive(Debug, Serialize)]
+struct SearchReport {
+    space: String,
+    configurations: usize,
+    failed_configurations: usize,
+    strategy: String,
+    budget: usize,
+    seed: u64,
+    evaluations: usize,
+    best_config: Option<serde_json::Map<String, serde_json::Value>>,
+    best_time_ms: Option<f64>,
+    optimum_time_ms: f64,
+    optimum_config: serde_json::Map<String, serde_json::Value>,
+    fraction_of_optimum: f64,
+}
+
+fn config_json(space: &SearchSpace, id: usize) -> serde_json::Map<String, serde_json::Value> {
+    space
+        .assignment(id)
+        .into_iter()
+        .map(|(k, v)| (k, serde_json::Value::String(v)))
+        .collect()
+}
+
+fn search_one(space: &Path, strategy: &str, budget: &str, seed: u64, out: &Output) -> Result<()> {
+    let space = SearchSpace::load(space)?;
+    let strategy = search::strategy(strategy)?;
+    let budget = Budget::parse(budget)?.evaluations(space.len());
+    let o = search::run(&space, strategy.as_ref(), budget, seed)?;
+    let (opt_id, opt_time) = space.optimum();
+    let report = SearchReport {
+        space: space.name.clone(),
+        configurations: space.len(),
+        failed_configurations: space.failed(),
+        strategy: o.strategy.clone(),
+        budget,
+        seed,
+        evaluations: o.evaluations,
+        best_config: o.best.map(|id| config_json(&space, id)),
+        best_time_ms: o.best_time_ms,
+        optimum_time_ms: opt_time,
+        optimum_config: config_json(&space, opt_id),
+        fraction_of_optimum: o.fraction_of_optimum,
+    };
+    if out.json {
+        return out.emit_json(&report);
+    }
+    let best = o
+        .best
+        .map_or("none (every measured configuration failed)".into(), |id| {
+            space.describe(id)
+        });
+    let lines = [
+        (
+            "space",
+            format!(
+                "{} ({} configurations, {} failed)",
+                report.space, report.configurations, report.failed_configurations
+            ),
+        ),
+        ("strategy", format!("{} (seed {seed})", report.strategy)),
+        ("evaluations", format!("{} of {budget}", o.evaluations)),
+        ("best found", best),
+        (
+            "its time",
+            o.best_time_ms
+                .map_or("-".into(), |t| format!("{} ms", fmt_sig(t, 6))),
+        ),
+        (
+            "optimum",
+            format!("{} ms ({})", fmt_sig(opt_time, 6), space.describe(opt_id)),
+        ),
+        (
+            "fraction of optimum",
+            format!("{:.4}", o.fraction_of_optimum),
+        ),
+    ];
+    let text: String = lines
+        .iter()
+        .map(|(k, v)| format!("{k:<20} {v}\n"))
+        .collect();
+    out.emit(&text)
+}

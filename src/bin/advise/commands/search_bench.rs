@@ -1,0 +1,269 @@
+//! `advise search-bench`: strategies x budgets x repeats on recorded spaces, summarised as a
+//! table (or JSON) with convergence charts.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+
+use super::output::{note, Output};
+use crate::args::OutputArgs;
+use advise::error::{Error, Result};
+use advise::report::chart::{LineChart, Series};
+use advise::report::table::TextTable;
+use advise::search::bench::{bench, BenchReport, BenchRow, BenchSettings, Budget, StandardRow};
+use advise::search::{strategies, SearchSpace};
+
+/// What `advise search-bench` was asked to do.
+#[derive(Debug, Clone)]
+pub struct BenchCommand {
+    pub spaces: Vec<PathBuf>,
+    pub strategies: String,
+    pub budgets: String,
+    pub repeats: usize,
+    pub seed: u64,
+    pub threads: Option<usize>,
+    /// Folder for charts; `None` draws none.
+    pub charts: Option<PathBuf>,
+}
+
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    results: &'a [BenchRow],
+    standards: &'a [StandardRow],
+    charts: Vec<String>,
+    seconds: f64,
+}
+
+/// Splits `a,b:k=1,j=2,c` into strategies, keeping `KEY=VALUE` pieces with the strategy
+/// before them (`b:k=1,j=2`).
+pub fn split_strategies(list: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for piece in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        match out.last_mut() {
+            Some(prev) if piece.contains('=') && !piece.contains(':') && prev.contains(':') => {
+                prev.push(',');
+                prev.push_str(piece);
+            }
+            _ => out.push(piece.to_string()),
+        }
+    }
+    out
+}
+
+/// `advise search-bench`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Recorded spaces.
+    #[arg(long, required = true, num_args = 1..)]
+    pub space: Vec<PathBuf>,
+    /// Comma-separated strategies, or `all`.
+    #[arg(long, default_value = "all")]
+    pub strategies: String,
+    /// Comma-separated budgets: shares of each space (1%) or counts.
+    #[arg(long, default_value = "1%,2%,5%")]
+    pub budgets: String,
+    #[arg(long, default_value_t = 100)]
+    pub repeats: usize,
+    /// Repeat r runs with seed SEED + r.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Folder for the convergence charts.
+    #[arg(
+        long = "charts-dir",
+        alias = "charts",
+        default_value = "reports/search-bench"
+    )]
+    pub charts: PathBuf,
+    /// Do not draw charts.
+    #[arg(long)]
+    pub no_charts: bool,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+pub fn run(args: Args) -> Result<()> {
+    bench_spaces(
+        &BenchCommand {
+            spaces: args.space,
+            strategies: args.strategies,
+            budgets: args.budgets,
+            repeats: args.repeats,
+            seed: args.seed,
+            threads: args.threads,
+            charts: (!args.no_charts).then_some(args.charts),
+        },
+        &args.out.into(),
+    )
+}
+
+fn bench_spaces(cmd: &BenchCommand, out: &Output) -> Result<()> {
+    let strategies = strategies(&split_strategies(&cmd.strategies))?;
+    let budgets = cmd
+        .budgets
+        .split(',')
+        .filter(|b| !b.trim().is_empty())
+        .map(Budget::parse)
+        .collect::<Result<Vec<_>>>()?;
+    let spaces = cmd
+        .spaces
+        .iter()
+        .map(|p| SearchSpace::load(p))
+        .collect::<Result<Vec<_>>>()?;
+    for s in &spaces {
+        note(&format!(
+            "{}: {} configurations ({} failed), {} tuning parameters, optimum {} ms",
+            s.name,
+            s.len(),
+            s.failed(),
+            s.n_params(),
+            s.optimum().1
+        ));
+    }
+    let threads = cmd.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    let settings = BenchSettings {
+        budgets,
+        repeats: cmd.repeats,
+        seed: cmd.seed,
+        threads,
+    };
+    let total = spaces.len() * strategies.len() * settings.budgets.len() * settings.repeats;
+    let bar = if super::output::quiet() {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(total as u64)
+    };
+    if let Ok(style) =
+        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} runs ({eta} left)")
+    {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    let start = Instant::now();
+    let report = bench(&spaces, &strategies, &settings, &|| bar.inc(1))?;
+    let seconds = start.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    note(&format!(
+        "search-bench: {total} runs in {seconds:.1} s on {threads} threads"
+    ));
+    let mut charts = Vec::new();
+    if let Some(dir) = &cmd.charts {
+        match write_charts(&report, dir) {
+            Ok(paths) => charts = paths,
+            Err(e) => note(&format!("charts not drawn: {e}")),
+        }
+        for c in &charts {
+            note(&format!("wrote {c}"));
+        }
+    }
+    if out.json {
+        return out.emit_json(&JsonReport {
+            results: &report.results,
+            standards: &report.standards,
+            charts,
+            seconds,
+        });
+    }
+    out.emit(&render(&report))
+}
+
+/// The results and standards as text tables.
+pub fn render(report: &BenchReport) -> String {
+    let mut t = TextTable::new([
+        "space",
+        "strategy",
+        "budget",
+        "evals",
+        "used",
+        "median",
+        "p5",
+        "evals to 95%",
+        "runs reaching 95%",
+    ]);
+    for r in &report.results {
+        t.push([
+            r.space.clone(),
+            r.strategy.clone(),
+            r.budget.clone(),
+            r.budget_evaluations.to_string(),
+            format!("{:.1}", r.mean_evaluations),
+            format!("{:.3}", r.median_fraction),
+            format!("{:.3}", r.p5_fraction),
+            r.evals_to_95.map_or("-".into(), |e| format!("{e:.0}")),
+            format!("{:.0}%", r.reached_95 * 100.0),
+        ]);
+    }
+    let mut s = TextTable::new(["space", "strategy", "standard 1", "standard 2"]);
+    for r in &report.standards {
+        let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "not reached".into());
+        s.push([
+            r.space.clone(),
+            r.strategy.clone(),
+            show(&r.standard1),
+            show(&r.standard2),
+        ]);
+    }
+    format!(
+        "Fraction of the optimum (optimum time / found time) over repeated runs\n\n{}\n\
+         Smallest budget whose median (standard 1) or 5th percentile (standard 2) reaches 95%\n\n{}",
+        t.render(),
+        s.render()
+    )
+}
+
+/// One convergence chart per space at the largest budget, as SVG and PNG.
+fn write_charts(report: &BenchReport, dir: &std::path::Path) -> Result<Vec<String>> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let mut names: Vec<&str> = report.curves.iter().map(|c| c.space.as_str()).collect();
+    names.dedup();
+    let mut written = Vec::new();
+    for name in names {
+        let curves: Vec<_> = report.curves.iter().filter(|c| c.space == name).collect();
+        let budget = curves.first().map_or(0, |c| c.budget);
+        let chart = LineChart {
+            title: format!("{name}: median best-so-far over runs (budget {budget})"),
+            x_label: "evaluations".into(),
+            y_label: "fraction of optimum".into(),
+            series: curves
+                .iter()
+                .map(|c| Series {
+                    name: c.strategy.clone(),
+                    points: c
+                        .median_fraction
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &f)| ((i + 1) as f64, f))
+                        .collect(),
+                })
+                .collect(),
+            y_range: Some((0.0, 1.0)),
+        };
+        for ext in ["svg", "png"] {
+            let path = dir.join(format!("{name}-convergence.{ext}"));
+            chart.write(&path)?;
+            written.push(path.display().to_string());
+        }
+    }
+    Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strategy_lists_keep_their_options() {
+        assert_eq!(
+            split_strategies("random, iterml:model=cart,pick=0.01,brt-hc25"),
+            vec!["random", "iterml:model=cart,pick=0.01", "brt-hc25"]
+        );
+        assert_eq!(split_strategies("all"), vec!["all"]);
+    }
+}

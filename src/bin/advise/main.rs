@@ -1,0 +1,20 @@
+//! The advise binary: parse the command line, run the command, turn an error into one line on
+//! standard error and an exit status a script can act on: 2 usage, 3 bad input data, 4 a
+//! missing or failing tool, 5 a file that cannot be read or written, 1 an internal error
+//! (`advise::Error::exit_code`; clap's own usage errors exit 2 too).
+
+mod args;
+mod cli;
+mod commands;
+
+use clap::Parser;
+
+fn main() {
+    let cli = cli::Cli::parse();
+    commands::output::set_quiet(cli.quiet);
+    if let Err(e) = cli.command.run() {
+        let code = e.exit_code();
+        eprintln!("advise: error: {:#}", anyhow::Error::from(e));
+        std::process::exit(code);
+    }
+}

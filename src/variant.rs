@@ -1,4 +1,4 @@
-//! The variant catalogue: the two programs of the thesis (seed 001, Table 4.1), their six
+//! The variant catalogue: the two programs of the thesis (Taheri's thesis, Table 4.1), their six
 //! switchable optimizations each, and variants as 6-bit sets printed as bit strings.
 //!
 //! A bit string is written most significant bit first, as the thesis does: for BH, `000101`

@@ -1,7 +1,7 @@
 //! The wide feature table: per run (program, input, replicate, variant), every counter
 //! aggregated over kernel launches and normalized by active cycles, joined with the run's time.
 //!
-//! Aggregation (DESIGN.md): counts are summed over launches (nvprof rows count `Avg x
+//! Aggregation (docs/ARCHITECTURE.md): counts are summed over launches (nvprof rows count `Avg x
 //! Invocations`); intensive values are averaged, weighted by each launch's duration where the
 //! file has one (`gpu__time_duration.sum` / `Duration`), else by invocations.
 //! Normalization (thesis section 4.4): `Vn = Vo / A * C` with A the active cycles. The thesis

@@ -1,6 +1,6 @@
 //! `measurements.csv` and `timings.csv`: the tidy tables every later stage reads.
 //!
-//! DESIGN.md names the columns program, input, run, variant, kernel, metric, unit, value. Two
+//! The data model names the columns program, input, run, variant, kernel, metric, unit, value. Two
 //! more are kept: `launch` (the profiler's launch ID) and `invocations` (nvprof's count of
 //! launches a row summarises), because duration-weighted averages and nvprof totals cannot be
 //! rebuilt without them.

@@ -1,7 +1,8 @@
-//! Tables of the data model (DESIGN.md): measurements and timings, the wide feature table,
+//! Tables of the data model (docs/ARCHITECTURE.md): measurements and timings, the wide feature table,
 //! and speedup samples per optimization.
 
 pub mod arff;
+pub mod blocksize;
 pub mod families;
 pub mod features;
 pub mod import;

@@ -1,4 +1,4 @@
-//! The thesis's accuracy table (seed 001, section 5.2): for each optimization, how often the
+//! The thesis's accuracy table (Taheri's thesis, section 5.2): for each optimization, how often the
 //! predicted and the actual speedup fall on the same side of 1.0. PP, PN, NP, NN: first letter
 //! predicted, second actual; P = speedup above the threshold (1.0).
 //!

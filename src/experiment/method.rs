@@ -1,7 +1,7 @@
 //! What predicts in an experiment: a regressor (fitted per fold on the training samples'
 //! features and speedups) or a baseline rule that only decides "recommend or not".
 //!
-//! Baselines use exactly the fold's training samples (issue 11): `always` recommends every
+//! Baselines use exactly the fold's training samples: `always` recommends every
 //! time; `majority` gives each optimization's majority training outcome; `mean` predicts the
 //! mean training speedup; `random` flips a coin with the training set's positive rate, and its
 //! table is the mean over 100 seeds.

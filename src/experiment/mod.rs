@@ -9,6 +9,7 @@ pub mod record;
 pub mod run;
 pub mod splits;
 pub mod stats;
+pub mod statuner;
 pub mod synthetic;
 pub mod thesis;
 pub mod transfer;

@@ -4,7 +4,7 @@
 //! for measurements: everything built from it is labelled synthetic.
 
 use crate::dataset::measurements::{MeasurementRow, TimingRow};
-use crate::harness::jobs::{thesis_inputs, Input};
+use crate::input::{thesis_inputs, Input};
 use crate::variant::Program;
 use advise_ml::SplitMix64;
 

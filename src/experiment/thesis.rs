@@ -1,4 +1,4 @@
-//! The thesis's published accuracy tables (seed 001, Tables 5.1-5.9): PP/PN/NP/NN in percent
+//! The thesis's published accuracy tables (Taheri's thesis, Tables 5.1-5.9): PP/PN/NP/NN in percent
 //! per optimization, as printed. Reports put them beside ours where a dataset is of the
 //! thesis's kind (NB/BH); tests recompute the thesis's totals from them.
 

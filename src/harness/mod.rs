@@ -1,5 +1,5 @@
 //! The collection harness: compiling the NB/BH variants with nvcc, running them, timing them
-//! and profiling them with ncu into a campaign folder (DESIGN.md, "Data model" and "Scale").
+//! and profiling them with ncu into a campaign folder (docs/ARCHITECTURE.md, "Data model").
 //!
 //! It sits beside `profile` and never imports `model`. Nothing here prints: progress goes
 //! through the `Progress` trait, which the `commands` layer draws as a bar on stderr.

@@ -1,5 +1,5 @@
 //! Profiler output parsers: Nsight Compute (`ncu`) and `nvprof`, every shape real versions
-//! write, into one tidy table of measurements (DESIGN.md, "Data model").
+//! write, into one tidy table of measurements (docs/ARCHITECTURE.md, "Data model").
 //!
 //! Parsers take `impl Read` plus the path used in error messages, so they work on files, stdin
 //! and test data alike.

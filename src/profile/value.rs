@@ -171,7 +171,7 @@ fn simple_base(u: &str) -> (i32, &'static str) {
 
 /// Whether a metric counts something (and so grows with the work done) or is a rate, ratio or
 /// setting. Counts are summed over kernel launches and divided by active cycles; the others are
-/// averaged and left as they are (DESIGN.md, "Aggregation and normalization").
+/// averaged and left as they are (docs/ARCHITECTURE.md, "Data model").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum MetricKind {

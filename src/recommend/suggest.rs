@@ -19,7 +19,7 @@ use super::validation::raw_score;
 use crate::dataset::features::{build, FeatureSettings, FeatureTable, Normalize};
 use crate::dataset::measurements::MeasurementRow;
 use crate::error::{Error, Result};
-use crate::report::table::fmt_sig;
+use crate::number_format::fmt_sig;
 use advise_ml::Data;
 
 /// A predicted speedup within this of 1.0 is reported as "no clear effect".

@@ -1,8 +1,10 @@
 //! Plain aligned text tables for the terminal.
 //!
-//! DESIGN.md names `tabled`; our tables are simple (a header, left-aligned text, right-aligned
+//! Our tables are simple (a header, left-aligned text, right-aligned
 //! numbers), and 60 lines here keep the output byte-stable for snapshot tests without another
 //! dependency to build on a 2-core machine.
+
+pub use crate::number_format::fmt_sig;
 
 /// A text table: a header and rows of cells.
 #[derive(Debug, Clone, Default)]
@@ -119,19 +121,6 @@ pub fn html_escape(s: &str) -> String {
 fn is_numeric(s: &str) -> bool {
     let leading_zero = s.len() > 1 && s.starts_with('0') && s.as_bytes()[1].is_ascii_digit();
     !s.is_empty() && !leading_zero && s.trim_end_matches(['%', 'x']).parse::<f64>().is_ok()
-}
-
-/// A number with `digits` significant digits, without exponent for ordinary magnitudes.
-pub fn fmt_sig(v: f64, digits: usize) -> String {
-    if v == 0.0 || !v.is_finite() {
-        return format!("{v}");
-    }
-    let mag = v.abs().log10().floor() as i32;
-    if !(-4..=12).contains(&mag) {
-        return format!("{:.*e}", digits.saturating_sub(1), v);
-    }
-    let decimals = (digits as i32 - 1 - mag).max(0) as usize;
-    format!("{v:.decimals$}")
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
 //! A simulated-annealing baseline, after Kernel Tuner's `simulated_annealing` strategy (a
-//! global baseline of seed 004): from a random start, step to a random neighbour (one
+//! global baseline of Li and Agrawal's shrinking-sample paper): from a random start, step to a random neighbour (one
 //! parameter moved to an adjacent value) and accept a slower one with probability
 //! exp(-relative slowdown / T). The temperature falls geometrically from 1 to 0.001 over the
 //! budget. A failed neighbour is never accepted; with no neighbour in the space, or after

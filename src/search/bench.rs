@@ -1,5 +1,5 @@
 //! The search benchmark: every strategy, repeated with different seeds at several budgets on
-//! each space, summarised as seed 000 does: the median and 5th percentile of the fraction of
+//! each space, summarised as Cui and Feng's IterML paper does: the median and 5th percentile of the fraction of
 //! the optimum found (optimum time / found time), the evaluations a run needs to reach 95% of
 //! the optimum, and the smallest budget whose median (Standard 1) or 5th percentile
 //! (Standard 2) reaches 95%. Repeat r runs with seed `seed + r`, so `advise search --seed`

@@ -1,4 +1,4 @@
-//! Predictive auto-tuning with boosted regression trees (seed 003).
+//! Predictive auto-tuning with boosted regression trees (Boosted Regression Trees for Predictive Auto-Tuning).
 //!
 //! 1. Measure a random training sample (half the budget by default; the paper trains on
 //!    timings of other problem configurations, which a single recorded space does not have).

@@ -1,5 +1,5 @@
 //! A genetic algorithm baseline, after Kernel Tuner's `genetic_algorithm` strategy (the global
-//! baseline of seed 004): a population of 20, parents drawn with rank weights, single-point
+//! baseline of Li and Agrawal's shrinking-sample paper): a population of 20, parents drawn with rank weights, single-point
 //! crossover, each parameter mutated to a random value with probability 1/10, and the best 20
 //! of parents and children kept. A child outside the recorded space (a restricted
 //! configuration) is mutated again, and after 20 tries replaced by a random configuration.

@@ -1,4 +1,4 @@
-//! IterML (seed 000, Algorithm 1): iterative sampling and pruning with a regression model.
+//! IterML (Cui and Feng, Algorithm 1): iterative sampling and pruning with a regression model.
 //!
 //! Each iteration picks a fixed number of configurations at random from what is left of the
 //! space (the pick ratio), measures them, fits the model to everything measured so far,

@@ -1,12 +1,12 @@
-//! Search strategies for auto-tuning, simulated on recorded tuning spaces (issue 8).
+//! Search strategies for auto-tuning, simulated on recorded tuning spaces.
 //!
 //! A `SearchSpace` is a real recorded space (Kernel Tuner cache, KTT output, CSV); a strategy
 //! measures configurations only through an `Evaluator`, which looks up recorded times and
 //! enforces the evaluation budget. Every random choice comes from one seeded `Rng`, so a
 //! (space, strategy, budget, seed) always gives the same result, on any platform.
 //!
-//! Strategies: `exhaustive`, `random`, `iterml` (seed 000), `shrinking` (seed 004), `brt`
-//! (seed 003), and the baselines `ga` and `anneal`. `bench` repeats them and summarises how
+//! Strategies: `exhaustive`, `random`, `iterml` (Cui and Feng's IterML), `shrinking` (Li and Agrawal), `brt`
+//! (Boosted Regression Trees for Predictive Auto-Tuning), and the baselines `ga` and `anneal`. `bench` repeats them and summarises how
 //! close they get to the optimum.
 
 pub mod anneal;
@@ -50,7 +50,7 @@ pub const ALL: [&str; 7] = [
 
 /// Builds a strategy from its name and optional settings, `name[:key=value,...]`:
 /// `iterml:model=cart,pick=0.004,cut=0.5`, `brt:hc=25`, `shrinking:k=3,vth=2`. Short forms
-/// `iterml-cart`, `iterml-knn`, `iterml-svr`, `brt-hc25`, `brt-hc50`, `brt-paper` (seed 003's
+/// `iterml-cart`, `iterml-knn`, `iterml-svr`, `brt-hc25`, `brt-hc50`, `brt-paper` (the boosted-regression-tree paper's
 /// one-shot validation and leaf size) are accepted too.
 pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
     let spec = spec.trim().to_ascii_lowercase();

@@ -1,4 +1,4 @@
-//! Shrinking-sample search (seed 004, Algorithm 1).
+//! Shrinking-sample search (Li and Agrawal's shrinking-sample search paper, Algorithm 1).
 //!
 //! Each parameter's current section (initially all its values, in order) is cut into k
 //! partitions of consecutive values; the partitions' medians are combined into a grid of up to

@@ -1,4 +1,4 @@
-//! Per-kernel static metrics: the eight of STATuner (seed 002: branch, load, integer and float
+//! Per-kernel static metrics: the eight of STATuner (Gupta et al.: branch, load, integer and float
 //! instructions as fractions of all instructions; loops; `__syncthreads`; registers per thread;
 //! shared memory per block) and the counts that show optimizations (special functions,
 //! shuffles, votes, atomics, local memory, user constant loads, shared loads and stores,

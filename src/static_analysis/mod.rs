@@ -1,4 +1,4 @@
-//! Static features of compiled CUDA code (seed 002, STATuner): per-kernel instruction-mix
+//! Static features of compiled CUDA code (STATuner, Gupta et al.): per-kernel instruction-mix
 //! metrics from PTX and SASS, the optimizations one binary shows, the occupancy calculator,
 //! and block-size prediction. Sits beside `profile`; never imports `model`.
 //!

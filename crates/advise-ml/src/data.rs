@@ -73,3 +73,39 @@ impl Data {
         self.features[j].values.is_some()
     }
 }
+
+/// Standardization fitted on training rows: each column minus its mean, divided by its
+/// standard deviation (population; 1 for a constant column, which then stays at 0).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Standardizer {
+    pub mean: Vec<f64>,
+    pub scale: Vec<f64>,
+}
+
+impl Standardizer {
+    pub fn fit(rows: &[Vec<f64>]) -> Self {
+        let d = rows.first().map_or(0, Vec::len);
+        let n = rows.len().max(1) as f64;
+        let mean: Vec<f64> = (0..d)
+            .map(|j| rows.iter().map(|r| r[j]).sum::<f64>() / n)
+            .collect();
+        let scale = (0..d)
+            .map(|j| {
+                let v = rows.iter().map(|r| (r[j] - mean[j]).powi(2)).sum::<f64>() / n;
+                if v > 1e-24 {
+                    v.sqrt()
+                } else {
+                    1.0
+                }
+            })
+            .collect();
+        Standardizer { mean, scale }
+    }
+
+    pub fn apply(&self, row: &[f64]) -> Vec<f64> {
+        row.iter()
+            .zip(self.mean.iter().zip(&self.scale))
+            .map(|(v, (m, s))| (v - m) / s)
+            .collect()
+    }
+}

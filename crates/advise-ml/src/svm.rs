@@ -9,6 +9,7 @@
 //!   minimising 1/2 b'Kb - y'b + eps |b|_1, with the intercept folded into the kernel (K + 1),
 //!   which removes the equality constraint of the standard dual.
 
+use crate::data::Standardizer;
 use crate::error::{MlError, Result};
 use crate::levels::{LevelScale, LevelSet};
 use crate::rng::SplitMix64;
@@ -74,8 +75,7 @@ struct Binary {
 /// A fitted classifier.
 #[derive(Debug, Clone)]
 pub struct Svc {
-    mean: Vec<f64>,
-    scale: Vec<f64>,
+    standardizer: Standardizer,
     gamma: f64,
     models: Vec<Binary>,
     /// Set when training saw a single class.
@@ -161,27 +161,13 @@ impl Svc {
             )));
         }
         let d = x[0].len();
-        let n = x.len() as f64;
-        let mean: Vec<f64> = (0..d)
-            .map(|j| x.iter().map(|r| r[j]).sum::<f64>() / n)
-            .collect();
-        let scale: Vec<f64> = (0..d)
-            .map(|j| {
-                let v = x.iter().map(|r| (r[j] - mean[j]).powi(2)).sum::<f64>() / n;
-                if v > 1e-24 {
-                    v.sqrt()
-                } else {
-                    1.0
-                }
-            })
-            .collect();
+        let standardizer = Standardizer::fit(x);
         let gamma = p.gamma.unwrap_or(1.0 / d.max(1) as f64);
         let mut classes: Vec<u32> = y.to_vec();
         classes.sort_unstable();
         classes.dedup();
         let mut svc = Svc {
-            mean,
-            scale,
+            standardizer,
             gamma,
             models: Vec::new(),
             only: (classes.len() == 1).then_some(classes[0]),
@@ -217,10 +203,7 @@ impl Svc {
     }
 
     fn standardize(&self, r: &[f64]) -> Vec<f64> {
-        r.iter()
-            .zip(self.mean.iter().zip(&self.scale))
-            .map(|(v, (m, s))| (v - m) / s)
-            .collect()
+        self.standardizer.apply(r)
     }
 
     /// The predicted class of one row: most one-vs-one votes; ties go to the class with the

@@ -5,8 +5,9 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use super::output::Output;
+use advise::dataset::blocksize::Dataset;
 use advise::error::{Error, Result};
-use advise::static_analysis::blocksize::{recommend, Dataset};
+use advise::static_analysis::blocksize::recommend;
 use advise::static_analysis::occupancy::{Arch, KernelResources};
 use advise::static_analysis::{analyze, CompileOptions};
 

@@ -1,4 +1,4 @@
-//! `advise statuner`: the STATuner experiment (seed 002). Leave-one-kernel-out over the
+//! `advise statuner`: the STATuner experiment (Gupta et al.). Leave-one-kernel-out over the
 //! block-size dataset, error T(chosen)/T(best) - 1 per kernel, GPU and method, beside the
 //! paper's 4.4% (STATuner) and 6.6% (occupancy calculator). `--build-dataset` rebuilds the
 //! dataset from Kernel Tuner caches with nvcc.
@@ -7,10 +7,11 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::output::{note, Output};
+use advise::dataset::blocksize::Dataset;
 use advise::error::Result;
+use advise::experiment::statuner::{evaluate_folder, StatunerReport, METHODS};
 use advise::report::table::TextTable;
-use advise::static_analysis::blocksize::evaluate::METHODS;
-use advise::static_analysis::blocksize::{dataset, evaluate, Dataset, StatunerReport};
+use advise::static_analysis::blocksize as blocksize_dataset;
 
 use crate::args::JsonArg;
 
@@ -53,7 +54,7 @@ pub struct StatunerSettings {
 
 /// Runs the evaluation; the hook for `advise experiment --exp statuner`.
 pub fn run_statuner(dataset: Option<&Path>, seed: u64) -> Result<StatunerReport> {
-    advise::static_analysis::blocksize::evaluate_folder(dataset, seed)
+    evaluate_folder(dataset, seed)
 }
 
 fn pct(x: f64) -> String {
@@ -110,8 +111,8 @@ pub fn render(r: &StatunerReport) -> String {
     let _ = writeln!(
         t,
         "\npaper (5 Rodinia test kernels, one GPU): STATuner {}, occupancy calculator {} (ours: svm {}, occupancy best/worst {} / {})",
-        pct(evaluate::PAPER_STATUNER),
-        pct(evaluate::PAPER_OCCUPANCY),
+        pct(advise::experiment::statuner::PAPER_STATUNER),
+        pct(advise::experiment::statuner::PAPER_OCCUPANCY),
         r.mean.get("statuner-svm").map_or("-".into(), |v| pct(*v)),
         r.mean.get("occupancy-best").map_or("-".into(), |v| pct(*v)),
         r.mean.get("occupancy-worst").map_or("-".into(), |v| pct(*v)),
@@ -122,7 +123,7 @@ pub fn render(r: &StatunerReport) -> String {
 pub fn evaluate_with(s: &StatunerSettings, out: &Output) -> Result<()> {
     if let Some(caches) = &s.build_from {
         let dir = s.dataset.clone().unwrap_or_else(Dataset::default_dir);
-        let ds = dataset::build(caches, &dir.join("sources"), |what| {
+        let ds = blocksize_dataset::build(caches, &dir.join("sources"), |what| {
             note(&format!("building: {what}"))
         })?;
         ds.save(&dir)?;

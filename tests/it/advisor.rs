@@ -2,11 +2,9 @@
 //! campaign whose counters carry the names of a real recorded ncu file, applied to that real
 //! file directly and through a stand-in ncu that replays it.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::advise;
+use crate::common::advise;
 use predicates::prelude::*;
 
 fn root() -> &'static Path {
@@ -25,7 +23,7 @@ fn setup() -> Setup {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("synthetic-nb");
     std::fs::create_dir(&data).unwrap();
-    common::write_synthetic_nb_with(&data, &common::GINKGO_METRICS, 11);
+    crate::common::write_synthetic_nb_with(&data, &crate::common::GINKGO_METRICS, 11);
     let model = dir.path().join("advisor.json");
     advise()
         .args([

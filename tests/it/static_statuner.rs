@@ -4,15 +4,10 @@
 
 use std::collections::BTreeMap;
 
-use advise::static_analysis::blocksize::evaluate::METHODS;
-use advise::static_analysis::blocksize::evaluate_folder as run_statuner;
-use advise::static_analysis::blocksize::Dataset;
-
-fn advise() -> assert_cmd::Command {
-    let mut c = assert_cmd::Command::cargo_bin("advise").unwrap();
-    c.current_dir(env!("CARGO_MANIFEST_DIR"));
-    c
-}
+use crate::common::advise;
+use advise::dataset::blocksize::Dataset;
+use advise::experiment::statuner::evaluate_folder as run_statuner;
+use advise::experiment::statuner::METHODS;
 
 #[test]
 fn dataset_is_consistent() {

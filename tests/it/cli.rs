@@ -4,8 +4,7 @@ use std::path::{Path, PathBuf};
 
 use predicates::prelude::*;
 
-mod common;
-use common::advise;
+use crate::common::advise;
 
 fn fixture(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

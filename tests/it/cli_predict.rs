@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use crate::common::advise;
 use predicates::prelude::*;
 
 fn data(name: &str) -> PathBuf {
@@ -20,10 +20,6 @@ fn golden(name: &str) -> Vec<f64> {
         .lines()
         .map(|l| l.parse().unwrap())
         .collect()
-}
-
-fn advise() -> Command {
-    Command::cargo_bin("advise").unwrap()
 }
 
 fn numbers(out: &[u8]) -> Vec<f64> {

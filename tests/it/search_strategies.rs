@@ -1,6 +1,6 @@
 //! Strategies on a real recorded space (pnpoly on an RTX 2080 Ti): every strategy stays within
 //! its budget, a seed fixes the result, and the model-based strategies beat random search at a
-//! 2% budget, as issue 8 requires (docs/search-results.md has the full benchmark).
+//! 2% budget (docs/search-results.md has the full benchmark).
 
 use std::path::Path;
 

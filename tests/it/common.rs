@@ -1,7 +1,6 @@
 //! A generated (synthetic) NB/BH campaign for tests: the thesis's inputs, 3 runs, all 64
 //! variants, with times and counters computed from each variant's bits by a fixed formula plus
 //! seeded noise. It stands in for real data only where the layout, not the numbers, matters.
-#![allow(dead_code)]
 
 use std::fmt::Write as _;
 use std::path::Path;

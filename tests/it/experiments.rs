@@ -2,8 +2,6 @@
 //! Table 4.3 of the thesis, every table's cells sum to the test samples, the totals follow
 //! from the per-sample predictions, and the same seed gives the same results.
 
-mod common;
-
 use advise::experiment::data::load_pool;
 use advise::experiment::method::{Baseline, Contender};
 use advise::experiment::run::{run, RunSettings};
@@ -11,7 +9,7 @@ use advise::experiment::splits::{folds, Experiment};
 
 fn pool() -> advise::experiment::data::SamplePool {
     let dir = tempfile::tempdir().unwrap();
-    common::write_synthetic_campaign(dir.path(), 7);
+    crate::common::write_synthetic_campaign(dir.path(), 7);
     load_pool(dir.path()).unwrap()
 }
 

@@ -1,176 +1,222 @@
-//! The block-size dataset: for each (kernel, GPU) of real brute-force tuning spaces, the
-//! fastest time at every block size (threads per block, a multiple of 32 up to 1024; the
-//! block's shape and all other parameters at their best for that size), the kernel's static
-//! metrics, and registers and shared memory at every block size for the occupancy
-//! calculator. Built once with nvcc (`advise statuner --build-dataset`) and committed as
-//! three small CSV tables in datasets/blocksize/, so evaluating needs no compiler.
+//! Block sizes from static metrics (STATuner, Gupta et al.): building the block-size dataset
+//! from Kernel Tuner caches with nvcc, the cases a method sees (a kernel on a GPU with its
+//! measured sizes and the occupancy of each), and the recommendation `advise blocksize`
+//! prints for a new kernel. The leave-one-kernel-out experiment is `experiment::statuner`.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use serde::{Deserialize, Serialize};
+use advise_ml::data::Standardizer;
+use advise_ml::svm::{Svc, SvcParams};
+use serde::Serialize;
 
+use crate::dataset::blocksize::{Dataset, KernelRow, ResourceRow, TimingRow, SPECS};
 use crate::dataset::import::{read_space, Tool};
 use crate::error::{Error, Result};
 use crate::static_analysis::nvcc::{self, CompileOptions};
+use crate::static_analysis::occupancy::{max_occupancy_sizes, occupancy, Arch, KernelResources};
 use crate::static_analysis::{metrics, ptx, sass, short_name};
 
-/// One kernel of the dataset and where its tuning spaces come from.
-pub struct Spec {
-    pub kernel: &'static str,
-    /// Kernels of one family (two versions of a convolution) are held out together.
-    pub family: &'static str,
-    pub source: &'static str,
-    pub function: &'static str,
-    /// (GPU as in the cache file name, architecture).
-    pub gpus: &'static [(&'static str, &'static str)],
+/// Features that describe the GPU, appended to the static metrics so that one model can
+/// serve kernels measured on different GPUs: max warps and blocks per SM, shared KB per SM.
+pub fn arch_features(a: &Arch) -> [f64; 3] {
+    [
+        a.max_warps_per_sm as f64,
+        a.max_blocks_per_sm as f64,
+        a.smem_per_sm as f64 / 1024.0,
+    ]
 }
 
-const RTX: &[(&str, &str)] = &[
-    ("RTX_2080_Ti", "sm_75"),
-    ("RTX_3060_laptop", "sm_86"),
-    ("RTX_3090", "sm_86"),
-    ("RTX_Titan", "sm_75"),
-];
-const AMPERE: &[(&str, &str)] = &[("A100", "sm_80"), ("A4000", "sm_86"), ("A6000", "sm_86")];
-
-/// The kernels with real block-size spaces (see datasets/blocksize/PROVENANCE.md).
-pub const SPECS: &[Spec] = &[
-    Spec {
-        kernel: "convolution",
-        family: "convolution",
-        source: "convolution.cu",
-        function: "convolution_kernel",
-        gpus: RTX,
-    },
-    Spec {
-        kernel: "pnpoly",
-        family: "pnpoly",
-        source: "pnpoly.cu",
-        function: "cn_pnpoly",
-        gpus: RTX,
-    },
-    Spec {
-        kernel: "dedispersion",
-        family: "dedispersion",
-        source: "dedispersion.cu",
-        function: "dedispersion_kernel",
-        gpus: AMPERE,
-    },
-    Spec {
-        kernel: "convolution_milo",
-        family: "convolution",
-        source: "convolution_milo.cu",
-        function: "convolution_kernel",
-        gpus: AMPERE,
-    },
-];
-
-/// Fastest time of one block size of one (kernel, GPU).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TimingRow {
-    pub kernel: String,
-    pub family: String,
-    pub gpu: String,
-    pub arch: String,
-    pub block_size: u32,
-    pub time_ms: f64,
-    /// The configuration that gave the time, `param=value;...`.
-    pub config: String,
+/// The block sizes `advise blocksize` considers: multiples of 32 up to 1024.
+pub fn candidate_sizes() -> Vec<u32> {
+    (1..=32).map(|i| i * 32).collect()
 }
 
-/// Static metrics of one (kernel, GPU), compiled at 256 threads per block with the other
-/// parameters at their best for 256 threads (so the features do not encode the label).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct KernelRow {
-    pub kernel: String,
-    pub family: String,
-    pub gpu: String,
-    pub arch: String,
-    pub instructions: u64,
-    pub branch_fraction: f64,
-    pub load_fraction: f64,
-    pub loops: u64,
-    pub syncthreads: u64,
-    pub registers: u32,
-    pub shared_bytes: u64,
-    pub int_fraction: f64,
-    pub float_fraction: f64,
-    pub config: String,
+/// One (kernel, GPU) with everything a method may look at.
+pub struct Case<'a> {
+    pub row: &'a KernelRow,
+    pub arch: Arch,
+    /// (block size, time ms), ascending size.
+    pub times: Vec<(u32, f64)>,
+    /// Block size -> (registers, shared bytes).
+    pub resources: BTreeMap<u32, (u32, u64)>,
 }
 
-impl KernelRow {
-    /// The eight STATuner features, in `Metrics::STATUNER_NAMES` order.
-    pub fn features(&self) -> [f64; 8] {
-        [
-            self.branch_fraction,
-            self.load_fraction,
-            self.loops as f64,
-            self.syncthreads as f64,
-            self.registers as f64,
-            self.shared_bytes as f64,
-            self.int_fraction,
-            self.float_fraction,
-        ]
+impl Case<'_> {
+    pub fn best(&self) -> (u32, f64) {
+        self.times
+            .iter()
+            .copied()
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .unwrap_or((0, f64::NAN))
+    }
+
+    /// The measured size nearest to `b` (in ratio).
+    pub fn snap(&self, b: u32) -> (u32, f64) {
+        self.times
+            .iter()
+            .copied()
+            .min_by(|x, y| {
+                let dx = (x.0 as f64 / b as f64).ln().abs();
+                let dy = (y.0 as f64 / b as f64).ln().abs();
+                dx.total_cmp(&dy).then(x.0.cmp(&y.0))
+            })
+            .unwrap_or((0, f64::NAN))
+    }
+
+    pub fn error(&self, b: u32) -> (u32, f64) {
+        let (b, t) = self.snap(b);
+        (b, t / self.best().1 - 1.0)
+    }
+
+    pub fn features(&self) -> Vec<f64> {
+        let mut f = self.row.features().to_vec();
+        f.extend(arch_features(&self.arch));
+        f
+    }
+
+    pub fn occupancy_of(&self, b: u32) -> f64 {
+        let (regs, smem) = self
+            .resources
+            .get(&b)
+            .copied()
+            .unwrap_or((self.row.registers, self.row.shared_bytes));
+        occupancy(
+            &self.arch,
+            b,
+            &KernelResources {
+                registers_per_thread: regs,
+                shared_bytes_per_block: smem as u32,
+            },
+        )
+        .occupancy
+    }
+
+    pub fn rank_features(&self, b: u32) -> Vec<f64> {
+        let mut f = self.features();
+        f.push((b as f64).log2());
+        f.push(self.occupancy_of(b));
+        f
+    }
+
+    /// Max-occupancy sizes among the measured ones, per-size resources.
+    pub fn max_occupancy(&self) -> Vec<u32> {
+        let occ: Vec<(u32, f64)> = self
+            .times
+            .iter()
+            .map(|&(b, _)| (b, self.occupancy_of(b)))
+            .collect();
+        let top = occ.iter().map(|o| o.1).fold(0.0, f64::max);
+        occ.into_iter()
+            .filter(|o| (o.1 - top).abs() < 1e-12)
+            .map(|o| o.0)
+            .collect()
     }
 }
 
-/// Registers and shared memory of one (kernel, GPU) at one block size (its best config).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ResourceRow {
-    pub kernel: String,
-    pub gpu: String,
-    pub block_size: u32,
-    pub registers: u32,
-    pub shared_bytes: u64,
-}
-
-/// The three tables.
-#[derive(Debug, Clone, Default)]
-pub struct Dataset {
-    pub timings: Vec<TimingRow>,
-    pub kernels: Vec<KernelRow>,
-    pub resources: Vec<ResourceRow>,
-}
-
-fn read_csv<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Vec<T>> {
-    let mut r = csv::Reader::from_path(path).map_err(|e| Error::format(path, e.to_string()))?;
-    r.deserialize()
-        .enumerate()
-        .map(|(i, row)| row.map_err(|e| Error::parse(path, i + 2, e.to_string())))
+pub fn cases(ds: &Dataset) -> Result<Vec<Case<'_>>> {
+    ds.kernels
+        .iter()
+        .map(|row| {
+            let times: Vec<(u32, f64)> = ds
+                .timings
+                .iter()
+                .filter(|t| t.kernel == row.kernel && t.gpu == row.gpu)
+                .map(|t| (t.block_size, t.time_ms))
+                .collect();
+            if times.is_empty() {
+                return Err(Error::Data(format!(
+                    "block-size dataset: no timings for {} on {}",
+                    row.kernel, row.gpu
+                )));
+            }
+            let resources = ds
+                .resources
+                .iter()
+                .filter(|r| r.kernel == row.kernel && r.gpu == row.gpu)
+                .map(|r| (r.block_size, (r.registers, r.shared_bytes)))
+                .collect();
+            Ok(Case {
+                row,
+                arch: Arch::parse(&row.arch)?,
+                times,
+                resources,
+            })
+        })
         .collect()
 }
 
-fn write_csv<T: Serialize>(path: &Path, rows: &[T]) -> Result<()> {
-    let mut w = csv::Writer::from_path(path).map_err(|e| Error::format(path, e.to_string()))?;
-    for r in rows {
-        w.serialize(r)
-            .map_err(|e| Error::format(path, e.to_string()))?;
-    }
-    w.flush().map_err(|e| Error::io(path, e))
+/// What `advise blocksize` recommends for one kernel, and why.
+#[derive(Debug, Clone, Serialize)]
+pub struct Recommendation {
+    pub kernel: String,
+    pub arch: String,
+    /// The SVM's choice.
+    pub block_size: u32,
+    /// Occupancy of that choice, 0..=1.
+    pub occupancy: f64,
+    /// The calculator's maximal-occupancy sizes, largest first.
+    pub max_occupancy_sizes: Vec<u32>,
+    pub max_occupancy: f64,
+    /// The training kernels nearest in static features: (kernel, gpu, best size).
+    pub nearest: Vec<(String, String, u32)>,
 }
 
-impl Dataset {
-    /// Reads timings.csv, kernels.csv and resources.csv from `dir`.
-    pub fn load(dir: &Path) -> Result<Dataset> {
-        Ok(Dataset {
-            timings: read_csv(&dir.join("timings.csv"))?,
-            kernels: read_csv(&dir.join("kernels.csv"))?,
-            resources: read_csv(&dir.join("resources.csv"))?,
+/// Trains the SVM on the whole dataset and predicts for one kernel's features.
+pub fn recommend(
+    ds: &Dataset,
+    kernel: &str,
+    statuner: [f64; 8],
+    arch: &Arch,
+    resources: &KernelResources,
+    seed: u64,
+) -> Result<Recommendation> {
+    let cases = cases(ds)?;
+    let x: Vec<Vec<f64>> = cases.iter().map(|c| c.features()).collect();
+    let y: Vec<u32> = cases.iter().map(|c| c.best().0).collect();
+    let svc = Svc::fit(
+        &x,
+        &y,
+        &SvcParams {
+            seed,
+            ..Default::default()
+        },
+    )?;
+    let mut f = statuner.to_vec();
+    f.extend(arch_features(arch));
+    let block = svc.predict(&f);
+    let standardizer = Standardizer::fit(&x);
+    let z = |r: &[f64]| standardizer.apply(r);
+    let q = z(&f);
+    let mut near: Vec<(f64, &Case)> = cases
+        .iter()
+        .map(|c| {
+            let d = z(&c.features())
+                .iter()
+                .zip(&q)
+                .map(|(a, b)| (a - b).powi(2))
+                .sum::<f64>();
+            (d, c)
         })
-    }
-
-    pub fn save(&self, dir: &Path) -> Result<()> {
-        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-        write_csv(&dir.join("timings.csv"), &self.timings)?;
-        write_csv(&dir.join("kernels.csv"), &self.kernels)?;
-        write_csv(&dir.join("resources.csv"), &self.resources)
-    }
-
-    /// The dataset folder shipped in the repository.
-    pub fn default_dir() -> PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/blocksize")
-    }
+        .collect();
+    near.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let sizes = max_occupancy_sizes(arch, &candidate_sizes(), resources);
+    let max_occ = sizes
+        .first()
+        .map_or(0.0, |&b| occupancy(arch, b, resources).occupancy);
+    Ok(Recommendation {
+        kernel: kernel.to_string(),
+        arch: arch.name(),
+        block_size: block,
+        occupancy: occupancy(arch, block, resources).occupancy,
+        max_occupancy_sizes: sizes,
+        max_occupancy: max_occ,
+        nearest: near
+            .iter()
+            .take(3)
+            .map(|(_, c)| (c.row.kernel.clone(), c.row.gpu.clone(), c.best().0))
+            .collect(),
+    })
 }
 
 /// A source that includes `source` after the configuration's parameters, the way Kernel

@@ -1,6 +1,6 @@
-//! A check of our arithmetic against the thesis (seed 001, Tables 5.1-5.9): its published
+//! A check of our arithmetic against the thesis (Taheri's thesis, Tables 5.1-5.9): its published
 //! PP/PN/NP/NN percentages, fed through our total and baseline code, give its totals, and the
-//! baselines that issue 11 quotes (majority about 84.5% in experiment 1, "always recommend"
+//! baselines that the project quotes (majority about 84.5% in experiment 1, "always recommend"
 //! 100% in experiment 5, majority about 75.8% in experiment 6).
 
 use advise::experiment::confusion::{thesis_total, Rates};

@@ -1,0 +1,171 @@
+//! The block-size dataset: for each (kernel, GPU) of real brute-force tuning spaces, the
+//! fastest time at every block size (threads per block, a multiple of 32 up to 1024; the
+//! block's shape and all other parameters at their best for that size), the kernel's static
+//! metrics, and registers and shared memory at every block size for the occupancy
+//! calculator. Built once with nvcc (`advise statuner --build-dataset`,
+//! `static_analysis::blocksize::build`) and committed as three small CSV tables in
+//! datasets/blocksize/, so evaluating needs no compiler.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// One kernel of the dataset and where its tuning spaces come from.
+pub struct Spec {
+    pub kernel: &'static str,
+    /// Kernels of one family (two versions of a convolution) are held out together.
+    pub family: &'static str,
+    pub source: &'static str,
+    pub function: &'static str,
+    /// (GPU as in the cache file name, architecture).
+    pub gpus: &'static [(&'static str, &'static str)],
+}
+
+const RTX: &[(&str, &str)] = &[
+    ("RTX_2080_Ti", "sm_75"),
+    ("RTX_3060_laptop", "sm_86"),
+    ("RTX_3090", "sm_86"),
+    ("RTX_Titan", "sm_75"),
+];
+const AMPERE: &[(&str, &str)] = &[("A100", "sm_80"), ("A4000", "sm_86"), ("A6000", "sm_86")];
+
+/// The kernels with real block-size spaces (see datasets/blocksize/PROVENANCE.md).
+pub const SPECS: &[Spec] = &[
+    Spec {
+        kernel: "convolution",
+        family: "convolution",
+        source: "convolution.cu",
+        function: "convolution_kernel",
+        gpus: RTX,
+    },
+    Spec {
+        kernel: "pnpoly",
+        family: "pnpoly",
+        source: "pnpoly.cu",
+        function: "cn_pnpoly",
+        gpus: RTX,
+    },
+    Spec {
+        kernel: "dedispersion",
+        family: "dedispersion",
+        source: "dedispersion.cu",
+        function: "dedispersion_kernel",
+        gpus: AMPERE,
+    },
+    Spec {
+        kernel: "convolution_milo",
+        family: "convolution",
+        source: "convolution_milo.cu",
+        function: "convolution_kernel",
+        gpus: AMPERE,
+    },
+];
+
+/// Fastest time of one block size of one (kernel, GPU).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TimingRow {
+    pub kernel: String,
+    pub family: String,
+    pub gpu: String,
+    pub arch: String,
+    pub block_size: u32,
+    pub time_ms: f64,
+    /// The configuration that gave the time, `param=value;...`.
+    pub config: String,
+}
+
+/// Static metrics of one (kernel, GPU), compiled at 256 threads per block with the other
+/// parameters at their best for 256 threads (so the features do not encode the label).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KernelRow {
+    pub kernel: String,
+    pub family: String,
+    pub gpu: String,
+    pub arch: String,
+    pub instructions: u64,
+    pub branch_fraction: f64,
+    pub load_fraction: f64,
+    pub loops: u64,
+    pub syncthreads: u64,
+    pub registers: u32,
+    pub shared_bytes: u64,
+    pub int_fraction: f64,
+    pub float_fraction: f64,
+    pub config: String,
+}
+
+impl KernelRow {
+    /// The eight STATuner features, in `Metrics::STATUNER_NAMES` order.
+    pub fn features(&self) -> [f64; 8] {
+        [
+            self.branch_fraction,
+            self.load_fraction,
+            self.loops as f64,
+            self.syncthreads as f64,
+            self.registers as f64,
+            self.shared_bytes as f64,
+            self.int_fraction,
+            self.float_fraction,
+        ]
+    }
+}
+
+/// Registers and shared memory of one (kernel, GPU) at one block size (its best config).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ResourceRow {
+    pub kernel: String,
+    pub gpu: String,
+    pub block_size: u32,
+    pub registers: u32,
+    pub shared_bytes: u64,
+}
+
+/// The three tables.
+#[derive(Debug, Clone, Default)]
+pub struct Dataset {
+    pub timings: Vec<TimingRow>,
+    pub kernels: Vec<KernelRow>,
+    pub resources: Vec<ResourceRow>,
+}
+
+fn read_csv<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Vec<T>> {
+    let mut r = csv::Reader::from_path(path).map_err(|e| Error::format(path, e.to_string()))?;
+    r.deserialize()
+        .enumerate()
+        .map(|(i, row)| row.map_err(|e| Error::parse(path, i + 2, e.to_string())))
+        .collect()
+}
+
+fn write_csv<T: Serialize>(path: &Path, rows: &[T]) -> Result<()> {
+    let mut w = csv::Writer::from_path(path).map_err(|e| Error::format(path, e.to_string()))?;
+    for r in rows {
+        w.serialize(r)
+            .map_err(|e| Error::format(path, e.to_string()))?;
+    }
+    w.flush().map_err(|e| Error::io(path, e))
+}
+
+impl Dataset {
+    /// Reads timings.csv, kernels.csv and resources.csv from `dir`.
+    pub fn load(dir: &Path) -> Result<Dataset> {
+        Ok(Dataset {
+            timings: read_csv(&dir.join("timings.csv"))?,
+            kernels: read_csv(&dir.join("kernels.csv"))?,
+            resources: read_csv(&dir.join("resources.csv"))?,
+        })
+    }
+
+    pub fn save(&self, dir: &Path) -> Result<()> {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        write_csv(&dir.join("timings.csv"), &self.timings)?;
+        write_csv(&dir.join("kernels.csv"), &self.kernels)?;
+        write_csv(&dir.join("resources.csv"), &self.resources)
+    }
+
+    /// The dataset folder shipped in the repository.
+    pub fn default_dir() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/blocksize")
+    }
+}

@@ -1,0 +1,30 @@
+//! How advise writes numbers for people: significant digits rather than fixed decimals, so
+//! that 1.0234 and 0.000123 both keep what matters. Tables, reports and the suggestions'
+//! reasons use it alike.
+
+/// A number with `digits` significant digits, without exponent for ordinary magnitudes.
+pub fn fmt_sig(v: f64, digits: usize) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return format!("{v}");
+    }
+    let mag = v.abs().log10().floor() as i32;
+    if !(-4..=12).contains(&mag) {
+        return format!("{:.*e}", digits.saturating_sub(1), v);
+    }
+    let decimals = (digits as i32 - 1 - mag).max(0) as usize;
+    format!("{v:.decimals$}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_significant_digits() {
+        assert_eq!(fmt_sig(1.02345, 3), "1.02");
+        assert_eq!(fmt_sig(0.000123456, 2), "0.00012");
+        assert_eq!(fmt_sig(123456.0, 3), "123456");
+        assert_eq!(fmt_sig(0.0, 3), "0");
+        assert_eq!(fmt_sig(1.5e20, 2), "1.5e20");
+    }
+}

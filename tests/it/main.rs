@@ -1,0 +1,23 @@
+//! advise's integration tests, one binary (one link of the whole library instead of one per
+//! file): a module per area, shared set-up in `common`.
+
+mod advisor;
+mod architecture;
+mod catalogue_snippets;
+mod cli;
+mod cli_predict;
+#[allow(dead_code)]
+mod common;
+mod experiments;
+mod harness_build;
+mod harness_collect;
+mod models_weka;
+mod parse_fixtures;
+mod parse_robustness;
+mod search_cli;
+mod search_spaces;
+mod search_strategies;
+mod static_fixtures;
+mod static_occupancy;
+mod static_statuner;
+mod thesis_tables;

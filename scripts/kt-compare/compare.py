@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+"""Put `advise search-bench --json` results next to Kernel Tuner's (kt_run.py) as Markdown.
+
+Usage:
+  compare.py --advise A.json [B.json ...] --kt KT.json [KT2.json ...] [--advise-repeats 100]
+             [--budget 2%] [--out table.md]
+
+advise files: any number of `advise search-bench --json` outputs (run.sh writes one per space,
+strategy and budget so that the `seconds` field gives the time of exactly those runs). The rows
+used are `results[]` with `space`, `strategy`, `budget`, `budget_evaluations`,
+`mean_evaluations`, `median_fraction`, `p5_fraction`. Time per run = `seconds` /
+(advise repeats x rows in that file), which is exact when a file holds one row.
+
+kt files: kt_run.py outputs (`results[]` rows with the same fields plus `mean_cpu_s`). Several
+files (for example `--space entries` and `--space valid`) can be given: a file's strategies are
+suffixed with `[valid]` when it was run with `--space valid`.
+
+Per space it prints every (tool, strategy) row, each tool's best strategy (highest median,
+then highest 5th percentile), then summary tables: a space x strategy matrix of medians, the
+mean of medians per strategy, and on how many spaces advise's `auto` (or, when the advise file
+has no `auto` rows, advise's per-space best strategy, an oracle choice) reaches Kernel Tuner's
+per-space best median.
+"""
+
+import argparse
+import json
+import sys
+from collections import OrderedDict, defaultdict
+
+
+def load_advise(paths, repeats):
+    rows = []
+    for p in paths:
+        with open(p) as f:
+            doc = json.load(f)
+        res = doc.get("results", [])
+        secs = doc.get("seconds")
+        per_run = None
+        if secs is not None and repeats and res:
+            per_run = secs / (repeats * len(res))
+        for r in res:
+            rows.append(
+                {
+                    "tool": "advise",
+                    "space": r["space"],
+                    "strategy": r["strategy"],
+                    "budget": r["budget"],
+                    "budget_evaluations": r["budget_evaluations"],
+                    "mean_evaluations": r.get("mean_evaluations"),
+                    "median": r["median_fraction"],
+                    "p5": r["p5_fraction"],
+                    "seconds_per_run": per_run,
+                    "time_kind": "wall",
+                    "repeats": repeats,
+                }
+            )
+    return rows
+
+
+def load_kt(paths):
+    rows = []
+    for p in paths:
+        with open(p) as f:
+            doc = json.load(f)
+        mode = doc.get("settings", {}).get("space", "entries")
+        suffix = "" if mode == "entries" else f" [{mode}]"
+        for r in doc.get("results", []):
+            rows.append(
+                {
+                    "tool": "KT",
+                    "space": r["space"],
+                    "strategy": r["strategy"] + suffix,
+                    "budget": r["budget"],
+                    "budget_evaluations": r["budget_evaluations"],
+                    "mean_evaluations": r.get("mean_evaluations"),
+                    "median": r["median_fraction"],
+                    "p5": r["p5_fraction"],
+                    "seconds_per_run": r.get("mean_cpu_s"),
+                    "time_kind": "cpu",
+                    "repeats": r.get("repeats"),
+                    "errors": r.get("errors", 0),
+                    "mean_failed": r.get("mean_failed_evaluations"),
+                }
+            )
+    return rows
+
+
+def f3(x):
+    return "–" if x is None else f"{x:.3f}"
+
+
+def ms(x):
+    if x is None:
+        return "–"
+    v = x * 1000.0
+    if v >= 100:
+        return f"{v:.0f}"
+    if v >= 1:
+        return f"{v:.1f}"
+    return f"{v:.3f}"
+
+
+def key_best(r):
+    return (r["median"] if r["median"] is not None else -1.0, r["p5"] if r["p5"] is not None else -1.0)
+
+
+def fair_kt(r):
+    """Kernel Tuner rows run with advise's rules (`--space entries`): not suffixed `[valid]`."""
+    return r["tool"] == "KT" and "[" not in r["strategy"]
+
+
+def best_of(rows):
+    rows = [r for r in rows if r["median"] is not None]
+    return max(rows, key=key_best) if rows else None
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="advise vs Kernel Tuner search-strategy table (Markdown)")
+    ap.add_argument("--advise", nargs="+", action="extend", default=[], help="advise search-bench --json outputs")
+    ap.add_argument("--kt", nargs="+", action="extend", default=[], help="kt_run.py outputs")
+    ap.add_argument("--advise-repeats", type=int, default=None,
+                    help="repeats advise ran with (for its time per run; advise's JSON does not say)")
+    ap.add_argument("--budget", action="append", help="only these budget labels (repeatable), e.g. 2%%")
+    ap.add_argument("--exclude-advise", default="exhaustive",
+                    help="comma-separated advise strategies left out of the tables (default: exhaustive)")
+    ap.add_argument("--kt-strategies", default=None,
+                    help="comma-separated Kernel Tuner strategies to keep (default: all in the files)")
+    ap.add_argument("--tolerance", type=float, default=0.01,
+                    help="'reaches within' tolerance on the median fraction (default 0.01)")
+    ap.add_argument("--out", help="write Markdown here (default: standard output)")
+    args = ap.parse_args(argv)
+
+    excl = {s.strip() for s in args.exclude_advise.split(",") if s.strip()}
+    rows = [r for r in load_advise(args.advise, args.advise_repeats) if r["strategy"] not in excl]
+    kt_rows = load_kt(args.kt)
+    if args.kt_strategies:
+        keep = {s.strip() for s in args.kt_strategies.split(",") if s.strip()}
+        kt_rows = [r for r in kt_rows if r["strategy"].split(" [")[0] in keep]
+    rows += kt_rows
+    if args.budget:
+        rows = [r for r in rows if r["budget"] in args.budget]
+    if not rows:
+        sys.exit("no rows: give --advise and/or --kt files")
+
+    out = []
+    w = out.append
+    budgets = list(OrderedDict.fromkeys(r["budget"] for r in rows))
+    spaces = sorted(OrderedDict.fromkeys(r["space"] for r in rows))
+    adv_strats = list(OrderedDict.fromkeys(r["strategy"] for r in rows if r["tool"] == "advise"))
+    kt_strats = list(OrderedDict.fromkeys(r["strategy"] for r in rows if r["tool"] == "KT"))
+
+    w("# advise vs Kernel Tuner: fraction of the optimum found\n")
+    w("Fraction = optimum time / best time found (0 when every measured configuration failed); "
+      "median and 5th percentile over the repeats (NumPy linear quantiles). Budget = ceil(share x "
+      "cache entries); a failed configuration costs one evaluation in both tools. Time per run: "
+      "Kernel Tuner = CPU seconds of one `tune_kernel` call (simulation mode, cache already parsed); "
+      "advise = wall seconds of the bench on one thread divided by its runs.\n")
+    kt_rep = sorted({r["repeats"] for r in rows if r["tool"] == "KT" and r["repeats"]})
+    w(f"Repeats: advise {args.advise_repeats or '?'}, Kernel Tuner {', '.join(map(str, kt_rep)) or '–'}.\n")
+
+    for b in budgets:
+        bro = [r for r in rows if r["budget"] == b]
+        w(f"## Budget {b}\n")
+        for sp in spaces:
+            srows = [r for r in bro if r["space"] == sp]
+            if not srows:
+                continue
+            evals = sorted({r["budget_evaluations"] for r in srows})
+            w(f"### {sp} ({', '.join(map(str, evals))} evaluations)\n")
+            w("| tool | strategy | median | p5 | mean evals | ms/run |")
+            w("|---|---|---:|---:|---:|---:|")
+            for r in sorted(srows, key=lambda r: (r["tool"] != "advise", -key_best(r)[0], -key_best(r)[1])):
+                extra = ""
+                if r.get("errors"):
+                    extra = f" ({r['errors']} errors)"
+                me = "–" if r["mean_evaluations"] is None else f"{r['mean_evaluations']:.0f}"
+                w(f"| {r['tool']} | {r['strategy']}{extra} | {f3(r['median'])} | {f3(r['p5'])} | {me} | {ms(r['seconds_per_run'])} |")
+            ba = best_of([r for r in srows if r["tool"] == "advise"])
+            bk = best_of([r for r in srows if fair_kt(r)])
+            bv = best_of([r for r in srows if r["tool"] == "KT" and not fair_kt(r)])
+            w("")
+            if ba:
+                w(f"- best advise: **{ba['strategy']}** {f3(ba['median'])} (p5 {f3(ba['p5'])})")
+            if bk:
+                w(f"- best Kernel Tuner: **{bk['strategy']}** {f3(bk['median'])} (p5 {f3(bk['p5'])})")
+            if bv:
+                w(f"- best Kernel Tuner, failures known in advance (not a fair comparison): "
+                  f"{bv['strategy']} {f3(bv['median'])} (p5 {f3(bv['p5'])})")
+            w("")
+
+        # matrix of medians
+        w(f"### Medians per space and strategy ({b})\n")
+        cols = [("advise", s) for s in adv_strats] + [("KT", s) for s in kt_strats]
+        cols = [c for c in cols if any(r["tool"] == c[0] and r["strategy"] == c[1] for r in bro)]
+        w("| space | " + " | ".join(f"{'a' if t == 'advise' else 'KT'}:{s}" for t, s in cols) + " |")
+        w("|---|" + "---:|" * len(cols))
+        cell = {(r["space"], r["tool"], r["strategy"]): r for r in bro}
+        for sp in spaces:
+            vals = []
+            for t, s in cols:
+                r = cell.get((sp, t, s))
+                vals.append(f3(r["median"]) if r else "–")
+            w(f"| {sp} | " + " | ".join(vals) + " |")
+        w("")
+
+        # mean of medians, mean p5, time
+        w(f"### Mean over spaces per strategy ({b})\n")
+        w("| tool | strategy | mean of medians | mean of p5 | worst median | spaces | mean ms/run |")
+        w("|---|---|---:|---:|---:|---:|---:|")
+        summary = []
+        for t, s in cols:
+            rs = [r for r in bro if r["tool"] == t and r["strategy"] == s and r["median"] is not None]
+            if not rs:
+                continue
+            med = sum(r["median"] for r in rs) / len(rs)
+            p5 = sum(r["p5"] for r in rs) / len(rs)
+            worst = min(r["median"] for r in rs)
+            tt = [r["seconds_per_run"] for r in rs if r["seconds_per_run"] is not None]
+            summary.append((t, s, med, p5, worst, len(rs), sum(tt) / len(tt) if tt else None))
+        for t, s, med, p5, worst, n, tm in sorted(summary, key=lambda x: -x[2]):
+            w(f"| {t} | {s} | {med:.3f} | {p5:.3f} | {worst:.3f} | {n} | {ms(tm)} |")
+        w("")
+
+        # advise best / auto vs KT best
+        has_auto = any(r["tool"] == "advise" and r["strategy"] == "auto" for r in bro)
+        label = "advise `auto`" if has_auto else "advise's per-space best strategy (oracle pick; no `auto` rows)"
+        reach = within = n = 0
+        lines = []
+        for sp in spaces:
+            srows = [r for r in bro if r["space"] == sp]
+            if has_auto:
+                a = next((r for r in srows if r["tool"] == "advise" and r["strategy"] == "auto"), None)
+            else:
+                a = best_of([r for r in srows if r["tool"] == "advise"])
+            k = best_of([r for r in srows if fair_kt(r)])
+            if not a or not k:
+                continue
+            n += 1
+            ok = a["median"] >= k["median"]
+            near = a["median"] >= k["median"] - args.tolerance
+            reach += ok
+            within += near
+            lines.append(f"| {sp} | {a['strategy']} {f3(a['median'])} | {k['strategy']} {f3(k['median'])} | "
+                         f"{a['median'] - k['median']:+.3f} | {'yes' if ok else ('≈' if near else 'no')} |")
+        # also each single advise strategy vs KT best
+        w(f"### {label} vs Kernel Tuner's per-space best ({b}; `--space entries` rows only)\n")
+        w("| space | advise | Kernel Tuner best | Δ median | reaches |")
+        w("|---|---|---|---:|:---:|")
+        out.extend(lines)
+        w("")
+        w(f"- {label} reaches Kernel Tuner's per-space best median on **{reach}/{n}** spaces "
+          f"(within {args.tolerance:g}: {within}/{n}).")
+        for s in adv_strats:
+            cnt = tot = 0
+            for sp in spaces:
+                srows = [r for r in bro if r["space"] == sp]
+                a = next((r for r in srows if r["tool"] == "advise" and r["strategy"] == s), None)
+                k = best_of([r for r in srows if fair_kt(r)])
+                if a and k and a["median"] is not None:
+                    tot += 1
+                    cnt += a["median"] >= k["median"] - args.tolerance
+            if tot:
+                w(f"- advise `{s}` within {args.tolerance:g} of Kernel Tuner's per-space best: {cnt}/{tot}")
+        w("")
+
+    text = "\n".join(out) + "\n"
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,6 +1,8 @@
 //! What a person reads: terminal tables, Markdown and HTML reports, charts.
 
+pub mod advice_text;
 pub mod chart;
+pub mod document;
 pub mod experiment;
 pub mod experiment_charts;
 pub mod experiment_files;

@@ -8,7 +8,8 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::table::{fmt_sig, html_escape};
+use super::document::{Block, Document, Inline, Text, Tone};
+use super::table::{fmt_sig, TextTable};
 use crate::error::{Error, Result};
 use crate::recommend::bundle::Advisor;
 use crate::recommend::catalogue::{lookup, Entry};
@@ -92,131 +93,193 @@ fn interval(s: &Suggestion) -> (f64, f64) {
     )
 }
 
-fn card_md(s: &Suggestion, e: Option<&Entry>, md: &mut String) {
+/// One suggestion's card: the prediction, the evidence, how to apply it and its risks.
+fn card(s: &Suggestion, e: Option<&Entry>) -> Block {
     let (lo, hi) = interval(s);
-    let _ = writeln!(md, "## {} - {}\n", s.optimization, s.verdict);
-    if let Some(e) = e {
-        let _ = writeln!(md, "{}\n", e.summary);
-    }
-    let _ = writeln!(
-        md,
-        "- Predicted speedup: {}x (the two models span {}x to {}x)\n- Confidence: {} ({:.2}){}",
-        fmt_sig(s.predicted_speedup, 3),
-        fmt_sig(lo, 3),
-        fmt_sig(hi, 3),
-        s.confidence_label,
-        s.confidence,
-        if s.extrapolation {
-            "; extrapolation: the profile lies outside the training data"
-        } else {
-            ""
-        }
-    );
-    let _ = writeln!(md, "- Why: {}\n", s.reason);
-    if !s.deciding_counters.is_empty() {
-        md.push_str("Evidence:\n\n");
-        for c in &s.deciding_counters {
-            let _ = writeln!(md, "- {}", evidence_line(c));
-        }
-        md.push('\n');
-    }
-    match e {
-        Some(e) => {
-            let _ = writeln!(md, "### How to apply\n\n{}\n", e.how);
-            if !e.nvcc_flags.is_empty() {
-                let _ = writeln!(md, "Compiler flags: `{}`\n", e.nvcc_flags);
-            }
-            if !e.before.is_empty() {
-                let _ = writeln!(md, "Before:\n\n```cuda\n{}```\n\nAfter:\n\n```cuda\n{}```\n", e.before, e.after);
-            }
-            let _ = writeln!(md, "### Risks\n");
-            for r in &e.risks {
-                let _ = writeln!(md, "- {r}");
-            }
-            let _ = writeln!(md, "\nRead more: {}\n", e.read_more.join("; "));
-        }
-        None => md.push_str("### How to apply\n\nThis is a parameter of the tuning space the advisor was trained on; the catalogue has no general entry for it.\n\n"),
-    }
-}
-
-/// Escapes text for HTML and turns Markdown `code` spans into `<code>`.
-fn inline_html(text: &str) -> String {
-    html_escape(text)
-        .split('`')
-        .enumerate()
-        .map(|(i, part)| {
-            if i % 2 == 1 {
-                format!("<code>{part}</code>")
+    let mut tags = vec![
+        (
+            s.verdict.to_string(),
+            if s.verdict == "recommend" {
+                Tone::Good
             } else {
-                part.to_string()
-            }
-        })
-        .collect()
-}
-
-fn card_html(s: &Suggestion, e: Option<&Entry>, html: &mut String) {
-    let (lo, hi) = interval(s);
-    let class = if s.verdict == "recommend" {
-        "tag recommend"
-    } else {
-        "tag"
-    };
-    let _ = write!(
-        html,
-        "<div class=\"card\"><h2>{}</h2><span class=\"{class}\">{}</span>",
-        html_escape(&s.optimization),
-        s.verdict
-    );
-    let _ = write!(
-        html,
-        "<span class=\"tag\">confidence {} ({:.2})</span>",
-        s.confidence_label, s.confidence
-    );
+                Tone::Neutral
+            },
+        ),
+        (
+            format!("confidence {} ({:.2})", s.confidence_label, s.confidence),
+            Tone::Neutral,
+        ),
+    ];
     if s.extrapolation {
-        html.push_str("<span class=\"tag warn\">extrapolation</span>");
+        tags.push(("extrapolation".into(), Tone::Warning));
     }
+    let mut blocks = Vec::new();
     if let Some(e) = e {
-        let _ = write!(html, "<p>{}</p>", inline_html(&e.summary));
+        blocks.push(Block::Paragraph(e.summary.as_str().into()));
     }
-    let _ = write!(
-        html,
-        "<p><b>Predicted speedup {}x</b> (the two models span {}x to {}x).</p><p>Why: {}</p>",
-        fmt_sig(s.predicted_speedup, 3),
-        fmt_sig(lo, 3),
-        fmt_sig(hi, 3),
-        html_escape(&s.reason)
-    );
+    blocks.push(Block::List(vec![
+        format!(
+            "Predicted speedup: {}x (the two models span {}x to {}x)",
+            fmt_sig(s.predicted_speedup, 3),
+            fmt_sig(lo, 3),
+            fmt_sig(hi, 3)
+        )
+        .into(),
+        format!(
+            "Confidence: {} ({:.2}){}",
+            s.confidence_label,
+            s.confidence,
+            if s.extrapolation {
+                "; extrapolation: the profile lies outside the training data"
+            } else {
+                ""
+            }
+        )
+        .into(),
+        Text(vec![Inline::Plain(format!("Why: {}", s.reason))]),
+    ]));
     if !s.deciding_counters.is_empty() {
-        html.push_str("<h3>Evidence</h3><table><tr><th>counter against the training range (blue; red dot: this program; dashes: the model's split)</th></tr>");
-        for c in &s.deciding_counters {
-            let _ = write!(
-                html,
-                "<tr><td>{}<br>{}</td></tr>",
-                html_escape(&evidence_line(c)),
-                range_svg(c)
-            );
-        }
-        html.push_str("</table>");
+        blocks.push(Block::Gauges {
+            caption: "Evidence".into(),
+            items: s
+                .deciding_counters
+                .iter()
+                .map(|c| (evidence_line(c), range_svg(c)))
+                .collect(),
+        });
     }
-    html.push_str("<h3>How to apply</h3>");
+    blocks.push(Block::Heading(3, "How to apply".into()));
     match e {
         Some(e) => {
-            let _ = write!(html, "<p>{}</p>", inline_html(&e.how));
+            blocks.push(Block::Paragraph(e.how.as_str().into()));
             if !e.nvcc_flags.is_empty() {
-                let _ = write!(html, "<p>Compiler flags: <code>{}</code></p>", html_escape(&e.nvcc_flags));
+                blocks.push(Block::Paragraph(
+                    Text::from("Compiler flags: ")
+                        .then(Text(vec![Inline::Code(e.nvcc_flags.clone())])),
+                ));
             }
             if !e.before.is_empty() {
-                let _ = write!(html, "<p>Before:</p><pre>{}</pre><p>After:</p><pre>{}</pre>", html_escape(&e.before), html_escape(&e.after));
+                for (label, code) in [("Before:", &e.before), ("After:", &e.after)] {
+                    blocks.push(Block::Paragraph(label.into()));
+                    blocks.push(Block::Code {
+                        lang: "cuda".into(),
+                        text: code.clone(),
+                    });
+                }
             }
-            html.push_str("<h3>Risks</h3><ul>");
-            for r in &e.risks {
-                let _ = write!(html, "<li>{}</li>", html_escape(r));
-            }
-            let _ = write!(html, "</ul><p>Read more: {}</p>", html_escape(&e.read_more.join("; ")));
+            blocks.push(Block::Heading(3, "Risks".into()));
+            blocks.push(Block::List(
+                e.risks
+                    .iter()
+                    .map(|r| Text(vec![Inline::Plain(r.clone())]))
+                    .collect(),
+            ));
+            blocks.push(Block::Paragraph(Text(vec![Inline::Plain(format!(
+                "Read more: {}",
+                e.read_more.join("; ")
+            ))])));
         }
-        None => html.push_str("<p>This is a parameter of the tuning space the advisor was trained on; the catalogue has no general entry for it.</p>"),
+        None => blocks.push(Block::Paragraph(
+            "This is a parameter of the tuning space the advisor was trained on; the catalogue \
+             has no general entry for it."
+                .into(),
+        )),
     }
-    html.push_str("</div>\n");
+    Block::Card {
+        title: s.optimization.clone(),
+        tags,
+        blocks,
+    }
+}
+
+/// The report as a document.
+pub fn document(
+    list: &[Suggestion],
+    summary: &ProfileSummary,
+    advisor: &Advisor,
+    model: &Path,
+) -> Result<Document> {
+    let mut d = Document::new("advise: suggestions for your program", STYLE);
+    d.push(Block::Lead(Text(vec![Inline::Plain(answer(list))])));
+    for s in list {
+        let entry = lookup(&s.optimization)?;
+        d.push(card(s, entry.as_ref()));
+    }
+    d.push(Block::Heading(2, "What was profiled".into()));
+    d.push(Block::Paragraph(Text(vec![Inline::Plain(format!(
+        "Kernels: {}. {} of the advisor's {} counters were present.",
+        summary.kernels.join(", "),
+        summary.features_present,
+        summary.features_expected
+    ))])));
+    d.push(Block::Heading(2, "The advisor".into()));
+    d.push(Block::Paragraph(Text(vec![Inline::Plain(format!(
+        "{} ({}), trained on {}. Accuracy per optimization on held-out groups of configurations \
+         (no configuration's replicate or neighbouring step in the training data), beside the \
+         majority rule; PP/PN/NP/NN count held-out cases by predicted and measured direction \
+         (P = faster):",
+        model.display(),
+        advisor.method,
+        advisor.datasets.join(", ")
+    ))])));
+    let mut t = TextTable::new([
+        "optimization",
+        "validated accuracy",
+        "majority rule",
+        "p (McNemar)",
+        "PP",
+        "PN",
+        "NP",
+        "NN",
+    ]);
+    for m in &advisor.optimizations {
+        if let Some(v) = &m.validation {
+            t.push([
+                m.name.clone(),
+                format!(
+                    "{:.1}% [{:.1}, {:.1}]",
+                    100.0 * v.accuracy,
+                    100.0 * v.accuracy_low,
+                    100.0 * v.accuracy_high
+                ),
+                format!("{:.1}%", 100.0 * v.majority_accuracy),
+                format!("{:.3}", v.p_value),
+                v.pp.to_string(),
+                v.pn.to_string(),
+                v.np.to_string(),
+                v.nn.to_string(),
+            ]);
+        }
+    }
+    d.push(Block::Table(t));
+    if !advisor.reliability.is_empty() {
+        d.push(Block::Paragraph(
+            "What a confidence means: of held-out suggestions given about this confidence, the \
+             share whose direction was right."
+                .into(),
+        ));
+        let mut r = TextTable::new([
+            "confidence",
+            "suggestions",
+            "mean confidence",
+            "share right",
+        ]);
+        for row in &advisor.reliability {
+            r.push([
+                format!("{:.1}-{:.1}", row.low, row.high),
+                row.suggestions.to_string(),
+                format!("{:.2}", row.mean_confidence),
+                format!("{:.2}", row.share_right),
+            ]);
+        }
+        d.push(Block::Table(r));
+    }
+    d.push(Block::Heading(2, "Training data provenance".into()));
+    d.push(Block::Code {
+        lang: String::new(),
+        text: advisor.provenance.trim().to_string(),
+    });
+    Ok(d)
 }
 
 /// Writes `DIR/report.md` and `DIR/index.html`.
@@ -228,83 +291,9 @@ pub fn write(
     model: &Path,
 ) -> Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    let title = "advise: suggestions for your program";
-    let mut md = format!("# {title}\n\n**{}**\n\n", answer(list));
-    let mut html = format!(
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{title}</title><style>{STYLE}</style></head><body>\n<h1>{title}</h1>\n<p class=\"answer\">{}</p>\n",
-        html_escape(&answer(list))
-    );
-    for s in list {
-        let entry = lookup(&s.optimization)?;
-        card_md(s, entry.as_ref(), &mut md);
-        card_html(s, entry.as_ref(), &mut html);
-    }
-    let kernels = summary.kernels.join(", ");
-    let _ = writeln!(md, "## What was profiled\n\nKernels: {kernels}. {} of the advisor's {} counters were present.\n", summary.features_present, summary.features_expected);
-    let _ = writeln!(html, "<h2>What was profiled</h2><p>Kernels: {}. {} of the advisor's {} counters were present.</p>", html_escape(&kernels), summary.features_present, summary.features_expected);
-    let _ = writeln!(md, "## The advisor\n\n{} ({}), trained on {}. Accuracy per optimization on held-out groups of configurations (no configuration's replicate or neighbouring step in the training data), beside the majority rule; PP/PN/NP/NN count held-out cases by predicted and measured direction (P = faster):\n", model.display(), advisor.method, advisor.datasets.join(", "));
-    let _ = writeln!(html, "<h2>The advisor</h2><p>{} ({}), trained on {}. Accuracy per optimization on held-out groups of configurations, beside the majority rule; PP/PN/NP/NN count held-out cases by predicted and measured direction (P = faster).</p><table><tr><th>optimization</th><th>validated accuracy</th><th>majority rule</th><th>p (McNemar)</th><th>PP</th><th>PN</th><th>NP</th><th>NN</th></tr>", html_escape(&model.display().to_string()), advisor.method, html_escape(&advisor.datasets.join(", ")));
-    md.push_str(
-        "| optimization | validated accuracy | majority rule | p (McNemar) | PP | PN | NP | NN |\n|---|---|---|---|---|---|---|---|\n",
-    );
-    for m in &advisor.optimizations {
-        if let Some(v) = &m.validation {
-            let acc = format!(
-                "{:.1}% [{:.1}, {:.1}]",
-                100.0 * v.accuracy,
-                100.0 * v.accuracy_low,
-                100.0 * v.accuracy_high
-            );
-            let _ = writeln!(
-                md,
-                "| {} | {acc} | {:.1}% | {:.3} | {} | {} | {} | {} |",
-                m.name,
-                100.0 * v.majority_accuracy,
-                v.p_value,
-                v.pp,
-                v.pn,
-                v.np,
-                v.nn
-            );
-            let _ = writeln!(
-                html,
-                "<tr><td>{}</td><td>{acc}</td><td>{:.1}%</td><td>{:.3}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                html_escape(&m.name),
-                100.0 * v.majority_accuracy,
-                v.p_value,
-                v.pp,
-                v.pn,
-                v.np,
-                v.nn
-            );
-        }
-    }
-    html.push_str("</table>\n");
-    if !advisor.reliability.is_empty() {
-        md.push_str("\nWhat a confidence means: of held-out suggestions given about this confidence, the share whose direction was right.\n\n| confidence | suggestions | mean confidence | share right |\n|---|---|---|---|\n");
-        html.push_str("<p>What a confidence means: of held-out suggestions given about this confidence, the share whose direction was right.</p><table><tr><th>confidence</th><th>suggestions</th><th>mean confidence</th><th>share right</th></tr>");
-        for r in &advisor.reliability {
-            let row = [
-                format!("{:.1}-{:.1}", r.low, r.high),
-                r.suggestions.to_string(),
-                format!("{:.2}", r.mean_confidence),
-                format!("{:.2}", r.share_right),
-            ];
-            let _ = writeln!(md, "| {} |", row.join(" | "));
-            let _ = write!(html, "<tr><td>{}</td></tr>", row.join("</td><td>"));
-        }
-        html.push_str("</table>\n");
-    }
-    let _ = writeln!(
-        md,
-        "\nTraining data provenance:\n\n```\n{}\n```",
-        advisor.provenance.trim()
-    );
-    let _ = writeln!(
-        html,
-        "<h2>Training data provenance</h2><pre>{}</pre></body></html>",
-        html_escape(advisor.provenance.trim())
-    );
-    std::fs::write(dir.join("report.md"), md).map_err(|e| Error::io(dir.join("report.md"), e))?;
-    std::fs::write(dir.join("index.html"), html).map_err(|e| Error::io(dir.join("index.html"), e))
+    let d = document(list, summary, advisor, model)?;
+    let md = dir.join("report.md");
+    std::fs::write(&md, d.to_markdown()).map_err(|e| Error::io(&md, e))?;
+    let html = dir.join("index.html");
+    std::fs::write(&html, d.to_html()).map_err(|e| Error::io(&html, e))
 }

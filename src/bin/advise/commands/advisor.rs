@@ -12,11 +12,10 @@ use advise::error::{Error, Result};
 use advise::harness::profile_app::{kernel_pattern, ProfileRequest};
 use advise::profile::{parse_path, FormatChoice};
 use advise::recommend::bundle::{self, Advisor, TrainSettings};
-use advise::recommend::catalogue;
 use advise::recommend::suggest::{
     self as suggesting, profile_features, ProfileSummary, Suggestion,
 };
-use advise::report::table::{fmt_sig, TextTable};
+use advise::report::advice_text;
 use advise_ml::Method;
 
 /// Where the shipped default advisor lives, relative to the repository.
@@ -204,89 +203,12 @@ fn run_train(
             advise::dataset::features::View::Portable => "portable",
             advise::dataset::features::View::Both => "counters + portable",
         },
-        render_training(&advisor)
+        advice_text::training(&advisor)
     ))
 }
 
 /// The advisor's validation: per optimization the grouped cross-validation against the
 /// majority rule with its PP/PN/NP/NN table, then the confidence's reliability.
-pub fn render_training(advisor: &Advisor) -> String {
-    let mut t = TextTable::new([
-        "optimization",
-        "learned from",
-        "samples",
-        "groups",
-        "helps in %",
-        "grouped cv accuracy %",
-        "balanced %",
-        "majority %",
-        "p",
-        "PP",
-        "PN",
-        "NP",
-        "NN",
-    ]);
-    for m in &advisor.optimizations {
-        let v = m.validation.as_ref();
-        let cell = |f: &dyn Fn(&advise::recommend::bundle::Validation) -> String| {
-            v.map(f).unwrap_or_else(|| "-".into())
-        };
-        t.push([
-            m.name.clone(),
-            format!(
-                "{}{}",
-                m.programs.join("+"),
-                if m.simulated_only { " (SIMULATED)" } else { "" }
-            ),
-            m.samples.to_string(),
-            cell(&|v| v.groups.to_string()),
-            format!("{:.1}", 100.0 * m.positive_rate),
-            cell(&|v| {
-                format!(
-                    "{:.1} [{:.1}, {:.1}]",
-                    100.0 * v.accuracy,
-                    100.0 * v.accuracy_low,
-                    100.0 * v.accuracy_high
-                )
-            }),
-            cell(&|v| format!("{:.1}", 100.0 * v.balanced_accuracy)),
-            cell(&|v| format!("{:.1}", 100.0 * v.majority_accuracy)),
-            cell(&|v| format!("{:.3}", v.p_value)),
-            cell(&|v| v.pp.to_string()),
-            cell(&|v| v.pn.to_string()),
-            cell(&|v| v.np.to_string()),
-            cell(&|v| v.nn.to_string()),
-        ]);
-    }
-    let mut text = t.render();
-    text.push_str(
-        "\nPP/PN/NP/NN: held-out samples by predicted and actual direction (P = faster with \
-         the optimization). Folds keep each program, input and configuration family together.\n",
-    );
-    if !advisor.reliability.is_empty() {
-        let mut r = TextTable::new([
-            "confidence",
-            "suggestions",
-            "mean confidence",
-            "share right",
-        ]);
-        for row in &advisor.reliability {
-            r.push([
-                format!("{:.1}-{:.1}", row.low, row.high),
-                row.suggestions.to_string(),
-                format!("{:.2}", row.mean_confidence),
-                format!("{:.2}", row.share_right),
-            ]);
-        }
-        text.push_str(
-            "\nReliability of the confidence (held-out predictions; calibration fitted on the \
-             other half of the groups):\n",
-        );
-        text.push_str(&r.render());
-    }
-    text
-}
-
 /// The JSON of `suggest` and `profile`.
 #[derive(Serialize)]
 struct SuggestJson<'a> {
@@ -395,24 +317,13 @@ fn suggestions_for(csv: &Path, s: &SuggestSettings, out: &Output) -> Result<()> 
             },
         });
     }
-    let mut text = render(&list, &summary, &advisor, &model_path);
+    let mut text = advice_text::suggestions(&list, &summary, &advisor, &model_path);
     for k in &kernels {
-        text.push_str(&format!("\nKernel {}:\n", k.kernel));
-        match &k.error {
-            Some(e) => text.push_str(&format!("  no suggestions: {e}\n")),
-            None => {
-                let mut t = TextTable::new(["optimization", "verdict", "predicted", "confidence"]);
-                for x in &k.suggestions {
-                    t.push([
-                        x.optimization.clone(),
-                        x.verdict.to_string(),
-                        format!("{}x", fmt_sig(x.predicted_speedup, 3)),
-                        format!("{} {:.2}", x.confidence_label, x.confidence),
-                    ]);
-                }
-                text.push_str(&t.render());
-            }
-        }
+        text.push_str(&advice_text::kernel_suggestions(
+            &k.kernel,
+            k.error.as_deref(),
+            &k.suggestions,
+        ));
     }
     out.emit(&text)
 }
@@ -424,117 +335,6 @@ struct KernelSuggestions {
     suggestions: Vec<Suggestion>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
-}
-
-/// The terminal answer: the verdict first, then the table.
-pub fn render(
-    list: &[Suggestion],
-    summary: &ProfileSummary,
-    advisor: &Advisor,
-    model: &Path,
-) -> String {
-    let mut text = String::new();
-    match list.iter().find(|s| s.verdict == "recommend") {
-        Some(s) => text.push_str(&format!(
-            "{}: {} (predicted {}x, confidence {} {:.2}{})\n\n",
-            if s.confidence >= 0.6 && !s.extrapolation {
-                "Try first"
-            } else {
-                "Best guess, but do not rely on it"
-            },
-            s.optimization,
-            fmt_sig(s.predicted_speedup, 3),
-            s.confidence_label,
-            s.confidence,
-            if s.extrapolation { ", extrapolated" } else { "" }
-        )),
-        None => text.push_str("Nothing is predicted to help this code among the optimizations this advisor knows.\n\n"),
-    }
-    let mut t = TextTable::new([
-        "#",
-        "optimization",
-        "verdict",
-        "predicted",
-        "confidence",
-        "what it is",
-    ]);
-    for (i, s) in list.iter().enumerate() {
-        let what = catalogue::lookup(&s.optimization)
-            .ok()
-            .flatten()
-            .map(|e| e.summary)
-            .unwrap_or_default();
-        t.push([
-            (i + 1).to_string(),
-            s.optimization.clone(),
-            s.verdict.to_string(),
-            format!("{}x", fmt_sig(s.predicted_speedup, 3)),
-            format!(
-                "{} {:.2}{}",
-                s.confidence_label,
-                s.confidence,
-                if s.extrapolation {
-                    " (extrapolated)"
-                } else {
-                    ""
-                }
-            ),
-            what,
-        ]);
-    }
-    text.push_str(&t.render());
-    text.push_str("\nWhy:\n");
-    for s in list {
-        text.push_str(&format!("  {}: {}\n", s.optimization, s.reason));
-    }
-    text.push_str(&validation_tables(list));
-    text.push_str(&format!(
-        "\nProfile: {} kernel(s), {} of the advisor's {} counters present. Advisor: {} ({}), trained on {}.\n",
-        summary.kernels.len(),
-        summary.features_present,
-        summary.features_expected,
-        model.display(),
-        advisor.method,
-        advisor.datasets.join(", ")
-    ));
-    text
-}
-
-/// Each suggested optimization's validated accuracy table: how its model did on held-out
-/// groups of configurations, against the majority rule.
-pub fn validation_tables(list: &[Suggestion]) -> String {
-    let mut t = TextTable::new([
-        "optimization",
-        "PP",
-        "PN",
-        "NP",
-        "NN",
-        "accuracy %",
-        "majority %",
-    ]);
-    for s in list {
-        let Some([pp, pn, np, nn]) = s.validation_table else {
-            continue;
-        };
-        t.push([
-            s.optimization.clone(),
-            pp.to_string(),
-            pn.to_string(),
-            np.to_string(),
-            nn.to_string(),
-            s.validated_accuracy
-                .map(|a| format!("{:.1}", 100.0 * a))
-                .unwrap_or("-".into()),
-            s.majority_accuracy
-                .map(|a| format!("{:.1}", 100.0 * a))
-                .unwrap_or("-".into()),
-        ]);
-    }
-    format!(
-        "\nHow each model did on held-out groups of configurations (first letter: predicted, \
-         second: measured; P = faster):\n{}",
-        t.render()
-    )
 }
 
 fn run_profile(

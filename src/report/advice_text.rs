@@ -1,0 +1,220 @@
+//! The advisor's answers as terminal text: the ranked suggestions with their reasons and
+//! validation tables (`advise suggest`, `advise profile`), per-kernel suggestions, and the
+//! training summary of `advise train`.
+
+use std::path::Path;
+
+use crate::number_format::fmt_sig;
+use crate::recommend::bundle::{Advisor, Validation};
+use crate::recommend::catalogue;
+use crate::recommend::suggest::{ProfileSummary, Suggestion};
+use crate::report::table::TextTable;
+
+/// `advise train`: per optimization what it learned from and how it validated, and the
+/// reliability of the confidence.
+pub fn training(advisor: &Advisor) -> String {
+    let mut t = TextTable::new([
+        "optimization",
+        "learned from",
+        "samples",
+        "groups",
+        "helps in %",
+        "grouped cv accuracy %",
+        "balanced %",
+        "majority %",
+        "p",
+        "PP",
+        "PN",
+        "NP",
+        "NN",
+    ]);
+    for m in &advisor.optimizations {
+        let v = m.validation.as_ref();
+        let cell = |f: &dyn Fn(&Validation) -> String| v.map(f).unwrap_or_else(|| "-".into());
+        t.push([
+            m.name.clone(),
+            format!(
+                "{}{}",
+                m.programs.join("+"),
+                if m.simulated_only { " (SIMULATED)" } else { "" }
+            ),
+            m.samples.to_string(),
+            cell(&|v| v.groups.to_string()),
+            format!("{:.1}", 100.0 * m.positive_rate),
+            cell(&|v| {
+                format!(
+                    "{:.1} [{:.1}, {:.1}]",
+                    100.0 * v.accuracy,
+                    100.0 * v.accuracy_low,
+                    100.0 * v.accuracy_high
+                )
+            }),
+            cell(&|v| format!("{:.1}", 100.0 * v.balanced_accuracy)),
+            cell(&|v| format!("{:.1}", 100.0 * v.majority_accuracy)),
+            cell(&|v| format!("{:.3}", v.p_value)),
+            cell(&|v| v.pp.to_string()),
+            cell(&|v| v.pn.to_string()),
+            cell(&|v| v.np.to_string()),
+            cell(&|v| v.nn.to_string()),
+        ]);
+    }
+    let mut text = t.render();
+    text.push_str(
+        "\nPP/PN/NP/NN: held-out samples by predicted and actual direction (P = faster with \
+         the optimization). Folds keep each program, input and configuration family together.\n",
+    );
+    if !advisor.reliability.is_empty() {
+        let mut r = TextTable::new([
+            "confidence",
+            "suggestions",
+            "mean confidence",
+            "share right",
+        ]);
+        for row in &advisor.reliability {
+            r.push([
+                format!("{:.1}-{:.1}", row.low, row.high),
+                row.suggestions.to_string(),
+                format!("{:.2}", row.mean_confidence),
+                format!("{:.2}", row.share_right),
+            ]);
+        }
+        text.push_str(
+            "\nReliability of the confidence (held-out predictions; calibration fitted on the \
+             other half of the groups):\n",
+        );
+        text.push_str(&r.render());
+    }
+    text
+}
+
+/// The terminal answer: the verdict first, then the table.
+pub fn suggestions(
+    list: &[Suggestion],
+    summary: &ProfileSummary,
+    advisor: &Advisor,
+    model: &Path,
+) -> String {
+    let mut text = String::new();
+    match list.iter().find(|s| s.verdict == "recommend") {
+        Some(s) => text.push_str(&format!(
+            "{}: {} (predicted {}x, confidence {} {:.2}{})\n\n",
+            if s.confidence >= 0.6 && !s.extrapolation {
+                "Try first"
+            } else {
+                "Best guess, but do not rely on it"
+            },
+            s.optimization,
+            fmt_sig(s.predicted_speedup, 3),
+            s.confidence_label,
+            s.confidence,
+            if s.extrapolation { ", extrapolated" } else { "" }
+        )),
+        None => text.push_str("Nothing is predicted to help this code among the optimizations this advisor knows.\n\n"),
+    }
+    let mut t = TextTable::new([
+        "#",
+        "optimization",
+        "verdict",
+        "predicted",
+        "confidence",
+        "what it is",
+    ]);
+    for (i, s) in list.iter().enumerate() {
+        let what = catalogue::lookup(&s.optimization)
+            .ok()
+            .flatten()
+            .map(|e| e.summary)
+            .unwrap_or_default();
+        t.push([
+            (i + 1).to_string(),
+            s.optimization.clone(),
+            s.verdict.to_string(),
+            format!("{}x", fmt_sig(s.predicted_speedup, 3)),
+            format!(
+                "{} {:.2}{}",
+                s.confidence_label,
+                s.confidence,
+                if s.extrapolation {
+                    " (extrapolated)"
+                } else {
+                    ""
+                }
+            ),
+            what,
+        ]);
+    }
+    text.push_str(&t.render());
+    text.push_str("\nWhy:\n");
+    for s in list {
+        text.push_str(&format!("  {}: {}\n", s.optimization, s.reason));
+    }
+    text.push_str(&validation_tables(list));
+    text.push_str(&format!(
+        "\nProfile: {} kernel(s), {} of the advisor's {} counters present. Advisor: {} ({}), trained on {}.\n",
+        summary.kernels.len(),
+        summary.features_present,
+        summary.features_expected,
+        model.display(),
+        advisor.method,
+        advisor.datasets.join(", ")
+    ));
+    text
+}
+
+/// Each suggested optimization's validated accuracy table: how its model did on held-out
+/// groups of configurations, against the majority rule.
+pub fn validation_tables(list: &[Suggestion]) -> String {
+    let mut t = TextTable::new([
+        "optimization",
+        "PP",
+        "PN",
+        "NP",
+        "NN",
+        "accuracy %",
+        "majority %",
+    ]);
+    for s in list {
+        let Some([pp, pn, np, nn]) = s.validation_table else {
+            continue;
+        };
+        t.push([
+            s.optimization.clone(),
+            pp.to_string(),
+            pn.to_string(),
+            np.to_string(),
+            nn.to_string(),
+            s.validated_accuracy
+                .map(|a| format!("{:.1}", 100.0 * a))
+                .unwrap_or("-".into()),
+            s.majority_accuracy
+                .map(|a| format!("{:.1}", 100.0 * a))
+                .unwrap_or("-".into()),
+        ]);
+    }
+    format!(
+        "\nHow each model did on held-out groups of configurations (first letter: predicted, \
+         second: measured; P = faster):\n{}",
+        t.render()
+    )
+}
+
+/// The suggestions for one kernel's launches alone.
+pub fn kernel_suggestions(kernel: &str, error: Option<&str>, list: &[Suggestion]) -> String {
+    let mut text = format!("\nKernel {kernel}:\n");
+    match error {
+        Some(e) => text.push_str(&format!("  no suggestions: {e}\n")),
+        None => {
+            let mut t = TextTable::new(["optimization", "verdict", "predicted", "confidence"]);
+            for x in list {
+                t.push([
+                    x.optimization.clone(),
+                    x.verdict.to_string(),
+                    format!("{}x", fmt_sig(x.predicted_speedup, 3)),
+                    format!("{} {:.2}", x.confidence_label, x.confidence),
+                ]);
+            }
+            text.push_str(&t.render());
+        }
+    }
+    text
+}

@@ -13,6 +13,7 @@ use serde::Serialize;
 use super::data::SamplePool;
 use crate::dataset::samples::SpeedupSample;
 use crate::error::{Error, Result};
+use crate::variant::{Optimization, Program};
 use advise_ml::SplitMix64;
 
 /// One train/test split of one switch's samples.
@@ -261,7 +262,14 @@ fn across_programs(pool: &SamplePool, train_p: &str, test_p: &str, name: &str) -
     let mut out = Vec::new();
     let train_inputs = inputs_and_runs(pool, train_p);
     let test_inputs = inputs_and_runs(pool, test_p);
-    for switch in ["FTZ", "RSQRT"] {
+    // The optimizations both programs have (FTZ and RSQRT in the thesis's Table 4.1).
+    let shared: Vec<&str> = Program::Nb
+        .optimizations()
+        .into_iter()
+        .filter(|o| Program::Bh.bit_of(*o).is_some())
+        .map(Optimization::name)
+        .collect();
+    for switch in shared {
         for (a, _) in &train_inputs {
             for (b, _) in &test_inputs {
                 let train = select(pool, train_p, switch, |i, _| i == a);

@@ -64,20 +64,7 @@ pub fn training(advisor: &Advisor) -> String {
          the optimization). Folds keep each program, input and configuration family together.\n",
     );
     if !advisor.reliability.is_empty() {
-        let mut r = TextTable::new([
-            "confidence",
-            "suggestions",
-            "mean confidence",
-            "share right",
-        ]);
-        for row in &advisor.reliability {
-            r.push([
-                format!("{:.1}-{:.1}", row.low, row.high),
-                row.suggestions.to_string(),
-                format!("{:.2}", row.mean_confidence),
-                format!("{:.2}", row.share_right),
-            ]);
-        }
+        let r = reliability_table(advisor);
         text.push_str(
             "\nReliability of the confidence (held-out predictions; calibration fitted on the \
              other half of the groups):\n",
@@ -196,6 +183,26 @@ pub fn validation_tables(list: &[Suggestion]) -> String {
          second: measured; P = faster):\n{}",
         t.render()
     )
+}
+
+/// The reliability of the advisor's confidence: of held-out suggestions given about a
+/// confidence, the share whose direction was right.
+pub fn reliability_table(advisor: &Advisor) -> TextTable {
+    let mut r = TextTable::new([
+        "confidence",
+        "suggestions",
+        "mean confidence",
+        "share right",
+    ]);
+    for row in &advisor.reliability {
+        r.push([
+            format!("{:.1}-{:.1}", row.low, row.high),
+            row.suggestions.to_string(),
+            format!("{:.2}", row.mean_confidence),
+            format!("{:.2}", row.share_right),
+        ]);
+    }
+    r
 }
 
 /// The suggestions for one kernel's launches alone.

@@ -258,21 +258,7 @@ pub fn document(
              share whose direction was right."
                 .into(),
         ));
-        let mut r = TextTable::new([
-            "confidence",
-            "suggestions",
-            "mean confidence",
-            "share right",
-        ]);
-        for row in &advisor.reliability {
-            r.push([
-                format!("{:.1}-{:.1}", row.low, row.high),
-                row.suggestions.to_string(),
-                format!("{:.2}", row.mean_confidence),
-                format!("{:.2}", row.share_right),
-            ]);
-        }
-        d.push(Block::Table(r));
+        d.push(Block::Table(super::advice_text::reliability_table(advisor)));
     }
     d.push(Block::Heading(2, "Training data provenance".into()));
     d.push(Block::Code {

@@ -83,13 +83,18 @@ impl MethodArg {
     }
 }
 
-/// `--method a,b` as the comma list the experiment layer reads.
-pub fn method_spec(list: &[MethodArg]) -> String {
+/// A list of values as the comma list the library reads (`--method a,b`, `--exp 1,2`).
+fn spec<T: ValueEnum>(list: &[T]) -> String {
     let names: Vec<String> = list
         .iter()
         .filter_map(|a| a.to_possible_value().map(|v| v.get_name().to_string()))
         .collect();
     names.join(",")
+}
+
+/// `--method a,b` as the comma list the experiment layer reads.
+pub fn method_spec(list: &[MethodArg]) -> String {
+    spec(list)
 }
 
 /// An experiment of `advise experiment --exp`.
@@ -129,11 +134,7 @@ pub enum ExpArg {
 
 /// `--exp a,b` as the comma list the experiment layer reads.
 pub fn exp_spec(list: &[ExpArg]) -> String {
-    let names: Vec<String> = list
-        .iter()
-        .filter_map(|a| a.to_possible_value().map(|v| v.get_name().to_string()))
-        .collect();
-    names.join(",")
+    spec(list)
 }
 
 /// The feature view models see.
@@ -229,6 +230,25 @@ pub struct TrainArgs {
     /// LinearRegression: -S -C -R).
     #[arg(long, allow_hyphen_values = true)]
     pub weka_options: Option<String>,
+}
+
+/// A kernel source or binary and how to compile it (`static`, `blocksize`).
+#[derive(Debug, Clone, clap::Args)]
+pub struct CompileArgs {
+    /// A .cu file (compiled with nvcc: NVCC or PATH), or an existing .ptx or .cubin.
+    pub file: PathBuf,
+    /// Target architecture.
+    #[arg(long, default_value = "sm_90")]
+    pub arch: String,
+    /// Extra nvcc flags, e.g. "-use_fast_math".
+    #[arg(long, default_value = "", allow_hyphen_values = true)]
+    pub nvcc_flags: String,
+}
+
+impl CompileArgs {
+    pub fn options(&self) -> advise::Result<advise::static_analysis::CompileOptions> {
+        advise::static_analysis::CompileOptions::new(&self.arch, &self.nvcc_flags)
+    }
 }
 
 /// The profiler formats `advise parse` reads.

@@ -11,19 +11,13 @@ use advise::static_analysis::blocksize::recommend;
 use advise::static_analysis::occupancy::{Arch, KernelResources};
 use advise::static_analysis::{analyze, CompileOptions};
 
-use crate::args::JsonArg;
+use crate::args::{CompileArgs, JsonArg};
 
 /// `advise blocksize`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// A .cu file (compiled with nvcc: NVCC or PATH), or an existing .ptx or .cubin.
-    pub file: PathBuf,
-    /// Target architecture.
-    #[arg(long, default_value = "sm_90")]
-    pub arch: String,
-    /// Extra nvcc flags, e.g. "-use_fast_math".
-    #[arg(long, default_value = "", allow_hyphen_values = true)]
-    pub nvcc_flags: String,
+    #[command(flatten)]
+    pub compile: CompileArgs,
     /// Block-size dataset folder (default: the repository's datasets/blocksize).
     #[arg(long)]
     pub dataset: Option<PathBuf>,
@@ -36,8 +30,8 @@ pub struct Args {
 pub fn run(args: Args) -> Result<()> {
     recommend_sizes(
         &BlocksizeSettings {
-            options: CompileOptions::new(&args.arch, &args.nvcc_flags)?,
-            file: args.file,
+            options: args.compile.options()?,
+            file: args.compile.file,
             dataset: args.dataset,
             seed: args.seed,
         },

@@ -10,19 +10,13 @@ use advise::error::Result;
 use advise::report::table::TextTable;
 use advise::static_analysis::{analyze, compare, Analysis, CompileOptions};
 
-use crate::args::JsonArg;
+use crate::args::{CompileArgs, JsonArg};
 
 /// `advise static`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// A .cu file (compiled with nvcc: NVCC or PATH), or an existing .ptx or .cubin.
-    pub file: PathBuf,
-    /// Target architecture.
-    #[arg(long, default_value = "sm_90")]
-    pub arch: String,
-    /// Extra nvcc flags, e.g. "-use_fast_math".
-    #[arg(long, default_value = "", allow_hyphen_values = true)]
-    pub nvcc_flags: String,
+    #[command(flatten)]
+    pub compile: CompileArgs,
     /// A second version: report the instruction-mix differences of B against A.
     #[arg(long)]
     pub compare: Option<PathBuf>,
@@ -33,8 +27,8 @@ pub struct Args {
 pub fn run(args: Args) -> Result<()> {
     analyze_file(
         &StaticSettings {
-            options: CompileOptions::new(&args.arch, &args.nvcc_flags)?,
-            file: args.file,
+            options: args.compile.options()?,
+            file: args.compile.file,
             compare: args.compare,
         },
         &args.json.into(),

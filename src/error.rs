@@ -132,11 +132,12 @@ pub enum ToolError {
     #[error("{tool} not found: {hint}")]
     Missing { tool: String, hint: String },
 
-    #[error("{tool} (from ${env}) is not an existing file: {path}")]
+    #[error("{tool} (from ${env}) is not an existing file: {path}; {hint}")]
     BadOverride {
         tool: String,
         env: String,
         path: PathBuf,
+        hint: String,
     },
 
     #[error("cannot start {program}: {source}")]

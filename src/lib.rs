@@ -17,6 +17,7 @@ pub mod recommend;
 pub mod report;
 pub mod search;
 pub mod static_analysis;
+pub mod tool;
 pub mod variant;
 
 pub use error::{Error, Result};

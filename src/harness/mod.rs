@@ -14,7 +14,7 @@ pub mod merge;
 pub mod ncu;
 pub mod profile_app;
 pub mod runs;
-pub mod tool;
+pub use crate::tool;
 
 /// Where long-running harness work reports progress.
 pub trait Progress: Sync {

@@ -162,6 +162,18 @@ pub fn train(
     provenance: String,
     settings: &TrainSettings,
 ) -> Result<Advisor> {
+    train_reporting(pool, datasets, provenance, settings, &mut |_, _, _| {})
+}
+
+/// [`train`], telling `progress` (optimizations done, optimizations in all, the one begun)
+/// before each optimization's models are fitted and validated.
+pub fn train_reporting(
+    pool: &SamplePool,
+    datasets: &[PathBuf],
+    provenance: String,
+    settings: &TrainSettings,
+    progress: &mut dyn FnMut(usize, usize, &str),
+) -> Result<Advisor> {
     let cols = usable_columns(pool);
     if cols.is_empty() {
         return Err(Error::Data(format!(
@@ -190,7 +202,9 @@ pub fn train(
         .collect();
     let mut optimizations = Vec::new();
     let mut points: Vec<Point> = Vec::new();
-    for (name, mut idx) in groups {
+    let total = groups.len();
+    for (done, (name, mut idx)) in groups.into_iter().enumerate() {
+        progress(done, total, &name);
         if idx.len() < 2 * settings.folds {
             continue;
         }

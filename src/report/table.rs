@@ -4,7 +4,47 @@
 //! numbers), and 60 lines here keep the output byte-stable for snapshot tests without another
 //! dependency to build on a 2-core machine.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 pub use crate::number_format::fmt_sig;
+
+/// The terminal's width in columns (0: no limit). Set once by the binary when standard output
+/// is a terminal; files and pipes get whole tables.
+static MAX_WIDTH: AtomicUsize = AtomicUsize::new(0);
+
+/// Limits rendered tables to `columns` (`None`: no limit).
+pub fn set_max_width(columns: Option<usize>) {
+    MAX_WIDTH.store(columns.unwrap_or(0), Ordering::Relaxed);
+}
+
+/// The narrowest a text column is cut to when a table is too wide.
+const MIN_TEXT_WIDTH: usize = 12;
+
+/// Narrows the widest text columns (never numbers) until the table fits in `max` columns, or
+/// every text column is at `MIN_TEXT_WIDTH`.
+fn fit(widths: &mut [usize], numeric: &[bool], max: usize) {
+    let total = |w: &[usize]| w.iter().sum::<usize>() + 2 * w.len().saturating_sub(1);
+    while total(widths) > max {
+        let Some(i) = (0..widths.len())
+            .filter(|&i| !numeric[i] && widths[i] > MIN_TEXT_WIDTH)
+            .max_by_key(|&i| widths[i])
+        else {
+            return;
+        };
+        let excess = total(widths) - max;
+        widths[i] = (widths[i] - excess).max(MIN_TEXT_WIDTH);
+    }
+}
+
+/// `c` cut to `width` characters, the last one an ellipsis when something was cut.
+fn clip(c: &str, width: usize) -> String {
+    if c.chars().count() <= width {
+        return c.to_string();
+    }
+    let mut out: String = c.chars().take(width.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
 
 /// A text table: a header and rows of cells.
 #[derive(Debug, Clone, Default)]
@@ -29,8 +69,14 @@ impl TextTable {
         self.rows.is_empty()
     }
 
-    /// Renders the table; numeric cells are right-aligned, others left-aligned.
+    /// Renders the table; numeric cells are right-aligned, others left-aligned; text columns
+    /// are cut (with an ellipsis) where the table would not fit the terminal.
     pub fn render(&self) -> String {
+        self.render_within(MAX_WIDTH.load(Ordering::Relaxed))
+    }
+
+    /// Renders the table within `max` columns (0: no limit).
+    pub fn render_within(&self, max: usize) -> String {
         let ncols = self
             .rows
             .iter()
@@ -44,11 +90,22 @@ impl TextTable {
                 widths[i] = widths[i].max(c.chars().count());
             }
         }
+        if max > 0 {
+            let numeric: Vec<bool> = (0..ncols)
+                .map(|i| {
+                    self.rows
+                        .iter()
+                        .all(|r| r.get(i).is_none_or(|c| c.is_empty() || is_numeric(c)))
+                })
+                .collect();
+            fit(&mut widths, &numeric, max);
+        }
         let mut out = String::new();
         let line = |out: &mut String, row: &[String]| {
             let cells: Vec<String> = (0..ncols)
                 .map(|i| {
-                    let c = row.get(i).map(String::as_str).unwrap_or("");
+                    let c = clip(row.get(i).map(String::as_str).unwrap_or(""), widths[i]);
+                    let c = c.as_str();
                     let pad = widths[i] - c.chars().count();
                     if is_numeric(c) {
                         format!("{}{}", " ".repeat(pad), c)
@@ -126,6 +183,23 @@ fn is_numeric(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wide_tables_cut_their_widest_text_column() {
+        let mut t = TextTable::new(["#", "name", "what it is"]);
+        t.push([
+            "1",
+            "SHMEM",
+            "Load data that a block reuses into shared memory once",
+        ]);
+        let full = t.render_within(0);
+        assert!(full.lines().any(|l| l.ends_with("memory once")));
+        let narrow = t.render_within(40);
+        assert!(narrow.lines().all(|l| l.chars().count() <= 40), "{narrow}");
+        assert!(narrow.contains("Load data that a b") && narrow.contains('…'));
+        // Numbers are never cut.
+        assert!(narrow.lines().nth(2).unwrap().starts_with("1  SHMEM"));
+    }
 
     #[test]
     fn aligns_text_left_and_numbers_right() {

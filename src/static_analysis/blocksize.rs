@@ -4,7 +4,7 @@
 //! prints for a new kernel. The leave-one-kernel-out experiment is `experiment::statuner`.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use advise_ml::data::Standardizer;
 use advise_ml::svm::{Svc, SvcParams};
@@ -245,13 +245,26 @@ fn label(params: &[String], values: &[String]) -> String {
         .join(";")
 }
 
-/// A compile result kept in the temporary folder, keyed by what was compiled, so that
+/// The user's cache folder for compile results: `$XDG_CACHE_HOME/advise/blocksize`, else
+/// `$HOME/.cache/advise/blocksize` (never a fixed name in the shared /tmp, where another user
+/// could plant results); `None` where neither variable is set (nothing is cached).
+fn cache_dir() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
+    Some(base.join("advise").join("blocksize"))
+}
+
+/// A compile result kept in the user's cache folder, keyed by what was compiled, so that
 /// rebuilding the dataset only compiles configurations it has not seen.
 fn cached(key: &str, compute: impl FnOnce() -> Result<String>) -> Result<String> {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
     key.hash(&mut h);
-    let dir = std::env::temp_dir().join("advise-blocksize-cache");
+    let Some(dir) = cache_dir() else {
+        return compute();
+    };
     let file = dir.join(format!("{:016x}.txt", h.finish()));
     if let Ok(text) = std::fs::read_to_string(&file) {
         return Ok(text);

@@ -1,16 +1,14 @@
 //! The CUDA tools static analysis runs: nvcc (to PTX and cubin), ptxas (resource usage of a
-//! PTX file) and cuobjdump (SASS and resource usage of a cubin). Paths come from the `NVCC`,
-//! `PTXAS` and `CUOBJDUMP` environment variables, else from PATH; a missing tool is an error
-//! with the install hint, and a failing one keeps the tail of its stderr.
+//! PTX file) and cuobjdump (SASS and resource usage of a cubin), found and run through
+//! `crate::tool` (the `NVCC`, `PTXAS` and `CUOBJDUMP` environment variables, PATH, the CUDA
+//! install folders); a missing tool is an error with the install hint, and a failing one keeps
+//! the tail of its stderr.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::error::{Error, Result};
-
-/// How to install the CUDA compiler, shown whenever nvcc cannot be found.
-pub const INSTALL_HINT: &str = "install the CUDA toolkit (https://developer.nvidia.com/cuda-downloads; \
-on Debian/Ubuntu `apt-get install nvidia-cuda-toolkit`) or point the NVCC environment variable at nvcc";
+use crate::tool;
 
 /// Compilation settings of `advise static`.
 #[derive(Debug, Clone)]
@@ -47,79 +45,38 @@ impl CompileOptions {
     }
 }
 
-/// A CUDA tool looked up through its environment variable, then PATH.
-pub fn find_tool(name: &str, env_var: &str) -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os(env_var) {
-        let p = PathBuf::from(p);
-        return p.is_file().then_some(p);
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|d| d.join(name))
-        .find(|p| p.is_file())
-}
-
-/// nvcc, or the error that says how to get it.
+/// nvcc, or the error that says how to get it (`crate::tool`'s one look-up: `$NVCC`, PATH,
+/// the CUDA install folders).
 pub fn nvcc() -> Result<PathBuf> {
-    find_tool("nvcc", "NVCC").ok_or_else(|| {
-        Error::tool(
-            "nvcc",
-            format!("nvcc not found (NVCC is unset and nvcc is not on PATH); {INSTALL_HINT}"),
-        )
-    })
+    Ok(tool::find(tool::NVCC)?)
 }
 
-/// ptxas, where it exists (next to nvcc first).
+/// ptxas, where it exists: `$PTXAS`, else next to nvcc, else the usual look-up.
 pub fn ptxas() -> Option<PathBuf> {
-    sibling_or_path("ptxas", "PTXAS")
+    sibling_of_nvcc(tool::PTXAS)
 }
 
-/// cuobjdump, where it exists (next to nvcc first).
+/// cuobjdump, where it exists: `$CUOBJDUMP`, else next to nvcc, else the usual look-up.
 pub fn cuobjdump() -> Option<PathBuf> {
-    sibling_or_path("cuobjdump", "CUOBJDUMP")
+    sibling_of_nvcc(tool::CUOBJDUMP)
 }
 
-fn sibling_or_path(name: &str, env_var: &str) -> Option<PathBuf> {
-    if std::env::var_os(env_var).is_none() {
-        if let Some(dir) = find_tool("nvcc", "NVCC").and_then(|n| n.parent().map(Path::to_path_buf))
-        {
-            let p = dir.join(name);
+fn sibling_of_nvcc(t: tool::Tool) -> Option<PathBuf> {
+    if std::env::var_os(t.env).is_none() {
+        if let Some(dir) = nvcc().ok().and_then(|n| n.parent().map(Path::to_path_buf)) {
+            let p = dir.join(t.name);
             if p.is_file() {
                 return Some(p);
             }
         }
     }
-    find_tool(name, env_var)
+    tool::find(t).ok()
 }
 
-/// The last `n` lines of a child's stderr, for error messages.
-pub fn stderr_tail(stderr: &[u8], n: usize) -> String {
-    let text = String::from_utf8_lossy(stderr);
-    let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(n)..].join("\n")
-}
-
-/// Runs a tool; returns (stdout, stderr) or an error naming the command and its stderr tail.
-pub fn run_tool(tool: &Path, args: &[&str]) -> Result<(String, String)> {
-    let out = Command::new(tool)
-        .args(args)
-        .output()
-        .map_err(|e| Error::tool("nvcc", format!("cannot run {}: {e}", tool.display())))?;
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    if !out.status.success() {
-        return Err(Error::tool(
-            "nvcc",
-            format!(
-                "{} {} failed ({}):\n{}",
-                tool.display(),
-                args.join(" "),
-                out.status,
-                stderr_tail(&out.stderr, 20)
-            ),
-        ));
-    }
-    Ok((stdout, stderr))
+/// Runs a CUDA tool; returns (stdout, stderr), or the tool error with its stderr tail.
+pub fn run_tool(program: &Path, args: &[&str]) -> Result<(String, String)> {
+    let out = tool::run(Command::new(program).args(args), None)?;
+    Ok((out.stdout, out.stderr))
 }
 
 /// What compiling one `.cu` file produced.
@@ -216,26 +173,24 @@ pub fn disassemble(cubin: &Path) -> Result<Option<(String, String)>> {
     Ok(Some((sass, res)))
 }
 
-/// A temporary folder removed on drop (std has none; tempfile is only a dev-dependency).
+/// A private temporary folder (made with owner-only permissions under a random name, so
+/// another user of a shared machine cannot plant it), removed on drop.
 #[derive(Debug)]
 pub struct TempDir {
     pub path: PathBuf,
+    _dir: tempfile::TempDir,
 }
 
 impl TempDir {
     pub fn new() -> Result<Self> {
-        use std::sync::atomic::{AtomicU64, Ordering};
-        static COUNTER: AtomicU64 = AtomicU64::new(0);
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let path = std::env::temp_dir().join(format!("advise-static-{}-{n}", std::process::id()));
-        std::fs::create_dir_all(&path).map_err(|e| Error::io(&path, e))?;
-        Ok(TempDir { path })
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.path);
+        let dir = tempfile::Builder::new()
+            .prefix("advise-static-")
+            .tempdir()
+            .map_err(|e| Error::io(std::env::temp_dir(), e))?;
+        Ok(TempDir {
+            path: dir.path().to_path_buf(),
+            _dir: dir,
+        })
     }
 }
 
@@ -253,7 +208,13 @@ mod tests {
     }
 
     #[test]
-    fn stderr_tail_keeps_last_lines() {
-        assert_eq!(stderr_tail(b"a\nb\nc\n", 2), "b\nc");
+    fn private_temp_dirs_are_fresh_and_removed() {
+        let a = TempDir::new().unwrap();
+        let b = TempDir::new().unwrap();
+        assert_ne!(a.path, b.path);
+        let p = a.path.clone();
+        assert!(p.is_dir());
+        drop(a);
+        assert!(!p.exists());
     }
 }

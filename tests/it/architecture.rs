@@ -6,7 +6,14 @@ use std::path::{Path, PathBuf};
 
 /// The library's top-level modules by layer, bottom first.
 const LAYERS: &[&[&str]] = &[
-    &["error", "variant", "input", "json_nan", "number_format"],
+    &[
+        "error",
+        "variant",
+        "input",
+        "json_nan",
+        "number_format",
+        "tool",
+    ],
     &["profile"],
     &["dataset"],
     &[

@@ -92,7 +92,7 @@ fn evaluation_is_deterministic_and_best_is_never_beaten() {
 
 #[test]
 fn blocksize_recommends_a_size_and_says_why() {
-    if advise::static_analysis::nvcc::find_tool("nvcc", "NVCC").is_none() {
+    if advise::static_analysis::nvcc::nvcc().is_err() {
         eprintln!("skipped: nvcc not found");
         return;
     }

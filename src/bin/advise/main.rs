@@ -12,6 +12,14 @@ use clap::Parser;
 fn main() {
     let cli = cli::Cli::parse();
     commands::output::set_quiet(cli.quiet);
+    // Tables fit the terminal; files (`-o`) and pipes get them whole.
+    let to_file = std::env::args().any(|a| a == "-o" || a.starts_with("--output"));
+    if !to_file {
+        let width = console::Term::stdout()
+            .size_checked()
+            .map(|(_, c)| c as usize);
+        advise::report::table::set_max_width(width);
+    }
     if let Err(e) = cli.command.run() {
         let code = e.exit_code();
         eprintln!("advise: error: {:#}", anyhow::Error::from(e));

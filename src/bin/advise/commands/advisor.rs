@@ -10,6 +10,7 @@ use crate::args::{MethodArg, OutputArgs, ViewArg};
 use advise::dataset::measurements::{rows_of, RunKey};
 use advise::error::{Error, Result};
 use advise::harness::profile_app::{kernel_pattern, ProfileRequest};
+use advise::harness::Progress;
 use advise::profile::{parse_path, FormatChoice};
 use advise::recommend::bundle::{self, Advisor, TrainSettings};
 use advise::recommend::suggest::{
@@ -191,7 +192,20 @@ fn run_train(
         pool.name,
         pool.samples.len()
     ));
-    let advisor = bundle::train(&pool, datasets, provenance, &settings)?;
+    let bar = super::collect::Bar::new();
+    let advisor = bundle::train_reporting(
+        &pool,
+        datasets,
+        provenance,
+        &settings,
+        &mut |done, all, name| {
+            if done == 0 {
+                bar.start(all as u64, "train");
+            }
+            bar.advance(name);
+        },
+    )?;
+    bar.finish();
     advisor.save(out)?;
     Output::default().emit(&format!(
         "wrote {} ({} optimizations, {} features, {} view)\n{}",

@@ -1,9 +1,10 @@
-//! External tools (nvcc, ncu, the variant programs): finding them and running them so that a
-//! failure keeps the tail of the child's standard error.
+//! External tools (nvcc, ptxas, cuobjdump, ncu, the variant programs): the one way advise
+//! finds them and runs them, so that a failure keeps the tail of the child's standard error.
 //!
-//! A tool's path comes from its environment variable (`NVCC`, `NCU`) when set, else from
-//! `PATH`, else from the usual CUDA install folders. A missing tool is an error that says how
-//! to install it, never a panic.
+//! A tool's path comes from its environment variable (`NVCC`, `PTXAS`, `CUOBJDUMP`, `NCU`)
+//! when set (a bare name there is looked up on `PATH`; anything else that is not a file is an
+//! error), else from `PATH`, else from the usual CUDA install folders. A missing tool is an
+//! error that says how to install it, never a panic.
 
 use std::ffi::OsStr;
 use std::io::Read;
@@ -28,6 +29,18 @@ pub const NVCC: Tool = Tool {
     hint: "install the CUDA toolkit (Debian 12: enable the non-free component and \
            `apt-get install nvidia-cuda-toolkit`; or scripts/ci/compile-variants.sh does it), \
            or set NVCC=/path/to/nvcc",
+};
+
+pub const PTXAS: Tool = Tool {
+    name: "ptxas",
+    env: "PTXAS",
+    hint: "ptxas comes with nvcc in the CUDA toolkit; or set PTXAS=/path/to/ptxas",
+};
+
+pub const CUOBJDUMP: Tool = Tool {
+    name: "cuobjdump",
+    env: "CUOBJDUMP",
+    hint: "cuobjdump comes with nvcc in the CUDA toolkit; or set CUOBJDUMP=/path/to/cuobjdump",
 };
 
 pub const NCU: Tool = Tool {
@@ -69,6 +82,7 @@ pub fn find_with(
                 tool: tool.name.into(),
                 env: tool.env.into(),
                 path: p,
+                hint: tool.hint.into(),
             })
         };
     }

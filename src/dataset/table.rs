@@ -26,9 +26,18 @@ pub fn read_rows<T: DeserializeOwned>(path: &Path) -> Result<Vec<T>> {
     read_rows_from(path, open(path)?)
 }
 
-/// Reads rows from any reader; `path` is used in errors only.
+/// Reads rows from any reader; `path` is used in errors only. A file without even a header
+/// line is an error (an empty table still has its header).
 pub fn read_rows_from<T: DeserializeOwned>(path: &Path, reader: impl Read) -> Result<Vec<T>> {
     let mut rdr = csv::ReaderBuilder::new().from_reader(reader);
+    let header = rdr.headers().map_err(|e| csv_error(path, e))?;
+    if header.iter().all(|h| h.trim().is_empty()) {
+        return Err(Error::parse(
+            path,
+            1,
+            "empty file: expected a CSV header line",
+        ));
+    }
     let mut rows = Vec::new();
     for row in rdr.deserialize() {
         rows.push(row.map_err(|e| csv_error(path, e))?);

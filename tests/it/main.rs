@@ -8,6 +8,7 @@ mod cli;
 mod cli_predict;
 #[allow(dead_code)]
 mod common;
+mod data_robustness;
 mod experiments;
 mod harness_build;
 mod harness_collect;

@@ -21,9 +21,15 @@ use crate::static_analysis::blocksize::{cases, Case};
 pub const PAPER_STATUNER: f64 = 0.044;
 pub const PAPER_OCCUPANCY: f64 = 0.066;
 
-/// Method names, in report order.
+pub use crate::static_analysis::blocksize::LABEL_BAND;
+
+/// Method names, in report order. `best-training-label` is no method but a bound: the best
+/// any classifier trained on these labels could do (for each held-out case, the training
+/// label that suits it best).
 pub const METHODS: &[&str] = &[
     "statuner-svm",
+    "svm-flat-labels",
+    "best-training-label",
     "rank-knn",
     "occupancy-best",
     "occupancy-worst",
@@ -42,6 +48,10 @@ pub struct ErrorRow {
     /// The block size chosen (for `random`, the first draw).
     pub chosen: u32,
     pub best: u32,
+    /// For the SVMs: the held-out case's largest RBF similarity to a training row (1: the
+    /// same static features; near 0: nothing like it was trained on).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub similarity: Option<f64>,
 }
 
 /// The whole evaluation.
@@ -81,7 +91,8 @@ pub fn evaluate(ds: &Dataset, seed: u64) -> Result<StatunerReport> {
             .filter(|c| c.row.family != case.row.family)
             .collect();
         let best = case.best().0;
-        let mut push = |method: &str, chosen: u32, error: f64| {
+        let mut similarity = None;
+        let mut push = |method: &str, chosen: u32, error: f64, similarity: Option<f64>| {
             rows.push(ErrorRow {
                 kernel: case.row.kernel.clone(),
                 gpu: case.row.gpu.clone(),
@@ -89,6 +100,7 @@ pub fn evaluate(ds: &Dataset, seed: u64) -> Result<StatunerReport> {
                 error,
                 chosen,
                 best,
+                similarity,
             })
         };
         // STATuner: SVM classifier on static metrics (+ GPU limits).
@@ -103,7 +115,46 @@ pub fn evaluate(ds: &Dataset, seed: u64) -> Result<StatunerReport> {
             },
         )?;
         let (b, e) = case.error(svc.predict(&case.features()));
-        push("statuner-svm", b, e);
+        let z = Standardizer::fit_dropping_constant(&x);
+        let gamma = 1.0 / z.kept().max(1) as f64;
+        let q = z.apply(&case.features());
+        similarity = x
+            .iter()
+            .map(|r| {
+                let d: f64 = z
+                    .apply(r)
+                    .iter()
+                    .zip(&q)
+                    .map(|(a, b)| (a - b).powi(2))
+                    .sum();
+                (-gamma * d).exp()
+            })
+            .reduce(f64::max)
+            .or(similarity);
+        push("statuner-svm", b, e, similarity);
+        // The same SVM on labels that respect flat timing curves.
+        let flat: Vec<u32> = train.iter().map(|c| c.label(LABEL_BAND)).collect();
+        let svc = Svc::fit(
+            &x,
+            &flat,
+            &SvcParams {
+                seed: seed.wrapping_add(i as u64),
+                ..Default::default()
+            },
+        )?;
+        let (b, e) = case.error(svc.predict(&case.features()));
+        push("svm-flat-labels", b, e, similarity);
+        // The bound: the training label that suits this case best.
+        let mut labels: Vec<u32> = y.iter().chain(&flat).copied().collect();
+        labels.sort_unstable();
+        labels.dedup();
+        if let Some((b, e)) = labels
+            .iter()
+            .map(|&l| case.error(l))
+            .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))
+        {
+            push("best-training-label", b, e, None);
+        }
         // Ranking: predict ln(T(b)/T(best)) of each size, take the smallest.
         let samples: Vec<(Vec<f64>, f64)> = train
             .iter()
@@ -121,7 +172,7 @@ pub fn evaluate(ds: &Dataset, seed: u64) -> Result<StatunerReport> {
             .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))
             .map_or(256, |p| p.0);
         let (b, e) = case.error(pick);
-        push("rank-knn", b, e);
+        push("rank-knn", b, e, None);
         // Occupancy calculator: best and worst of the maximal-occupancy sizes.
         let errs: Vec<(u32, f64)> = case
             .max_occupancy()
@@ -131,11 +182,11 @@ pub fn evaluate(ds: &Dataset, seed: u64) -> Result<StatunerReport> {
         let lo = errs.iter().copied().min_by(|a, b| a.1.total_cmp(&b.1));
         let hi = errs.iter().copied().max_by(|a, b| a.1.total_cmp(&b.1));
         if let (Some(lo), Some(hi)) = (lo, hi) {
-            push("occupancy-best", lo.0, lo.1);
-            push("occupancy-worst", hi.0, hi.1);
+            push("occupancy-best", lo.0, lo.1, None);
+            push("occupancy-worst", hi.0, hi.1, None);
         }
         let (b, e) = case.error(256);
-        push("fixed-256", b, e);
+        push("fixed-256", b, e, None);
         // Random: mean error of 100 seeded uniform draws among the measured sizes.
         let draws = 100;
         let mut first = 0;
@@ -147,7 +198,7 @@ pub fn evaluate(ds: &Dataset, seed: u64) -> Result<StatunerReport> {
             }
             sum += case.error(b).1;
         }
-        push("random", first, sum / draws as f64);
+        push("random", first, sum / draws as f64, None);
     }
     let mut mean = BTreeMap::new();
     for m in METHODS {

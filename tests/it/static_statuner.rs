@@ -131,3 +131,20 @@ fn blocksize_recommends_a_size_and_says_why() {
         "{text}"
     );
 }
+
+#[test]
+fn no_classifier_on_these_labels_beats_the_bound() {
+    let r = run_statuner(None, 1).unwrap();
+    for bound in r.rows.iter().filter(|x| x.method == "best-training-label") {
+        for m in ["statuner-svm", "svm-flat-labels"] {
+            let svm = r
+                .rows
+                .iter()
+                .find(|x| x.method == m && x.kernel == bound.kernel && x.gpu == bound.gpu)
+                .unwrap();
+            assert!(bound.error <= svm.error + 1e-12, "{m} {bound:?} {svm:?}");
+            let s = svm.similarity.unwrap();
+            assert!((0.0..=1.0).contains(&s), "{s}");
+        }
+    }
+}

@@ -102,10 +102,45 @@ impl Standardizer {
         Standardizer { mean, scale }
     }
 
+    /// As [`Standardizer::fit`], but a column constant on the training rows is dropped (it
+    /// standardizes to 0 for every row, new ones too), as libsvm's `svm-scale` drops it: a
+    /// test row that differs there would otherwise lie arbitrarily far from all training rows.
+    pub fn fit_dropping_constant(rows: &[Vec<f64>]) -> Self {
+        let mut s = Standardizer::fit(rows);
+        for (j, scale) in s.scale.iter_mut().enumerate() {
+            let first = rows.first().map(|r| r[j]);
+            if rows.iter().all(|r| Some(r[j]) == first) {
+                *scale = f64::INFINITY;
+            }
+        }
+        s
+    }
+
+    /// The columns that carry information (not dropped as constant).
+    pub fn kept(&self) -> usize {
+        self.scale.iter().filter(|s| s.is_finite()).count()
+    }
+
     pub fn apply(&self, row: &[f64]) -> Vec<f64> {
         row.iter()
             .zip(self.mean.iter().zip(&self.scale))
             .map(|(v, (m, s))| (v - m) / s)
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn constant_columns_can_be_dropped() {
+        let rows = vec![vec![1.0, 5.0], vec![3.0, 5.0]];
+        let plain = Standardizer::fit(&rows);
+        assert_eq!(plain.apply(&[2.0, 9.0]), vec![0.0, 4.0]);
+        let dropping = Standardizer::fit_dropping_constant(&rows);
+        assert_eq!(dropping.kept(), 1);
+        assert_eq!(dropping.apply(&[2.0, 9.0]), vec![0.0, 0.0]);
+        assert_eq!(dropping.apply(&[3.0, 5.0]), vec![1.0, 0.0]);
     }
 }

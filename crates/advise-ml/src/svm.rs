@@ -1,7 +1,8 @@
 //! Support vector machines with an RBF kernel: one kernel, two solvers.
 //! - [`Svc`]: the classifier STATuner uses (Gupta et al., section 3.2): one-vs-one for many
-//!   classes, trained with simplified SMO (Platt), features standardized on the training rows,
-//!   every random choice from the caller's seed.
+//!   classes, trained with simplified SMO (Platt), features standardized on the training rows
+//!   (those constant there dropped, as libsvm's `svm-scale` does), every random choice from the
+//!   caller's seed. On the same inputs it makes libsvm's (scikit-learn's `SVC`) predictions.
 //! - [`Svr`]: epsilon-support-vector regression as scikit-learn's `SVR()` defaults (C = 1,
 //!   epsilon = 0.1, gamma = 1 / (features x variance of the inputs)) on targets standardized,
 //!   for the search strategies' surrogate ([`LevelSvrParams`]: levels scaled to [0, 1]). The
@@ -160,9 +161,9 @@ impl Svc {
                 p.c
             )));
         }
-        let d = x[0].len();
-        let standardizer = Standardizer::fit(x);
-        let gamma = p.gamma.unwrap_or(1.0 / d.max(1) as f64);
+        let standardizer = Standardizer::fit_dropping_constant(x);
+        // libsvm's default gamma: 1 / the number of features (those that vary).
+        let gamma = p.gamma.unwrap_or(1.0 / standardizer.kept().max(1) as f64);
         let mut classes: Vec<u32> = y.to_vec();
         classes.sort_unstable();
         classes.dedup();

@@ -305,6 +305,7 @@ fn experiment_on_a_synthetic_campaign_writes_a_self_contained_report() {
     ] {
         assert!(out.join(f).is_file(), "{f} missing");
     }
+    crate::common::render_check(&out.join("index.html"), &["Summary", "kfold4"]);
     let html = std::fs::read_to_string(out.join("index.html")).unwrap();
     assert!(html.contains("<svg"));
     // Nothing is loaded from outside: no src/href to another host.

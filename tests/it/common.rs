@@ -92,3 +92,123 @@ pub fn write_synthetic_nb_with(dir: &Path, metrics: &[&str], seed: u64) {
     std::fs::write(dir.join("measurements.csv"), m).unwrap();
     std::fs::write(dir.join("timings.csv"), t).unwrap();
 }
+
+/// Headless Chromium, where installed (`chromium`, `chromium-browser`, `google-chrome`).
+pub fn chromium() -> Option<std::path::PathBuf> {
+    ["chromium", "chromium-browser", "google-chrome"]
+        .iter()
+        .find_map(|c| {
+            std::process::Command::new(c)
+                .arg("--version")
+                .output()
+                .ok()
+                .filter(|o| o.status.success())
+                .map(|_| std::path::PathBuf::from(c))
+        })
+}
+
+/// What the page reports about itself once rendered (see `render_check`).
+const CHECK_SCRIPT: &str = r#"<script>
+window.addEventListener('load', function () {
+  var out = {};
+  out.resources = performance.getEntriesByType('resource').map(function (r) { return r.name; });
+  out.headings = Array.prototype.map.call(document.querySelectorAll('h1,h2,h3'),
+    function (h) { return h.textContent; });
+  out.pageOverflow = document.documentElement.scrollWidth > window.innerWidth + 1;
+  out.overflowing = Array.prototype.filter.call(
+    document.querySelectorAll('p,li,td,th,h1,h2,h3,figcaption,span'),
+    function (e) {
+      return getComputedStyle(e).overflowX === 'visible'
+        && e.getBoundingClientRect().left + e.scrollWidth > window.innerWidth + 1;
+    })
+    .map(function (e) { return e.tagName + ': ' + e.textContent.slice(0, 60); });
+  document.body.setAttribute('data-check', JSON.stringify(out));
+});
+</script>"#;
+
+/// Renders `html` in headless Chromium (1000 px wide, network off) and checks what a reader
+/// would see: nothing fetched from anywhere, every heading in `headings` present, and no text
+/// running past the right edge of the page. Skips with a note where Chromium is absent, unless
+/// `ADVISE_REQUIRE_CHROMIUM` is set (CI installs Chromium and sets it).
+pub fn render_check(html: &std::path::Path, headings: &[&str]) {
+    let Some(chrome) = chromium() else {
+        assert!(
+            std::env::var_os("ADVISE_REQUIRE_CHROMIUM").is_none(),
+            "ADVISE_REQUIRE_CHROMIUM is set but Chromium is not installed"
+        );
+        eprintln!(
+            "SKIPPED: Chromium not found; {} not rendered",
+            html.display()
+        );
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let page = std::fs::read_to_string(html).unwrap();
+    assert!(page.contains("</body>"), "{}: no </body>", html.display());
+    let checked = dir.path().join("checked.html");
+    std::fs::write(
+        &checked,
+        page.replacen("</body>", &format!("{CHECK_SCRIPT}</body>"), 1),
+    )
+    .unwrap();
+    let out = std::process::Command::new(chrome)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--window-size=1000,1400",
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+        ])
+        .arg(format!(
+            "--user-data-dir={}",
+            dir.path().join("profile").display()
+        ))
+        .arg(format!("file://{}", checked.display()))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dom = String::from_utf8_lossy(&out.stdout);
+    let start = dom
+        .find("data-check=\"")
+        .unwrap_or_else(|| panic!("the check did not run:\n{}", &dom[..dom.len().min(2000)]))
+        + "data-check=\"".len();
+    let end = start + dom[start..].find('"').unwrap();
+    let json = dom[start..end]
+        .replace("&quot;", "\"")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["resources"], serde_json::json!([]), "resources fetched");
+    let found: Vec<&str> = v["headings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|h| h.as_str())
+        .collect();
+    for h in headings {
+        assert!(
+            found.iter().any(|f| f.contains(h)),
+            "no heading `{h}` in {found:?}"
+        );
+    }
+    assert_eq!(
+        v["pageOverflow"], false,
+        "the page is wider than the window"
+    );
+    assert_eq!(
+        v["overflowing"],
+        serde_json::json!([]),
+        "text runs past the page"
+    );
+}

@@ -84,6 +84,58 @@ impl FoldLog {
     }
 }
 
+/// The results document without per-sample predictions: the tables, totals, intervals and
+/// tests of every method, and the folds (`results.json` of a report folder, `--summary`).
+pub fn summary(doc: &mut serde_json::Value) {
+    if let Some(exps) = doc.get_mut("experiments").and_then(|e| e.as_array_mut()) {
+        for e in exps {
+            if let Some(opts) = e.get_mut("optimizations").and_then(|o| o.as_array_mut()) {
+                for o in opts {
+                    if let Some(map) = o.as_object_mut() {
+                        map.remove("samples");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Every test sample's prediction as CSV rows (experiment, method, optimization, sample,
+/// predicted, actual, recommended): what `summary` leaves out of the JSON.
+pub fn predictions_csv(results: &[Vec<ExperimentResult>]) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let mut rows = vec![[
+        "experiment",
+        "method",
+        "optimization",
+        "sample",
+        "predicted",
+        "actual",
+        "recommended",
+    ]
+    .map(String::from)];
+    for r in results.iter().flatten() {
+        for o in &r.optimizations {
+            for s in &o.samples {
+                rows.push([
+                    r.name.clone(),
+                    r.method.clone(),
+                    o.name.clone(),
+                    s.id.clone(),
+                    s.predicted.map(|p| p.to_string()).unwrap_or_default(),
+                    s.actual.to_string(),
+                    s.recommended.to_string(),
+                ]);
+            }
+        }
+    }
+    for row in rows {
+        // Writing to memory cannot fail.
+        let _ = w.write_record(&row);
+    }
+    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+}
+
 /// The results document (`results.json`).
 pub fn json(
     pool: &SamplePool,

@@ -28,8 +28,20 @@ fn slug(s: &str) -> String {
         .collect()
 }
 
+/// Which models get strip and scatter charts (every experiment gets its accuracy bars).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Charts {
+    EveryModel,
+    /// Only the model with the best accuracy (a report over many experiments stays readable).
+    BestModel,
+}
+
 /// Charts of one experiment: the accuracy bars, and strip and scatter per model.
-fn charts(dir: &Path, results: &[ExperimentResult]) -> Result<Vec<(String, PathBuf)>> {
+fn charts(
+    dir: &Path,
+    results: &[ExperimentResult],
+    which: Charts,
+) -> Result<Vec<(String, PathBuf)>> {
     let mut out = Vec::new();
     let Some(first) = results.first() else {
         return Ok(out);
@@ -40,7 +52,10 @@ fn charts(dir: &Path, results: &[ExperimentResult]) -> Result<Vec<(String, PathB
         format!("{}: accuracy per method", first.name),
         files[0].clone(),
     ));
-    for r in results.iter().filter(|r| !r.baseline) {
+    let best = super::experiment::best(results, false).map(|b| b.method.clone());
+    for r in results.iter().filter(|r| {
+        !r.baseline && (which == Charts::EveryModel || Some(&r.method) == best.as_ref())
+    }) {
         let stem = format!("{name}_{}", slug(&r.method));
         let files = strip_chart(dir, &format!("{stem}_acex"), r)?;
         out.push((
@@ -62,8 +77,13 @@ pub fn document(
     title: &str,
     notes: &[String],
     results: &[Vec<ExperimentResult>],
+    which: Charts,
 ) -> Result<Document> {
     let chart_dir = dir.join("charts");
+    // The report's own chart folder: charts of an earlier run must not linger beside these.
+    if chart_dir.is_dir() {
+        std::fs::remove_dir_all(&chart_dir).map_err(|e| Error::io(&chart_dir, e))?;
+    }
     std::fs::create_dir_all(&chart_dir).map_err(|e| Error::io(&chart_dir, e))?;
     let plain = |s: String| Text(vec![Inline::Plain(s)]);
     let mut d = Document::new(title, STYLE);
@@ -110,7 +130,7 @@ pub fn document(
                 d.push(Block::Table(t));
             }
         }
-        for (caption, svg) in charts(&chart_dir, r)? {
+        for (caption, svg) in charts(&chart_dir, r, which)? {
             let rel = svg.strip_prefix(dir).unwrap_or(&svg).display().to_string();
             let inline = std::fs::read_to_string(&svg).map_err(|e| Error::io(&svg, e))?;
             d.push(Block::Figure {
@@ -132,13 +152,24 @@ pub fn write_report(
     results: &[Vec<ExperimentResult>],
     seed: u64,
     folds: &crate::experiment::record::FoldLog,
+    which: Charts,
 ) -> Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    let json = crate::experiment::record::json(pool, seed, results, folds);
+    let mut json = crate::experiment::record::json(pool, seed, results, folds);
+    crate::experiment::record::summary(&mut json);
     let text = serde_json::to_string_pretty(&json)
         .map_err(|e| Error::Internal(format!("cannot write JSON: {e}")))?;
     write(&dir.join("results.json"), &(text + "\n"))?;
-    let d = document(dir, title, notes, results)?;
+    let path = dir.join("predictions.csv.gz");
+    let file = std::fs::File::create(&path).map_err(|e| Error::io(&path, e))?;
+    let mut gz = flate2::write::GzEncoder::new(file, flate2::Compression::default());
+    std::io::Write::write_all(
+        &mut gz,
+        crate::experiment::record::predictions_csv(results).as_bytes(),
+    )
+    .and_then(|_| gz.finish().map(drop))
+    .map_err(|e| Error::io(&path, e))?;
+    let d = document(dir, title, notes, results, which)?;
     write(&dir.join("report.md"), &d.to_markdown())?;
     write(&dir.join("index.html"), &d.to_html())
 }

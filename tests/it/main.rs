@@ -15,6 +15,7 @@ mod harness_collect;
 mod models_weka;
 mod parse_fixtures;
 mod parse_robustness;
+mod results;
 mod search_cli;
 mod search_spaces;
 mod search_strategies;

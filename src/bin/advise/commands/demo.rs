@@ -121,6 +121,10 @@ pub struct Args {
     /// Folder of profiler files for --fixtures.
     #[arg(long)]
     pub data: Option<PathBuf>,
+    /// With --json: leave out the per-sample predictions (reports/demo/predictions.csv.gz
+    /// has them).
+    #[arg(long)]
+    pub summary: bool,
     #[command(flatten)]
     pub out: OutputArgs,
 }
@@ -130,13 +134,13 @@ pub fn run(args: Args) -> Result<()> {
     if args.fixtures {
         run_fixtures(args.data, &out)
     } else {
-        demo(&method_spec(&args.method), args.seed, &out)
+        demo(&method_spec(&args.method), args.seed, args.summary, &out)
     }
 }
 
 /// The main demo: the thesis's experiments on the simulated NB/BH campaign, then experiments
 /// on the shipped real datasets.
-fn demo(methods: &str, seed: u64, out: &Output) -> Result<()> {
+fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
     use super::experiment::{execute, render_fidelity, ExperimentCommand};
     use advise::experiment::data::load_pools;
     use advise::experiment::record::json;
@@ -212,6 +216,7 @@ fn demo(methods: &str, seed: u64, out: &Output) -> Result<()> {
                 ..Default::default()
             },
             out_dir: None,
+            summary,
         };
         let pool = load_pools(&datasets)?;
         let (mut results, skipped, log) = execute(&cmd, &pool, !out.json)?;
@@ -239,12 +244,24 @@ fn demo(methods: &str, seed: u64, out: &Output) -> Result<()> {
     let title = format!("advise demo (seed {seed})");
     let report_dir = Path::new(REPORT_DIR);
     let last = pools.len() - 1;
-    write_report(report_dir, &title, &notes, &pools[last], &all, seed, &folds)?;
+    write_report(
+        report_dir,
+        &title,
+        &notes,
+        &pools[last],
+        &all,
+        seed,
+        &folds,
+        advise::report::experiment_files::Charts::BestModel,
+    )?;
     note(&format!(
         "wrote {REPORT_DIR}/report.md, index.html, results.json and charts"
     ));
     if out.json {
         let mut doc = json(&pools[last], seed, &all, &folds);
+        if summary {
+            advise::experiment::record::summary(&mut doc);
+        }
         if !sim.is_empty() {
             doc["fidelity"] =
                 serde_json::json!(advise::experiment::fidelity::fidelity(&load_pools(&sim)?));

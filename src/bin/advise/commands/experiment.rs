@@ -34,6 +34,8 @@ pub struct ExperimentCommand {
     pub lenient: bool,
     pub settings: RunSettings,
     pub out_dir: Option<PathBuf>,
+    /// `--json` without per-sample predictions.
+    pub summary: bool,
 }
 
 /// Parses `--folds`: a number K (grouped folds, the default), `ungrouped:K`, or `weka` /
@@ -207,9 +209,13 @@ pub struct Args {
     /// Half-width of the "no clear effect" band around a speedup of 1.0.
     #[arg(long, default_value_t = 0.02)]
     pub band: f64,
-    /// Write report.md, index.html, results.json and charts into this folder.
+    /// Write report.md, index.html, results.json, predictions.csv.gz and charts into this
+    /// folder.
     #[arg(long = "out-dir", alias = "out")]
     pub out_dir: Option<PathBuf>,
+    /// With --json: leave out the per-sample predictions.
+    #[arg(long)]
+    pub summary: bool,
     #[command(flatten)]
     pub json: JsonArg,
 }
@@ -234,6 +240,7 @@ pub fn run(args: Args) -> Result<()> {
                 ..Default::default()
             },
             out_dir: args.out_dir,
+            summary: args.summary,
         },
         &args.json.into(),
     )
@@ -287,14 +294,18 @@ pub fn run_command(cmd: &ExperimentCommand, out: &Output) -> Result<()> {
             &results,
             cmd.settings.seed,
             &log,
+            advise::report::experiment_files::Charts::EveryModel,
         )?;
         note(&format!(
-            "wrote {}/report.md, index.html, results.json and charts",
+            "wrote {}/report.md, index.html, results.json, predictions.csv.gz and charts",
             dir.display()
         ));
     }
     if out.json {
         let mut doc = json(&pool, cmd.settings.seed, &results, &log);
+        if cmd.summary {
+            advise::experiment::record::summary(&mut doc);
+        }
         if let Some(rows) = &fidelity {
             doc["fidelity"] = serde_json::json!(rows);
         }

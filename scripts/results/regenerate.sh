@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Regenerates every figure README.md and docs/ quote into docs/results/*.json, and the example
+# reports under reports/, from the data in the repository (and the public tuning spaces in
+# ../shared/data when present). tests/it/results.rs re-runs the fast part (fast-*.json,
+# statuner.json) and fails when a figure changed without this script being run.
+#
+# Usage: scripts/results/regenerate.sh [--fast]   (--fast: only what the test re-runs)
+# Env: ADVISE (default target/release/advise, built when missing).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+A=${ADVISE:-target/release/advise}
+if [ ! -x "$A" ]; then cargo build --release; fi
+R=docs/results
+F="python3 scripts/results/figures.py"
+mkdir -p "$R"
+step() { echo "regenerate: $*" >&2; }
+
+# The fast subset (tests/it/results.rs runs the same commands).
+step "fast experiment"
+"$A" -q experiment --dataset datasets/ktt-pnpoly-rtx2080ti --exp kfold --folds 5 \
+    --method ibk,m5p --json --summary | $F experiment > "$R/fast-experiment.json"
+step "fast search"
+"$A" -q search-bench --space tests/fixtures/spaces/pnpoly__RTX_2080_Ti.json.gz \
+    --strategies random,ga,brt --budgets 2% --repeats 20 --seed 0 --no-charts --threads 1 \
+    --json | $F search > "$R/fast-search.json"
+step "statuner"
+"$A" -q statuner --json | $F statuner > "$R/statuner.json"
+[ "${1:-}" = "--fast" ] && exit 0
+
+step "demo"
+"$A" -q demo --json --summary | $F experiment > "$R/demo.json"
+step "transfer"
+"$A" -q bench transfer --json > "$R/transfer.json"
+if [ -d ../shared/data/kerneltuner-caches-rtx ]; then
+    step "search-bench on the public spaces"
+    "$A" -q search-bench --space ../shared/data/kerneltuner-caches-rtx/*.json.gz \
+        ../shared/data/ktt-counters-rtx2080ti/*.json.gz --strategies all --budgets 1%,2%,5% \
+        --repeats 100 --seed 0 --no-charts --json | $F search > "$R/search-bench.json"
+fi
+step "bench models (timings vary from run to run; not compared by the test)"
+"$A" -q bench models --json > "$R/bench-models.json" || true
+
+step "example reports"
+rm -rf reports/thesis-experiments reports/suggestions
+"$A" -q experiment --dataset datasets/sim-qv100-nb --dataset datasets/sim-qv100-bh --exp all \
+    --method ibk,m5p --out-dir reports/thesis-experiments > reports/thesis-experiments.txt
+mkdir -p reports/suggestions
+"$A" -q suggest --ncu-csv tests/fixtures/ncu/ncu_metrics_RTX4090_instroofline_ginkgo_spmm.csv \
+    --report-dir reports/suggestions > reports/suggestions/terminal.txt
+step "done"

@@ -143,17 +143,30 @@ pub fn document(
     Ok(d)
 }
 
-/// Writes the whole report folder: results.json, report.md, index.html and the charts.
-pub fn write_report(
-    dir: &Path,
-    title: &str,
-    notes: &[String],
-    pool: &SamplePool,
-    results: &[Vec<ExperimentResult>],
-    seed: u64,
-    folds: &crate::experiment::record::FoldLog,
-    which: Charts,
-) -> Result<()> {
+/// What a report folder is made of.
+#[derive(Debug, Clone, Copy)]
+pub struct Report<'a> {
+    pub title: &'a str,
+    pub notes: &'a [String],
+    pub pool: &'a SamplePool,
+    pub results: &'a [Vec<ExperimentResult>],
+    pub seed: u64,
+    pub folds: &'a crate::experiment::record::FoldLog,
+    pub charts: Charts,
+}
+
+/// Writes the whole report folder: results.json, predictions.csv.gz, report.md, index.html
+/// and the charts.
+pub fn write_report(dir: &Path, r: &Report<'_>) -> Result<()> {
+    let Report {
+        title,
+        notes,
+        pool,
+        results,
+        seed,
+        folds,
+        charts: which,
+    } = *r;
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let mut json = crate::experiment::record::json(pool, seed, results, folds);
     crate::experiment::record::summary(&mut json);

@@ -246,13 +246,15 @@ fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
     let last = pools.len() - 1;
     write_report(
         report_dir,
-        &title,
-        &notes,
-        &pools[last],
-        &all,
-        seed,
-        &folds,
-        advise::report::experiment_files::Charts::BestModel,
+        &advise::report::experiment_files::Report {
+            title: &title,
+            notes: &notes,
+            pool: &pools[last],
+            results: &all,
+            seed,
+            folds: &folds,
+            charts: advise::report::experiment_files::Charts::BestModel,
+        },
     )?;
     note(&format!(
         "wrote {REPORT_DIR}/report.md, index.html, results.json and charts"

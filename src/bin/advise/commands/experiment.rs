@@ -288,13 +288,15 @@ pub fn run_command(cmd: &ExperimentCommand, out: &Output) -> Result<()> {
     if let Some(dir) = &cmd.out_dir {
         write_report(
             dir,
-            &title,
-            &notes,
-            &pool,
-            &results,
-            cmd.settings.seed,
-            &log,
-            advise::report::experiment_files::Charts::EveryModel,
+            &advise::report::experiment_files::Report {
+                title: &title,
+                notes: &notes,
+                pool: &pool,
+                results: &results,
+                seed: cmd.settings.seed,
+                folds: &log,
+                charts: advise::report::experiment_files::Charts::EveryModel,
+            },
         )?;
         note(&format!(
             "wrote {}/report.md, index.html, results.json, predictions.csv.gz and charts",

@@ -27,6 +27,10 @@ step "statuner"
 "$A" -q statuner --json | $F statuner > "$R/statuner.json"
 [ "${1:-}" = "--fast" ] && exit 0
 
+step "default advisor"
+"$A" -q train --dataset datasets/ktt-convolution-rtx2080ti --dataset datasets/ktt-pnpoly-rtx2080ti \
+    --dataset datasets/sim-qv100-nb --dataset datasets/sim-qv100-bh \
+    -o models/default.advisor.json.gz > "$R/train.txt"
 step "demo"
 "$A" -q demo --json --summary | $F experiment > "$R/demo.json"
 step "transfer"

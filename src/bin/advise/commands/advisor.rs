@@ -124,8 +124,9 @@ impl SuggestOptions {
 /// `advise suggest`.
 #[derive(Debug, clap::Args)]
 pub struct SuggestArgs {
-    /// ncu --csv output of the program (raw page, details or --print-summary per-kernel).
-    #[arg(long)]
+    /// The program's profile: ncu --csv output (raw page, details or --print-summary
+    /// per-kernel), nvprof output or a GPGPU-Sim log.
+    #[arg(long, alias = "profile")]
     pub ncu_csv: PathBuf,
     #[command(flatten)]
     pub options: SuggestOptions,

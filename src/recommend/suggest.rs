@@ -222,8 +222,12 @@ pub fn suggest(advisor: &Advisor, x: &[f64], applied: &[String]) -> Result<Vec<S
         } else {
             m.typical_distance
         };
-        let extrapolation =
-            d_portable > 3.0 * typical || outside.iter().any(|(_, how_far)| *how_far > 0.5);
+        // A speedup at or below zero cannot happen: a model that predicts one (M5P's linear
+        // leaves, far from their data) is extrapolating whatever the distances say.
+        let extrapolation = d_portable > 3.0 * typical
+            || outside.iter().any(|(_, how_far)| *how_far > 0.5)
+            || p <= 0.0
+            || q <= 0.0;
         let verdict = if (p - 1.0).abs() < NO_EFFECT_BAND {
             "no clear effect"
         } else if p > 1.0 {
@@ -413,8 +417,9 @@ fn reason(
         ));
     }
     parts.push(format!(
-        "second model ({}) predicts {}x",
+        "second model ({}) predicts {}{}x",
         m.secondary.method(),
+        if q <= 0.0 { "an impossible " } else { "" },
         fmt_sig(q, 3)
     ));
     if extrapolation {

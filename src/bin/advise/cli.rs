@@ -73,7 +73,8 @@ pub enum Command {
     /// Train an advisor: per optimization a model (IBk by default) on datasets' speedup
     /// samples, validated on grouped folds against the baselines, with calibrated confidence.
     Train(advisor::TrainArgs),
-    /// Rank the optimizations an advisor knows for a profiled program (an ncu CSV), with
+    /// Rank the optimizations an advisor knows for a profiled program (an ncu CSV, nvprof
+    /// output or a GPGPU-Sim log), with
     /// predicted speedups, confidence and the reasons.
     Suggest(advisor::SuggestArgs),
     /// Profile a program with ncu ($NCU or PATH) and print the suggestions. The program and

@@ -278,7 +278,12 @@ fn evaluation(
     if fs.is_empty() {
         return Err(Error::Data(format!("{name}: no folds on {data}")));
     }
-    let results = run(pool, name, fs, preds, settings, &|_, _| {})?;
+    let bar = super::output::bar(name, 0);
+    let results = run(pool, name, fs, preds, settings, &|done, total| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    })?;
+    bar.finish_and_clear();
     let correct: Vec<Vec<(bool, bool)>> = results.iter().map(outcomes).collect();
     let best = results
         .iter()

@@ -76,3 +76,18 @@ pub fn note(text: &str) {
         eprintln!("{text}");
     }
 }
+
+/// A progress bar on standard error for work of `len` steps (hidden with `--quiet`).
+pub fn bar(what: &str, len: u64) -> indicatif::ProgressBar {
+    if quiet() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(len);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{prefix} [{bar:30}] {pos}/{len} {elapsed_precise} ETA {eta}",
+    ) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.set_prefix(what.to_string());
+    bar
+}

@@ -142,24 +142,21 @@ pub fn profile_features(
         missing_features: missing.clone(),
     };
     if missing.len() * 2 > expected {
-        return Err(Error::MissingMetric {
-            metric: format!(
-                "{} of the model's {} features ({}, ...)",
-                missing.len(),
-                expected,
-                missing
-                    .iter()
-                    .take(3)
-                    .cloned()
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-            context: "from the profile".into(),
-            hint: format!(
-                "profile with `advise profile` or `ncu --csv --page raw --metrics {}`",
-                advisor.metrics_to_profile().join(",")
-            ),
-        });
+        return Err(Error::Data(format!(
+            "the profile lacks the counters behind {} of the {expected} features the advisor's \
+             models use ({}, ...), too many to advise on (an Nsight Compute details page or \
+             another tool's default output has section summaries, not these raw counters); \
+             profile with `advise profile -- ./app`, or run `ncu --csv --page raw --metrics {} \
+             ./app` and pass its output",
+            missing.len(),
+            missing
+                .iter()
+                .take(3)
+                .map(|f| f.trim_start_matches("portable__"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            advisor.metrics_to_profile().join(",")
+        )));
     }
     Ok((x, summary))
 }

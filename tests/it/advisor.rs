@@ -217,7 +217,10 @@ fn each_profile_failure_has_its_own_message() {
         &["/bin/true"],
         3,
     );
-    assert!(e.contains("missing") && e.contains("--metrics"), "{e}");
+    assert!(
+        e.contains("lacks the counters") && e.contains("--metrics"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -39,13 +39,21 @@ const ID_COLUMNS: [&str; 14] = [
 
 /// Finds an ncu table and tells long from raw from the per-kernel summary.
 pub fn detect(lines: &[Line<'_>]) -> Option<(Format, Header)> {
+    // The per-kernel summary starts with `Process ID`, or with `ID` in some ncu versions; it is
+    // told from the long page by its statistics columns instead of `Metric Value`.
+    let is_summary = |header: &Header| {
+        ["Invocations", "Metric Name", "Average"]
+            .iter()
+            .all(|c| header.position(c).is_some())
+            && header.position("Metric Value").is_none()
+    };
     let Some(header) = super::text::find_header(lines, &LEADING) else {
         let header = super::text::find_header(lines, &["Process ID"])?;
-        let summary = ["Invocations", "Metric Name", "Average"]
-            .iter()
-            .all(|c| header.position(c).is_some());
-        return summary.then_some((Format::NcuSummary, header));
+        return is_summary(&header).then_some((Format::NcuSummary, header));
     };
+    if is_summary(&header) {
+        return Some((Format::NcuSummary, header));
+    }
     let long =
         header.position("Metric Name").is_some() && header.position("Metric Value").is_some();
     Some((
@@ -312,5 +320,16 @@ mod tests {
             \"0\",\"1\",\"p\"\n";
         let err = parse(Path::new("t.csv"), text.as_bytes(), FormatChoice::Auto).unwrap_err();
         assert_eq!(err.to_string().split(':').nth(1), Some("3"));
+    }
+
+    #[test]
+    fn summary_with_a_leading_id_column_is_still_the_summary() {
+        let text = "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"Invocations\",\"Section Name\",\"Metric Name\",\"Metric Unit\",\"Minimum\",\"Maximum\",\"Average\"\n\
+            \"0\",\"7\",\"a\",\"h\",\"k\",\"(256, 1, 1)\",\"(8, 1, 1)\",\"0\",\"9.0\",\"3\",\"s\",\"sm__cycles_active.avg\",\"cycle\",\"1,000\",\"3,000\",\"2,000.5\"\n";
+        let d = parse(Path::new("t.csv"), text.as_bytes(), FormatChoice::Auto).unwrap();
+        assert_eq!(d.format, super::Format::NcuSummary);
+        assert_eq!(d.measurements.len(), 1);
+        assert_eq!(d.measurements[0].value, 2_000.5);
+        assert_eq!(d.measurements[0].invocations, 3);
     }
 }

@@ -5,6 +5,7 @@
 pub mod cv;
 pub mod filters;
 pub mod ibk;
+mod ibk_scan;
 mod jama;
 pub mod linear;
 pub mod m5p;

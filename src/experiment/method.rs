@@ -38,6 +38,20 @@ pub trait Contender: Sync {
         test: &Rows<'_>,
         seed: u64,
     ) -> Result<Answer>;
+    /// Answers for several test sets of the same training samples, each as if alone (a
+    /// model is then fitted once).
+    fn answer_each(
+        &self,
+        train: &Rows<'_>,
+        train_y: &[f64],
+        tests: &[Rows<'_>],
+        seed: u64,
+    ) -> Result<Vec<Answer>> {
+        tests
+            .iter()
+            .map(|t| self.answer(train, train_y, t, seed))
+            .collect()
+    }
 }
 
 /// The four baseline rules.
@@ -128,8 +142,19 @@ impl Contender for ModelContender {
         train: &Rows<'_>,
         train_y: &[f64],
         test: &Rows<'_>,
-        _seed: u64,
+        seed: u64,
     ) -> Result<Answer> {
+        let mut one = self.answer_each(train, train_y, std::slice::from_ref(test), seed)?;
+        Ok(one.pop().unwrap_or(Answer::Speedups(Vec::new())))
+    }
+
+    fn answer_each(
+        &self,
+        train: &Rows<'_>,
+        train_y: &[f64],
+        tests: &[Rows<'_>],
+        _seed: u64,
+    ) -> Result<Vec<Answer>> {
         let dense = |rows: &Rows<'_>| -> Vec<Vec<f64>> {
             rows.iter()
                 .map(|r| r.iter().map(|v| v.unwrap_or(f64::NAN)).collect())
@@ -139,8 +164,14 @@ impl Contender for ModelContender {
         let names: Vec<String> = (0..width).map(|j| format!("f{j}")).collect();
         let data = Data::numeric(&names, "speedup", dense(train), train_y.to_vec());
         let fitted = self.params.fit(&data)?;
-        let test_data = Data::numeric(&names, "speedup", dense(test), vec![f64::NAN; test.len()]);
-        Ok(Answer::Speedups(fitted.predict(&test_data)?))
+        tests
+            .iter()
+            .map(|test| {
+                let test_data =
+                    Data::numeric(&names, "speedup", dense(test), vec![f64::NAN; test.len()]);
+                Ok(Answer::Speedups(fitted.predict(&test_data)?))
+            })
+            .collect()
     }
 }
 

@@ -13,6 +13,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::ibk_scan::{complete_distance, Scaled};
 use crate::data::Data;
 use crate::error::{MlError, Result};
 use crate::{Fit, Predict};
@@ -132,68 +133,7 @@ fn initial_ranges(x: &[Vec<f64>], width: usize) -> Vec<[f64; 3]> {
     ranges
 }
 
-/// The training rows scaled by the current ranges (nominal and missing values as they are).
-/// Weka scales both rows inside every distance; scaling each value once per range change
-/// gives the same numbers, since the scaling of a value depends only on its column's range.
-struct Scaled {
-    ranges: Vec<[f64; 3]>,
-    rows: Vec<Vec<f64>>,
-}
-
-impl Scaled {
-    fn new(m: &Ibk, ranges: Vec<[f64; 3]>) -> Self {
-        let mut s = Scaled {
-            ranges,
-            rows: Vec::new(),
-        };
-        s.rows = m.x.iter().map(|r| s.scale(m, r)).collect();
-        s
-    }
-
-    fn scale(&self, m: &Ibk, row: &[f64]) -> Vec<f64> {
-        row.iter()
-            .enumerate()
-            .map(|(j, &v)| {
-                if m.nominal[j] || v.is_nan() {
-                    v
-                } else {
-                    norm(v, &self.ranges[j])
-                }
-            })
-            .collect()
-    }
-
-    /// `NormalizableDistance.updateRanges(Instance, double[][])`, as used for test rows.
-    fn widen(&mut self, m: &Ibk, row: &[f64]) {
-        for (j, &v) in row.iter().enumerate() {
-            let r = &mut self.ranges[j];
-            if v.is_nan() {
-                continue;
-            }
-            let changed = if v < r[0] {
-                r[0] = v;
-                r[2] = r[1] - r[0];
-                true
-            } else if v > r[1] {
-                r[1] = v;
-                r[2] = r[1] - r[0];
-                true
-            } else {
-                false
-            };
-            if changed && !m.nominal[j] {
-                let r = self.ranges[j];
-                for (scaled, raw) in self.rows.iter_mut().zip(&m.x) {
-                    if !raw[j].is_nan() {
-                        scaled[j] = norm(raw[j], &r);
-                    }
-                }
-            }
-        }
-    }
-}
-
-fn norm(x: f64, r: &[f64; 3]) -> f64 {
+pub(super) fn norm(x: f64, r: &[f64; 3]) -> f64 {
     if r[0].is_nan() || r[1] == r[0] {
         0.0
     } else {
@@ -237,10 +177,12 @@ impl Ibk {
     }
 
     /// `LinearNNSearch.kNearestNeighbours`: (training row, distance) pairs in Weka's order.
+    /// `fast`: the target row is complete and no column is nominal.
     fn neighbours(
         &self,
         scaled: &Scaled,
         target: &[f64],
+        fast: bool,
         skip: Option<usize>,
         k: usize,
     ) -> Vec<(usize, f64)> {
@@ -250,13 +192,18 @@ impl Ibk {
             if Some(i) == skip {
                 continue;
             }
+            let row = scaled.row(i);
             if filled < k {
-                let d = self.distance(target, &scaled.rows[i], f64::INFINITY);
+                let d = self.distance(target, row, f64::INFINITY);
                 heap.put(i, d);
                 filled += 1;
             } else {
                 let top = heap.peek();
-                let d = self.distance(target, &scaled.rows[i], top);
+                let d = if fast && scaled.complete[i] {
+                    complete_distance(target, row, top)
+                } else {
+                    self.distance(target, row, top)
+                };
                 if d < top {
                     heap.put_by_substitute(i, d);
                 } else if d == top {
@@ -304,9 +251,11 @@ impl Ibk {
     fn hold_one_out_k(&self, upper: usize, mean_squared: bool) -> usize {
         let mut abs = vec![0.0; upper];
         let mut sq = vec![0.0; upper];
-        let scaled = Scaled::new(self, self.ranges.clone());
+        let scaled = Scaled::new(&self.x, &self.nominal, self.ranges.clone());
+        let numeric = !self.nominal.iter().any(|&n| n);
         for i in 0..self.x.len() {
-            let mut neigh = self.neighbours(&scaled, &scaled.rows[i], Some(i), upper);
+            let fast = numeric && scaled.complete[i];
+            let mut neigh = self.neighbours(&scaled, scaled.row(i), fast, Some(i), upper);
             let orig: Vec<f64> = neigh.iter().map(|n| n.1).collect();
             for j in (0..upper).rev() {
                 let mut conv = orig.clone();
@@ -340,15 +289,17 @@ impl Ibk {
 
 impl Predict<[Vec<f64>]> for Ibk {
     fn predict(&self, x: &[Vec<f64>]) -> Result<Vec<f64>> {
-        let mut scaled = Scaled::new(self, self.ranges.clone());
+        let mut scaled = Scaled::new(&self.x, &self.nominal, self.ranges.clone());
+        let numeric = !self.nominal.iter().any(|&n| n);
         Ok(x.iter()
             .map(|row| {
                 if self.x.is_empty() {
                     return self.mean;
                 }
-                scaled.widen(self, row);
-                let target = scaled.scale(self, row);
-                let neigh = self.neighbours(&scaled, &target, None, self.k);
+                scaled.widen(&self.x, &self.nominal, row);
+                let target = scaled.scale(&self.nominal, row);
+                let fast = numeric && !row.iter().any(|v| v.is_nan());
+                let neigh = self.neighbours(&scaled, &target, fast, None, self.k);
                 let mut d: Vec<f64> = neigh.iter().map(|n| n.1).collect();
                 self.combine(&neigh, &mut d)
             })

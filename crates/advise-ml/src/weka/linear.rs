@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::filters::{NominalToBinary, ReplaceMissing};
+use super::jama::{lu_solve, ColMajor};
 use crate::data::Data;
 use crate::error::{MlError, Result};
 use crate::{Fit, Predict};
@@ -132,33 +133,35 @@ impl<'a> Regression<'a> {
         let means: Vec<f64> = cols.iter().map(|c| mean(c)).collect();
         let std_devs: Vec<f64> = cols.iter().map(|c| variance(c).sqrt()).collect();
         let p = cols.len();
-        let std: Vec<Vec<f64>> = (0..p)
-            .map(|j| {
-                if std_devs[j] == 0.0 {
-                    Vec::new()
-                } else {
-                    cols[j]
-                        .iter()
-                        .map(|&v| (v - means[j]) / std_devs[j])
-                        .collect()
-                }
+        let live: Vec<usize> = (0..p).filter(|&j| std_devs[j] != 0.0).collect();
+        // The standardized rows (live columns only), so that one row's products with a
+        // column a are a contiguous run: gram[a][b] = sum over rows, in row order, of
+        // z[r][a] * z[r][b], each entry a sum of its own in Weka's order.
+        let z: Vec<Vec<f64>> = (0..y.len())
+            .map(|r| {
+                live.iter()
+                    .map(|&j| (cols[j][r] - means[j]) / std_devs[j])
+                    .collect()
             })
             .collect();
         let mut gram = vec![vec![0.0; p]; p];
         let mut aty = vec![0.0; p];
-        for a in 0..p {
-            if std[a].is_empty() {
-                continue;
-            }
-            for b in a..p {
-                if std[b].is_empty() {
-                    continue;
+        let mut acc = vec![0.0; live.len()];
+        for (ia, &a) in live.iter().enumerate() {
+            acc.iter_mut().for_each(|v| *v = 0.0);
+            let mut ya = 0.0;
+            for (row, &yr) in z.iter().zip(y) {
+                let u = row[ia];
+                for (s, &v) in acc[ia..].iter_mut().zip(&row[ia..]) {
+                    *s += u * v;
                 }
-                let s = std[a].iter().zip(&std[b]).fold(0.0, |s, (u, v)| s + u * v);
-                gram[a][b] = s;
-                gram[b][a] = s;
+                ya += u * yr;
             }
-            aty[a] = std[a].iter().zip(y).fold(0.0, |s, (u, v)| s + u * v);
+            for (ib, &b) in live.iter().enumerate().skip(ia) {
+                gram[a][b] = acc[ib];
+                gram[b][a] = acc[ib];
+            }
+            aty[a] = ya;
         }
         Regression {
             cols,
@@ -178,17 +181,17 @@ impl<'a> Regression<'a> {
         let k = idx.len();
         let mut coef = vec![0.0; k + 1];
         if k > 0 {
-            let ss: Vec<Vec<f64>> = idx
-                .iter()
-                .map(|&a| idx.iter().map(|&b| self.gram[a][b]).collect())
-                .collect();
             let bb: Vec<f64> = idx.iter().map(|&a| self.aty[a]).collect();
             let mut ridge = self.params.ridge;
             let solution = loop {
-                let mut m = ss.clone();
-                for (i, row) in m.iter_mut().enumerate() {
-                    row[i] += ridge;
-                }
+                let m = ColMajor::symmetric(k, |i, j| {
+                    let g = self.gram[idx[i]][idx[j]];
+                    if i == j {
+                        g + ridge
+                    } else {
+                        g
+                    }
+                });
                 match lu_solve(m, &bb) {
                     Some(s) => break s,
                     None => ridge *= 10.0,
@@ -205,15 +208,22 @@ impl<'a> Regression<'a> {
     }
 
     fn squared_error(&self, selected: &[bool], coef: &[f64]) -> f64 {
-        let idx: Vec<usize> = (0..selected.len()).filter(|&j| selected[j]).collect();
-        let mut se = 0.0;
-        for (r, &y) in self.y.iter().enumerate() {
-            let mut pred = 0.0;
-            for (c, &j) in idx.iter().enumerate() {
-                pred += coef[c] * self.cols[j][r];
+        // Weka adds each row's terms in column order, then the intercept; accumulating whole
+        // columns in that order gives every row the same sum.
+        let mut pred = vec![0.0; self.y.len()];
+        let mut c = 0;
+        for (j, col) in self.cols.iter().enumerate() {
+            if selected[j] {
+                let w = coef[c];
+                for (p, &v) in pred.iter_mut().zip(col) {
+                    *p += w * v;
+                }
+                c += 1;
             }
-            pred += coef[idx.len()];
-            let e = pred - y;
+        }
+        let mut se = 0.0;
+        for (p, &y) in pred.iter().zip(self.y) {
+            let e = (p + coef[c]) - y;
             se += e * e;
         }
         se
@@ -310,59 +320,6 @@ impl<'a> Regression<'a> {
     }
 }
 
-/// JAMA's LU decomposition with partial pivoting and its solve, operation for operation;
-/// `None` when a pivot is exactly zero (JAMA's "Matrix is singular").
-fn lu_solve(mut lu: Vec<Vec<f64>>, b: &[f64]) -> Option<Vec<f64>> {
-    let n = lu.len();
-    let mut piv: Vec<usize> = (0..n).collect();
-    let mut col = vec![0.0; n];
-    for j in 0..n {
-        for i in 0..n {
-            col[i] = lu[i][j];
-        }
-        for i in 0..n {
-            let kmax = i.min(j);
-            let mut s = 0.0;
-            for k in 0..kmax {
-                s += lu[i][k] * col[k];
-            }
-            col[i] -= s;
-            lu[i][j] = col[i];
-        }
-        let mut p = j;
-        for i in j + 1..n {
-            if col[i].abs() > col[p].abs() {
-                p = i;
-            }
-        }
-        if p != j {
-            lu.swap(p, j);
-            piv.swap(p, j);
-        }
-        if lu[j][j] != 0.0 {
-            for i in j + 1..n {
-                lu[i][j] /= lu[j][j];
-            }
-        }
-    }
-    if (0..n).any(|j| lu[j][j] == 0.0) {
-        return None;
-    }
-    let mut x: Vec<f64> = piv.iter().map(|&p| b[p]).collect();
-    for k in 0..n {
-        for i in k + 1..n {
-            x[i] -= x[k] * lu[i][k];
-        }
-    }
-    for k in (0..n).rev() {
-        x[k] /= lu[k][k];
-        for i in 0..k {
-            x[i] -= x[k] * lu[i][k];
-        }
-    }
-    Some(x)
-}
-
 /// A fitted `linear` model: Weka's filters, then the regression.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct LinearRegression {
@@ -422,12 +379,5 @@ mod tests {
         let fit = fit_columns(&[x], &y, &LinearParams::default());
         assert!((fit.coefficients[0] - 3.0).abs() < 1e-6);
         assert!((fit.intercept - 1.0).abs() < 1e-6);
-    }
-
-    #[test]
-    fn lu_detects_singular() {
-        assert!(lu_solve(vec![vec![1.0, 2.0], vec![2.0, 4.0]], &[1.0, 2.0]).is_none());
-        let s = lu_solve(vec![vec![2.0, 1.0], vec![1.0, 3.0]], &[3.0, 5.0]).unwrap();
-        assert!((s[0] - 0.8).abs() < 1e-12 && (s[1] - 1.4).abs() < 1e-12);
     }
 }

@@ -134,14 +134,19 @@ impl Fit<Data> for M5pParams {
         x = order.iter().map(|&i| std::mem::take(&mut x[i])).collect();
         y = order.iter().map(|&i| y[i]).collect();
         let rows: Vec<usize> = (0..y.len()).collect();
+        let width = x.first().map_or(0, Vec::len);
+        let cols: Vec<Vec<f64>> = (0..width)
+            .map(|j| x.iter().map(|r| r[j]).collect())
+            .collect();
         let builder = Builder {
             x: &x,
+            cols: &cols,
             y: &y,
             min_instances: self.min_instances,
             regression_tree: self.regression_tree,
             global_dev: std_dev(&y, &rows),
         };
-        let mut root = builder.grow(rows);
+        let mut root = builder.grow(rows, builder.presort());
         if self.unpruned {
             builder.install_models(&mut root);
         } else {

@@ -92,6 +92,8 @@ pub fn std_dev(y: &[f64], rows: &[usize]) -> f64 {
 /// Grows, prunes and smooths one tree.
 pub struct Builder<'a> {
     pub x: &'a [Vec<f64>],
+    /// The same values by column (`cols[attr][row]`).
+    pub cols: &'a [Vec<f64>],
     pub y: &'a [f64],
     pub min_instances: f64,
     pub regression_tree: bool,
@@ -161,7 +163,6 @@ impl Impurity {
         self.sr -= v;
         self.s2l += v * v;
         self.s2r -= v * v;
-        self.update();
     }
 
     fn update(&mut self) {
@@ -185,8 +186,25 @@ impl Impurity {
 }
 
 impl Builder<'_> {
-    /// `RuleNode.buildClassifier` and `split`, recursively.
-    pub fn grow(&self, mut rows: Vec<usize>) -> Node {
+    /// Every attribute's row order for the root (see [`Builder::grow`]).
+    pub fn presort(&self) -> Vec<Vec<usize>> {
+        self.cols
+            .iter()
+            .map(|col| {
+                let mut order: Vec<usize> = (0..col.len()).collect();
+                order.sort_unstable_by(|&a, &b| key(col[a]).total_cmp(&key(col[b])));
+                order
+            })
+            .collect()
+    }
+
+    /// `RuleNode.buildClassifier` and `split`, recursively. `sorted[attr]` holds the node's
+    /// rows ordered by `attr` (ties in any order), passed down the tree so that no node sorts
+    /// again where it need not: Weka sorts the node's rows by each attribute in turn with its
+    /// unstable quicksort, and where an attribute has no tied values in the node that order
+    /// is the one ascending order, whatever the sort; where it has ties, Weka's quicksort runs
+    /// on the order the previous attribute left, as in Weka.
+    pub fn grow(&self, mut rows: Vec<usize>, sorted: Vec<Vec<usize>>) -> Node {
         let n = rows.len();
         let leaf =
             (n as f64) < self.min_instances || std_dev(self.y, &rows) < self.global_dev * 0.05;
@@ -207,10 +225,15 @@ impl Builder<'_> {
                 position: -1,
                 value: 0.0,
             };
-            let width = self.x.first().map_or(0, Vec::len);
-            for attr in 0..width {
-                let vals: Vec<f64> = rows.iter().map(|&r| self.x[r][attr]).collect();
-                rows = sort_indices(&vals).into_iter().map(|i| rows[i]).collect();
+            let width = self.cols.len();
+            for (attr, order) in sorted.iter().enumerate() {
+                let col = &self.cols[attr];
+                if order.windows(2).any(|w| key(col[w[0]]) == key(col[w[1]])) {
+                    let vals: Vec<f64> = rows.iter().map(|&r| col[r]).collect();
+                    rows = sort_indices(&vals).into_iter().map(|i| rows[i]).collect();
+                } else {
+                    rows.clone_from(order);
+                }
                 let cur = self.attr_split(attr, &rows);
                 if (cur.impurity - best.impurity).abs() > 1e-6
                     && cur.impurity > best.impurity + 1e-6
@@ -220,11 +243,16 @@ impl Builder<'_> {
             }
             match best.attr {
                 Some(attr) if best.position >= 1 && best.position < n as isize => {
-                    let (l, r): (Vec<usize>, Vec<usize>) =
-                        rows.iter().partition(|&&i| self.x[i][attr] <= best.value);
+                    let col = &self.cols[attr];
+                    let goes_left = |i: &usize| col[*i] <= best.value;
+                    let (l, r): (Vec<usize>, Vec<usize>) = rows.iter().partition(|i| goes_left(i));
+                    let (sl, sr): (Vec<Vec<usize>>, Vec<Vec<usize>>) = sorted
+                        .into_iter()
+                        .map(|o| o.into_iter().partition(goes_left))
+                        .unzip();
                     node.split = Some((attr, best.value));
-                    let left = self.grow(l);
-                    let right = self.grow(r);
+                    let left = self.grow(l, sl);
+                    let right = self.grow(r, sr);
                     if !self.regression_tree {
                         let mut below = vec![false; width];
                         tested_below(&left, &mut below);
@@ -260,8 +288,14 @@ impl Builder<'_> {
         let mut imp = Impurity::new(len - 1, self.y, rows);
         for i in len..n - len - 1 {
             imp.add_left(self.y[rows[i]]);
-            let (a, b) = (self.x[rows[i]][attr], self.x[rows[i + 1]][attr]);
-            if !eq_small(b, a) && imp.impurity > s.impurity {
+            let col = &self.cols[attr];
+            let (a, b) = (col[rows[i]], col[rows[i + 1]]);
+            if eq_small(b, a) {
+                // Weka updates the impurity here too, but never reads it: skip the powers.
+                continue;
+            }
+            imp.update();
+            if imp.impurity > s.impurity {
                 s.impurity = imp.impurity;
                 s.value = (a + b) * 0.5;
                 s.position = i as isize;
@@ -276,7 +310,7 @@ impl Builder<'_> {
         let cols: Vec<Vec<f64>> = node
             .model_atts
             .iter()
-            .map(|&a| node.rows.iter().map(|&r| self.x[r][a]).collect())
+            .map(|&a| node.rows.iter().map(|&r| self.cols[a][r]).collect())
             .collect();
         let y: Vec<f64> = node.rows.iter().map(|&r| self.y[r]).collect();
         let fit = fit_columns(&cols, &y, &LinearParams::default());
@@ -346,6 +380,15 @@ impl Builder<'_> {
             self.install_models(r);
         }
         node.model = Some(self.linear_model(node));
+    }
+}
+
+/// The sort key of `Utils.sort`: missing (NaN) as `f64::MAX`.
+fn key(v: f64) -> f64 {
+    if v.is_nan() {
+        f64::MAX
+    } else {
+        v
     }
 }
 

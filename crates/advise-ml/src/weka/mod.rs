@@ -5,6 +5,8 @@
 pub mod cv;
 pub mod filters;
 pub mod ibk;
+mod ibk_scan;
+mod jama;
 pub mod linear;
 pub mod m5p;
 mod m5p_tree;

@@ -219,6 +219,9 @@ fn bootstrap(right: &[bool], groups: &[usize], seed: u64) -> (f64, f64) {
     ci.map_or((acc, acc), |c| (c.low, c.high))
 }
 
+/// The fewest held-out predictions a step of the calibration map may rest on.
+const MIN_STEP: f64 = 30.0;
+
 /// A monotone map from raw score to the probability that a suggestion's direction is right.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Calibration {
@@ -243,13 +246,45 @@ impl Calibration {
             while blocks.len() > 1 {
                 let (s1, c1, _) = blocks[blocks.len() - 2];
                 let (s2, c2, b2) = blocks[blocks.len() - 1];
-                if s1 / c1 <= s2 / c2 {
+                // Equal shares pool too: a run of right predictions is one step, not many
+                // steps of one that Laplace's rule would each put at 2/3.
+                if s1 / c1 < s2 / c2 {
                     break;
                 }
                 blocks.pop();
                 let last = blocks.len() - 1;
                 blocks[last] = (s1 + s2, c1 + c2, b2);
             }
+        }
+        // A step of a handful of predictions says little about the scores near it, yet it
+        // sets the probability of every score below the lowest (or above the highest) bound:
+        // steps of fewer than MIN_STEP predictions join their neighbour (the pooled share lies
+        // between the two, so the map stays non-decreasing).
+        while blocks.len() > 1 {
+            let Some(i) = (0..blocks.len()).find(|&i| blocks[i].1 < MIN_STEP) else {
+                break;
+            };
+            let j = if i == 0 {
+                1
+            } else if i + 1 == blocks.len() {
+                i - 1
+            } else {
+                // The neighbour whose share is closer.
+                let share = |k: usize| blocks[k].0 / blocks[k].1;
+                if (share(i - 1) - share(i)).abs() <= (share(i + 1) - share(i)).abs() {
+                    i - 1
+                } else {
+                    i + 1
+                }
+            };
+            let (lo, hi) = (i.min(j), i.max(j));
+            let merged = (
+                blocks[lo].0 + blocks[hi].0,
+                blocks[lo].1 + blocks[hi].1,
+                blocks[hi].2,
+            );
+            blocks[lo] = merged;
+            blocks.remove(hi);
         }
         // Laplace's rule of succession per step: a step of few predictions that were all
         // right (or all wrong) does not claim certainty.
@@ -337,20 +372,36 @@ mod tests {
 
     #[test]
     fn isotonic_map_is_monotone_and_matches_step_frequencies() {
-        let pts = vec![
-            pt(0.1, false, 0),
-            pt(0.2, true, 1),
-            pt(0.3, false, 2),
-            pt(0.8, true, 3),
-            pt(0.9, true, 4),
-        ];
+        // Each point 30 times, so that every step rests on enough predictions.
+        let pts: Vec<Point> = [
+            (0.1, false),
+            (0.2, true),
+            (0.3, false),
+            (0.8, true),
+            (0.9, true),
+        ]
+        .iter()
+        .flat_map(|&(r, c)| (0..30).map(move |g| pt(r, c, g)))
+        .collect();
         let c = Calibration::fit(&pts);
         assert!(c.values.windows(2).all(|w| w[0] <= w[1]), "{c:?}");
-        // Steps: {0.1 wrong} -> 1/3, {0.2 right, 0.3 wrong} -> 2/4, {0.8 right} -> 2/3,
-        // {0.9 right} -> 2/3; above the last bound the last step holds.
-        assert!((c.apply(0.05) - 1.0 / 3.0).abs() < 1e-12, "{c:?}");
+        // Steps: {0.1 wrong} -> 1/32, {0.2 right, 0.3 wrong} -> 31/62, {0.8 and 0.9 right}
+        // -> 61/62; above the last bound the last step holds.
+        assert_eq!(c.values.len(), 3, "{c:?}");
+        assert!((c.apply(0.05) - 1.0 / 32.0).abs() < 1e-12, "{c:?}");
         assert!((c.apply(0.25) - 0.5).abs() < 1e-12, "{c:?}");
-        assert!((c.apply(0.95) - 2.0 / 3.0).abs() < 1e-12, "{c:?}");
+        assert!((c.apply(0.95) - 61.0 / 62.0).abs() < 1e-12, "{c:?}");
+    }
+
+    #[test]
+    fn a_step_of_few_predictions_joins_its_neighbour() {
+        // Two wrong predictions at the lowest scores, then 60 that are right half the time:
+        // alone, the two would give every lower score 1/4.
+        let mut pts = vec![pt(0.1, false, 0), pt(0.15, false, 1)];
+        pts.extend((0..60).map(|i| pt(0.5 + i as f64 / 1000.0, i % 2 == 0, i + 2)));
+        let c = Calibration::fit(&pts);
+        assert!(c.values.windows(2).all(|w| w[0] <= w[1]), "{c:?}");
+        assert!(c.apply(0.0) > 0.4, "{c:?}");
     }
 
     #[test]

@@ -13,7 +13,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::ibk_scan::{complete_distance, Scaled};
+use super::ibk_scan::{complete_distance, Heap, Scaled};
 use crate::data::Data;
 use crate::error::{MlError, Result};
 use crate::{Fit, Predict};
@@ -287,95 +287,100 @@ impl Ibk {
     }
 }
 
+/// Work (training rows x test rows x columns) above which a run of test rows is shared
+/// between threads.
+const PARALLEL_WORK: usize = 20_000_000;
+
+impl Ibk {
+    /// The prediction for one test row against the current scaled state.
+    fn predict_scaled(&self, scaled: &Scaled, numeric: bool, row: &[f64]) -> f64 {
+        let target = scaled.scale(&self.nominal, row);
+        let fast = numeric && !row.iter().any(|v| v.is_nan());
+        let neigh = self.neighbours(scaled, &target, fast, None, self.k);
+        let mut d: Vec<f64> = neigh.iter().map(|n| n.1).collect();
+        self.combine(&neigh, &mut d)
+    }
+}
+
 impl Predict<[Vec<f64>]> for Ibk {
+    /// Test rows in order, each widening the ranges first (as Weka does). A run of rows that
+    /// widens nothing sees one and the same scaled state, so its rows are independent and,
+    /// when the run is large, are shared between the machine's cores.
     fn predict(&self, x: &[Vec<f64>]) -> Result<Vec<f64>> {
+        self.predict_sharing(x, PARALLEL_WORK)
+    }
+}
+
+impl Ibk {
+    /// [`Predict::predict`], sharing runs of at least `parallel_work` between threads.
+    fn predict_sharing(&self, x: &[Vec<f64>], parallel_work: usize) -> Result<Vec<f64>> {
+        if self.x.is_empty() {
+            return Ok(vec![self.mean; x.len()]);
+        }
         let mut scaled = Scaled::new(&self.x, &self.nominal, self.ranges.clone());
         let numeric = !self.nominal.iter().any(|&n| n);
-        Ok(x.iter()
-            .map(|row| {
-                if self.x.is_empty() {
-                    return self.mean;
-                }
-                scaled.widen(&self.x, &self.nominal, row);
-                let target = scaled.scale(&self.nominal, row);
-                let fast = numeric && !row.iter().any(|v| v.is_nan());
-                let neigh = self.neighbours(&scaled, &target, fast, None, self.k);
-                let mut d: Vec<f64> = neigh.iter().map(|n| n.1).collect();
-                self.combine(&neigh, &mut d)
-            })
-            .collect())
-    }
-}
-
-/// Weka's `MyHeap`: a max-heap of the k nearest plus a list of rows tied with its top.
-struct Heap {
-    h: Vec<(usize, f64)>,
-    ties: Vec<(usize, f64)>,
-}
-
-impl Heap {
-    fn new(k: usize) -> Self {
-        let mut h = Vec::with_capacity(k + 2);
-        h.push((0, 0.0));
-        Heap {
-            h,
-            ties: Vec::new(),
-        }
-    }
-
-    fn size(&self) -> usize {
-        self.h.len() - 1
-    }
-
-    fn peek(&self) -> f64 {
-        self.h[1].1
-    }
-
-    fn put(&mut self, i: usize, d: f64) {
-        self.h.push((i, d));
-        let mut c = self.size();
-        while c > 1 && self.h[c].1 > self.h[c / 2].1 {
-            self.h.swap(c, c / 2);
-            c /= 2;
-        }
-    }
-
-    fn get(&mut self) -> (usize, f64) {
-        let top = self.h[1];
-        let last = self.h.len() - 1;
-        self.h[1] = self.h[last];
-        self.h.pop();
-        let n = self.size();
-        let mut i = 1;
-        while (2 * i <= n && self.h[i].1 < self.h[2 * i].1)
-            || (2 * i < n && self.h[i].1 < self.h[2 * i + 1].1)
-        {
-            // Weka goes left only when the left child is strictly larger (or there is no right).
-            let left_larger = matches!(
-                self.h[2 * i]
-                    .1
-                    .partial_cmp(&self.h.get(2 * i + 1).map_or(0.0, |e| e.1)),
-                Some(std::cmp::Ordering::Greater)
-            );
-            let c = if 2 * i < n && !left_larger {
-                2 * i + 1
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let mut out = Vec::with_capacity(x.len());
+        let mut t = 0;
+        while t < x.len() {
+            scaled.widen(&self.x, &self.nominal, &x[t]);
+            let mut end = t + 1;
+            while end < x.len() && !scaled.widens(&x[end]) {
+                end += 1;
+            }
+            let run = &x[t..end];
+            let work = run.len() * self.x.len() * scaled.width;
+            if threads < 2 || work < parallel_work {
+                out.extend(run.iter().map(|r| self.predict_scaled(&scaled, numeric, r)));
             } else {
-                2 * i
-            };
-            self.h.swap(i, c);
-            i = c;
+                let chunk = run.len().div_ceil(threads);
+                let scaled = &scaled;
+                let parts: Vec<Vec<f64>> = std::thread::scope(|scope| {
+                    let handles: Vec<_> = run
+                        .chunks(chunk)
+                        .map(|rows| {
+                            scope.spawn(move || {
+                                rows.iter()
+                                    .map(|r| self.predict_scaled(scaled, numeric, r))
+                                    .collect::<Vec<f64>>()
+                            })
+                        })
+                        .collect();
+                    handles
+                        .into_iter()
+                        .map(|h| h.join().map_err(|_| ()))
+                        .collect::<std::result::Result<_, ()>>()
+                        .unwrap_or_default()
+                });
+                if parts.iter().map(Vec::len).sum::<usize>() != run.len() {
+                    return Err(MlError::Data("ibk: a prediction thread failed".into()));
+                }
+                out.extend(parts.into_iter().flatten());
+            }
+            t = end;
         }
-        top
+        Ok(out)
     }
+}
 
-    fn put_by_substitute(&mut self, i: usize, d: f64) {
-        let head = self.get();
-        self.put(i, d);
-        let top = self.peek();
-        if head.1 == top {
-            self.ties.push(head);
-        } else if head.1 > top {
-            self.ties.clear();
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::synthetic::synthetic;
+
+    #[test]
+    fn threads_give_the_sequential_predictions() {
+        let train = synthetic(120, 12, 4);
+        let mut test = synthetic(60, 12, 9).x;
+        for (i, row) in test.iter_mut().enumerate() {
+            if i % 9 == 4 {
+                row[2] = 1.0 + i as f64 / 10.0;
+            }
         }
+        let model = IbkParams::default().fit(&train).unwrap();
+        let one = model.predict_sharing(&test, usize::MAX).unwrap();
+        let shared = model.predict_sharing(&test, 0).unwrap();
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&one), bits(&shared));
     }
 }

@@ -19,6 +19,7 @@ pub struct ColMajor {
 
 impl ColMajor {
     /// A symmetric matrix `m(i, j)` (row- and column-major are then the same).
+    #[cfg(test)]
     pub fn symmetric(n: usize, m: impl Fn(usize, usize) -> f64) -> Self {
         let mut a = Vec::with_capacity(n * n);
         for j in 0..n {
@@ -40,14 +41,46 @@ pub fn lu_solve(m: ColMajor, b: &[f64]) -> Option<Vec<f64>> {
     for j in 0..n {
         col.copy_from_slice(&lu[j * n..(j + 1) * n]);
         s.iter_mut().for_each(|v| *v = 0.0);
-        for k in 0..j {
-            // Row k < j is complete: JAMA's kmax = k terms are in s[k].
-            col[k] -= s[k];
-            let ck = col[k];
-            let lk = &lu[k * n + k + 1..(k + 1) * n];
-            for (si, &l) in s[k + 1..].iter_mut().zip(lk) {
-                *si += l * ck;
+        let mut k = 0;
+        while k < j {
+            // Four terms per pass over the open sums: each sum is loaded and stored once for
+            // its terms k..k+4, still added one after another in increasing k.
+            let kb = (j - k).min(4);
+            let mut c = [0.0; 4];
+            for a in 0..kb {
+                // Row k + a (< j) first takes its terms k..k+a of this pass, then is final.
+                let r = k + a;
+                for (t, &ct) in c.iter().enumerate().take(a) {
+                    s[r] += lu[(k + t) * n + r] * ct;
+                }
+                col[r] -= s[r];
+                c[a] = col[r];
             }
+            let from = k + kb;
+            if kb == 4 {
+                let l0 = &lu[k * n + from..(k + 1) * n];
+                let l1 = &lu[(k + 1) * n + from..(k + 2) * n];
+                let l2 = &lu[(k + 2) * n + from..(k + 3) * n];
+                let l3 = &lu[(k + 3) * n + from..(k + 4) * n];
+                for ((((si, &a0), &a1), &a2), &a3) in
+                    s[from..].iter_mut().zip(l0).zip(l1).zip(l2).zip(l3)
+                {
+                    let mut v = *si;
+                    v += a0 * c[0];
+                    v += a1 * c[1];
+                    v += a2 * c[2];
+                    v += a3 * c[3];
+                    *si = v;
+                }
+            } else {
+                for (t, &ct) in c.iter().enumerate().take(kb) {
+                    let lt = &lu[(k + t) * n + from..(k + t + 1) * n];
+                    for (si, &l) in s[from..].iter_mut().zip(lt) {
+                        *si += l * ct;
+                    }
+                }
+            }
+            k += kb;
         }
         for i in j..n {
             col[i] -= s[i];
@@ -150,7 +183,7 @@ mod tests {
     #[test]
     fn same_bits_as_jamas_row_loops() {
         let mut rng = crate::rng::JavaRandom::new(5);
-        for n in [1, 2, 3, 7, 16, 33] {
+        for n in [1, 2, 3, 7, 8, 9, 16, 17, 33, 70] {
             let m: Vec<Vec<f64>> = (0..n)
                 .map(|_| (0..n).map(|_| rng.next_double() - 0.5).collect())
                 .collect();

@@ -184,14 +184,16 @@ impl<'a> Regression<'a> {
             let bb: Vec<f64> = idx.iter().map(|&a| self.aty[a]).collect();
             let mut ridge = self.params.ridge;
             let solution = loop {
-                let m = ColMajor::symmetric(k, |i, j| {
-                    let g = self.gram[idx[i]][idx[j]];
-                    if i == j {
-                        g + ridge
-                    } else {
-                        g
-                    }
-                });
+                let mut a = Vec::with_capacity(k * k);
+                for &ia in &idx {
+                    let g = &self.gram[ia];
+                    a.extend(idx.iter().map(|&ib| g[ib]));
+                }
+                for i in 0..k {
+                    a[i * k + i] += ridge;
+                }
+                // The Gram sub-matrix is symmetric: by rows is by columns.
+                let m = ColMajor { n: k, a };
                 match lu_solve(m, &bb) {
                     Some(s) => break s,
                     None => ridge *= 10.0,

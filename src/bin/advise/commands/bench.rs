@@ -24,6 +24,8 @@ pub struct BenchSettings {
     pub seed: i64,
     /// Compare with Weka when it is installed.
     pub weka: bool,
+    /// The methods timed (all when empty).
+    pub methods: Vec<Method>,
 }
 
 #[derive(Debug, Serialize)]
@@ -157,9 +159,12 @@ pub enum Which {
 /// `advise bench models`.
 #[derive(Debug, clap::Args)]
 pub struct ModelsArgs {
-    /// Dataset sizes (rows), comma-separated.
+    /// Dataset sizes (rows), comma-separated (19200 is the large size; Weka takes minutes there).
     #[arg(long, value_delimiter = ',', default_value = "192,1920")]
     pub rows: Vec<usize>,
+    /// Methods to time, comma-separated (default: all).
+    #[arg(long, value_delimiter = ',')]
+    pub method: Vec<String>,
     /// Feature columns.
     #[arg(long, default_value_t = 250)]
     pub cols: usize,
@@ -220,6 +225,11 @@ pub fn run(which: Which) -> Result<()> {
                 cols: a.cols,
                 seed: a.seed,
                 weka: !a.no_weka,
+                methods: a
+                    .method
+                    .iter()
+                    .map(|m| m.trim().parse::<Method>())
+                    .collect::<std::result::Result<_, _>>()?,
             },
             &a.out.into(),
         ),
@@ -255,17 +265,27 @@ fn models(s: &BenchSettings, out: &Output) -> Result<()> {
     if s.weka && weka.is_none() {
         note("bench: java, javac or Weka's jar not found; timing advise only");
     }
+    let methods: Vec<Method> = if s.methods.is_empty() {
+        Method::ALL.to_vec()
+    } else {
+        s.methods.clone()
+    };
+    let bar = super::output::bar("bench models", (s.rows.len() * methods.len()) as u64);
     let mut rows = Vec::new();
     for &n in &s.rows {
         let data = synthetic(n, s.cols, s.seed);
         let name = format!("synthetic {n}x{}", s.cols);
-        let reps = if n <= 500 { 5 } else { 2 };
+        let reps = match n {
+            0..=500 => 5,
+            501..=5000 => 2,
+            _ => 1,
+        };
         let csv = dir.join(format!("synthetic_{n}x{}.csv", s.cols));
         if weka.is_some() {
             write_csv(&data, &csv)?;
         }
-        for &method in Method::ALL {
-            note(&format!("bench: {name}: {method} ..."));
+        for &method in &methods {
+            bar.set_message(format!("{name}: {method}"));
             let ours = time_ours(method, &data, reps)?;
             let weka_s = match (&weka, method.weka_class()) {
                 (Some(w), Some(class)) => Some(w.time(class, &csv, reps)?),
@@ -279,8 +299,10 @@ fn models(s: &BenchSettings, out: &Output) -> Result<()> {
                 weka_s,
                 ratio: weka_s.map(|w| w / ours),
             });
+            bar.inc(1);
         }
     }
+    bar.finish_and_clear();
     let _ = std::fs::remove_dir_all(&dir);
     if out.json {
         return out.emit_json(&rows);

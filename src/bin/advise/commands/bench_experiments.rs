@@ -1,9 +1,11 @@
 //! `advise bench experiments`: the thesis's six experiments with every method on a generated
 //! (synthetic) NB/BH campaign of the thesis's size (4 NB and 6 BH inputs, 3 runs, 64 variants,
-//! `--counters` counters), timed end to end. Where Java and Weka's jar exist, Weka's IBk, M5P
-//! and LinearRegression are timed on one fold of each experiment (same training and test
-//! sizes, fit + predict, best of 3) and scaled by the number of folds: an estimate of Weka's
-//! time for the same work, labelled as such, beside advise's measured time for those methods.
+//! `--counters` counters), timed end to end (IBk + M5P + LinearRegression, then the other
+//! methods and the baselines; the total is their sum), with the process's peak memory. Where
+//! Java and Weka's jar exist, Weka's IBk, M5P and LinearRegression are timed on one fold of
+//! each experiment (same training and test sizes, fit + predict, best of 3) and scaled by the
+//! number of folds, and (conservatively, as advise fits once per distinct training set) by the
+//! number of distinct training sets: estimates of Weka's time, labelled as such.
 
 use std::time::Instant;
 
@@ -31,8 +33,12 @@ struct Row {
     advise_all_s: f64,
     /// IBk + M5P + LinearRegression alone, measured.
     advise_weka_methods_s: f64,
+    /// Distinct training sets among the folds (advise fits once per set).
+    train_sets: usize,
     /// Weka's IBk + M5P + LinearRegression: one fold measured, times the folds.
     weka_estimated_s: Option<f64>,
+    /// The same, times the distinct training sets only.
+    weka_estimated_shared_s: Option<f64>,
 }
 
 pub fn run_bench(counters: usize, seed: u64, with_weka: bool, out: &Output) -> Result<()> {
@@ -55,22 +61,37 @@ pub fn run_bench(counters: usize, seed: u64, with_weka: bool, out: &Output) -> R
         })
         .collect();
     let weka_refs: Vec<&dyn Contender> = weka_methods.iter().map(|m| m as &dyn Contender).collect();
+    let weka_names: Vec<String> = weka_refs.iter().map(|c| c.name()).collect();
+    let other_refs: Vec<&dyn Contender> = all_refs
+        .iter()
+        .copied()
+        .filter(|c| !weka_names.contains(&c.name()))
+        .collect();
+    let all_folds: Vec<Vec<advise::experiment::splits::Fold>> = (1..=6u8)
+        .map(|n| folds(&pool, &Experiment::Thesis(n), None))
+        .collect::<Result<_>>()?;
+    let work: usize = all_folds.iter().map(|f| f.len() * all_refs.len()).sum();
+    let bar = super::output::bar("bench experiments", work as u64);
+    let tick = |_: usize, _: usize| bar.inc(1);
     let settings = RunSettings {
         seed,
         bootstrap: 200,
         ..Default::default()
     };
     let mut rows = Vec::new();
-    for n in 1..=6u8 {
+    for (fs, n) in all_folds.iter().zip(1..=6u8) {
         let exp = Experiment::Thesis(n);
-        let fs = folds(&pool, &exp, None)?;
-        note(&format!("bench: {} ({} folds)", exp.name(), fs.len()));
-        let t0 = Instant::now();
-        run(&pool, &exp.name(), &fs, &all_refs, &settings, &|_, _| {})?;
-        let advise_all_s = t0.elapsed().as_secs_f64();
         let t1 = Instant::now();
-        run(&pool, &exp.name(), &fs, &weka_refs, &settings, &|_, _| {})?;
+        run(&pool, &exp.name(), fs, &weka_refs, &settings, &tick)?;
         let advise_weka_methods_s = t1.elapsed().as_secs_f64();
+        let t0 = Instant::now();
+        run(&pool, &exp.name(), fs, &other_refs, &settings, &tick)?;
+        let advise_all_s = advise_weka_methods_s + t0.elapsed().as_secs_f64();
+        let train_sets = fs
+            .iter()
+            .map(|f| f.train.as_slice())
+            .collect::<std::collections::BTreeSet<_>>()
+            .len();
         let weka_estimated_s = match &weka {
             Some(w) => {
                 let f = &fs[0];
@@ -102,7 +123,7 @@ pub fn run_bench(counters: usize, seed: u64, with_weka: bool, out: &Output) -> R
                 ] {
                     per_fold += w.time_split(class, &train, &test, 3)?;
                 }
-                Some(per_fold * fs.len() as f64)
+                Some(per_fold)
             }
             None => None,
         };
@@ -111,42 +132,72 @@ pub fn run_bench(counters: usize, seed: u64, with_weka: bool, out: &Output) -> R
             folds: fs.len(),
             advise_all_s,
             advise_weka_methods_s,
-            weka_estimated_s,
+            train_sets,
+            weka_estimated_s: weka_estimated_s.map(|f| f * fs.len() as f64),
+            weka_estimated_shared_s: weka_estimated_s.map(|f| f * train_sets as f64),
         });
     }
+    bar.finish_and_clear();
     let _ = std::fs::remove_dir_all(&dir);
+    let total: f64 = rows.iter().map(|r| r.advise_all_s).sum();
+    let peak = peak_memory_mib();
     if out.json {
-        return out.emit_json(
-            &serde_json::json!({ "dataset": "synthetic", "counters": counters, "rows": rows }),
-        );
+        return out.emit_json(&serde_json::json!({
+            "dataset": "synthetic",
+            "counters": counters,
+            "total_s": total,
+            "peak_memory_mib": peak,
+            "rows": rows,
+        }));
     }
     let mut t = TextTable::new([
         "experiment",
         "folds",
+        "training sets",
         "all methods s",
         "ibk+m5p+linear s",
         "Weka est. s",
         "Weka / advise",
+        "same, fits shared",
     ]);
+    let ratio = |w: Option<f64>, a: f64| w.map_or("-".into(), |w| format!("{:.1}x", w / a));
     for r in &rows {
         t.push([
             r.experiment.clone(),
             r.folds.to_string(),
+            r.train_sets.to_string(),
             format!("{:.2}", r.advise_all_s),
             format!("{:.2}", r.advise_weka_methods_s),
             r.weka_estimated_s
                 .map(|w| format!("{w:.1}"))
                 .unwrap_or("-".into()),
-            r.weka_estimated_s
-                .map(|w| format!("{:.1}", w / r.advise_weka_methods_s))
-                .unwrap_or("-".into()),
+            ratio(r.weka_estimated_s, r.advise_weka_methods_s),
+            ratio(r.weka_estimated_shared_s, r.advise_weka_methods_s),
         ]);
     }
-    let total: f64 = rows.iter().map(|r| r.advise_all_s).sum();
+    let sum = |f: fn(&Row) -> Option<f64>| rows.iter().map(f).sum::<Option<f64>>();
+    let weka_methods: f64 = rows.iter().map(|r| r.advise_weka_methods_s).sum();
+    let totals = match (sum(|r| r.weka_estimated_s), sum(|r| r.weka_estimated_shared_s)) {
+        (Some(w), Some(ws)) => format!(
+            "\nibk+m5p+linear: advise {weka_methods:.2} s; Weka est. {w:.1} s ({:.1}x), or {ws:.1} s ({:.1}x) with one fit per distinct training set.",
+            w / weka_methods,
+            ws / weka_methods
+        ),
+        _ => String::new(),
+    };
     out.emit(&format!(
-        "Synthetic NB/BH campaign of the thesis's size ({} speedup samples, {} features); the six experiments, all methods and baselines: {total:.1} s in all.\nWeka est.: one fold measured per experiment (fit + predict, best of 3, JVM start excluded) times the folds.\n{}",
+        "Synthetic NB/BH campaign of the thesis's size ({} speedup samples, {} features); the six experiments, all methods and baselines: {total:.2} s in all; peak memory {}.\nWeka est.: one fold measured per experiment (fit + predict, best of 3, JVM start excluded) times the folds (\"fits shared\": times the distinct training sets).{totals}\n{}",
         pool.samples.len(),
         pool.columns.len(),
+        peak.map_or("unknown".into(), |m| format!("{m:.0} MiB")),
         t.render()
     ))
+}
+
+/// The process's peak resident memory (Linux's VmHWM, what getrusage reports as maxrss).
+fn peak_memory_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024.0)
 }

@@ -84,7 +84,7 @@ pub fn bar(what: &str, len: u64) -> indicatif::ProgressBar {
     }
     let bar = indicatif::ProgressBar::new(len);
     if let Ok(style) = indicatif::ProgressStyle::with_template(
-        "{prefix} [{bar:30}] {pos}/{len} {elapsed_precise} ETA {eta}",
+        "{prefix} [{bar:30}] {pos}/{len} {elapsed_precise} ETA {eta} {msg}",
     ) {
         bar.set_style(style.progress_chars("=> "));
     }

@@ -5,18 +5,24 @@
 //! enforces the evaluation budget. Every random choice comes from one seeded `Rng`, so a
 //! (space, strategy, budget, seed) always gives the same result, on any platform.
 //!
-//! Strategies: `exhaustive`, `random`, `iterml` (Cui and Feng's IterML), `shrinking` (Li and Agrawal), `brt`
-//! (Boosted Regression Trees for Predictive Auto-Tuning), and the baselines `ga` and `anneal`. `bench` repeats them and summarises how
+//! Strategies: `auto` (the default: model-guided iterated local search, see `auto`),
+//! `exhaustive`, `random`, `iterml` (Cui and Feng's IterML), `shrinking` (Li and Agrawal), `brt`
+//! (Boosted Regression Trees for Predictive Auto-Tuning), the baselines `ga` and `anneal`, and
+//! Kernel Tuner's local searches `greedy_ils` and `basinhopping` (`ils`). Kernel Tuner's names
+//! (`random_sample`, `genetic_algorithm`, ...) are accepted as aliases. `bench` repeats them and summarises how
 //! close they get to the optimum.
 
 pub mod anneal;
+pub mod auto;
 pub mod basic;
 pub mod bench;
 pub mod brt;
 pub mod csv_space;
 pub mod evaluator;
 pub mod ga;
+pub mod ils;
 pub mod iterml;
+pub mod neighbours;
 pub mod shrinking;
 pub mod space;
 pub mod surrogate;
@@ -38,7 +44,8 @@ pub trait Strategy: Send + Sync {
 }
 
 /// The strategies `--strategies all` runs.
-pub const ALL: [&str; 7] = [
+pub const ALL: [&str; 10] = [
+    "auto",
     "exhaustive",
     "random",
     "iterml",
@@ -46,6 +53,18 @@ pub const ALL: [&str; 7] = [
     "brt",
     "ga",
     "anneal",
+    "greedy_ils",
+    "basinhopping",
+];
+
+/// Kernel Tuner 1.5.0's strategy names and the strategy each stands for here.
+pub const KERNEL_TUNER_NAMES: [(&str, &str); 6] = [
+    ("random_sample", "random"),
+    ("genetic_algorithm", "ga"),
+    ("simulated_annealing", "anneal"),
+    ("brute_force", "exhaustive"),
+    ("basinhopping", "basinhopping"),
+    ("greedy_ils", "greedy_ils"),
 ];
 
 /// Builds a strategy from its name and optional settings, `name[:key=value,...]`:
@@ -78,14 +97,17 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
             opts.push(("hc".into(), name["brt-hc".len()..].into()));
             "brt"
         }
-        other => other,
+        other => KERNEL_TUNER_NAMES
+            .iter()
+            .find(|(kt, _)| *kt == other)
+            .map_or(other, |(_, ours)| ours),
     };
     let mut take = |key: &str| -> Option<String> {
         let i = opts.iter().position(|(k, _)| k == key)?;
         Some(opts.remove(i).1)
     };
     let s: Box<dyn Strategy> = match name {
-        "exhaustive" | "brute-force" => Box::new(basic::Exhaustive),
+        "exhaustive" | "brute-force" | "brute_force" => Box::new(basic::Exhaustive),
         "random" => Box::new(basic::RandomSearch),
         "iterml" => {
             let mut s = iterml::IterMl::default();
@@ -138,6 +160,79 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
         }
         "ga" | "genetic" => Box::new(ga::Genetic::default()),
         "anneal" | "annealing" => Box::new(anneal::Annealing::default()),
+        "greedy_ils" | "basinhopping" => {
+            let mut s = if name == "greedy_ils" {
+                ils::Ils::greedy()
+            } else {
+                ils::Ils::basinhopping()
+            };
+            if let Some(v) = take("nb") {
+                s.neighbourhood = match v.as_str() {
+                    "hamming" => ils::Neighbourhood::Hamming,
+                    "adjacent" => ils::Neighbourhood::Adjacent,
+                    "vnd" => ils::Neighbourhood::Vnd,
+                    _ => {
+                        return Err(Error::Usage(format!(
+                            "option nb={v}: use hamming, adjacent or vnd"
+                        )))
+                    }
+                };
+                s.name += &format!("-{v}");
+            }
+            if let Some(v) = take("perturb") {
+                s.perturb = count("perturb", &v)?;
+                s.name += &format!("-p{v}");
+            }
+            if let Some(v) = take("temp") {
+                s.temp = v
+                    .parse()
+                    .ok()
+                    .filter(|x: &f64| *x >= 0.0 && x.is_finite())
+                    .ok_or_else(|| {
+                        Error::Usage(format!("option temp={v}: expected a number >= 0"))
+                    })?;
+                s.name += &format!("-t{v}");
+            }
+            if let Some(v) = take("restart") {
+                s.restart = count("restart", &v)?;
+                s.name += &format!("-r{v}");
+            }
+            if let Some(v) = take("init") {
+                s.init = ratio("init", &v)?;
+                s.name += &format!("-i{v}");
+            }
+            if let Some(v) = take("noise") {
+                s.noise = v
+                    .parse()
+                    .ok()
+                    .filter(|x: &f64| *x >= 0.0 && x.is_finite())
+                    .ok_or_else(|| {
+                        Error::Usage(format!("option noise={v}: expected a number >= 0"))
+                    })?;
+                s.name += &format!("-n{v}");
+            }
+            if let Some(v) = take("scan") {
+                s.scan = count("scan", &v)?;
+                s.name += &format!("-s{v}");
+            }
+            if let Some(v) = take("model") {
+                s.model = v == "1" || v == "true";
+                s.name += &format!("-m{v}");
+            }
+            Box::new(s)
+        }
+        "auto" => {
+            let mut s = auto::Auto::default();
+            if let Some(v) = take("init") {
+                s.ils.init = ratio("init", &v)?;
+                s.ils.name += &format!("-i{v}");
+            }
+            if let Some(v) = take("perturb") {
+                s.ils.perturb = count("perturb", &v)?;
+                s.ils.name += &format!("-p{v}");
+            }
+            Box::new(s)
+        }
         other => {
             return Err(Error::Usage(format!(
                 "unknown strategy `{other}`: use one of {} (or iterml-cart, iterml-knn, \
@@ -301,6 +396,9 @@ mod tests {
         let s = grid_space();
         let mut names: Vec<&str> = ALL.to_vec();
         names.extend([
+            "greedy_ils:nb=vnd,model=1,restart=2,init=0.2,noise=0.1,scan=4",
+            "basinhopping:nb=hamming,perturb=1,temp=0.5",
+            "auto:init=0.3,perturb=3",
             "iterml-cart",
             "iterml-knn",
             "iterml-svr",
@@ -345,5 +443,18 @@ mod tests {
         assert!(e.contains("larger than the space"), "{e}");
         assert!(run(&s, strategy("random").unwrap().as_ref(), 0, 0).is_err());
         assert_eq!(strategies(&["all".into()]).unwrap().len(), ALL.len());
+    }
+
+    #[test]
+    fn kernel_tuner_names_are_aliases() {
+        for (kt, ours) in KERNEL_TUNER_NAMES {
+            assert_eq!(
+                strategy(kt).unwrap().name(),
+                strategy(ours).unwrap().name(),
+                "{kt}"
+            );
+        }
+        let e = strategy("greedy_ils:nb=ring").err().unwrap().to_string();
+        assert!(e.contains("hamming, adjacent or vnd"), "{e}");
     }
 }

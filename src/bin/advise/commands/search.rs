@@ -15,16 +15,16 @@ use crate::args::OutputArgs;
 /// `advise search`.
 ///
 /// Spaces: Kernel Tuner caches (.json/.json.gz, cut-off caches too), KTT JSON output, or CSV
-/// (parameter columns and a time_ms column). Strategies: exhaustive, random, iterml,
-/// shrinking, brt, ga, anneal; settings as NAME:KEY=VALUE,... (iterml:model=cart,
+/// (parameter columns and a time_ms column). Strategies: auto (the default), exhaustive,
+/// random, iterml, shrinking, brt, ga, anneal, greedy_ils, basinhopping; settings as NAME:KEY=VALUE,... (iterml:model=cart,
 /// shrinking:k=3,vth=2, brt:hc=25).
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The recorded space.
     #[arg(long)]
     pub space: PathBuf,
-    /// The strategy, NAME[:KEY=VALUE,...].
-    #[arg(long)]
+    /// The strategy, NAME[:KEY=VALUE,...] (Kernel Tuner's names are accepted too).
+    #[arg(long, default_value = "auto")]
     pub strategy: String,
     /// Evaluations allowed: a count (100) or a share of the space (2%).
     #[arg(long)]

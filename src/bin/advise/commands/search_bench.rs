@@ -58,8 +58,10 @@ pub struct Args {
     /// Recorded spaces.
     #[arg(long, required = true, num_args = 1..)]
     pub space: Vec<PathBuf>,
-    /// Comma-separated strategies, or `all`.
-    #[arg(long, default_value = "all")]
+    /// Comma-separated strategies, or `all` (Kernel Tuner's names are accepted too:
+    /// random_sample, genetic_algorithm, simulated_annealing, basinhopping, greedy_ils,
+    /// brute_force).
+    #[arg(long, default_value = "auto")]
     pub strategies: String,
     /// Comma-separated budgets: shares of each space (1%) or counts.
     #[arg(long, default_value = "1%,2%,5%")]

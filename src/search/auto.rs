@@ -1,0 +1,65 @@
+//! `auto`: the default strategy. It picks a search from the shape of the problem:
+//!
+//! - a budget that covers the space: exhaustive search;
+//! - a budget under 8 evaluations (too few to learn anything): random search;
+//! - otherwise model-guided iterated local search ([`Ils`]): a random 15% of the budget
+//!   first, then first-improvement descent from the fastest configuration by variable
+//!   neighbourhood descent (adjacent values first, then any single-parameter change: the
+//!   two neighbourhoods of Kernel Tuner 1.5.0's `searchspace.py`), neighbours tried in the
+//!   order a main-effects model of log time predicts (refitted on every measurement; failed
+//!   configurations count as twice the slowest time, so failing regions are avoided), and at
+//!   each local minimum a jump that changes two parameters of the best configuration.
+//!
+//! Why this mix (docs/search-results.md has the measurements): on the recorded convolution
+//! spaces the adjacent neighbourhood escapes traps that the single-parameter (Hamming)
+//! neighbourhood falls into, the Hamming stage finishes descents that adjacent moves cannot,
+//! the model makes the first neighbour tried usually the improving one, and the random 15%
+//! gives the model enough rows to be useful before the first descent.
+
+use super::basic::{Exhaustive, RandomSearch};
+use super::evaluator::Evaluator;
+use super::ils::{Ils, Neighbourhood};
+use super::Strategy;
+use advise_ml::Rng;
+
+/// `auto` settings: those of the local search it runs.
+#[derive(Debug, Clone)]
+pub struct Auto {
+    pub ils: Ils,
+}
+
+impl Default for Auto {
+    fn default() -> Self {
+        Auto {
+            ils: Ils {
+                name: "auto".into(),
+                neighbourhood: Neighbourhood::Vnd,
+                perturb: 2,
+                temp: 0.0,
+                model: true,
+                scan: 0,
+                restart: 0,
+                init: 0.15,
+                noise: 0.0,
+            },
+        }
+    }
+}
+
+impl Strategy for Auto {
+    fn name(&self) -> String {
+        self.ils.name.clone()
+    }
+
+    fn search(&self, ev: &mut Evaluator, rng: &mut Rng) {
+        let n = ev.space().len();
+        let budget = ev.remaining();
+        if budget >= n {
+            Exhaustive.search(ev, rng)
+        } else if budget < 8 {
+            RandomSearch.search(ev, rng)
+        } else {
+            self.ils.search(ev, rng)
+        }
+    }
+}

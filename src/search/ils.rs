@@ -1,0 +1,265 @@
+//! Iterated local search, after Kernel Tuner 1.5.0's `greedy_ils` (strategies/greedy_ils.py)
+//! and `basinhopping` (strategies/basinhopping.py): descend from a start by first improvement
+//! over a neighbourhood (neighbours in random order, or in the order a main-effects model
+//! predicts), and at a local minimum jump: change `perturb` parameters of the best
+//! configuration at random and descend again. Basin hopping accepts the new local minimum as
+//! the next jumping point with the Metropolis rule on the relative slowdown at temperature
+//! `temp` (scipy.optimize.basinhopping's acceptance test); greedy ILS (`temp = 0`) always
+//! jumps from the best. Both stop when the budget is spent, unlike scipy's basinhopping, which
+//! Kernel Tuner lets end early.
+
+use super::evaluator::{Eval, Evaluator};
+use super::neighbours::{adjacent, hamming};
+use super::space::SearchSpace;
+use super::Strategy;
+use advise_ml::{OneHotRidge, Rng};
+
+/// Which configurations are neighbours.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Neighbourhood {
+    Hamming,
+    Adjacent,
+    /// Variable neighbourhood descent (Mladenovic and Hansen, "Variable neighborhood search",
+    /// 1997): adjacent neighbours first, the rest of the Hamming neighbourhood only at an
+    /// adjacent local minimum.
+    Vnd,
+}
+
+/// Iterated-local-search settings.
+#[derive(Debug, Clone)]
+pub struct Ils {
+    pub name: String,
+    pub neighbourhood: Neighbourhood,
+    /// Parameters changed at random by a jump.
+    pub perturb: usize,
+    /// Metropolis temperature on the relative slowdown of a new local minimum (0: greedy).
+    pub temp: f64,
+    /// Order neighbours by a main-effects model of log time instead of at random.
+    pub model: bool,
+    /// Most unimproving neighbours measured in one descent step (0: all).
+    pub scan: usize,
+    /// Jumps in a row that do not improve the best before a restart from a fresh random
+    /// configuration (0: never restart).
+    pub restart: usize,
+    /// Share of the budget measured at random before the first descent, which starts from
+    /// the fastest of them.
+    pub init: f64,
+    /// Noise added to the model's predictions (standard deviations of log time), so that
+    /// repeated runs do not all follow the same path.
+    pub noise: f64,
+}
+
+impl Ils {
+    pub fn greedy() -> Ils {
+        Ils {
+            name: "greedy_ils".into(),
+            neighbourhood: Neighbourhood::Hamming,
+            perturb: 3,
+            temp: 0.0,
+            model: false,
+            scan: 0,
+            restart: 0,
+            init: 0.0,
+            noise: 0.0,
+        }
+    }
+
+    pub fn basinhopping() -> Ils {
+        Ils {
+            name: "basinhopping".into(),
+            neighbourhood: Neighbourhood::Adjacent,
+            perturb: 2,
+            temp: 0.1,
+            model: false,
+            scan: 0,
+            restart: 0,
+            init: 0.0,
+            noise: 0.0,
+        }
+    }
+}
+
+/// Measures configurations at random until one works; `None` when nothing is left.
+pub(crate) fn random_start(ev: &mut Evaluator, rng: &mut Rng) -> Option<(usize, f64)> {
+    let n = ev.space().len();
+    while ev.remaining() > 0 && ev.used() < n {
+        let id = rng.below(n);
+        if ev.is_evaluated(id) {
+            continue;
+        }
+        if let Eval::Time(t) = ev.evaluate(id) {
+            return Some((id, t));
+        }
+    }
+    None
+}
+
+/// Changes `k` parameters of `id` to random levels (a configuration the space holds, 20
+/// tries; else a random configuration).
+pub(crate) fn jump(space: &SearchSpace, id: usize, k: usize, rng: &mut Rng) -> usize {
+    let radix = space.radix();
+    let p = radix.len();
+    let mut probe = space.levels(id).to_vec();
+    for _ in 0..20 {
+        probe.copy_from_slice(space.levels(id));
+        for _ in 0..k.max(1) {
+            let j = rng.below(p);
+            probe[j] = rng.below(radix[j]) as u16;
+        }
+        if let Some(c) = space.find(&probe) {
+            if c != id {
+                return c;
+            }
+        }
+    }
+    rng.below(space.len())
+}
+
+/// A standard normal draw (Box-Muller).
+pub(crate) fn normal(rng: &mut Rng) -> f64 {
+    let u = rng.unit().max(f64::MIN_POSITIVE);
+    (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * rng.unit()).cos()
+}
+
+/// A main-effects model of log time on every measurement (failures: twice the slowest).
+pub(crate) fn fit_model(ev: &Evaluator) -> Option<OneHotRidge> {
+    let space = ev.space();
+    let worst = ev
+        .evaluated()
+        .iter()
+        .filter_map(|&id| space.time(id))
+        .fold(f64::NEG_INFINITY, f64::max);
+    if !worst.is_finite() {
+        return None;
+    }
+    let mut rows = Vec::with_capacity(ev.used() * space.n_params());
+    let mut y = Vec::with_capacity(ev.used());
+    for &id in ev.evaluated() {
+        rows.extend_from_slice(space.levels(id));
+        y.push(space.time(id).unwrap_or(2.0 * worst).ln());
+    }
+    OneHotRidge::fit(&space.radix(), &rows, &y, 1.0).ok()
+}
+
+impl Ils {
+    /// Puts neighbours in the order they are tried: predicted fastest first, or at random.
+    fn order(&self, ev: &Evaluator, nb: &mut Vec<usize>, rng: &mut Rng) {
+        let model = if self.model { fit_model(ev) } else { None };
+        match model {
+            Some(m) => {
+                let space = ev.space();
+                let mut scored: Vec<(f64, usize)> = nb
+                    .iter()
+                    .map(|&c| {
+                        let jitter = if self.noise > 0.0 {
+                            self.noise * normal(rng)
+                        } else {
+                            0.0
+                        };
+                        (m.predict(space.levels(c)) + jitter, c)
+                    })
+                    .collect();
+                scored.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                nb.clear();
+                nb.extend(scored.into_iter().map(|s| s.1));
+            }
+            None => rng.shuffle(nb),
+        }
+    }
+}
+
+impl Strategy for Ils {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn search(&self, ev: &mut Evaluator, rng: &mut Rng) {
+        let space = ev.space();
+        let n0 = (self.init * ev.remaining() as f64).round() as usize;
+        for _ in 0..n0 {
+            if random_start(ev, rng).is_none() {
+                break;
+            }
+        }
+        let Some(mut cur) = ev.best().or_else(|| random_start(ev, rng)) else {
+            return;
+        };
+        let mut home = cur; // the jumping point
+        let mut best_seen = f64::INFINITY;
+        let mut stale = 0usize;
+        let mut nb = Vec::new();
+        while ev.remaining() > 0 && ev.used() < space.len() {
+            // First-improvement descent from `cur`.
+            let stages: &[Neighbourhood] = match self.neighbourhood {
+                Neighbourhood::Vnd => &[Neighbourhood::Adjacent, Neighbourhood::Hamming],
+                Neighbourhood::Hamming => &[Neighbourhood::Hamming],
+                Neighbourhood::Adjacent => &[Neighbourhood::Adjacent],
+            };
+            'descent: loop {
+                for &stage in stages {
+                    nb.clear();
+                    match stage {
+                        Neighbourhood::Adjacent => adjacent(space, cur.0, &mut nb),
+                        _ => hamming(space, cur.0, &mut nb),
+                    }
+                    nb.retain(|&c| !ev.is_evaluated(c));
+                    self.order(ev, &mut nb, rng);
+                    let limit = if self.scan > 0 { self.scan } else { nb.len() };
+                    for &c in nb.iter().take(limit) {
+                        match ev.evaluate(c) {
+                            Eval::Time(t) if t < cur.1 => {
+                                cur = (c, t);
+                                continue 'descent;
+                            }
+                            Eval::Exhausted => return,
+                            _ => {}
+                        }
+                    }
+                }
+                break;
+            }
+            // A local minimum: accept it as the jumping point or keep the old one.
+            let slowdown = (cur.1 - home.1) / home.1;
+            if slowdown <= 0.0 || (self.temp > 0.0 && rng.chance((-slowdown / self.temp).exp())) {
+                home = cur;
+            }
+            let best = ev.best().unwrap_or(home);
+            if best.1 < best_seen {
+                best_seen = best.1;
+                stale = 0;
+            } else {
+                stale += 1;
+            }
+            let from = if self.temp > 0.0 { home } else { best };
+            let mut next = None;
+            if self.restart > 0 && stale >= self.restart {
+                stale = 0;
+                next = random_start(ev, rng);
+                if let Some(n) = next {
+                    home = n;
+                }
+            }
+            for _ in 0..50 {
+                if next.is_some() {
+                    break;
+                }
+                let c = jump(space, from.0, self.perturb, rng);
+                if ev.is_evaluated(c) {
+                    continue;
+                }
+                match ev.evaluate(c) {
+                    Eval::Time(t) => {
+                        next = Some((c, t));
+                        break;
+                    }
+                    Eval::Failed => {}
+                    Eval::Exhausted => return,
+                }
+            }
+            match next.or_else(|| random_start(ev, rng)) {
+                Some(n) => cur = n,
+                None => return,
+            }
+        }
+    }
+}

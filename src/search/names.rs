@@ -1,0 +1,244 @@
+//! Strategy names: `NAME[:KEY=VALUE,...]` specs, their short forms, and Kernel Tuner 1.5.0's
+//! strategy names as aliases, turned into strategies.
+
+use super::surrogate::ModelKind;
+use super::{anneal, auto, basic, brt, ga, ils, iterml, shrinking, Strategy};
+use crate::error::{Error, Result};
+
+/// The strategies `--strategies all` runs.
+pub const ALL: [&str; 10] = [
+    "auto",
+    "exhaustive",
+    "random",
+    "iterml",
+    "shrinking",
+    "brt",
+    "ga",
+    "anneal",
+    "greedy_ils",
+    "basinhopping",
+];
+
+/// Kernel Tuner 1.5.0's strategy names and the strategy each stands for here.
+pub const KERNEL_TUNER_NAMES: [(&str, &str); 6] = [
+    ("random_sample", "random"),
+    ("genetic_algorithm", "ga"),
+    ("simulated_annealing", "anneal"),
+    ("brute_force", "exhaustive"),
+    ("basinhopping", "basinhopping"),
+    ("greedy_ils", "greedy_ils"),
+];
+
+/// Builds a strategy from its name and optional settings, `name[:key=value,...]`:
+/// `iterml:model=cart,pick=0.004,cut=0.5`, `brt:hc=25`, `shrinking:k=3,vth=2`. Short forms
+/// `iterml-cart`, `iterml-knn`, `iterml-svr`, `brt-hc25`, `brt-hc50`, `brt-paper` (the boosted-regression-tree paper's
+/// one-shot validation and leaf size) are accepted too.
+pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
+    let spec = spec.trim().to_ascii_lowercase();
+    let (name, opts) = spec.split_once(':').unwrap_or((spec.as_str(), ""));
+    let mut opts: Vec<(String, String)> = opts
+        .split(',')
+        .filter(|s| !s.is_empty())
+        .map(|kv| {
+            kv.split_once('=')
+                .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+                .ok_or_else(|| Error::Usage(format!("strategy option `{kv}` is not KEY=VALUE")))
+        })
+        .collect::<Result<_>>()?;
+    let name = match name {
+        "iterml-cart" | "iterml-knn" | "iterml-svr" | "iterml-rf" => {
+            opts.push(("model".into(), name["iterml-".len()..].into()));
+            "iterml"
+        }
+        "brt-paper" => {
+            opts.push(("rounds".into(), "1".into()));
+            opts.push(("leaf".into(), "10".into()));
+            "brt"
+        }
+        "brt-hc25" | "brt-hc50" | "brt-hc75" => {
+            opts.push(("hc".into(), name["brt-hc".len()..].into()));
+            "brt"
+        }
+        other => KERNEL_TUNER_NAMES
+            .iter()
+            .find(|(kt, _)| *kt == other)
+            .map_or(other, |(_, ours)| ours),
+    };
+    let mut take = |key: &str| -> Option<String> {
+        let i = opts.iter().position(|(k, _)| k == key)?;
+        Some(opts.remove(i).1)
+    };
+    let s: Box<dyn Strategy> = match name {
+        "exhaustive" | "brute-force" | "brute_force" => Box::new(basic::Exhaustive),
+        "random" => Box::new(basic::RandomSearch),
+        "iterml" => {
+            let mut s = iterml::IterMl::default();
+            if let Some(m) = take("model") {
+                s.model = ModelKind::parse(&m)?;
+            }
+            if let Some(v) = take("pick") {
+                s.pick_ratio = ratio("pick", &v)?;
+            }
+            if let Some(v) = take("cut") {
+                s.cut_ratio = ratio("cut", &v)?;
+            }
+            if let Some(v) = take("trees") {
+                if let ModelKind::Forest { trees } = &mut s.model {
+                    *trees = count("trees", &v)?;
+                }
+            }
+            Box::new(s)
+        }
+        "shrinking" => {
+            let mut s = shrinking::Shrinking::default();
+            if let Some(v) = take("k") {
+                s.k = count("k", &v)?.max(2);
+            }
+            if let Some(v) = take("vth") {
+                s.v_th = count("vth", &v)?;
+            }
+            Box::new(s)
+        }
+        "brt" => {
+            let mut s = brt::Brt::default();
+            if let Some(v) = take("hc") {
+                s.hc_steps = count("hc", &v)?;
+            }
+            if let Some(v) = take("train") {
+                s.train_fraction = ratio("train", &v)?;
+            }
+            if let Some(v) = take("rounds") {
+                s.rounds = count("rounds", &v)?;
+            }
+            if let Some(v) = take("leaf") {
+                s.min_leaf = v
+                    .parse()
+                    .map_err(|_| Error::Usage(format!("option leaf={v}: expected a count")))?;
+            }
+            if let Some(v) = take("invalid") {
+                s.invalid_score = ratio("invalid", &v)?;
+            }
+            Box::new(s)
+        }
+        "ga" | "genetic" => Box::new(ga::Genetic::default()),
+        "anneal" | "annealing" => Box::new(anneal::Annealing::default()),
+        "greedy_ils" | "basinhopping" => {
+            let mut s = if name == "greedy_ils" {
+                ils::Ils::greedy()
+            } else {
+                ils::Ils::basinhopping()
+            };
+            if let Some(v) = take("nb") {
+                s.neighbourhood = match v.as_str() {
+                    "hamming" => ils::Neighbourhood::Hamming,
+                    "adjacent" => ils::Neighbourhood::Adjacent,
+                    "vnd" => ils::Neighbourhood::Vnd,
+                    _ => {
+                        return Err(Error::Usage(format!(
+                            "option nb={v}: use hamming, adjacent or vnd"
+                        )))
+                    }
+                };
+                s.name += &format!("-{v}");
+            }
+            if let Some(v) = take("perturb") {
+                s.perturb = count("perturb", &v)?;
+                s.name += &format!("-p{v}");
+            }
+            if let Some(v) = take("temp") {
+                s.temp = v
+                    .parse()
+                    .ok()
+                    .filter(|x: &f64| *x >= 0.0 && x.is_finite())
+                    .ok_or_else(|| {
+                        Error::Usage(format!("option temp={v}: expected a number >= 0"))
+                    })?;
+                s.name += &format!("-t{v}");
+            }
+            if let Some(v) = take("restart") {
+                s.restart = count("restart", &v)?;
+                s.name += &format!("-r{v}");
+            }
+            if let Some(v) = take("init") {
+                s.init = ratio("init", &v)?;
+                s.name += &format!("-i{v}");
+            }
+            if let Some(v) = take("noise") {
+                s.noise = v
+                    .parse()
+                    .ok()
+                    .filter(|x: &f64| *x >= 0.0 && x.is_finite())
+                    .ok_or_else(|| {
+                        Error::Usage(format!("option noise={v}: expected a number >= 0"))
+                    })?;
+                s.name += &format!("-n{v}");
+            }
+            if let Some(v) = take("scan") {
+                s.scan = count("scan", &v)?;
+                s.name += &format!("-s{v}");
+            }
+            if let Some(v) = take("model") {
+                s.model = v == "1" || v == "true";
+                s.name += &format!("-m{v}");
+            }
+            Box::new(s)
+        }
+        "auto" => {
+            let mut s = auto::Auto::default();
+            if let Some(v) = take("init") {
+                s.ils.init = ratio("init", &v)?;
+                s.ils.name += &format!("-i{v}");
+            }
+            if let Some(v) = take("perturb") {
+                s.ils.perturb = count("perturb", &v)?;
+                s.ils.name += &format!("-p{v}");
+            }
+            Box::new(s)
+        }
+        other => {
+            return Err(Error::Usage(format!(
+                "unknown strategy `{other}`: use one of {} (or iterml-cart, iterml-knn, \
+                 iterml-svr, brt-hc25, brt-hc50, brt-paper)",
+                ALL.join(", ")
+            )))
+        }
+    };
+    if let Some((k, _)) = opts.first() {
+        return Err(Error::Usage(format!(
+            "strategy `{name}` has no option `{k}`"
+        )));
+    }
+    Ok(s)
+}
+
+/// Parses a list of strategies; `all` stands for `ALL`.
+pub fn strategies(specs: &[String]) -> Result<Vec<Box<dyn Strategy>>> {
+    let mut out = Vec::new();
+    for spec in specs.iter().flat_map(|s| s.split(';')) {
+        if spec.trim().eq_ignore_ascii_case("all") {
+            for name in ALL {
+                out.push(strategy(name)?);
+            }
+        } else if !spec.trim().is_empty() {
+            out.push(strategy(spec)?);
+        }
+    }
+    if out.is_empty() {
+        return Err(Error::Usage("no strategy given".into()));
+    }
+    Ok(out)
+}
+
+fn ratio(key: &str, v: &str) -> Result<f64> {
+    v.parse::<f64>()
+        .ok()
+        .filter(|x| *x > 0.0 && *x < 1.0)
+        .ok_or_else(|| Error::Usage(format!("option {key}={v}: expected a number in (0, 1)")))
+}
+
+fn count(key: &str, v: &str) -> Result<usize> {
+    v.parse::<usize>()
+        .ok()
+        .filter(|x| *x > 0)
+        .ok_or_else(|| Error::Usage(format!("option {key}={v}: expected a positive integer")))
+}

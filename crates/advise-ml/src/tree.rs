@@ -210,6 +210,10 @@ fn leaf<T: Default>(value: f64) -> Node<T> {
 #[derive(Debug)]
 pub struct ExactSplit<'a> {
     x: &'a [Vec<f64>],
+    /// The same values by column (`cols[feature][row]`): a node's scan reads one column.
+    cols: Vec<Vec<f64>>,
+    /// Per row: goes left at the split being made.
+    left: Vec<bool>,
     sorted: Vec<Vec<u32>>,
     /// Per column: the current tree's sample in sorted order, node by node.
     layout: Vec<Vec<u32>>,
@@ -227,8 +231,13 @@ impl<'a> ExactSplit<'a> {
                 order
             })
             .collect();
+        let cols = (0..width)
+            .map(|f| x.iter().map(|r| r[f]).collect())
+            .collect();
         ExactSplit {
             x,
+            cols,
+            left: vec![false; x.len()],
             sorted,
             layout: vec![Vec::new(); width],
             count: vec![0; x.len()],
@@ -277,14 +286,12 @@ impl SplitFinder for ExactSplit<'_> {
         let mut best: Option<(f64, usize, f64)> = None;
         for &f in features {
             let sorted = &self.layout[f][start..end];
+            let col = &self.cols[f];
             let mut left = 0.0;
             for k in 0..n - 1 {
                 left += y[sorted[k] as usize];
                 let nl = k + 1;
-                let (a, b) = (
-                    self.x[sorted[k] as usize][f],
-                    self.x[sorted[k + 1] as usize][f],
-                );
+                let (a, b) = (col[sorted[k] as usize], col[sorted[k + 1] as usize]);
                 if nl < min_leaf || n - nl < min_leaf || a == b {
                     continue;
                 }
@@ -306,14 +313,20 @@ impl SplitFinder for ExactSplit<'_> {
     }
 
     fn split(&mut self, (start, end): (usize, usize), feature: usize, threshold: f64) {
-        let x = self.x;
+        // The side of each of the node's rows, decided once, then every column's segment is
+        // partitioned stably by it.
+        let col = &self.cols[feature];
+        for &i in &self.layout[feature][start..end] {
+            self.left[i as usize] = col[i as usize] <= threshold;
+        }
+        let left = &self.left;
         for layout in &mut self.layout {
             let seg = &mut layout[start..end];
             self.scratch.clear();
             let mut keep = 0;
             for k in 0..seg.len() {
                 let i = seg[k];
-                if x[i as usize][feature] <= threshold {
+                if left[i as usize] {
                     seg[keep] = i;
                     keep += 1;
                 } else {

@@ -13,7 +13,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::ibk_scan::{complete_distance, Heap, Scaled};
+use super::ibk_scan::{complete_distance, fits, rejects_low, sequential, Heap, Scaled};
 use crate::data::Data;
 use crate::error::{MlError, Result};
 use crate::{Fit, Predict};
@@ -186,6 +186,9 @@ impl Ibk {
         skip: Option<usize>,
         k: usize,
     ) -> Vec<(usize, f64)> {
+        let low_target: Option<Vec<f32>> =
+            (fast && fits(target)).then(|| target.iter().map(|&v| v as f32).collect());
+        let low = low_target.as_deref();
         let mut heap = Heap::new(k);
         let mut filled = 0;
         for i in 0..self.x.len() {
@@ -200,7 +203,16 @@ impl Ibk {
             } else {
                 let top = heap.peek();
                 let d = if fast && scaled.complete[i] {
-                    complete_distance(target, row, top)
+                    match low {
+                        Some(t) if scaled.small[i] => {
+                            if rejects_low(t, scaled.row_low(i), top) {
+                                f64::INFINITY
+                            } else {
+                                sequential(target, row, top)
+                            }
+                        }
+                        _ => complete_distance(target, row, top),
+                    }
                 } else {
                     self.distance(target, row, top)
                 };
@@ -289,7 +301,7 @@ impl Ibk {
 
 /// Work (training rows x test rows x columns) above which a run of test rows is shared
 /// between threads.
-const PARALLEL_WORK: usize = 20_000_000;
+const PARALLEL_WORK: usize = 4_000_000;
 
 impl Ibk {
     /// The prediction for one test row against the current scaled state.

@@ -27,6 +27,10 @@ pub struct Scaled {
     pub data: Vec<f64>,
     /// No missing value in the row: the fast distance applies (with no nominal column).
     pub complete: Vec<bool>,
+    /// The same values rounded to `f32`, for a first test at half the memory traffic.
+    pub low: Vec<f32>,
+    /// Complete, and every scaled value within [-LIMIT, LIMIT]: the `f32` test applies.
+    pub small: Vec<bool>,
 }
 
 impl Scaled {
@@ -37,12 +41,22 @@ impl Scaled {
             width,
             data: Vec::with_capacity(x.len() * width),
             complete: x.iter().map(|r| !r.iter().any(|v| v.is_nan())).collect(),
+            low: Vec::new(),
+            small: Vec::new(),
         };
         for r in x {
             let row = s.scale(nominal, r);
             s.data.extend_from_slice(&row);
         }
+        s.low = s.data.iter().map(|&v| v as f32).collect();
+        s.small = (0..x.len())
+            .map(|i| s.complete[i] && fits(s.row(i)))
+            .collect();
         s
+    }
+
+    pub fn row_low(&self, i: usize) -> &[f32] {
+        &self.low[i * self.width..(i + 1) * self.width]
     }
 
     pub fn row(&self, i: usize) -> &[f64] {
@@ -91,12 +105,66 @@ impl Scaled {
                 let r = self.ranges[j];
                 for (i, raw) in x.iter().enumerate() {
                     if !raw[j].is_nan() {
-                        self.data[i * self.width + j] = norm(raw[j], &r);
+                        let v = norm(raw[j], &r);
+                        self.data[i * self.width + j] = v;
+                        self.low[i * self.width + j] = v as f32;
+                        if v.abs() > LIMIT {
+                            self.small[i] = false;
+                        }
                     }
                 }
             }
         }
     }
+}
+
+/// Scaled values lie in [0, 1]; the `f32` test's error bound assumes at most this magnitude.
+const LIMIT: f64 = 1.0 + 1e-6;
+
+/// Every value of a complete row within [-LIMIT, LIMIT].
+pub fn fits(row: &[f64]) -> bool {
+    row.iter().all(|v| v.abs() <= LIMIT)
+}
+
+/// Whether Weka's sequential `f64` distance certainly exceeds `cutoff`, judged on the rows
+/// rounded to `f32` (values within LIMIT). Each `f32` squared difference is within
+/// 5 * 2^-22 (< 1.3e-6) of the exact one (rounding each value: 2^-24; the difference: 2^-24
+/// of at most 2; the square: 2^-24 of at most 4), and an `f32` sum of m terms is within
+/// m * 2^-24 / (1 - m * 2^-24) of their exact sum (Higham, section 4.2). The row is rejected
+/// only when the `f32` sum, shrunk by both bounds, still exceeds the cutoff plus the `f64`
+/// margin; any row not rejected gets Weka's sequential sum.
+pub fn rejects_low(a: &[f32], b: &[f32], cutoff: f64) -> bool {
+    if !cutoff.is_finite() {
+        return false;
+    }
+    let m = a.len() as f64;
+    let rel = m * 2f64.powi(-24);
+    if rel >= 0.5 {
+        return false;
+    }
+    let bound = cutoff * (1.0 + MARGIN) + m * 1.3e-6;
+    let shrink = 1.0 / (1.0 + rel / (1.0 - rel));
+    let mut lanes = [0.0f32; 16];
+    let mut ca = a.chunks_exact(64);
+    let mut cb = b.chunks_exact(64);
+    for (x, y) in (&mut ca).zip(&mut cb) {
+        for (x16, y16) in x.chunks_exact(16).zip(y.chunks_exact(16)) {
+            for l in 0..16 {
+                let diff = x16[l] - y16[l];
+                lanes[l] += diff * diff;
+            }
+        }
+        let s: f32 = lanes.iter().sum();
+        if f64::from(s) * shrink > bound {
+            return true;
+        }
+    }
+    let mut s: f32 = lanes.iter().sum();
+    for (&u, &v) in ca.remainder().iter().zip(cb.remainder()) {
+        let diff = u - v;
+        s += diff * diff;
+    }
+    f64::from(s) * shrink > bound
 }
 
 /// Weka's squared distance between two complete numeric rows with its early exit: the

@@ -47,10 +47,12 @@ step "bench models (timings vary from run to run; not compared by the test)"
 step "example reports"
 rm -rf reports/thesis-experiments reports/suggestions
 "$A" -q experiment --dataset datasets/sim-qv100-nb --dataset datasets/sim-qv100-bh --exp all \
-    --method ibk,m5p --out-dir reports/thesis-experiments > reports/thesis-experiments.txt
+    --program NB --method ibk,m5p --out-dir reports/thesis-experiments > reports/thesis-experiments.txt
 # A suggestion report for a real profile: the GPGPU-Sim log of NB's baseline (simulated; no
 # profile measured on a GPU with the advisor's metrics exists yet).
 mkdir -p reports/suggestions
 "$A" -q suggest --profile tests/fixtures/gpgpusim/gpgpusim_SM7_QV100x2_NB_000000_512.log.gz \
     --report-dir reports/suggestions > reports/suggestions/terminal.txt
+step "README figures"
+python3 scripts/results/readme.py README.md "$R"
 step "done"

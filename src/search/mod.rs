@@ -9,13 +9,14 @@
 //! `exhaustive`, `random`, `iterml` (Cui and Feng's IterML), `shrinking` (Li and Agrawal), `brt`
 //! (Boosted Regression Trees for Predictive Auto-Tuning), the baselines `ga` and `anneal`, and
 //! Kernel Tuner's local searches `greedy_ils` and `basinhopping` (`ils`), its population
-//! searches `pso` and `diff_evo`. Kernel Tuner's names
+//! searches `pso` and `diff_evo`, and its Gaussian-process `bayes_opt` (`bayes`). Kernel Tuner's names
 //! (`random_sample`, `genetic_algorithm`, ...) are accepted as aliases. `bench` repeats them and summarises how
 //! close they get to the optimum.
 
 pub mod anneal;
 pub mod auto;
 pub mod basic;
+pub mod bayes;
 pub mod bench;
 pub mod brt;
 pub mod csv_space;

@@ -2,11 +2,11 @@
 //! strategy names as aliases, turned into strategies.
 
 use super::surrogate::ModelKind;
-use super::{anneal, auto, basic, brt, diff_evo, ga, ils, iterml, pso, shrinking, Strategy};
+use super::{anneal, auto, basic, bayes, brt, diff_evo, ga, ils, iterml, pso, shrinking, Strategy};
 use crate::error::{Error, Result};
 
 /// The strategies `--strategies all` runs.
-pub const ALL: [&str; 12] = [
+pub const ALL: [&str; 13] = [
     "auto",
     "exhaustive",
     "random",
@@ -19,10 +19,11 @@ pub const ALL: [&str; 12] = [
     "basinhopping",
     "pso",
     "diff_evo",
+    "bayes_opt",
 ];
 
 /// Kernel Tuner 1.5.0's strategy names and the strategy each stands for here.
-pub const KERNEL_TUNER_NAMES: [(&str, &str); 8] = [
+pub const KERNEL_TUNER_NAMES: [(&str, &str); 9] = [
     ("random_sample", "random"),
     ("genetic_algorithm", "ga"),
     ("simulated_annealing", "anneal"),
@@ -31,6 +32,7 @@ pub const KERNEL_TUNER_NAMES: [(&str, &str); 8] = [
     ("greedy_ils", "greedy_ils"),
     ("pso", "pso"),
     ("diff_evo", "diff_evo"),
+    ("bayes_opt", "bayes_opt"),
 ];
 
 /// Builds a strategy from its name and optional settings, `name[:key=value,...]`:
@@ -128,6 +130,7 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
         "anneal" | "annealing" => Box::new(anneal::Annealing::default()),
         "pso" => Box::new(pso::Pso::default()),
         "diff_evo" => Box::new(diff_evo::DiffEvo::default()),
+        "bayes_opt" => Box::new(bayes::BayesOpt::default()),
         "greedy_ils" | "basinhopping" => {
             let mut s = if name == "greedy_ils" {
                 ils::Ils::greedy()

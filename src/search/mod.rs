@@ -8,22 +8,26 @@
 //! Strategies: `auto` (the default: model-guided iterated local search, see `auto`),
 //! `exhaustive`, `random`, `iterml` (Cui and Feng's IterML), `shrinking` (Li and Agrawal), `brt`
 //! (Boosted Regression Trees for Predictive Auto-Tuning), the baselines `ga` and `anneal`, and
-//! Kernel Tuner's local searches `greedy_ils` and `basinhopping` (`ils`). Kernel Tuner's names
+//! Kernel Tuner's local searches `greedy_ils` and `basinhopping` (`ils`), its population
+//! searches `pso` and `diff_evo`, and its Gaussian-process `bayes_opt` (`bayes`). Kernel Tuner's names
 //! (`random_sample`, `genetic_algorithm`, ...) are accepted as aliases. `bench` repeats them and summarises how
 //! close they get to the optimum.
 
 pub mod anneal;
 pub mod auto;
 pub mod basic;
+pub mod bayes;
 pub mod bench;
 pub mod brt;
 pub mod csv_space;
+pub mod diff_evo;
 pub mod evaluator;
 pub mod ga;
 pub mod ils;
 pub mod iterml;
 pub mod names;
 pub mod neighbours;
+pub mod pso;
 pub mod shrinking;
 pub mod space;
 pub mod surrogate;

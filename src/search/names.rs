@@ -2,11 +2,11 @@
 //! strategy names as aliases, turned into strategies.
 
 use super::surrogate::ModelKind;
-use super::{anneal, auto, basic, brt, ga, ils, iterml, shrinking, Strategy};
+use super::{anneal, auto, basic, bayes, brt, diff_evo, ga, ils, iterml, pso, shrinking, Strategy};
 use crate::error::{Error, Result};
 
 /// The strategies `--strategies all` runs.
-pub const ALL: [&str; 10] = [
+pub const ALL: [&str; 13] = [
     "auto",
     "exhaustive",
     "random",
@@ -17,16 +17,22 @@ pub const ALL: [&str; 10] = [
     "anneal",
     "greedy_ils",
     "basinhopping",
+    "pso",
+    "diff_evo",
+    "bayes_opt",
 ];
 
 /// Kernel Tuner 1.5.0's strategy names and the strategy each stands for here.
-pub const KERNEL_TUNER_NAMES: [(&str, &str); 6] = [
+pub const KERNEL_TUNER_NAMES: [(&str, &str); 9] = [
     ("random_sample", "random"),
     ("genetic_algorithm", "ga"),
     ("simulated_annealing", "anneal"),
     ("brute_force", "exhaustive"),
     ("basinhopping", "basinhopping"),
     ("greedy_ils", "greedy_ils"),
+    ("pso", "pso"),
+    ("diff_evo", "diff_evo"),
+    ("bayes_opt", "bayes_opt"),
 ];
 
 /// Builds a strategy from its name and optional settings, `name[:key=value,...]`:
@@ -122,6 +128,9 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
         }
         "ga" | "genetic" => Box::new(ga::Genetic::default()),
         "anneal" | "annealing" => Box::new(anneal::Annealing::default()),
+        "pso" => Box::new(pso::Pso::default()),
+        "diff_evo" => Box::new(diff_evo::DiffEvo::default()),
+        "bayes_opt" => Box::new(bayes::BayesOpt::default()),
         "greedy_ils" | "basinhopping" => {
             let mut s = if name == "greedy_ils" {
                 ils::Ils::greedy()

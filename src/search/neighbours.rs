@@ -5,6 +5,7 @@
 //! combination cannot be built, so it is never a neighbour.
 
 use super::space::SearchSpace;
+use advise_ml::Rng;
 
 /// Appends to `out` the configurations that differ from `id` in exactly one parameter, in
 /// parameter order, then level order.
@@ -59,6 +60,44 @@ pub fn adjacent(space: &SearchSpace, id: usize, out: &mut Vec<usize>) {
     }
 }
 
+/// The configuration of the space nearest to `target` (level positions, possibly fractional
+/// or outside the levels): its rounded, clamped levels if the space holds them; otherwise the
+/// configurations closest in the sum of absolute level differences, as Kernel Tuner 1.5.0's
+/// `closest-param-indices` neighbours (searchspace.py), ties broken by the Euclidean distance
+/// to `target` and then at random. Used to snap the continuous points of `pso` and
+/// `diff_evo` into a restricted space.
+pub fn snap(space: &SearchSpace, target: &[f64], rng: &mut Rng) -> usize {
+    let radix = space.radix();
+    let rounded: Vec<u16> = target
+        .iter()
+        .zip(&radix)
+        .map(|(&x, &r)| x.round().clamp(0.0, (r - 1) as f64) as u16)
+        .collect();
+    if let Some(id) = space.find(&rounded) {
+        return id;
+    }
+    let p = space.n_params();
+    let mut best: Vec<usize> = Vec::new();
+    let mut best_key = (u64::MAX, f64::INFINITY);
+    for (id, row) in space.all_levels().chunks_exact(p.max(1)).enumerate() {
+        let mut l1 = 0u64;
+        let mut l2 = 0.0;
+        for j in 0..p {
+            l1 += (row[j] as i64 - rounded[j] as i64).unsigned_abs();
+            l2 += (row[j] as f64 - target[j]).powi(2);
+        }
+        if l1 > best_key.0 || (l1 == best_key.0 && l2 > best_key.1) {
+            continue;
+        }
+        if l1 < best_key.0 || l2 < best_key.1 {
+            best.clear();
+            best_key = (l1, l2);
+        }
+        best.push(id);
+    }
+    best[rng.below(best.len())]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -82,5 +121,27 @@ mod tests {
         assert!(h1.iter().all(|&a| diff(a) == 1) && !h1.is_empty());
         assert!(h2.iter().all(|&a| diff(a) == 2) && h2.len() > h1.len());
         assert!(adj.iter().all(|a| h1.contains(a)) && adj.len() <= 6);
+    }
+
+    #[test]
+    fn snap_keeps_members_and_finds_the_closest_otherwise() {
+        let s = grid_space();
+        let mut rng = Rng::new(3);
+        let id = s.find(&[3, 4, 1]).unwrap();
+        assert_eq!(snap(&s, &[3.2, 3.6, 0.9], &mut rng), id);
+        // (a + b) % 7 == 6 is restricted: (2, 4, c) is not in the space.
+        assert!(s.find(&[2, 4, 1]).is_none());
+        let near = snap(&s, &[2.0, 4.0, 1.0], &mut rng);
+        let d: u32 = s
+            .levels(near)
+            .iter()
+            .zip([2u16, 4, 1])
+            .map(|(&a, b)| a.abs_diff(b) as u32)
+            .sum();
+        assert_eq!(d, 1);
+        assert_eq!(
+            snap(&s, &[-5.0, 99.0, 2.0], &mut rng),
+            s.find(&[0, 9, 2]).unwrap()
+        );
     }
 }

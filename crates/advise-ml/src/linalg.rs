@@ -68,6 +68,13 @@ impl Cholesky {
         }
     }
 
+    /// `log det(A)`, as `2 sum(log L_ii)` (for a Gaussian process's marginal likelihood).
+    pub fn log_det(&self) -> f64 {
+        2.0 * (0..self.n)
+            .map(|i| self.l[i * self.n + i].ln())
+            .sum::<f64>()
+    }
+
     /// Solves `A x = b` in place.
     pub fn solve(&self, b: &mut [f64]) {
         self.solve_lower(b);
@@ -108,6 +115,7 @@ mod tests {
         let a = [4.0, 2.0, 0.0, 2.0, 5.0, 1.0, 0.0, 1.0, 3.0];
         let mut b = vec![2.0, -1.0, 5.0];
         let c = Cholesky::new(&a, 3).unwrap();
+        assert!((c.log_det() - 44f64.ln()).abs() < 1e-12, "det A = 44");
         c.solve(&mut b);
         for (x, want) in b.iter().zip([1.0, -1.0, 2.0]) {
             assert!((x - want).abs() < 1e-12, "{x} vs {want}");

@@ -60,7 +60,7 @@ pub struct Args {
     pub space: Vec<PathBuf>,
     /// Comma-separated strategies, or `all` (Kernel Tuner's names are accepted too:
     /// random_sample, genetic_algorithm, simulated_annealing, basinhopping, greedy_ils,
-    /// brute_force).
+    /// brute_force, pso, diff_evo, bayes_opt).
     #[arg(long, default_value = "auto")]
     pub strategies: String,
     /// Comma-separated budgets: shares of each space (1%) or counts.

@@ -308,17 +308,29 @@ impl SplitFinder for ExactSplit<'_> {
         // The split maximizing sumL^2/nL + sumR^2/nR (the squared-error reduction).
         let base = total * total / n as f64;
         let mut best: Option<(f64, usize, f64)> = None;
+        // Candidates: positions k (nl = k + 1 rows left) with at least min_leaf rows a side.
+        let lo = min_leaf.saturating_sub(1);
+        let hi = (n - 1).min(n.saturating_sub(min_leaf));
+        if lo >= hi {
+            return None;
+        }
         for &f in features {
             let sorted = &self.layout[f][start..end];
             let col = &self.cols[f];
+            // The same sums in the same order as one pass from the first row.
             let mut left = 0.0;
-            for k in 0..n - 1 {
-                left += y[sorted[k] as usize];
-                let nl = k + 1;
-                let (a, b) = (col[sorted[k] as usize], col[sorted[k + 1] as usize]);
-                if nl < min_leaf || n - nl < min_leaf || a == b {
+            for &i in &sorted[..lo] {
+                left += y[i as usize];
+            }
+            let mut b = col[sorted[lo] as usize];
+            for (k, pair) in (lo..hi).zip(sorted[lo..=hi].windows(2)) {
+                left += y[pair[0] as usize];
+                let a = b;
+                b = col[pair[1] as usize];
+                if a == b {
                     continue;
                 }
+                let nl = k + 1;
                 let right = total - left;
                 let gain = left * left / nl as f64 + right * right / (n - nl) as f64 - base;
                 if gain > 1e-12 && best.is_none_or(|(g, _, _)| gain > g) {

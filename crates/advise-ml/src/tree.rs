@@ -116,7 +116,14 @@ pub trait SplitFinder {
     /// Whether row `row` goes left at `x[feature] <= threshold`.
     fn goes_left(&self, row: u32, feature: usize, threshold: Self::Threshold) -> bool;
     /// The node at `range` was split at (feature, threshold): the rows going left come first.
-    fn split(&mut self, range: (usize, usize), feature: usize, threshold: Self::Threshold);
+    /// `grown`: whether either child will be split in turn (if not, no layout is needed).
+    fn split(
+        &mut self,
+        range: (usize, usize),
+        feature: usize,
+        threshold: Self::Threshold,
+        grown: bool,
+    );
 }
 
 /// Grows a tree on the rows listed in `sample` (indices, repeats allowed; partitioned in
@@ -140,11 +147,7 @@ pub fn grow<S: SplitFinder>(
         let n = rows.len();
         let total: f64 = rows.iter().map(|&i| y[i as usize]).sum();
         nodes[node].value = if n > 0 { total / n as f64 } else { 0.0 };
-        if depth >= params.max_depth || n < params.min_split.max(2) || n < 2 * params.min_leaf {
-            continue;
-        }
-        let first = y[rows[0] as usize];
-        if params.stop_when_pure && rows.iter().all(|&i| y[i as usize] == first) {
+        if !splittable(rows, depth, y, params) {
             continue;
         }
         let tried = if params.max_features == 0 || params.max_features >= width {
@@ -180,7 +183,9 @@ pub fn grow<S: SplitFinder>(
                 }
             }
         }
-        finder.split(range, f, t);
+        let grown = splittable(&rows[..mid], depth + 1, y, params)
+            || splittable(&rows[mid..], depth + 1, y, params);
+        finder.split(range, f, t, grown);
         let left = nodes.len();
         nodes.push(leaf(0.0));
         nodes.push(leaf(0.0));
@@ -192,6 +197,16 @@ pub fn grow<S: SplitFinder>(
         stack.push((start, start + mid, depth + 1, left));
     }
     Tree { nodes }
+}
+
+/// Whether the builder seeks a split for a node holding `rows` at `depth`.
+fn splittable(rows: &[u32], depth: usize, y: &[f64], params: &TreeParams) -> bool {
+    let n = rows.len();
+    if depth >= params.max_depth || n < params.min_split.max(2) || n < 2 * params.min_leaf {
+        return false;
+    }
+    let first = y[rows[0] as usize];
+    !(params.stop_when_pure && rows.iter().all(|&i| y[i as usize] == first))
 }
 
 fn leaf<T: Default>(value: f64) -> Node<T> {
@@ -258,13 +273,22 @@ impl SplitFinder for ExactSplit<'_> {
         for &i in sample {
             self.count[i as usize] += 1;
         }
+        // Each row is written to the next four places whatever its count (0 to 4 of them are
+        // kept), so no branch depends on the bootstrap's counts; larger counts are rare.
+        let n = sample.len();
         for (layout, order) in self.layout.iter_mut().zip(&self.sorted) {
             layout.clear();
+            layout.resize(n + 4, 0);
+            let mut w = 0;
             for &i in order {
-                for _ in 0..self.count[i as usize] {
-                    layout.push(i);
+                let c = self.count[i as usize] as usize;
+                layout[w..w + 4].copy_from_slice(&[i; 4]);
+                if c > 4 {
+                    layout[w..w + c].fill(i);
                 }
+                w += c;
             }
+            layout.truncate(n);
         }
         for &i in sample {
             self.count[i as usize] = 0;
@@ -284,17 +308,29 @@ impl SplitFinder for ExactSplit<'_> {
         // The split maximizing sumL^2/nL + sumR^2/nR (the squared-error reduction).
         let base = total * total / n as f64;
         let mut best: Option<(f64, usize, f64)> = None;
+        // Candidates: positions k (nl = k + 1 rows left) with at least min_leaf rows a side.
+        let lo = min_leaf.saturating_sub(1);
+        let hi = (n - 1).min(n.saturating_sub(min_leaf));
+        if lo >= hi {
+            return None;
+        }
         for &f in features {
             let sorted = &self.layout[f][start..end];
             let col = &self.cols[f];
+            // The same sums in the same order as one pass from the first row.
             let mut left = 0.0;
-            for k in 0..n - 1 {
-                left += y[sorted[k] as usize];
-                let nl = k + 1;
-                let (a, b) = (col[sorted[k] as usize], col[sorted[k + 1] as usize]);
-                if nl < min_leaf || n - nl < min_leaf || a == b {
+            for &i in &sorted[..lo] {
+                left += y[i as usize];
+            }
+            let mut b = col[sorted[lo] as usize];
+            for (k, pair) in (lo..hi).zip(sorted[lo..=hi].windows(2)) {
+                left += y[pair[0] as usize];
+                let a = b;
+                b = col[pair[1] as usize];
+                if a == b {
                     continue;
                 }
+                let nl = k + 1;
                 let right = total - left;
                 let gain = left * left / nl as f64 + right * right / (n - nl) as f64 - base;
                 if gain > 1e-12 && best.is_none_or(|(g, _, _)| gain > g) {
@@ -312,28 +348,32 @@ impl SplitFinder for ExactSplit<'_> {
         self.x[row as usize][feature] <= threshold
     }
 
-    fn split(&mut self, (start, end): (usize, usize), feature: usize, threshold: f64) {
+    fn split(&mut self, (start, end): (usize, usize), feature: usize, threshold: f64, grown: bool) {
+        if !grown {
+            return; // neither child is scanned again
+        }
         // The side of each of the node's rows, decided once, then every column's segment is
-        // partitioned stably by it.
+        // partitioned stably by it. Each row is written to both sides and only the side it
+        // belongs to advances: no branch depends on the data.
         let col = &self.cols[feature];
         for &i in &self.layout[feature][start..end] {
             self.left[i as usize] = col[i as usize] <= threshold;
         }
         let left = &self.left;
+        let n = end - start;
+        self.scratch.resize(n, 0);
         for layout in &mut self.layout {
             let seg = &mut layout[start..end];
-            self.scratch.clear();
-            let mut keep = 0;
-            for k in 0..seg.len() {
+            let (mut keep, mut gone) = (0, 0);
+            for k in 0..n {
                 let i = seg[k];
-                if left[i as usize] {
-                    seg[keep] = i;
-                    keep += 1;
-                } else {
-                    self.scratch.push(i);
-                }
+                let l = left[i as usize] as usize;
+                seg[keep] = i;
+                self.scratch[gone] = i;
+                keep += l;
+                gone += 1 - l;
             }
-            seg[keep..].copy_from_slice(&self.scratch);
+            seg[keep..].copy_from_slice(&self.scratch[..gone]);
         }
     }
 }
@@ -418,7 +458,7 @@ impl SplitFinder for HistogramSplit<'_> {
         self.x.data[row as usize * self.x.width + feature] <= threshold
     }
 
-    fn split(&mut self, _range: (usize, usize), _feature: usize, _threshold: u16) {}
+    fn split(&mut self, _range: (usize, usize), _feature: usize, _threshold: u16, _grown: bool) {}
 }
 
 /// A tree over levels: hyper-parameters plus the levels' counts.

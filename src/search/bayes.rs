@@ -237,21 +237,11 @@ impl Strategy for BayesOpt {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::run;
-    use crate::search::testutil::grid_space;
+    use crate::search::testutil::optimum_hits;
 
     #[test]
     fn reproducible_within_budget_and_often_optimal() {
-        let s = grid_space();
-        let st = BayesOpt::default();
-        let mut hits = 0;
-        for seed in 0..10 {
-            let a = run(&s, &st, 60, seed).unwrap();
-            let b = run(&s, &st, 60, seed).unwrap();
-            assert_eq!(a.trace, b.trace);
-            assert!(a.evaluations <= 60);
-            hits += usize::from(a.fraction_of_optimum == 1.0);
-        }
+        let hits = optimum_hits(&BayesOpt::default(), 60, 10);
         assert!(hits >= 7, "optimum found in {hits} of 10 runs");
         assert!((phi_cdf(1.0) - 0.841_344_7).abs() < 1e-6);
     }

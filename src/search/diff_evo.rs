@@ -153,21 +153,11 @@ impl Strategy for DiffEvo {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::run;
-    use crate::search::testutil::grid_space;
+    use crate::search::testutil::optimum_hits;
 
     #[test]
     fn reproducible_within_budget_and_often_optimal() {
-        let s = grid_space();
-        let st = DiffEvo::default();
-        let mut hits = 0;
-        for seed in 0..20 {
-            let a = run(&s, &st, 120, seed).unwrap();
-            let b = run(&s, &st, 120, seed).unwrap();
-            assert_eq!(a.trace, b.trace);
-            assert!(a.evaluations <= 120);
-            hits += usize::from(a.fraction_of_optimum == 1.0);
-        }
+        let hits = optimum_hits(&DiffEvo::default(), 120, 20);
         assert!(hits >= 14, "optimum found in {hits} of 20 runs");
     }
 }

@@ -151,6 +151,21 @@ pub(crate) mod testutil {
         };
         SearchSpace::from_tuning("bowl".into(), &t).unwrap()
     }
+
+    /// Runs a strategy on [`grid_space`] with seeds 0..seeds: every run must repeat exactly
+    /// for its seed and stay within the budget. Returns how many runs found the optimum.
+    pub fn optimum_hits(strategy: &dyn super::Strategy, budget: usize, seeds: u64) -> usize {
+        let s = grid_space();
+        let mut hits = 0;
+        for seed in 0..seeds {
+            let a = super::run(&s, strategy, budget, seed).unwrap();
+            let b = super::run(&s, strategy, budget, seed).unwrap();
+            assert_eq!(a.trace, b.trace, "seed {seed} does not repeat");
+            assert!(a.evaluations <= budget, "seed {seed} overran the budget");
+            hits += usize::from(a.fraction_of_optimum == 1.0);
+        }
+        hits
+    }
 }
 
 #[cfg(test)]

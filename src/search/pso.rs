@@ -111,21 +111,11 @@ impl Strategy for Pso {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::run;
-    use crate::search::testutil::grid_space;
+    use crate::search::testutil::optimum_hits;
 
     #[test]
     fn reproducible_within_budget_and_often_optimal() {
-        let s = grid_space();
-        let st = Pso::default();
-        let mut hits = 0;
-        for seed in 0..20 {
-            let a = run(&s, &st, 150, seed).unwrap();
-            let b = run(&s, &st, 150, seed).unwrap();
-            assert_eq!(a.trace, b.trace);
-            assert!(a.evaluations <= 150);
-            hits += usize::from(a.fraction_of_optimum == 1.0);
-        }
+        let hits = optimum_hits(&Pso::default(), 150, 20);
         assert!(hits >= 10, "optimum found in {hits} of 20 runs");
     }
 }

@@ -32,13 +32,11 @@ impl Strategy for Annealing {
 
     fn search(&self, ev: &mut Evaluator, rng: &mut Rng) {
         let space = ev.space();
-        let radix = space.radix();
         let n = space.len();
         let budget = ev.budget().max(1) as f64;
         let mut current: Option<(usize, f64)> = None;
         let mut idle = 0usize;
         let mut neighbours = Vec::new();
-        let mut probe = vec![0u16; space.n_params()];
         while ev.remaining() > 0 && ev.used() < n {
             let Some((cur, t_cur)) = current else {
                 let id = rng.below(n);
@@ -50,17 +48,7 @@ impl Strategy for Annealing {
                 continue;
             };
             neighbours.clear();
-            probe.copy_from_slice(space.levels(cur));
-            for j in 0..radix.len() {
-                let l = probe[j];
-                for m in [l.checked_sub(1), l.checked_add(1)].into_iter().flatten() {
-                    if (m as usize) < radix[j] {
-                        probe[j] = m;
-                        neighbours.extend(space.find(&probe));
-                    }
-                }
-                probe[j] = l;
-            }
+            super::neighbours::adjacent(space, cur, &mut neighbours);
             if neighbours.is_empty() || idle > 200 {
                 current = None;
                 idle = 0;

@@ -75,7 +75,7 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
         Some(opts.remove(i).1)
     };
     let s: Box<dyn Strategy> = match name {
-        "exhaustive" | "brute-force" | "brute_force" => Box::new(basic::Exhaustive),
+        "exhaustive" | "brute-force" => Box::new(basic::Exhaustive),
         "random" => Box::new(basic::RandomSearch),
         "iterml" => {
             let mut s = iterml::IterMl::default();
@@ -155,13 +155,7 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
                 s.name += &format!("-p{v}");
             }
             if let Some(v) = take("temp") {
-                s.temp = v
-                    .parse()
-                    .ok()
-                    .filter(|x: &f64| *x >= 0.0 && x.is_finite())
-                    .ok_or_else(|| {
-                        Error::Usage(format!("option temp={v}: expected a number >= 0"))
-                    })?;
+                s.temp = non_negative("temp", &v)?;
                 s.name += &format!("-t{v}");
             }
             if let Some(v) = take("restart") {
@@ -173,13 +167,7 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
                 s.name += &format!("-i{v}");
             }
             if let Some(v) = take("noise") {
-                s.noise = v
-                    .parse()
-                    .ok()
-                    .filter(|x: &f64| *x >= 0.0 && x.is_finite())
-                    .ok_or_else(|| {
-                        Error::Usage(format!("option noise={v}: expected a number >= 0"))
-                    })?;
+                s.noise = non_negative("noise", &v)?;
                 s.name += &format!("-n{v}");
             }
             if let Some(v) = take("scan") {
@@ -243,6 +231,13 @@ fn ratio(key: &str, v: &str) -> Result<f64> {
         .ok()
         .filter(|x| *x > 0.0 && *x < 1.0)
         .ok_or_else(|| Error::Usage(format!("option {key}={v}: expected a number in (0, 1)")))
+}
+
+fn non_negative(key: &str, v: &str) -> Result<f64> {
+    v.parse::<f64>()
+        .ok()
+        .filter(|x| *x >= 0.0 && x.is_finite())
+        .ok_or_else(|| Error::Usage(format!("option {key}={v}: expected a number >= 0")))
 }
 
 fn count(key: &str, v: &str) -> Result<usize> {

@@ -92,7 +92,7 @@ pub fn run_bench(counters: usize, seed: u64, with_weka: bool, out: &Output) -> R
             .map(|f| f.train.as_slice())
             .collect::<std::collections::BTreeSet<_>>()
             .len();
-        let weka_estimated_s = match &weka {
+        let weka_per_fold_s = match &weka {
             Some(w) => {
                 let f = &fs[0];
                 let data = |idx: &[usize]| {
@@ -133,8 +133,8 @@ pub fn run_bench(counters: usize, seed: u64, with_weka: bool, out: &Output) -> R
             advise_all_s,
             advise_weka_methods_s,
             train_sets,
-            weka_estimated_s: weka_estimated_s.map(|f| f * fs.len() as f64),
-            weka_estimated_shared_s: weka_estimated_s.map(|f| f * train_sets as f64),
+            weka_estimated_s: weka_per_fold_s.map(|f| f * fs.len() as f64),
+            weka_estimated_shared_s: weka_per_fold_s.map(|f| f * train_sets as f64),
         });
     }
     bar.finish_and_clear();

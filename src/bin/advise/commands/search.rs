@@ -16,7 +16,8 @@ use crate::args::OutputArgs;
 ///
 /// Spaces: Kernel Tuner caches (.json/.json.gz, cut-off caches too), KTT JSON output, or CSV
 /// (parameter columns and a time_ms column). Strategies: auto (the default), exhaustive,
-/// random, iterml, shrinking, brt, ga, anneal, greedy_ils, basinhopping; settings as NAME:KEY=VALUE,... (iterml:model=cart,
+/// random, iterml, shrinking, brt, ga, anneal, greedy_ils, basinhopping, pso, diff_evo,
+/// bayes_opt; settings as NAME:KEY=VALUE,... (iterml:model=cart,
 /// shrinking:k=3,vth=2, brt:hc=25).
 #[derive(Debug, clap::Args)]
 pub struct Args {

@@ -7,7 +7,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::filters::{NominalToBinary, ReplaceMissing};
-use super::jama::{lu_solve, ColMajor};
+use std::cell::RefCell;
+
+use super::jama::{ColMajor, Factors};
 use crate::data::Data;
 use crate::error::{MlError, Result};
 use crate::{Fit, Predict};
@@ -95,6 +97,9 @@ struct Regression<'a> {
     /// forms for any subset of columns, so subsets are read from here bit for bit.
     gram: Vec<Vec<f64>>,
     aty: Vec<f64>,
+    /// The last decomposition at the first ridge and the columns it covered: the next
+    /// selection usually drops one of them, and JAMA's columns before it are then reused.
+    last: RefCell<Option<(Vec<usize>, Factors)>>,
 }
 
 fn mean(v: &[f64]) -> f64 {
@@ -173,7 +178,39 @@ impl<'a> Regression<'a> {
             class_std_dev: variance(y).sqrt(),
             gram,
             aty,
+            last: RefCell::new(None),
         }
+    }
+
+    /// The ridged normal equations of the columns `idx`, by columns (they are symmetric).
+    fn normal_matrix(&self, idx: &[usize], ridge: f64) -> ColMajor {
+        let k = idx.len();
+        let mut a = Vec::with_capacity(k * k);
+        for &ia in idx {
+            let g = &self.gram[ia];
+            a.extend(idx.iter().map(|&ib| g[ib]));
+        }
+        for i in 0..k {
+            a[i * k + i] += ridge;
+        }
+        ColMajor { n: k, a }
+    }
+
+    /// JAMA's decomposition of the normal equations of `idx` at the first ridge, from the
+    /// last one where `idx` is its columns less one.
+    fn first_factors(&self, idx: &[usize]) -> Factors {
+        let ridge = self.params.ridge;
+        if let Some((last, f)) = self.last.borrow().as_ref() {
+            if last.len() == idx.len() + 1 {
+                let r = (0..idx.len())
+                    .find(|&i| last[i] != idx[i])
+                    .unwrap_or(idx.len());
+                if last[r + 1..] == idx[r..] {
+                    return f.without(r, &self.normal_matrix(idx, ridge));
+                }
+            }
+        }
+        Factors::of(self.normal_matrix(idx, ridge))
     }
 
     fn do_regression(&self, selected: &[bool]) -> Vec<f64> {
@@ -182,22 +219,17 @@ impl<'a> Regression<'a> {
         let mut coef = vec![0.0; k + 1];
         if k > 0 {
             let bb: Vec<f64> = idx.iter().map(|&a| self.aty[a]).collect();
+            let first = self.first_factors(&idx);
+            let mut solution = first.solve(&bb);
+            *self.last.borrow_mut() = Some((idx.clone(), first));
+            // Weka's retry: the ridge ten times larger while the equations are singular.
             let mut ridge = self.params.ridge;
             let solution = loop {
-                let mut a = Vec::with_capacity(k * k);
-                for &ia in &idx {
-                    let g = &self.gram[ia];
-                    a.extend(idx.iter().map(|&ib| g[ib]));
+                if let Some(s) = solution {
+                    break s;
                 }
-                for i in 0..k {
-                    a[i * k + i] += ridge;
-                }
-                // The Gram sub-matrix is symmetric: by rows is by columns.
-                let m = ColMajor { n: k, a };
-                match lu_solve(m, &bb) {
-                    Some(s) => break s,
-                    None => ridge *= 10.0,
-                }
+                ridge *= 10.0;
+                solution = Factors::of(self.normal_matrix(&idx, ridge)).solve(&bb);
             };
             coef[..k].copy_from_slice(&solution);
         }

@@ -157,6 +157,13 @@ pub fn parse(method: Method, options: &str) -> Result<Params> {
             }
             p.eliminate_colinear = !o.flag('C');
             if let Some(r) = o.number::<f64>('R')? {
+                // Weka retries a singular system with the ridge ten times larger, which
+                // never ends from zero (Weka then loops forever).
+                if !(r > 0.0 && r.is_finite()) {
+                    return Err(MlError::Parameter(format!(
+                        "option -R: the ridge must be a positive number, not {r}"
+                    )));
+                }
                 p.ridge = r;
             }
             o.flag('D');
@@ -187,6 +194,15 @@ mod tests {
         assert!(parse(Method::Ibk, "-Q").is_err());
         assert!(parse(Method::M5p, "-M").is_err());
         assert!(parse(Method::Forest, "-K 2").is_err());
+    }
+
+    #[test]
+    fn rejects_a_ridge_weka_would_loop_on() {
+        for bad in ["-R 0", "-R -1", "-R NaN"] {
+            let err = parse(Method::Linear, bad).unwrap_err().to_string();
+            assert!(err.contains("option -R"), "{bad}: {err}");
+        }
+        assert!(parse(Method::Linear, "-R 1e-6").is_ok());
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Validation of speedup predictions: the thesis's six experiments and more, accuracy tables,
 //! baselines and their uncertainty.
 
+mod answer;
 pub mod confusion;
 pub mod data;
 pub mod fidelity;

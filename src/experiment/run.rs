@@ -6,9 +6,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::Serialize;
 
+use super::answer::answer_all;
 use super::confusion::thesis_total;
 use super::data::SamplePool;
-use super::method::{Answer, Contender, Rows};
+use super::method::{Answer, Contender};
 use super::splits::Fold;
 use super::stats::{bootstrap_grouped, mcnemar_exact, Interval};
 use crate::error::Result;
@@ -206,147 +207,96 @@ pub fn run(
     settings: &RunSettings,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Vec<ExperimentResult>> {
+    let mut all = run_all(pool, &[(experiment, folds)], contenders, settings, progress)?;
+    Ok(all.pop().unwrap_or_default())
+}
+
+/// Runs several experiments, given as (name, folds), with every predictor; one result list
+/// per experiment, in order. Folds with the same training samples share one fit across the
+/// experiments too (the thesis's experiments 1 and 2 train on the same runs); each test set
+/// is still answered alone, so every result is that of separate runs.
+/// `progress(done, total)` counts fits over all experiments.
+pub fn run_all(
+    pool: &SamplePool,
+    experiments: &[(&str, &[Fold])],
+    contenders: &[&dyn Contender],
+    settings: &RunSettings,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Vec<Vec<ExperimentResult>>> {
     let groups = group_ids(pool);
-    let total_work = folds.len() * contenders.len();
+    let flat: Vec<&Fold> = experiments.iter().flat_map(|(_, f)| f.iter()).collect();
+    let total_work = flat.len() * contenders.len();
     let done = AtomicUsize::new(0);
-    let mut results = Vec::new();
+    let mut results: Vec<Vec<ExperimentResult>> = experiments.iter().map(|_| Vec::new()).collect();
     for p in contenders {
-        let mut by_switch: BTreeMap<String, Vec<SampleResult>> = BTreeMap::new();
-        let answers = answer_all(pool, folds, *p, settings.seed, &|| {
+        let answers = answer_all(pool, &flat, *p, settings.seed, &|| {
             let d = done.fetch_add(1, Ordering::Relaxed) + 1;
             progress(d, total_work);
         })?;
-        for (fold, answer) in folds.iter().zip(answers) {
-            let out = by_switch.entry(fold.switch.clone()).or_default();
-            for (j, &i) in fold.test.iter().enumerate() {
-                let s = &pool.samples[i];
-                let (predicted, recommended) = match &answer {
-                    Answer::Speedups(v) => (Some(v[j]), if v[j] > 1.0 { 1.0 } else { 0.0 }),
-                    Answer::Decisions(d) => (
-                        None,
-                        d.iter().filter(|seed| seed[j]).count() as f64 / d.len() as f64,
-                    ),
-                };
-                out.push(SampleResult {
-                    id: format!(
-                        "{}/{}/{}/{}",
-                        s.key.program, s.key.input, s.key.run, s.key.variant
-                    ),
-                    predicted,
-                    actual: s.speedup,
-                    recommended,
-                    noisy: s
-                        .speedup_range
-                        .is_some_and(|(lo, hi)| lo <= 1.0 && hi >= 1.0),
-                    choice: fold.choice.clone(),
-                    group: groups[i],
-                    variant_key: format!(
-                        "{}|{}/{}/{}/{}",
-                        fold.choice, s.key.program, s.key.input, s.key.run, s.key.variant
-                    ),
-                });
-            }
+        let mut answers = answers.into_iter();
+        for (&(name, folds), out) in experiments.iter().zip(&mut results) {
+            let mine: Vec<Answer> = answers.by_ref().take(folds.len()).collect();
+            out.push(result_of(pool, &groups, name, folds, mine, *p, settings));
         }
-        let mut r = summarize(
-            experiment,
-            &p.name(),
-            p.is_baseline(),
-            folds.len(),
-            by_switch,
-            settings,
-        );
-        r.fold_sizes = FoldSizes::of(folds);
-        results.push(r);
     }
-    add_significance(&mut results);
+    for r in &mut results {
+        add_significance(r);
+    }
     Ok(results)
 }
 
-/// Fits and answers every fold, spread over the machine's cores; answers come back in fold
-/// order, so results do not depend on the number of threads. Folds with the same training
-/// samples (the same switch under different open choices of the test side) share one fit:
-/// each test set is still answered alone, so the answers are those of separate fits.
-fn answer_all(
+/// One experiment's result for contender `p` from its folds' answers.
+fn result_of(
     pool: &SamplePool,
+    groups: &[usize],
+    experiment: &str,
     folds: &[Fold],
-    contender: &dyn Contender,
-    seed: u64,
-    tick: &(dyn Fn() + Sync),
-) -> Result<Vec<Answer>> {
-    let mut jobs: Vec<Vec<usize>> = Vec::new();
-    let mut by_train: BTreeMap<&[usize], usize> = BTreeMap::new();
-    for (i, f) in folds.iter().enumerate() {
-        let job = *by_train.entry(f.train.as_slice()).or_insert_with(|| {
-            jobs.push(Vec::new());
-            jobs.len() - 1
-        });
-        jobs[job].push(i);
-    }
-    let rows = |idx: &[usize]| -> Rows<'_> {
-        idx.iter()
-            .map(|&i| pool.samples[i].features.as_slice())
-            .collect()
-    };
-    let one = |job: &[usize]| -> Vec<(usize, Result<Answer>)> {
-        let train = &folds[job[0]].train;
-        let train_y: Vec<f64> = train.iter().map(|&i| pool.samples[i].speedup).collect();
-        let tests: Vec<Rows<'_>> = job.iter().map(|&f| rows(&folds[f].test)).collect();
-        let answers = contender.answer_each(&rows(train), &train_y, &tests, seed);
-        job.iter().for_each(|_| tick());
-        match answers {
-            Ok(a) => job.iter().copied().zip(a.into_iter().map(Ok)).collect(),
-            // The job's first fold comes first in fold order, so its error is the one shown.
-            Err(e) => {
-                let text = e.to_string();
-                let mut out = vec![(job[0], Err(e))];
-                out.extend(
-                    job[1..]
-                        .iter()
-                        .map(|&f| (f, Err(crate::error::Error::Internal(text.clone())))),
-                );
-                out
-            }
+    answers: Vec<Answer>,
+    p: &dyn Contender,
+    settings: &RunSettings,
+) -> ExperimentResult {
+    let mut by_switch: BTreeMap<String, Vec<SampleResult>> = BTreeMap::new();
+    for (fold, answer) in folds.iter().zip(answers) {
+        let out = by_switch.entry(fold.switch.clone()).or_default();
+        for (j, &i) in fold.test.iter().enumerate() {
+            let s = &pool.samples[i];
+            let (predicted, recommended) = match &answer {
+                Answer::Speedups(v) => (Some(v[j]), if v[j] > 1.0 { 1.0 } else { 0.0 }),
+                Answer::Decisions(d) => (
+                    None,
+                    d.iter().filter(|seed| seed[j]).count() as f64 / d.len() as f64,
+                ),
+            };
+            out.push(SampleResult {
+                id: format!(
+                    "{}/{}/{}/{}",
+                    s.key.program, s.key.input, s.key.run, s.key.variant
+                ),
+                predicted,
+                actual: s.speedup,
+                recommended,
+                noisy: s
+                    .speedup_range
+                    .is_some_and(|(lo, hi)| lo <= 1.0 && hi >= 1.0),
+                choice: fold.choice.clone(),
+                group: groups[i],
+                variant_key: format!(
+                    "{}|{}/{}/{}/{}",
+                    fold.choice, s.key.program, s.key.input, s.key.run, s.key.variant
+                ),
+            });
         }
-    };
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(jobs.len().max(1));
-    let next = AtomicUsize::new(0);
-    let mut slots: Vec<Option<Result<Answer>>> = (0..folds.len()).map(|_| None).collect();
-    let chunks: Vec<Vec<(usize, Result<Answer>)>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= jobs.len() {
-                            break mine;
-                        }
-                        mine.extend(one(&jobs[i]));
-                    }
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_default())
-            .collect()
-    });
-    for (i, a) in chunks.into_iter().flatten() {
-        slots[i] = Some(a);
     }
-    slots
-        .into_iter()
-        .map(|a| {
-            a.unwrap_or_else(|| {
-                Err(crate::error::Error::Internal(
-                    "a worker thread failed".into(),
-                ))
-            })
-        })
-        .collect()
+    let mut r = summarize(
+        experiment,
+        &p.name(),
+        p.is_baseline(),
+        folds.len(),
+        by_switch,
+        settings,
+    );
+    r.fold_sizes = FoldSizes::of(folds);
+    r
 }
 
 /// Each sample's test tuple (program, input, run) as a group number for the bootstrap.

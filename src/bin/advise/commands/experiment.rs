@@ -132,9 +132,8 @@ pub fn execute(
     let owned = contenders(&cmd.methods)?;
     let preds: Vec<&dyn Contender> = owned.iter().map(|b| b.as_ref()).collect();
     let explicit = !cmd.lenient && !cmd.experiments.split(',').any(|p| p.trim() == "all");
-    let mut all = Vec::new();
     let mut notes = Vec::new();
-    let mut log = FoldLog::default();
+    let mut planned: Vec<(String, Vec<Fold>)> = Vec::new();
     for e in &list {
         let fs = match folds(pool, e, cmd.program.as_deref()) {
             Ok(f) => f,
@@ -152,22 +151,31 @@ pub fn execute(
             ));
             continue;
         }
-        let bar = if show_progress && !super::output::quiet() {
-            ProgressBar::new((fs.len() * preds.len()) as u64)
-        } else {
-            ProgressBar::hidden()
-        };
-        bar.set_style(
-            ProgressStyle::with_template("{msg:>8} [{bar:30}] {pos}/{len} fits, {eta} left")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        bar.set_message(e.name());
-        let results = running::run(pool, &e.name(), &fs, &preds, &cmd.settings, &|done, _| {
-            bar.set_position(done as u64)
-        })?;
-        bar.finish_and_clear();
-        log.add(pool, &e.name(), &fs);
-        all.push(results);
+        planned.push((e.name(), fs));
+    }
+    let fits: usize = planned.iter().map(|(_, f)| f.len() * preds.len()).sum();
+    let bar = if show_progress && !super::output::quiet() {
+        ProgressBar::new(fits as u64)
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{msg:>8} [{bar:30}] {pos}/{len} fits, {eta} left")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.set_message("folds");
+    // One run for all experiments: a training set several of them share is fitted once.
+    let views: Vec<(&str, &[Fold])> = planned
+        .iter()
+        .map(|(n, f)| (n.as_str(), f.as_slice()))
+        .collect();
+    let all = running::run_all(pool, &views, &preds, &cmd.settings, &|done, _| {
+        bar.set_position(done as u64)
+    })?;
+    bar.finish_and_clear();
+    let mut log = FoldLog::default();
+    for (name, fs) in &planned {
+        log.add(pool, name, fs);
     }
     Ok((all, notes, log))
 }

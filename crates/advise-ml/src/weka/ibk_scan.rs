@@ -134,6 +134,23 @@ pub fn fits(row: &[f64]) -> bool {
 /// only when the `f32` sum, shrunk by both bounds, still exceeds the cutoff plus the `f64`
 /// margin; any row not rejected gets Weka's sequential sum.
 pub fn rejects_low(a: &[f32], b: &[f32], cutoff: f64) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, the one requirement of `rejects_low_avx2`.
+        return unsafe { rejects_low_avx2(a, b, cutoff) };
+    }
+    rejects_low_body(a, b, cutoff)
+}
+
+/// [`rejects_low_body`] compiled for AVX2 (two 8-lane vectors where SSE takes four).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn rejects_low_avx2(a: &[f32], b: &[f32], cutoff: f64) -> bool {
+    rejects_low_body(a, b, cutoff)
+}
+
+#[inline(always)]
+fn rejects_low_body(a: &[f32], b: &[f32], cutoff: f64) -> bool {
     if !cutoff.is_finite() {
         return false;
     }
@@ -145,8 +162,11 @@ pub fn rejects_low(a: &[f32], b: &[f32], cutoff: f64) -> bool {
     let bound = cutoff * (1.0 + MARGIN) + m * 1.3e-6;
     let shrink = 1.0 / (1.0 + rel / (1.0 - rel));
     let mut lanes = [0.0f32; 16];
-    let mut ca = a.chunks_exact(64);
-    let mut cb = b.chunks_exact(64);
+    // Checked after every 128 values: on `bench models` (250 counters, 1920 rows) checks
+    // every 32 or 64 values cost more than the rows they rejected early (0.091 and 0.070 s
+    // against 0.044 s), and one check at the end more again (0.057 s).
+    let mut ca = a.chunks_exact(128);
+    let mut cb = b.chunks_exact(128);
     for (x, y) in (&mut ca).zip(&mut cb) {
         for (x16, y16) in x.chunks_exact(16).zip(y.chunks_exact(16)) {
             for l in 0..16 {
@@ -159,8 +179,18 @@ pub fn rejects_low(a: &[f32], b: &[f32], cutoff: f64) -> bool {
             return true;
         }
     }
+    // The rest in runs of 16 into the same lanes, then the last few one by one (the bounds
+    // hold for any order of the additions).
+    let mut ra = ca.remainder().chunks_exact(16);
+    let mut rb = cb.remainder().chunks_exact(16);
+    for (x16, y16) in (&mut ra).zip(&mut rb) {
+        for l in 0..16 {
+            let diff = x16[l] - y16[l];
+            lanes[l] += diff * diff;
+        }
+    }
     let mut s: f32 = lanes.iter().sum();
-    for (&u, &v) in ca.remainder().iter().zip(cb.remainder()) {
+    for (&u, &v) in ra.remainder().iter().zip(rb.remainder()) {
         let diff = u - v;
         s += diff * diff;
     }

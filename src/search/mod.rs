@@ -180,7 +180,7 @@ mod tests {
         names.extend([
             "greedy_ils:nb=vnd,model=1,restart=2,init=0.2,noise=0.1,scan=4",
             "basinhopping:nb=hamming,perturb=1,temp=0.5",
-            "auto:init=0.3,perturb=3",
+            "auto:init=0.3,perturb=3,temp=0",
             "iterml-cart",
             "iterml-knn",
             "iterml-svr",

@@ -190,6 +190,10 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
                 s.ils.perturb = count("perturb", &v)?;
                 s.ils.name += &format!("-p{v}");
             }
+            if let Some(v) = take("temp") {
+                s.ils.temp = non_negative("temp", &v)?;
+                s.ils.name += &format!("-t{v}");
+            }
             Box::new(s)
         }
         other => {

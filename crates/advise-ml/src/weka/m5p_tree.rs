@@ -11,6 +11,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::linear::{fit_columns, LinearParams};
+use super::m5p_impurity::Impurity;
 use super::util::{eq_small, sort_indices};
 
 /// A linear model over all (preprocessed) attributes; zero where an attribute is unused.
@@ -105,84 +106,6 @@ struct Split {
     impurity: f64,
     position: isize,
     value: f64,
-}
-
-/// `Values`: sum and squared sum of the class over `rows`, and the variance of all of them.
-fn values(y: &[f64], rows: &[usize]) -> (f64, f64, f64) {
-    let (mut sum, mut sq, mut count, mut va) = (0.0, 0.0, 0usize, 0.0);
-    for &r in rows {
-        count += 1;
-        sum += y[r];
-        sq += y[r] * y[r];
-        va = if count > 1 {
-            ((sq - sum * sum / count as f64) / count as f64).abs()
-        } else {
-            0.0
-        };
-    }
-    (sum, sq, va)
-}
-
-/// `Impurity` with order 5.
-struct Impurity {
-    n: f64,
-    nl: f64,
-    nr: f64,
-    sl: f64,
-    sr: f64,
-    s2l: f64,
-    s2r: f64,
-    y_all: f64,
-    impurity: f64,
-}
-
-impl Impurity {
-    fn new(partition: usize, y: &[f64], rows: &[usize]) -> Self {
-        let (_, _, va) = values(y, rows);
-        let (sl, s2l, _) = values(y, &rows[..=partition]);
-        let (sr, s2r, _) = values(y, &rows[partition + 1..]);
-        let mut imp = Impurity {
-            n: rows.len() as f64,
-            nl: (partition + 1) as f64,
-            nr: (rows.len() - partition - 1) as f64,
-            sl,
-            sr,
-            s2l,
-            s2r,
-            y_all: va.powf(1.0 / 5.0),
-            impurity: 0.0,
-        };
-        imp.update();
-        imp
-    }
-
-    fn add_left(&mut self, v: f64) {
-        self.nl += 1.0;
-        self.nr -= 1.0;
-        self.sl += v;
-        self.sr -= v;
-        self.s2l += v * v;
-        self.s2r -= v * v;
-    }
-
-    fn update(&mut self) {
-        let var = |n: f64, s2: f64, s: f64| {
-            if n <= 0.0 {
-                0.0
-            } else {
-                ((n * s2 - s * s) / (n * n)).abs()
-            }
-        };
-        let vl = var(self.nl, self.s2l, self.sl);
-        let vr = var(self.nr, self.s2r, self.sr);
-        self.impurity = if self.nl <= 0.0 || self.nr <= 0.0 {
-            0.0
-        } else {
-            self.y_all
-                - (self.nl / self.n) * vl.powf(1.0 / 5.0)
-                - (self.nr / self.n) * vr.powf(1.0 / 5.0)
-        };
-    }
 }
 
 impl Builder<'_> {
@@ -292,6 +215,11 @@ impl Builder<'_> {
             let (a, b) = (col[rows[i]], col[rows[i + 1]]);
             if eq_small(b, a) {
                 // Weka updates the impurity here too, but never reads it: skip the powers.
+                continue;
+            }
+            // A candidate whose impurity provably cannot exceed the best so far is never
+            // taken (Weka's test is `>`), so its two powers are skipped.
+            if imp.bound().is_some_and(|b| b <= s.impurity) {
                 continue;
             }
             imp.update();

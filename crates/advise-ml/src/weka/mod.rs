@@ -9,6 +9,7 @@ mod ibk_scan;
 mod jama;
 pub mod linear;
 pub mod m5p;
+mod m5p_impurity;
 mod m5p_tree;
 pub mod options;
 pub mod util;

@@ -1,0 +1,181 @@
+//! M5P's split measure (`weka.classifiers.trees.m5.Impurity` with order 5, and `Values`), and
+//! a `pow`-free upper bound on it that lets the split search skip candidates that cannot beat
+//! the best one found so far.
+
+/// `Values`: sum and squared sum of the class over `rows`, and the variance of all of them.
+pub(super) fn values(y: &[f64], rows: &[usize]) -> (f64, f64, f64) {
+    let (mut sum, mut sq, mut count, mut va) = (0.0, 0.0, 0usize, 0.0);
+    for &r in rows {
+        count += 1;
+        sum += y[r];
+        sq += y[r] * y[r];
+        va = if count > 1 {
+            ((sq - sum * sum / count as f64) / count as f64).abs()
+        } else {
+            0.0
+        };
+    }
+    (sum, sq, va)
+}
+
+/// `Impurity` with order 5.
+pub(super) struct Impurity {
+    n: f64,
+    nl: f64,
+    nr: f64,
+    sl: f64,
+    sr: f64,
+    s2l: f64,
+    s2r: f64,
+    y_all: f64,
+    pub(super) impurity: f64,
+}
+
+impl Impurity {
+    pub(super) fn new(partition: usize, y: &[f64], rows: &[usize]) -> Self {
+        let (_, _, va) = values(y, rows);
+        let (sl, s2l, _) = values(y, &rows[..=partition]);
+        let (sr, s2r, _) = values(y, &rows[partition + 1..]);
+        let mut imp = Impurity {
+            n: rows.len() as f64,
+            nl: (partition + 1) as f64,
+            nr: (rows.len() - partition - 1) as f64,
+            sl,
+            sr,
+            s2l,
+            s2r,
+            y_all: va.powf(1.0 / 5.0),
+            impurity: 0.0,
+        };
+        imp.update();
+        imp
+    }
+
+    pub(super) fn add_left(&mut self, v: f64) {
+        self.nl += 1.0;
+        self.nr -= 1.0;
+        self.sl += v;
+        self.sr -= v;
+        self.s2l += v * v;
+        self.s2r -= v * v;
+    }
+
+    pub(super) fn update(&mut self) {
+        let vl = variance(self.nl, self.s2l, self.sl);
+        let vr = variance(self.nr, self.s2r, self.sr);
+        self.impurity = if self.nl <= 0.0 || self.nr <= 0.0 {
+            0.0
+        } else {
+            self.y_all
+                - (self.nl / self.n) * vl.powf(1.0 / 5.0)
+                - (self.nr / self.n) * vr.powf(1.0 / 5.0)
+        };
+    }
+
+    /// An upper bound on the impurity [`Impurity::update`] would set now, without `pow`:
+    /// the same expression on lower bounds of the two roots ([`fifth_root_below`]), and IEEE
+    /// operations are monotone in their operands (the fractions nl/n and nr/n are not
+    /// negative, and both terms are subtracted). `None` where a root cannot be bounded.
+    pub(super) fn bound(&self) -> Option<f64> {
+        if self.nl <= 0.0 || self.nr <= 0.0 {
+            return None;
+        }
+        let pl = fifth_root_below(variance(self.nl, self.s2l, self.sl))?;
+        let pr = fifth_root_below(variance(self.nr, self.s2r, self.sr))?;
+        Some(self.y_all - (self.nl / self.n) * pl - (self.nr / self.n) * pr)
+    }
+}
+
+/// Weka's variance of n values from their sum and squared sum, as `Impurity` forms it.
+fn variance(n: f64, s2: f64, s: f64) -> f64 {
+    if n <= 0.0 {
+        0.0
+    } else {
+        ((n * s2 - s * s) / (n * n)).abs()
+    }
+}
+
+/// A number at most the platform's `v.powf(0.2)` (glibc's `pow`, within one ulp of the exact
+/// root) and within 0.08% of it; `None` for zero-free non-normal input (zero gives zero).
+/// With v = m 2^e, m in [1, 2), e = 5q + r: v^(1/5) = 2^q (m 2^r)^(1/5), and m is at least
+/// 1 + k/256 for its top eight bits k, so a table of (2^r (1 + k/256))^(1/5), each lowered by
+/// 1e-14 of itself (more than `pow`'s one ulp and the table's own rounding), bounds the root
+/// from below, the scaling by 2^q being exact.
+pub(super) fn fifth_root_below(v: f64) -> Option<f64> {
+    if v == 0.0 {
+        return Some(0.0);
+    }
+    if !(v.is_normal() && v > 0.0) {
+        return None;
+    }
+    static TABLE: std::sync::OnceLock<Vec<f64>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        (0..5)
+            .flat_map(|r| {
+                (0..256).map(move |k| {
+                    ((1u32 << r) as f64 * (1.0 + k as f64 / 256.0)).powf(0.2) * (1.0 - 1e-14)
+                })
+            })
+            .collect()
+    });
+    let bits = v.to_bits();
+    let e = ((bits >> 52) & 0x7ff) as i64 - 1023;
+    let (q, r) = (e.div_euclid(5), e.rem_euclid(5));
+    let k = ((bits >> 44) & 0xff) as usize;
+    let scale = f64::from_bits(((q + 1023) as u64) << 52);
+    Some(scale * table[r as usize * 256 + k])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fifth_root_bound_is_below_pow_and_close() {
+        let mut rng = crate::rng::JavaRandom::new(7);
+        let mut checked = 0;
+        for _ in 0..200_000 {
+            // Values over the whole normal range, and near powers of two.
+            let e = (rng.next_double() * 2000.0 - 1000.0).round() as i32;
+            let v = (1.0 + rng.next_double()) * 2f64.powi(e);
+            let p = v.powf(0.2);
+            if let Some(lo) = fifth_root_below(v) {
+                assert!(lo <= p, "{v}: {lo} > {p}");
+                assert!(lo >= p * (1.0 - 1e-3), "{v}: {lo} far below {p}");
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 200_000);
+        // The tightest cases: the table's own bracket starts, for every residue of e mod 5.
+        for e in -12..=12 {
+            for k in 0..256 {
+                let v = 2f64.powi(e) * (1.0 + k as f64 / 256.0);
+                let lo = fifth_root_below(v).expect("a normal number");
+                assert!(lo <= v.powf(0.2), "{v}");
+            }
+        }
+        assert_eq!(fifth_root_below(0.0), Some(0.0));
+        for v in [f64::NAN, f64::INFINITY, -1.0, f64::MIN_POSITIVE / 4.0] {
+            assert_eq!(fifth_root_below(v), None, "{v}");
+        }
+        for v in [1.0, 32.0, 1e-300, 1e300, f64::MIN_POSITIVE, f64::MAX] {
+            let lo = fifth_root_below(v).expect("a normal number");
+            assert!(lo <= v.powf(0.2) && lo >= v.powf(0.2) * (1.0 - 1e-3), "{v}");
+        }
+    }
+
+    #[test]
+    fn impurity_bound_is_above_the_impurity() {
+        let mut rng = crate::rng::JavaRandom::new(9);
+        let y: Vec<f64> = (0..60).map(|_| rng.next_double() * 10.0).collect();
+        let rows: Vec<usize> = (0..60).collect();
+        let mut imp = Impurity::new(5, &y, &rows);
+        for i in 6..55 {
+            imp.add_left(y[rows[i]]);
+            let b = imp.bound().expect("a bound");
+            imp.update();
+            assert!(b >= imp.impurity, "{b} < {}", imp.impurity);
+            assert!(b - imp.impurity < 1e-3 * (1.0 + imp.impurity.abs()));
+        }
+    }
+}

@@ -4,17 +4,19 @@
 
 /// `Values`: sum and squared sum of the class over `rows`, and the variance of all of them.
 pub(super) fn values(y: &[f64], rows: &[usize]) -> (f64, f64, f64) {
-    let (mut sum, mut sq, mut count, mut va) = (0.0, 0.0, 0usize, 0.0);
+    let (mut sum, mut sq) = (0.0, 0.0);
     for &r in rows {
-        count += 1;
         sum += y[r];
         sq += y[r] * y[r];
-        va = if count > 1 {
-            ((sq - sum * sum / count as f64) / count as f64).abs()
-        } else {
-            0.0
-        };
     }
+    // Weka updates the variance after every value; only the last one, from the same sums,
+    // is kept.
+    let count = rows.len();
+    let va = if count > 1 {
+        ((sq - sum * sum / count as f64) / count as f64).abs()
+    } else {
+        0.0
+    };
     (sum, sq, va)
 }
 
@@ -72,17 +74,40 @@ impl Impurity {
         };
     }
 
-    /// An upper bound on the impurity [`Impurity::update`] would set now, without `pow`:
-    /// the same expression on lower bounds of the two roots ([`fifth_root_below`]), and IEEE
-    /// operations are monotone in their operands (the fractions nl/n and nr/n are not
-    /// negative, and both terms are subtracted). `None` where a root cannot be bounded.
-    pub(super) fn bound(&self) -> Option<f64> {
+    /// An upper bound on the impurity [`Impurity::update`] would set now, without `pow` or
+    /// a division: the same expression on lower bounds of its parts. The two fractions and
+    /// variances are formed with `recip`'s reciprocals instead of divisions (at most 4e-16
+    /// of themselves above the divided values) and lowered by 1e-15 of themselves; the roots
+    /// are bounded by [`fifth_root_below`]; IEEE operations are monotone in their operands
+    /// and both terms are subtracted. `None` where a root cannot be bounded.
+    pub(super) fn bound(&self, recip: &Reciprocals) -> Option<f64> {
         if self.nl <= 0.0 || self.nr <= 0.0 {
             return None;
         }
-        let pl = fifth_root_below(variance(self.nl, self.s2l, self.sl))?;
-        let pr = fifth_root_below(variance(self.nr, self.s2r, self.sr))?;
-        Some(self.y_all - (self.nl / self.n) * pl - (self.nr / self.n) * pr)
+        const LOWER: f64 = 1.0 - 1e-15;
+        let (nl, nr) = (self.nl as usize, self.nr as usize);
+        let vl = ((self.nl * self.s2l - self.sl * self.sl) * recip.inv_sq[nl]).abs() * LOWER;
+        let vr = ((self.nr * self.s2r - self.sr * self.sr) * recip.inv_sq[nr]).abs() * LOWER;
+        let (pl, pr) = (fifth_root_below(vl)?, fifth_root_below(vr)?);
+        let tl = self.nl * recip.inv_n * LOWER;
+        let tr = self.nr * recip.inv_n * LOWER;
+        Some(self.y_all - tl * pl - tr * pr)
+    }
+}
+
+/// The reciprocals [`Impurity::bound`] multiplies by, for a node of n rows: 1/n and 1/m^2 for
+/// m = 0..=n (formed once per node, shared by every attribute).
+pub(super) struct Reciprocals {
+    inv_n: f64,
+    inv_sq: Vec<f64>,
+}
+
+impl Reciprocals {
+    pub(super) fn new(n: usize) -> Self {
+        Reciprocals {
+            inv_n: 1.0 / n as f64,
+            inv_sq: (0..=n).map(|m| 1.0 / (m as f64 * m as f64)).collect(),
+        }
     }
 }
 
@@ -170,9 +195,10 @@ mod tests {
         let y: Vec<f64> = (0..60).map(|_| rng.next_double() * 10.0).collect();
         let rows: Vec<usize> = (0..60).collect();
         let mut imp = Impurity::new(5, &y, &rows);
+        let recip = Reciprocals::new(rows.len());
         for i in 6..55 {
             imp.add_left(y[rows[i]]);
-            let b = imp.bound().expect("a bound");
+            let b = imp.bound(&recip).expect("a bound");
             imp.update();
             assert!(b >= imp.impurity, "{b} < {}", imp.impurity);
             assert!(b - imp.impurity < 1e-3 * (1.0 + imp.impurity.abs()));

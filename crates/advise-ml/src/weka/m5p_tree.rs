@@ -11,7 +11,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::linear::{fit_columns, LinearParams};
-use super::m5p_impurity::Impurity;
+use super::m5p_impurity::{Impurity, Reciprocals};
 use super::util::{eq_small, sort_indices};
 
 /// A linear model over all (preprocessed) attributes; zero where an attribute is unused.
@@ -99,6 +99,18 @@ pub struct Builder<'a> {
     pub min_instances: f64,
     pub regression_tree: bool,
     pub global_dev: f64,
+    /// Whether each attribute has tied values among all training rows ([`tied_columns`]);
+    /// an attribute without any has none in any node. Empty: unknown, every node checks.
+    pub tied: Vec<bool>,
+}
+
+/// Whether each column has two equal values (as the split search orders them), from the
+/// root's sorted orders.
+pub fn tied_columns(cols: &[Vec<f64>], sorted: &[Vec<usize>]) -> Vec<bool> {
+    cols.iter()
+        .zip(sorted)
+        .map(|(col, order)| order.windows(2).any(|w| key(col[w[0]]) == key(col[w[1]])))
+        .collect()
 }
 
 struct Split {
@@ -149,15 +161,17 @@ impl Builder<'_> {
                 value: 0.0,
             };
             let width = self.cols.len();
+            let recip = Reciprocals::new(n);
             for (attr, order) in sorted.iter().enumerate() {
                 let col = &self.cols[attr];
-                if order.windows(2).any(|w| key(col[w[0]]) == key(col[w[1]])) {
+                let may_tie = self.tied.get(attr).copied().unwrap_or(true);
+                if may_tie && order.windows(2).any(|w| key(col[w[0]]) == key(col[w[1]])) {
                     let vals: Vec<f64> = rows.iter().map(|&r| col[r]).collect();
                     rows = sort_indices(&vals).into_iter().map(|i| rows[i]).collect();
                 } else {
                     rows.clone_from(order);
                 }
-                let cur = self.attr_split(attr, &rows);
+                let cur = self.attr_split(attr, &rows, &recip);
                 if (cur.impurity - best.impurity).abs() > 1e-6
                     && cur.impurity > best.impurity + 1e-6
                 {
@@ -195,7 +209,7 @@ impl Builder<'_> {
     }
 
     /// `YongSplitInfo.attrSplit` on rows sorted by `attr`.
-    fn attr_split(&self, attr: usize, rows: &[usize]) -> Split {
+    fn attr_split(&self, attr: usize, rows: &[usize], recip: &Reciprocals) -> Split {
         let n = rows.len();
         let mut s = Split {
             attr: Some(attr),
@@ -219,7 +233,7 @@ impl Builder<'_> {
             }
             // A candidate whose impurity provably cannot exceed the best so far is never
             // taken (Weka's test is `>`), so its two powers are skipped.
-            if imp.bound().is_some_and(|b| b <= s.impurity) {
+            if imp.bound(recip).is_some_and(|b| b <= s.impurity) {
                 continue;
             }
             imp.update();

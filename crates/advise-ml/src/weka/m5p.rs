@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::filters::{NominalToBinary, RemoveUseless, ReplaceMissing};
-use super::m5p_tree::{finish, smooth, std_dev, tied_columns, Builder, Node};
+use super::m5p_tree::{finish, smooth, std_dev, Builder, Node};
 use crate::data::Data;
 use crate::error::{MlError, Result};
 use crate::rng::JavaRandom;
@@ -138,18 +138,15 @@ impl Fit<Data> for M5pParams {
         let cols: Vec<Vec<f64>> = (0..width)
             .map(|j| x.iter().map(|r| r[j]).collect())
             .collect();
-        let mut builder = Builder {
+        let builder = Builder {
             x: &x,
             cols: &cols,
             y: &y,
             min_instances: self.min_instances,
             regression_tree: self.regression_tree,
             global_dev: std_dev(&y, &rows),
-            tied: Vec::new(),
         };
-        let sorted = builder.presort();
-        builder.tied = tied_columns(&cols, &sorted);
-        let mut root = builder.grow(rows, sorted);
+        let mut root = builder.grow(rows, builder.presort());
         if self.unpruned {
             builder.install_models(&mut root);
         } else {

@@ -99,18 +99,6 @@ pub struct Builder<'a> {
     pub min_instances: f64,
     pub regression_tree: bool,
     pub global_dev: f64,
-    /// Whether each attribute has tied values among all training rows ([`tied_columns`]);
-    /// an attribute without any has none in any node. Empty: unknown, every node checks.
-    pub tied: Vec<bool>,
-}
-
-/// Whether each column has two equal values (as the split search orders them), from the
-/// root's sorted orders.
-pub fn tied_columns(cols: &[Vec<f64>], sorted: &[Vec<usize>]) -> Vec<bool> {
-    cols.iter()
-        .zip(sorted)
-        .map(|(col, order)| order.windows(2).any(|w| key(col[w[0]]) == key(col[w[1]])))
-        .collect()
 }
 
 struct Split {
@@ -164,8 +152,7 @@ impl Builder<'_> {
             let recip = Reciprocals::new(n);
             for (attr, order) in sorted.iter().enumerate() {
                 let col = &self.cols[attr];
-                let may_tie = self.tied.get(attr).copied().unwrap_or(true);
-                if may_tie && order.windows(2).any(|w| key(col[w[0]]) == key(col[w[1]])) {
+                if order.windows(2).any(|w| key(col[w[0]]) == key(col[w[1]])) {
                     let vals: Vec<f64> = rows.iter().map(|&r| col[r]).collect();
                     rows = sort_indices(&vals).into_iter().map(|i| rows[i]).collect();
                 } else {

@@ -33,11 +33,14 @@ impl ColMajor {
 
 /// JAMA's LU factors of a matrix: `lu` by columns with rows in pivoted order, and `piv[i]`,
 /// the original row now at position i.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Factors {
     pub n: usize,
-    lu: Vec<f64>,
-    piv: Vec<usize>,
+    pub(super) lu: Vec<f64>,
+    pub(super) piv: Vec<usize>,
+    /// Partial sums kept for the next reduced decomposition ([`Factors::without`]), with
+    /// the attribute ids of the rows and columns; `None` when none are kept.
+    pub(super) sums: Option<(Vec<usize>, Checkpoints)>,
 }
 
 /// Solves `m x = b` as JAMA's `LUDecomposition(m).solve(b)`; `None` when a pivot is exactly
@@ -55,70 +58,45 @@ impl Factors {
             n,
             lu: a,
             piv: (0..n).collect(),
+            sums: None,
         };
-        f.factor_from(0);
+        f.factor_from(0, 0);
         f
     }
 
-    /// JAMA's decomposition of `reduced`, this matrix without row and column `r`. JAMA's first columns are taken from
-    /// these factors where they are provably the same. Row r starts at position r and moves
-    /// only when it is chosen as a pivot (a swap displaces only the row at the current step's
-    /// position, and the steps before r never sit at r). So until a step picks it, every
-    /// other row keeps its value (formed from its own entries and the pivot rows') and its
-    /// order relative to the rest (rows after r shift down together), and each step picks
-    /// the same pivot, ties included. The steps j < min(r, final position of row r) are
-    /// reused; JAMA's loop forms the rest, so every bit is that of a fresh decomposition.
-    pub fn without(&self, r: usize, reduced: &ColMajor) -> Factors {
-        let n = self.n;
-        let m = n - 1;
-        debug_assert!(r < n && reduced.n == m);
-        let keep = self
-            .piv
-            .iter()
-            .position(|&id| id == r)
-            .map_or(r, |p| p.min(r));
-        // The reduced rows' order after `keep` steps: JAMA's swaps replayed on the rows
-        // without r (ids in the reduced numbering).
-        let reduced_id = |id: usize| if id < r { id } else { id - 1 };
-        let mut piv: Vec<usize> = (0..m).collect();
-        let mut pos: Vec<usize> = (0..m).collect();
-        for j in 0..keep {
-            let p = pos[reduced_id(self.piv[j])];
-            piv.swap(j, p);
-            pos[piv[j]] = j;
-            pos[piv[p]] = p;
-        }
-        let mut final_pos = vec![0; n];
-        for (i, &id) in self.piv.iter().enumerate() {
-            final_pos[id] = i;
-        }
-        // Where each reduced row's reused entries sit in these factors.
-        let src: Vec<usize> = piv
-            .iter()
-            .map(|&id| final_pos[if id < r { id } else { id + 1 }])
-            .collect();
-        let mut lu = Vec::with_capacity(m * m);
-        for k in 0..keep {
-            let old = &self.lu[k * n..(k + 1) * n];
-            lu.extend(src.iter().map(|&i| old[i]));
-        }
-        for j in keep..m {
-            let col = &reduced.a[j * m..(j + 1) * m];
-            lu.extend(piv.iter().map(|&id| col[id]));
-        }
-        let mut f = Factors { n: m, lu, piv };
-        f.factor_from(keep);
+    /// JAMA's decomposition of `m`, keeping its partial sums in `sums` (indexed by `ids`,
+    /// the attribute of each row and column) so that [`Factors::without`] can start later
+    /// columns from them.
+    pub fn recorded(m: ColMajor, ids: Vec<usize>, sums: Checkpoints) -> Factors {
+        let ColMajor { n, a } = m;
+        let mut f = Factors {
+            n,
+            lu: a,
+            piv: (0..n).collect(),
+            sums: Some((ids, sums)),
+        };
+        f.factor_from(0, 0);
         f
     }
 
-    fn factor_from(&mut self, from: usize) {
+    /// The kept partial sums, for reuse by another decomposition.
+    pub fn into_sums(self) -> Option<Checkpoints> {
+        self.sums.map(|(_, c)| c)
+    }
+
+    /// JAMA's loop over columns `from..`, the columns before being final; with kept sums and
+    /// `start` > 0 (a multiple of [`STEP`]), each column's rows at positions below `start`
+    /// hold their final values and the others start from the sums over steps `..start`.
+    pub(super) fn factor_from(&mut self, from: usize, start: usize) {
+        let mut kept = self.sums.as_mut().map(|(ids, c)| (ids.as_slice(), c));
+        let sums = kept.as_mut().map(|(ids, c)| Sums { ids, store: c });
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU has AVX2, the one requirement of `factor_avx2`.
-            unsafe { factor_avx2(self.n, &mut self.lu, &mut self.piv, from) };
+            unsafe { factor_avx2(self.n, &mut self.lu, &mut self.piv, from, start, sums) };
             return;
         }
-        factor_body(self.n, &mut self.lu, &mut self.piv, from)
+        factor_body(self.n, &mut self.lu, &mut self.piv, from, start, sums)
     }
 
     /// JAMA's `solve`; `None` when the matrix is singular (a zero pivot).
@@ -149,20 +127,98 @@ impl Factors {
 /// order (no fused multiply-add: Rust never contracts a multiply and an add), so the same bits.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn factor_avx2(n: usize, lu: &mut [f64], piv: &mut [usize], from: usize) {
-    factor_body(n, lu, piv, from)
+unsafe fn factor_avx2(
+    n: usize,
+    lu: &mut [f64],
+    piv: &mut [usize],
+    from: usize,
+    start: usize,
+    sums: Option<Sums>,
+) {
+    factor_body(n, lu, piv, from, start, sums)
 }
 
-/// JAMA's loop over columns `from..n`, columns before `from` being final already.
+/// Partial sums of JAMA's dot products, kept at every [`STEP`]th step: level l holds, for
+/// K = STEP (l + 1), each entry's sum of its terms k < K (as JAMA adds them, from 0.0 in
+/// increasing k), by attribute id of column and row. Sums over steps that a reduced
+/// decomposition repeats are the same numbers, so its later columns start from them.
+#[derive(Debug)]
+pub struct Checkpoints {
+    width: usize,
+    levels: Vec<Vec<f64>>,
+}
+
+/// Steps between kept partial sums (a multiple of the loop's four terms per pass).
+pub const STEP: usize = 32;
+
+impl Checkpoints {
+    /// Room for decompositions of at most `width` attributes (ids below `width`).
+    pub fn new(width: usize) -> Checkpoints {
+        let levels = (1..)
+            .map(|l| l * STEP)
+            .take_while(|&k| k < width)
+            .map(|_| vec![0.0; width * width])
+            .collect();
+        Checkpoints { width, levels }
+    }
+
+    pub(super) fn at(&self, k: usize, col: usize, row: usize) -> f64 {
+        self.levels[k / STEP - 1][col * self.width + row]
+    }
+}
+
+/// Kept sums while a loop runs: the store and the attribute id of each row and column.
+struct Sums<'a> {
+    ids: &'a [usize],
+    store: &'a mut Checkpoints,
+}
+
+impl Sums<'_> {
+    /// Keeps the open sums `s` of column j's rows at positions >= k (k a multiple of STEP).
+    #[inline(always)]
+    fn keep(&mut self, k: usize, j: usize, s: &[f64], piv: &[usize]) {
+        let level = k / STEP - 1;
+        let w = self.store.width;
+        if let Some(store) = self.store.levels.get_mut(level) {
+            let row = &mut store[self.ids[j] * w..(self.ids[j] + 1) * w];
+            for (&p, &v) in piv[k..].iter().zip(&s[k..]) {
+                row[self.ids[p]] = v;
+            }
+        }
+    }
+}
+
+/// JAMA's loop over columns `from..n`, columns before `from` being final already (see
+/// [`Factors::factor_from`] for `start`).
 #[inline(always)]
-fn factor_body(n: usize, lu: &mut [f64], piv: &mut [usize], from: usize) {
+fn factor_body(
+    n: usize,
+    lu: &mut [f64],
+    piv: &mut [usize],
+    from: usize,
+    start: usize,
+    mut sums: Option<Sums>,
+) {
     let mut col = vec![0.0; n];
     let mut s = vec![0.0; n];
     for j in from..n {
         col.copy_from_slice(&lu[j * n..(j + 1) * n]);
         s.iter_mut().for_each(|v| *v = 0.0);
         let mut k = 0;
+        if let Some(sm) = sums.as_ref().filter(|_| start > 0 && start <= j) {
+            // Rows below `start` are final; the others resume their sums at `start`.
+            let (w, c) = (sm.ids[j], &sm.store);
+            for i in start..n {
+                s[i] = c.at(start, w, sm.ids[piv[i]]);
+            }
+            k = start;
+        }
         while k < j {
+            if k > start && k % STEP == 0 {
+                if let Some(sm) = sums.as_mut() {
+                    sm.keep(k, j, &s, piv);
+                }
+            }
             // Four terms per pass over the open sums: each sum is loaded and stored once for
             // its terms k..k+4, still added one after another in increasing k.
             let kb = (j - k).min(4);
@@ -201,6 +257,11 @@ fn factor_body(n: usize, lu: &mut [f64], piv: &mut [usize], from: usize) {
                 }
             }
             k += kb;
+        }
+        if j > start && j > 0 && j % STEP == 0 {
+            if let Some(sm) = sums.as_mut() {
+                sm.keep(j, j, &s, piv);
+            }
         }
         for i in j..n {
             col[i] -= s[i];
@@ -298,125 +359,14 @@ mod tests {
                 n,
                 lu: ColMajor::symmetric(n, |i, j| sym[i][j]).a,
                 piv: (0..n).collect(),
+                sums: None,
             };
-            factor_body(n, &mut plain.lu, &mut plain.piv, 0);
+            factor_body(n, &mut plain.lu, &mut plain.piv, 0, 0, None);
             let plain = plain.solve(&b).unwrap();
             let slow = jama_rows(sym.clone(), &b).unwrap();
             let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
             assert_eq!(bits(&fast), bits(&slow), "n = {n}");
             assert_eq!(bits(&plain), bits(&slow), "n = {n}");
-        }
-    }
-
-    /// `m` without row and column `r`.
-    fn minor(m: &[Vec<f64>], r: usize) -> Vec<Vec<f64>> {
-        m.iter()
-            .enumerate()
-            .filter(|&(i, _)| i != r)
-            .map(|(_, row)| {
-                row.iter()
-                    .enumerate()
-                    .filter(|&(j, _)| j != r)
-                    .map(|(_, &v)| v)
-                    .collect()
-            })
-            .collect()
-    }
-
-    fn of_rows(m: &[Vec<f64>]) -> Factors {
-        Factors::of(ColMajor::symmetric(m.len(), |i, j| m[i][j]))
-    }
-
-    /// Removing one row and column from a factored matrix gives the bits of a fresh
-    /// decomposition, on Gram-like matrices (little pivoting), on random symmetric ones (much
-    /// pivoting) and on matrices with repeated columns (tied pivot candidates), down to 1 x 1.
-    #[test]
-    fn without_is_a_fresh_decomposition() {
-        let mut rng = crate::rng::JavaRandom::new(11);
-        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-        let mut reused = 0;
-        for (shape, n) in [(0, 12), (1, 12), (2, 12), (0, 40), (1, 33), (2, 25)] {
-            let rows = n + 5;
-            let mut x: Vec<Vec<f64>> = (0..rows)
-                .map(|_| (0..n).map(|_| rng.next_double() - 0.5).collect())
-                .collect();
-            if shape == 2 {
-                for row in &mut x {
-                    row[3] = row[1];
-                    row[n - 1] = -row[1];
-                    row[5] = row[2] * 2.0;
-                }
-            }
-            let mut m: Vec<Vec<f64>> = (0..n)
-                .map(|i| {
-                    (0..n)
-                        .map(|j| x.iter().map(|row| row[i] * row[j]).sum::<f64>())
-                        .collect()
-                })
-                .collect();
-            if shape == 1 {
-                m = (0..n)
-                    .map(|i| (0..n).map(|j| x[i][j] + x[j][i]).collect())
-                    .collect();
-            }
-            for (i, row) in m.iter_mut().enumerate() {
-                row[i] += 1e-8;
-            }
-            // Remove rows one after another (each step from the previous factors), taking
-            // every position in turn.
-            let mut cur = m.clone();
-            let mut f = of_rows(&cur);
-            let mut step = 0;
-            while cur.len() > 1 {
-                let r = (step * 7 + 3) % cur.len();
-                let next = minor(&cur, r);
-                let g = f.without(r, &ColMajor::symmetric(next.len(), |i, j| next[i][j]));
-                let fresh = of_rows(&next);
-                assert_eq!(bits(&g.lu), bits(&fresh.lu), "shape {shape} n {n} r {r}");
-                assert_eq!(g.piv, fresh.piv, "shape {shape} n {n} r {r}");
-                let b: Vec<f64> = (0..next.len()).map(|i| i as f64 * 0.25 - 1.0).collect();
-                match (
-                    g.solve(&b),
-                    lu_solve(ColMajor::symmetric(next.len(), |i, j| next[i][j]), &b),
-                ) {
-                    (Some(a), Some(c)) => assert_eq!(bits(&a), bits(&c)),
-                    (a, c) => assert_eq!(a.is_none(), c.is_none()),
-                }
-                reused += usize::from(r > 0 && f.piv[0] != r);
-                cur = next;
-                f = g;
-                step += 1;
-            }
-        }
-        assert!(reused > 50, "too few steps reused a prefix: {reused}");
-    }
-
-    /// Small integer matrices tie pivot candidates often; the reused steps still pick JAMA's
-    /// pivot among tied rows, as the rows keep their relative order.
-    #[test]
-    fn without_handles_tied_pivots() {
-        let mut rng = crate::rng::JavaRandom::new(3);
-        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-        for trial in 0..3000 {
-            let n = 4 + trial % 6;
-            let lower: Vec<Vec<f64>> = (0..n)
-                .map(|i| {
-                    (0..=i)
-                        .map(|_| (rng.next_double() * 5.0).floor() - 2.0)
-                        .collect()
-                })
-                .collect();
-            let m: Vec<Vec<f64>> = (0..n)
-                .map(|i| (0..n).map(|j| lower[i.max(j)][i.min(j)]).collect())
-                .collect();
-            let f = of_rows(&m);
-            for r in 0..n {
-                let next = minor(&m, r);
-                let g = f.without(r, &ColMajor::symmetric(next.len(), |i, j| next[i][j]));
-                let fresh = of_rows(&next);
-                assert_eq!(bits(&g.lu), bits(&fresh.lu), "trial {trial} r {r}");
-                assert_eq!(g.piv, fresh.piv, "trial {trial} r {r}");
-            }
         }
     }
 

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::filters::{NominalToBinary, ReplaceMissing};
 use std::cell::RefCell;
 
-use super::jama::{ColMajor, Factors};
+use super::jama::{Checkpoints, ColMajor, Factors};
 use crate::data::Data;
 use crate::error::{MlError, Result};
 use crate::{Fit, Predict};
@@ -197,10 +197,12 @@ impl<'a> Regression<'a> {
     }
 
     /// JAMA's decomposition of the normal equations of `idx` at the first ridge, from the
-    /// last one where `idx` is its columns less one.
+    /// last one where `idx` is its columns less one; it keeps its partial sums for the next.
     fn first_factors(&self, idx: &[usize]) -> Factors {
         let ridge = self.params.ridge;
-        if let Some((last, f)) = self.last.borrow().as_ref() {
+        let last = self.last.borrow_mut().take();
+        let mut store = None;
+        if let Some((last, f)) = last {
             if last.len() == idx.len() + 1 {
                 let r = (0..idx.len())
                     .find(|&i| last[i] != idx[i])
@@ -209,8 +211,10 @@ impl<'a> Regression<'a> {
                     return f.without(r, &self.normal_matrix(idx, ridge));
                 }
             }
+            store = f.into_sums();
         }
-        Factors::of(self.normal_matrix(idx, ridge))
+        let store = store.unwrap_or_else(|| Checkpoints::new(self.gram.len()));
+        Factors::recorded(self.normal_matrix(idx, ridge), idx.to_vec(), store)
     }
 
     fn do_regression(&self, selected: &[bool]) -> Vec<f64> {

@@ -1,19 +1,11 @@
 //! Guards advise's own tree models (forest, gbrt) while their speed changes: predictions on
 //! seeded synthetic data, hashed bit for bit, must stay those of the unchanged builders.
 
+mod common;
+
 use advise_ml::synthetic::synthetic;
 use advise_ml::{Data, Method};
-
-fn hash(values: &[f64]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for v in values {
-        for b in v.to_bits().to_le_bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    h
-}
+use common::hash;
 
 fn predictions(method: Method, train: &Data, test: &Data) -> Vec<f64> {
     let model = method.default_params().fit(train).expect("fit");

@@ -5,21 +5,12 @@
 //! own predictions in tests/it/models_weka.rs). A changed hash means a changed floating-point
 //! result somewhere: a speed-up that is not an exact rewrite.
 
+mod common;
+
 use advise_ml::synthetic::synthetic;
 use advise_ml::weka::options::parse;
 use advise_ml::{Data, Feature, Method};
-
-/// FNV-1a over the predictions' bit patterns.
-fn hash(values: &[f64]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for v in values {
-        for b in v.to_bits().to_le_bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    h
-}
+use common::hash;
 
 /// Train and test data of one shape; `holes` puts a missing value at every holes-th cell and
 /// `nominal` turns column 4 into a 3-label nominal column.

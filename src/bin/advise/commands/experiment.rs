@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 
 use super::output::{note, Output};
 use crate::args::{exp_spec, method_spec, ExpArg, JsonArg, MethodArg, ViewArg};
@@ -154,16 +154,11 @@ pub fn execute(
         planned.push((e.name(), fs));
     }
     let fits: usize = planned.iter().map(|(_, f)| f.len() * preds.len()).sum();
-    let bar = if show_progress && !super::output::quiet() {
-        ProgressBar::new(fits as u64)
+    let bar = if show_progress {
+        super::output::bar("fits", fits as u64)
     } else {
         ProgressBar::hidden()
     };
-    bar.set_style(
-        ProgressStyle::with_template("{msg:>8} [{bar:30}] {pos}/{len} fits, {eta} left")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar.set_message("folds");
     // One run for all experiments: a training set several of them share is fitted once.
     let views: Vec<(&str, &[Fold])> = planned
         .iter()

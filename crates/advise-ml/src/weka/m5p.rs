@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::filters::{NominalToBinary, RemoveUseless, ReplaceMissing};
+use super::m5p_split::SortedColumns;
 use super::m5p_tree::{finish, smooth, std_dev, Builder, Node};
 use crate::data::Data;
 use crate::error::{MlError, Result};
@@ -109,6 +110,13 @@ impl Fit<Data> for M5pParams {
         if data.y.is_empty() {
             return Err(MlError::Data("no training rows with a known target".into()));
         }
+        if u32::try_from(data.y.len()).is_err() {
+            return Err(MlError::Data(format!(
+                "m5p: {} training rows; at most {} are supported",
+                data.y.len(),
+                u32::MAX
+            )));
+        }
         if self.min_instances.is_nan() || self.min_instances < 1.0 {
             return Err(MlError::Parameter("m5p: -M must be at least 1".into()));
         }
@@ -146,7 +154,8 @@ impl Fit<Data> for M5pParams {
             regression_tree: self.regression_tree,
             global_dev: std_dev(&y, &rows),
         };
-        let mut root = builder.grow(rows, builder.presort());
+        let mut sorted = SortedColumns::new(&cols, rows.len());
+        let mut root = builder.grow(&mut sorted, 0, rows.len(), rows);
         if self.unpruned {
             builder.install_models(&mut root);
         } else {

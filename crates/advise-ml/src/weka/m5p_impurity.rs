@@ -2,22 +2,50 @@
 //! a `pow`-free upper bound on it that lets the split search skip candidates that cannot beat
 //! the best one found so far.
 
-/// `Values`: sum and squared sum of the class over `rows`, and the variance of all of them.
-pub(super) fn values(y: &[f64], rows: &[usize]) -> (f64, f64, f64) {
+/// `Values`: sum and squared sum of the class values `ys`, and the variance of all of them.
+pub(super) fn values(ys: &[f64]) -> (f64, f64, f64) {
     let (mut sum, mut sq) = (0.0, 0.0);
-    for &r in rows {
-        sum += y[r];
-        sq += y[r] * y[r];
+    for &v in ys {
+        sum += v;
+        sq += v * v;
     }
     // Weka updates the variance after every value; only the last one, from the same sums,
     // is kept.
-    let count = rows.len();
+    let count = ys.len();
     let va = if count > 1 {
         ((sq - sum * sum / count as f64) / count as f64).abs()
     } else {
         0.0
     };
     (sum, sq, va)
+}
+
+/// `v.powf(0.2)` for the last few `v` asked for: a node's class variance comes out the same,
+/// or within a few ulps, in every attribute's order, so its root is formed a few times per
+/// node instead of once per attribute.
+#[derive(Default)]
+pub(super) struct FifthRoots {
+    seen: Vec<(u64, f64)>,
+    next: usize,
+}
+
+impl FifthRoots {
+    const KEEP: usize = 8;
+
+    pub(super) fn get(&mut self, v: f64) -> f64 {
+        let bits = v.to_bits();
+        if let Some(&(_, root)) = self.seen.iter().find(|(b, _)| *b == bits) {
+            return root;
+        }
+        let root = v.powf(1.0 / 5.0);
+        if self.seen.len() < Self::KEEP {
+            self.seen.push((bits, root));
+        } else {
+            self.seen[self.next] = (bits, root);
+            self.next = (self.next + 1) % Self::KEEP;
+        }
+        root
+    }
 }
 
 /// `Impurity` with order 5.
@@ -34,23 +62,24 @@ pub(super) struct Impurity {
 }
 
 impl Impurity {
-    pub(super) fn new(partition: usize, y: &[f64], rows: &[usize]) -> Self {
-        let (_, _, va) = values(y, rows);
-        let (sl, s2l, _) = values(y, &rows[..=partition]);
-        let (sr, s2r, _) = values(y, &rows[partition + 1..]);
-        let mut imp = Impurity {
-            n: rows.len() as f64,
+    /// The impurity of class values `ys` split after position `partition`. Weka's
+    /// constructor also forms the impurity there, which the split search never reads: it is
+    /// left at zero until [`Impurity::update`].
+    pub(super) fn new(partition: usize, ys: &[f64], roots: &mut FifthRoots) -> Self {
+        let (_, _, va) = values(ys);
+        let (sl, s2l, _) = values(&ys[..=partition]);
+        let (sr, s2r, _) = values(&ys[partition + 1..]);
+        Impurity {
+            n: ys.len() as f64,
             nl: (partition + 1) as f64,
-            nr: (rows.len() - partition - 1) as f64,
+            nr: (ys.len() - partition - 1) as f64,
             sl,
             sr,
             s2l,
             s2r,
-            y_all: va.powf(1.0 / 5.0),
+            y_all: roots.get(va),
             impurity: 0.0,
-        };
-        imp.update();
-        imp
+        }
     }
 
     pub(super) fn add_left(&mut self, v: f64) {
@@ -193,15 +222,25 @@ mod tests {
     fn impurity_bound_is_above_the_impurity() {
         let mut rng = crate::rng::JavaRandom::new(9);
         let y: Vec<f64> = (0..60).map(|_| rng.next_double() * 10.0).collect();
-        let rows: Vec<usize> = (0..60).collect();
-        let mut imp = Impurity::new(5, &y, &rows);
-        let recip = Reciprocals::new(rows.len());
-        for i in 6..55 {
-            imp.add_left(y[rows[i]]);
+        let mut imp = Impurity::new(5, &y, &mut FifthRoots::default());
+        let recip = Reciprocals::new(y.len());
+        for &v in &y[6..55] {
+            imp.add_left(v);
             let b = imp.bound(&recip).expect("a bound");
             imp.update();
             assert!(b >= imp.impurity, "{b} < {}", imp.impurity);
             assert!(b - imp.impurity < 1e-3 * (1.0 + imp.impurity.abs()));
         }
+    }
+
+    #[test]
+    fn fifth_roots_memo_returns_pow_exactly() {
+        let mut roots = FifthRoots::default();
+        // More distinct values than the memo keeps, each asked for twice, in two orders.
+        let vals: Vec<f64> = (1..=20).map(|i| i as f64 * 0.37).collect();
+        for v in vals.iter().chain(vals.iter().rev()).chain(vals.iter()) {
+            assert_eq!(roots.get(*v).to_bits(), v.powf(1.0 / 5.0).to_bits(), "{v}");
+        }
+        assert_eq!(roots.get(0.0), 0.0);
     }
 }

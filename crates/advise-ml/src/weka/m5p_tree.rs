@@ -11,8 +11,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::linear::{fit_columns, LinearParams};
-use super::m5p_impurity::{Impurity, Reciprocals};
-use super::util::{eq_small, sort_indices};
+use super::m5p_split::{SortedColumns, Split, SplitScan};
+use super::util::sort_indices;
 
 /// A linear model over all (preprocessed) attributes; zero where an attribute is unused.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -28,6 +28,21 @@ impl NodeModel {
         for (c, &v) in self.coefficients.iter().zip(row) {
             if !v.is_nan() {
                 result += c * v;
+            }
+        }
+        result + self.intercept
+    }
+
+    /// [`NodeModel::predict`] summing only the terms of `used`, the attributes with a
+    /// nonzero coefficient in ascending order, on a row without infinities. The same value:
+    /// every skipped term is a signed zero, and adding one to a sum that starts at +0 and
+    /// so is never -0 changes nothing.
+    fn predict_sparse(&self, used: &[usize], row: &[f64]) -> f64 {
+        let mut result = 0.0;
+        for &j in used {
+            let v = row[j];
+            if !v.is_nan() {
+                result += self.coefficients[j] * v;
             }
         }
         result + self.intercept
@@ -90,6 +105,16 @@ pub fn std_dev(y: &[f64], rows: &[usize]) -> f64 {
     }
 }
 
+/// Scratch of [`Builder::prune`].
+struct Pruning {
+    /// Whether a row has no infinite value (the sparse prediction is exact there).
+    finite: Vec<bool>,
+    /// Each row's prediction by the pruned subtree of the deepest node done that holds it.
+    subtree: Vec<f64>,
+    /// The node model's predictions of the node's rows.
+    own: Vec<f64>,
+}
+
 /// Grows, prunes and smooths one tree.
 pub struct Builder<'a> {
     pub x: &'a [Vec<f64>],
@@ -101,33 +126,17 @@ pub struct Builder<'a> {
     pub global_dev: f64,
 }
 
-struct Split {
-    attr: Option<usize>,
-    impurity: f64,
-    position: isize,
-    value: f64,
-}
-
 impl Builder<'_> {
-    /// Every attribute's row order for the root (see [`Builder::grow`]).
-    pub fn presort(&self) -> Vec<Vec<usize>> {
-        self.cols
-            .iter()
-            .map(|col| {
-                let mut order: Vec<usize> = (0..col.len()).collect();
-                order.sort_unstable_by(|&a, &b| key(col[a]).total_cmp(&key(col[b])));
-                order
-            })
-            .collect()
-    }
-
-    /// `RuleNode.buildClassifier` and `split`, recursively. `sorted[attr]` holds the node's
-    /// rows ordered by `attr` (ties in any order), passed down the tree so that no node sorts
-    /// again where it need not: Weka sorts the node's rows by each attribute in turn with its
-    /// unstable quicksort, and where an attribute has no tied values in the node that order
-    /// is the one ascending order, whatever the sort; where it has ties, Weka's quicksort runs
-    /// on the order the previous attribute left, as in Weka.
-    pub fn grow(&self, mut rows: Vec<usize>, sorted: Vec<Vec<usize>>) -> Node {
+    /// `RuleNode.buildClassifier` and `split`, recursively, for the node owning positions
+    /// `lo..hi` of `sorted` (see [`SortedColumns`]); `rows` are the node's rows in the order
+    /// Weka's last sort left them.
+    pub fn grow(
+        &self,
+        sorted: &mut SortedColumns,
+        lo: usize,
+        hi: usize,
+        mut rows: Vec<usize>,
+    ) -> Node {
         let n = rows.len();
         let leaf =
             (n as f64) < self.min_instances || std_dev(self.y, &rows) < self.global_dev * 0.05;
@@ -142,41 +151,54 @@ impl Builder<'_> {
             num_parameters: 1,
         };
         if !leaf {
-            let mut best = Split {
-                attr: None,
-                impurity: -1e20,
-                position: -1,
-                value: 0.0,
-            };
+            let mut best = Split::none();
             let width = self.cols.len();
-            let recip = Reciprocals::new(n);
-            for (attr, order) in sorted.iter().enumerate() {
+            let mut scan = SplitScan::new(self.y, n);
+            // The attribute whose ascending order `rows` stands for, until it is written out.
+            let mut rows_are: Option<usize> = None;
+            for attr in 0..width {
                 let col = &self.cols[attr];
-                if order.windows(2).any(|w| key(col[w[0]]) == key(col[w[1]])) {
+                let floor = best.impurity + 1e-6;
+                let cur = if sorted.has_ties(attr, lo, hi) {
+                    if let Some(a) = rows_are.take() {
+                        copy_order(&mut rows, sorted.order(a, lo, hi));
+                    }
                     let vals: Vec<f64> = rows.iter().map(|&r| col[r]).collect();
                     rows = sort_indices(&vals).into_iter().map(|i| rows[i]).collect();
+                    scan.by_rows(attr, col, &rows, floor)
                 } else {
-                    rows.clone_from(order);
-                }
-                let cur = self.attr_split(attr, &rows, &recip);
-                if (cur.impurity - best.impurity).abs() > 1e-6
-                    && cur.impurity > best.impurity + 1e-6
-                {
+                    rows_are = Some(attr);
+                    scan.sorted(
+                        attr,
+                        sorted.order(attr, lo, hi),
+                        sorted.values(attr, lo, hi),
+                        floor,
+                    )
+                };
+                if best.beaten_by(&cur) {
                     best = cur;
                 }
+            }
+            if let Some(a) = rows_are {
+                copy_order(&mut rows, sorted.order(a, lo, hi));
             }
             match best.attr {
                 Some(attr) if best.position >= 1 && best.position < n as isize => {
                     let col = &self.cols[attr];
-                    let goes_left = |i: &usize| col[*i] <= best.value;
-                    let (l, r): (Vec<usize>, Vec<usize>) = rows.iter().partition(|i| goes_left(i));
-                    let (sl, sr): (Vec<Vec<usize>>, Vec<Vec<usize>>) = sorted
-                        .into_iter()
-                        .map(|o| o.into_iter().partition(goes_left))
-                        .unzip();
+                    let goes_left = |i: usize| col[i] <= best.value;
+                    let mid = sorted.partition(lo, hi, &rows, goes_left);
+                    let mut l = Vec::with_capacity(mid - lo);
+                    let mut r = Vec::with_capacity(hi - mid);
+                    for &i in &rows {
+                        if goes_left(i) {
+                            l.push(i);
+                        } else {
+                            r.push(i);
+                        }
+                    }
                     node.split = Some((attr, best.value));
-                    let left = self.grow(l, sl);
-                    let right = self.grow(r, sr);
+                    let left = self.grow(sorted, lo, mid, l);
+                    let right = self.grow(sorted, mid, hi, r);
                     if !self.regression_tree {
                         let mut below = vec![false; width];
                         tested_below(&left, &mut below);
@@ -193,44 +215,6 @@ impl Builder<'_> {
         }
         node.rows = rows;
         node
-    }
-
-    /// `YongSplitInfo.attrSplit` on rows sorted by `attr`.
-    fn attr_split(&self, attr: usize, rows: &[usize], recip: &Reciprocals) -> Split {
-        let n = rows.len();
-        let mut s = Split {
-            attr: Some(attr),
-            impurity: -1e20,
-            position: -1,
-            value: 0.0,
-        };
-        if n < 4 {
-            return s;
-        }
-        let len = if n < 5 { 1 } else { n / 5 };
-        s.position = 0;
-        let mut imp = Impurity::new(len - 1, self.y, rows);
-        for i in len..n - len - 1 {
-            imp.add_left(self.y[rows[i]]);
-            let col = &self.cols[attr];
-            let (a, b) = (col[rows[i]], col[rows[i + 1]]);
-            if eq_small(b, a) {
-                // Weka updates the impurity here too, but never reads it: skip the powers.
-                continue;
-            }
-            // A candidate whose impurity provably cannot exceed the best so far is never
-            // taken (Weka's test is `>`), so its two powers are skipped.
-            if imp.bound(recip).is_some_and(|b| b <= s.impurity) {
-                continue;
-            }
-            imp.update();
-            if imp.impurity > s.impurity {
-                s.impurity = imp.impurity;
-                s.value = (a + b) * 0.5;
-                s.position = i as isize;
-            }
-        }
-        s
     }
 
     /// `RuleNode.buildLinearModel`: Weka's default linear regression on the node's rows and
@@ -254,11 +238,79 @@ impl Builder<'_> {
         }
     }
 
-    /// Weka's `Evaluation.rootMeanSquaredError` of `predict` on the node's rows.
-    fn rmse(&self, rows: &[usize], predict: impl Fn(&[f64]) -> f64) -> f64 {
+    /// `RuleNode.prune` over the whole tree.
+    pub fn prune(&self, node: &mut Node) {
+        let mut pruning = Pruning {
+            finite: self
+                .x
+                .iter()
+                .map(|r| r.iter().all(|v| !v.is_infinite()))
+                .collect(),
+            subtree: vec![f64::NAN; self.y.len()],
+            own: Vec::new(),
+        };
+        self.prune_at(node, &mut pruning);
+    }
+
+    /// `RuleNode.prune` at `node`. Weka scores a node's subtree by routing each of its rows
+    /// down to a leaf; the subtree's prediction of a row is its child's, so each pruned
+    /// child leaves its predictions of its rows in `pruning.subtree` and the node reads
+    /// them (the same values, summed in the same order) instead of descending again.
+    fn prune_at(&self, node: &mut Node, pruning: &mut Pruning) {
+        if !node.is_leaf() {
+            if let Some(l) = node.left.as_mut() {
+                self.prune_at(l, pruning);
+            }
+            if let Some(r) = node.right.as_mut() {
+                self.prune_at(r, pruning);
+            }
+        }
+        let model = self.linear_model(node);
+        let used: Vec<usize> = (0..model.coefficients.len())
+            .filter(|&j| model.coefficients[j] != 0.0)
+            .collect();
+        pruning.own.clear();
+        for &r in &node.rows {
+            let row = &self.x[r];
+            pruning.own.push(if pruning.finite[r] {
+                model.predict_sparse(&used, row)
+            } else {
+                model.predict(row)
+            });
+        }
+        let keep_split = !node.is_leaf() && {
+            let n = node.num_instances;
+            let rms_model = self.rmse(&node.rows, |i, _| pruning.own[i]);
+            let adjusted_model = rms_model * pruning_factor(n, model.num_parameters() + 1);
+            let rms_subtree = self.rmse(&node.rows, |_, r| pruning.subtree[r]);
+            let params = |c: &Option<Box<Node>>| c.as_ref().map_or(0, |c| c.num_parameters);
+            let (lp, rp) = (params(&node.left), params(&node.right));
+            let adjusted_node = rms_subtree * pruning_factor(n, lp + rp + 1);
+            if adjusted_model <= adjusted_node || adjusted_model < self.global_dev * 0.00001 {
+                node.num_parameters = model.num_parameters() + 1;
+                false
+            } else {
+                node.num_parameters = lp + rp + 1;
+                true
+            }
+        };
+        if !keep_split {
+            node.split = None;
+            node.left = None;
+            node.right = None;
+            for (&r, &p) in node.rows.iter().zip(&pruning.own) {
+                pruning.subtree[r] = p;
+            }
+        }
+        node.model = Some(model);
+    }
+
+    /// Weka's `Evaluation.rootMeanSquaredError` on the node's rows, `predicted(i, row)` being
+    /// the prediction of the i-th of them.
+    fn rmse(&self, rows: &[usize], predicted: impl Fn(usize, usize) -> f64) -> f64 {
         let (mut sum, mut count) = (0.0, 0.0);
-        for &r in rows {
-            let p = predict(&self.x[r]);
+        for (i, &r) in rows.iter().enumerate() {
+            let p = predicted(i, r);
             if p.is_nan() {
                 continue;
             }
@@ -267,37 +319,6 @@ impl Builder<'_> {
             count += 1.0;
         }
         (sum / count).sqrt()
-    }
-
-    /// `RuleNode.prune`.
-    pub fn prune(&self, node: &mut Node) {
-        if node.is_leaf() {
-            node.model = Some(self.linear_model(node));
-            return;
-        }
-        if let Some(l) = node.left.as_mut() {
-            self.prune(l);
-        }
-        if let Some(r) = node.right.as_mut() {
-            self.prune(r);
-        }
-        let model = self.linear_model(node);
-        let n = node.num_instances;
-        let rms_model = self.rmse(&node.rows, |row| model.predict(row));
-        let adjusted_model = rms_model * pruning_factor(n, model.num_parameters() + 1);
-        let rms_subtree = self.rmse(&node.rows, |row| node.predict(row));
-        let params = |c: &Option<Box<Node>>| c.as_ref().map_or(0, |c| c.num_parameters);
-        let (lp, rp) = (params(&node.left), params(&node.right));
-        let adjusted_node = rms_subtree * pruning_factor(n, lp + rp + 1);
-        if adjusted_model <= adjusted_node || adjusted_model < self.global_dev * 0.00001 {
-            node.split = None;
-            node.left = None;
-            node.right = None;
-            node.num_parameters = model.num_parameters() + 1;
-        } else {
-            node.num_parameters = lp + rp + 1;
-        }
-        node.model = Some(model);
     }
 
     /// `RuleNode.installLinearModels` (unpruned trees).
@@ -312,13 +333,9 @@ impl Builder<'_> {
     }
 }
 
-/// The sort key of `Utils.sort`: missing (NaN) as `f64::MAX`.
-fn key(v: f64) -> f64 {
-    if v.is_nan() {
-        f64::MAX
-    } else {
-        v
-    }
+fn copy_order(rows: &mut Vec<usize>, order: &[u32]) {
+    rows.clear();
+    rows.extend(order.iter().map(|&r| r as usize));
 }
 
 fn tested_below(node: &Node, atts: &mut [bool]) {

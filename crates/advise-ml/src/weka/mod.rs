@@ -11,6 +11,7 @@ mod jama_reuse;
 pub mod linear;
 pub mod m5p;
 mod m5p_impurity;
+mod m5p_split;
 mod m5p_tree;
 pub mod options;
 pub mod util;

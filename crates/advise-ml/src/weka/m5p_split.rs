@@ -1,0 +1,303 @@
+//! M5P's split search (`YongSplitInfo.attrSplit` over every attribute of a node) on columns
+//! sorted once at the root.
+//!
+//! Weka sorts a node's rows by each attribute in turn with its unstable quicksort. Where an
+//! attribute has no tied values in the node, any sort gives the one ascending order, so that
+//! order is taken from [`SortedColumns`], which keeps every attribute's rows in ascending order
+//! in one flat store and splits them down the tree by a stable partition; where it has ties,
+//! Weka's quicksort runs on the order the previous attribute left, as in Weka.
+
+use super::m5p_impurity::{FifthRoots, Impurity, Reciprocals};
+use super::util::eq_small;
+
+/// The sort key of `Utils.sort`: missing (NaN) as `f64::MAX`.
+pub(super) fn key(v: f64) -> f64 {
+    if v.is_nan() {
+        f64::MAX
+    } else {
+        v
+    }
+}
+
+/// Every attribute's rows in ascending order of that attribute, with the attribute's values
+/// beside them. A node owns positions `lo..hi` of every attribute's block (`len` positions
+/// per attribute, one per row at the root); splitting the node partitions each block's
+/// range stably, left rows first, so each child again owns one range in which its rows are
+/// sorted.
+pub(super) struct SortedColumns {
+    len: usize,
+    order: Vec<u32>,
+    values: Vec<f64>,
+    goes_left: Vec<bool>,
+    spill_order: Vec<u32>,
+    spill_values: Vec<f64>,
+}
+
+impl SortedColumns {
+    /// Sorts every column (`cols[attr][row]`, all of `len` rows; `len` fits in `u32`).
+    pub(super) fn new(cols: &[Vec<f64>], len: usize) -> Self {
+        let mut order = Vec::with_capacity(cols.len() * len);
+        let mut values = Vec::with_capacity(cols.len() * len);
+        let mut pairs: Vec<(f64, u32)> = Vec::with_capacity(len);
+        for col in cols {
+            pairs.clear();
+            pairs.extend(col.iter().zip(0u32..).map(|(&v, r)| (key(v), r)));
+            pairs.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+            for &(_, r) in &pairs {
+                order.push(r);
+                values.push(col[r as usize]);
+            }
+        }
+        SortedColumns {
+            len,
+            order,
+            values,
+            goes_left: vec![false; len],
+            spill_order: vec![0; len],
+            spill_values: vec![0.0; len],
+        }
+    }
+
+    /// The node's rows (positions `lo..hi`) in ascending order of `attr`.
+    pub(super) fn order(&self, attr: usize, lo: usize, hi: usize) -> &[u32] {
+        &self.order[attr * self.len + lo..attr * self.len + hi]
+    }
+
+    /// `attr`'s values in the order of [`SortedColumns::order`].
+    pub(super) fn values(&self, attr: usize, lo: usize, hi: usize) -> &[f64] {
+        &self.values[attr * self.len + lo..attr * self.len + hi]
+    }
+
+    /// Whether two of the node's rows have the same value of `attr` (as `Utils.sort` keys).
+    pub(super) fn has_ties(&self, attr: usize, lo: usize, hi: usize) -> bool {
+        self.values(attr, lo, hi)
+            .windows(2)
+            .any(|w| key(w[0]) == key(w[1]))
+    }
+
+    /// Splits the node at `lo..hi`: the rows for which `left` holds come first, in every
+    /// attribute's range, each side keeping its order. Returns the first position of the
+    /// right side.
+    pub(super) fn partition(
+        &mut self,
+        lo: usize,
+        hi: usize,
+        rows: &[usize],
+        left: impl Fn(usize) -> bool,
+    ) -> usize {
+        for &r in rows {
+            self.goes_left[r] = left(r);
+        }
+        let mut mid = lo;
+        let width = self.order.len().checked_div(self.len).unwrap_or(0);
+        for attr in 0..width {
+            let base = attr * self.len;
+            let order = &mut self.order[base + lo..base + hi];
+            let values = &mut self.values[base + lo..base + hi];
+            // Each row is written to both sides and only its own side advances (no
+            // data-dependent branch); the left side is written in place behind the reads.
+            let (mut nl, mut nr) = (0, 0);
+            for i in 0..order.len() {
+                let (o, v) = (order[i], values[i]);
+                let l = self.goes_left[o as usize];
+                order[nl] = o;
+                values[nl] = v;
+                self.spill_order[nr] = o;
+                self.spill_values[nr] = v;
+                nl += usize::from(l);
+                nr += usize::from(!l);
+            }
+            order[nl..].copy_from_slice(&self.spill_order[..nr]);
+            values[nl..].copy_from_slice(&self.spill_values[..nr]);
+            mid = lo + nl;
+        }
+        mid
+    }
+}
+
+/// The best split of one attribute (or of the node so far).
+pub(super) struct Split {
+    pub(super) attr: Option<usize>,
+    pub(super) impurity: f64,
+    pub(super) position: isize,
+    pub(super) value: f64,
+}
+
+impl Split {
+    pub(super) fn none() -> Self {
+        Split {
+            attr: None,
+            impurity: -1e20,
+            position: -1,
+            value: 0.0,
+        }
+    }
+
+    /// `RuleNode.split`'s test for replacing the node's best split by an attribute's.
+    pub(super) fn beaten_by(&self, cur: &Split) -> bool {
+        (cur.impurity - self.impurity).abs() > 1e-6 && cur.impurity > self.impurity + 1e-6
+    }
+}
+
+/// `YongSplitInfo.attrSplit` for every attribute of one node of `n` rows.
+pub(super) struct SplitScan<'a> {
+    y: &'a [f64],
+    recip: Reciprocals,
+    roots: FifthRoots,
+    /// The class values in the order being scanned.
+    ys: Vec<f64>,
+    /// The attribute's values in that order (rows with ties only).
+    vs: Vec<f64>,
+}
+
+impl<'a> SplitScan<'a> {
+    pub(super) fn new(y: &'a [f64], n: usize) -> Self {
+        SplitScan {
+            y,
+            recip: Reciprocals::new(n),
+            roots: FifthRoots::default(),
+            ys: Vec::with_capacity(n),
+            vs: Vec::with_capacity(n),
+        }
+    }
+
+    /// The split of `attr` over rows in ascending order (`order`, with the values `vs`).
+    pub(super) fn sorted(&mut self, attr: usize, order: &[u32], vs: &[f64], floor: f64) -> Split {
+        self.ys.clear();
+        self.ys.extend(order.iter().map(|&r| self.y[r as usize]));
+        scan(&self.ys, vs, attr, floor, &self.recip, &mut self.roots)
+    }
+
+    /// The split of `attr` (values `col`) over `rows` as Weka's quicksort ordered them.
+    pub(super) fn by_rows(
+        &mut self,
+        attr: usize,
+        col: &[f64],
+        rows: &[usize],
+        floor: f64,
+    ) -> Split {
+        self.ys.clear();
+        self.ys.extend(rows.iter().map(|&r| self.y[r]));
+        self.vs.clear();
+        self.vs.extend(rows.iter().map(|&r| col[r]));
+        scan(
+            &self.ys,
+            &self.vs,
+            attr,
+            floor,
+            &self.recip,
+            &mut self.roots,
+        )
+    }
+}
+
+/// `YongSplitInfo.attrSplit` on class values `ys` and attribute values `vs` in ascending order
+/// of the attribute. Only the result's use is Weka's: where the attribute's best impurity
+/// cannot exceed `floor` (the node's best so far plus 1e-6, the margin `RuleNode.split`
+/// requires), the node keeps its split whatever this returns, so candidates whose impurity
+/// provably stays at or below `floor`, or at or below this attribute's best so far (Weka's
+/// test is `>`), are skipped without their two powers. Every candidate that can be the
+/// attribute's first largest impurity above `floor` is still evaluated in order.
+fn scan(
+    ys: &[f64],
+    vs: &[f64],
+    attr: usize,
+    floor: f64,
+    recip: &Reciprocals,
+    roots: &mut FifthRoots,
+) -> Split {
+    let n = ys.len();
+    let mut s = Split {
+        attr: Some(attr),
+        ..Split::none()
+    };
+    if n < 4 {
+        return s;
+    }
+    let len = if n < 5 { 1 } else { n / 5 };
+    s.position = 0;
+    let mut imp = Impurity::new(len - 1, ys, roots);
+    let mut skip_at_or_below = floor.max(s.impurity);
+    for i in len..n - len - 1 {
+        imp.add_left(ys[i]);
+        let (a, b) = (vs[i], vs[i + 1]);
+        if eq_small(b, a) {
+            // Weka updates the impurity here too, but never reads it: skip the powers.
+            continue;
+        }
+        if imp.bound(recip).is_some_and(|b| b <= skip_at_or_below) {
+            continue;
+        }
+        imp.update();
+        if imp.impurity > s.impurity {
+            s.impurity = imp.impurity;
+            s.value = (a + b) * 0.5;
+            s.position = i as isize;
+            skip_at_or_below = floor.max(s.impurity);
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partition_keeps_every_column_sorted_and_stable() {
+        let mut rng = crate::rng::JavaRandom::new(3);
+        let n = 40;
+        // Column 0 has ties and a missing value; column 1 is tie-free.
+        let mut c0: Vec<f64> = (0..n).map(|_| (rng.next_double() * 6.0).floor()).collect();
+        c0[7] = f64::NAN;
+        let c1: Vec<f64> = (0..n).map(|_| rng.next_double()).collect();
+        let cols = vec![c0, c1];
+        let mut sorted = SortedColumns::new(&cols, n);
+        assert!(sorted.has_ties(0, 0, n));
+        assert!(!sorted.has_ties(1, 0, n));
+        let before: Vec<Vec<u32>> = (0..2).map(|a| sorted.order(a, 0, n).to_vec()).collect();
+        let rows: Vec<usize> = (0..n).collect();
+        let left = |r: usize| r.is_multiple_of(3);
+        let mid = sorted.partition(0, n, &rows, left);
+        assert_eq!(mid, (0..n).filter(|&r| left(r)).count());
+        for (attr, col) in cols.iter().enumerate() {
+            // Each side is the old order filtered: a stable partition.
+            let want_left: Vec<u32> = before[attr]
+                .iter()
+                .copied()
+                .filter(|&r| left(r as usize))
+                .collect();
+            let want_right: Vec<u32> = before[attr]
+                .iter()
+                .copied()
+                .filter(|&r| !left(r as usize))
+                .collect();
+            assert_eq!(sorted.order(attr, 0, mid), &want_left[..]);
+            assert_eq!(sorted.order(attr, mid, n), &want_right[..]);
+            for (pos, &r) in sorted.order(attr, 0, n).iter().enumerate() {
+                let v = sorted.values(attr, 0, n)[pos];
+                assert_eq!(v.to_bits(), col[r as usize].to_bits());
+            }
+            for (lo, hi) in [(0, mid), (mid, n)] {
+                let keys: Vec<f64> = sorted
+                    .values(attr, lo, hi)
+                    .iter()
+                    .map(|&v| key(v))
+                    .collect();
+                assert!(
+                    keys.windows(2).all(|w| w[0] <= w[1]),
+                    "attr {attr} unsorted"
+                );
+            }
+        }
+        // A child splits again inside its own range only.
+        let right_rows: Vec<usize> = sorted
+            .order(1, mid, n)
+            .iter()
+            .map(|&r| r as usize)
+            .collect();
+        let outside = sorted.order(0, 0, mid).to_vec();
+        sorted.partition(mid, n, &right_rows, |r| r.is_multiple_of(2));
+        assert_eq!(sorted.order(0, 0, mid), &outside[..]);
+    }
+}

@@ -10,6 +10,7 @@ mod jama;
 mod jama_reuse;
 pub mod linear;
 pub mod m5p;
+mod m5p_bound;
 mod m5p_impurity;
 mod m5p_split;
 mod m5p_tree;

@@ -11,6 +11,8 @@
 //! bit for bit JAMA's. Row k of the column is final (`col[k] -= s_k`) before its term is
 //! added to the rows below it, as in JAMA, where row i < j reads the already updated col[k].
 
+use super::jama_crout::{factor_body, Sums};
+
 /// A square matrix stored by columns: `a[j * n + i]` is row i, column j.
 pub struct ColMajor {
     pub n: usize,
@@ -144,8 +146,8 @@ unsafe fn factor_avx2(
 /// decomposition repeats are the same numbers, so its later columns start from them.
 #[derive(Debug)]
 pub struct Checkpoints {
-    width: usize,
-    levels: Vec<Vec<f64>>,
+    pub(super) width: usize,
+    pub(super) levels: Vec<Vec<f64>>,
 }
 
 /// Steps between kept partial sums (a multiple of the loop's four terms per pass).
@@ -164,127 +166,6 @@ impl Checkpoints {
 
     pub(super) fn at(&self, k: usize, col: usize, row: usize) -> f64 {
         self.levels[k / STEP - 1][col * self.width + row]
-    }
-}
-
-/// Kept sums while a loop runs: the store and the attribute id of each row and column.
-struct Sums<'a> {
-    ids: &'a [usize],
-    store: &'a mut Checkpoints,
-}
-
-impl Sums<'_> {
-    /// Keeps the open sums `s` of column j's rows at positions >= k (k a multiple of STEP).
-    #[inline(always)]
-    fn keep(&mut self, k: usize, j: usize, s: &[f64], piv: &[usize]) {
-        let level = k / STEP - 1;
-        let w = self.store.width;
-        if let Some(store) = self.store.levels.get_mut(level) {
-            let row = &mut store[self.ids[j] * w..(self.ids[j] + 1) * w];
-            for (&p, &v) in piv[k..].iter().zip(&s[k..]) {
-                row[self.ids[p]] = v;
-            }
-        }
-    }
-}
-
-/// JAMA's loop over columns `from..n`, columns before `from` being final already (see
-/// [`Factors::factor_from`] for `start`).
-#[inline(always)]
-fn factor_body(
-    n: usize,
-    lu: &mut [f64],
-    piv: &mut [usize],
-    from: usize,
-    start: usize,
-    mut sums: Option<Sums>,
-) {
-    let mut col = vec![0.0; n];
-    let mut s = vec![0.0; n];
-    for j in from..n {
-        col.copy_from_slice(&lu[j * n..(j + 1) * n]);
-        s.iter_mut().for_each(|v| *v = 0.0);
-        let mut k = 0;
-        if let Some(sm) = sums.as_ref().filter(|_| start > 0 && start <= j) {
-            // Rows below `start` are final; the others resume their sums at `start`.
-            let (w, c) = (sm.ids[j], &sm.store);
-            for i in start..n {
-                s[i] = c.at(start, w, sm.ids[piv[i]]);
-            }
-            k = start;
-        }
-        while k < j {
-            if k > start && k % STEP == 0 {
-                if let Some(sm) = sums.as_mut() {
-                    sm.keep(k, j, &s, piv);
-                }
-            }
-            // Four terms per pass over the open sums: each sum is loaded and stored once for
-            // its terms k..k+4, still added one after another in increasing k.
-            let kb = (j - k).min(4);
-            let mut c = [0.0; 4];
-            for a in 0..kb {
-                // Row k + a (< j) first takes its terms k..k+a of this pass, then is final.
-                let r = k + a;
-                for (t, &ct) in c.iter().enumerate().take(a) {
-                    s[r] += lu[(k + t) * n + r] * ct;
-                }
-                col[r] -= s[r];
-                c[a] = col[r];
-            }
-            let from = k + kb;
-            if kb == 4 {
-                let l0 = &lu[k * n + from..(k + 1) * n];
-                let l1 = &lu[(k + 1) * n + from..(k + 2) * n];
-                let l2 = &lu[(k + 2) * n + from..(k + 3) * n];
-                let l3 = &lu[(k + 3) * n + from..(k + 4) * n];
-                for ((((si, &a0), &a1), &a2), &a3) in
-                    s[from..].iter_mut().zip(l0).zip(l1).zip(l2).zip(l3)
-                {
-                    let mut v = *si;
-                    v += a0 * c[0];
-                    v += a1 * c[1];
-                    v += a2 * c[2];
-                    v += a3 * c[3];
-                    *si = v;
-                }
-            } else {
-                for (t, &ct) in c.iter().enumerate().take(kb) {
-                    let lt = &lu[(k + t) * n + from..(k + t + 1) * n];
-                    for (si, &l) in s[from..].iter_mut().zip(lt) {
-                        *si += l * ct;
-                    }
-                }
-            }
-            k += kb;
-        }
-        if j > start && j > 0 && j % STEP == 0 {
-            if let Some(sm) = sums.as_mut() {
-                sm.keep(j, j, &s, piv);
-            }
-        }
-        for i in j..n {
-            col[i] -= s[i];
-        }
-        lu[j * n..(j + 1) * n].copy_from_slice(&col);
-        let mut p = j;
-        for i in j + 1..n {
-            if col[i].abs() > col[p].abs() {
-                p = i;
-            }
-        }
-        if p != j {
-            for c in 0..n {
-                lu.swap(c * n + p, c * n + j);
-            }
-            piv.swap(p, j);
-        }
-        let d = lu[j * n + j];
-        if d != 0.0 {
-            for v in &mut lu[j * n + j + 1..(j + 1) * n] {
-                *v /= d;
-            }
-        }
     }
 }
 

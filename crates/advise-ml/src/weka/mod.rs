@@ -7,6 +7,7 @@ pub mod filters;
 pub mod ibk;
 mod ibk_scan;
 mod jama;
+mod jama_crout;
 mod jama_reuse;
 pub mod linear;
 pub mod m5p;

@@ -2,10 +2,12 @@
 //! JAMA's loop would compute again: LinearRegression's attribute elimination drops one
 //! attribute per step and refits (Weka 3.6's `LinearRegression.findBestModel`).
 
-use super::jama::{ColMajor, Factors, STEP};
+use super::jama::{Factors, STEP};
 
 impl Factors {
-    /// JAMA's decomposition of `reduced`, this matrix without row and column `r`. JAMA's
+    /// JAMA's decomposition of the reduced matrix, this matrix without row and column `r`,
+    /// whose entry at row i and column j (reduced numbering) is `reduced(j)(i)`; only the
+    /// entries JAMA's loop still reads are asked for. JAMA's
     /// first columns are taken from these factors where they are provably the same. Row r
     /// starts at position r and moves only when it is chosen as a pivot (a swap displaces
     /// only the row at the current step's position, and the steps before r never sit at r).
@@ -17,10 +19,10 @@ impl Factors {
     /// every other row resumes its sum from the kept sum over steps k < K, which those same
     /// steps formed. JAMA's loop forms the rest, so every bit is that of a fresh
     /// decomposition.
-    pub fn without(self, r: usize, reduced: &ColMajor) -> Factors {
+    pub fn without<C: Fn(usize) -> f64>(self, r: usize, reduced: impl Fn(usize) -> C) -> Factors {
         let n = self.n;
         let m = n - 1;
-        debug_assert!(r < n && reduced.n == m);
+        debug_assert!(r < n);
         let keep = self
             .piv
             .iter()
@@ -60,8 +62,8 @@ impl Factors {
             // Rows at positions below `start` (< keep) have not moved since their step.
             let old = &self.lu[(if j < r { j } else { j + 1 }) * n..][..start];
             lu.extend_from_slice(old);
-            let col = &reduced.a[j * m..(j + 1) * m];
-            lu.extend(piv[start..].iter().map(|&id| col[id]));
+            let col = reduced(j);
+            lu.extend(piv[start..].iter().map(|&id| col(id)));
         }
         let sums = self.sums.map(|(mut ids, c)| {
             ids.remove(r);
@@ -80,7 +82,7 @@ impl Factors {
 
 #[cfg(test)]
 mod tests {
-    use super::super::jama::{lu_solve, Checkpoints};
+    use super::super::jama::{lu_solve, Checkpoints, ColMajor};
     use super::*;
 
     /// `m` without row and column `r`.
@@ -174,7 +176,10 @@ mod tests {
                 let r = (step * 7 + 3) % cur.len();
                 let next = minor(&cur, r);
                 reused += usize::from(r > 0 && f.piv[0] != r);
-                let g = f.without(r, &ColMajor::symmetric(next.len(), |i, j| next[i][j]));
+                let g = f.without(r, |j| {
+                    let next = &next;
+                    move |i| next[i][j]
+                });
                 let fresh = of_rows(&next);
                 let what = format!("shape {shape} n {n} r {r} recorded {recorded}");
                 assert_eq!(bits(&g.lu), bits(&fresh.lu), "{what}");
@@ -221,7 +226,10 @@ mod tests {
                 let next = minor(&m, r);
                 let fresh = of_rows(&next);
                 for f in [of_rows(&m), recorded_rows(&m)] {
-                    let g = f.without(r, &ColMajor::symmetric(next.len(), |i, j| next[i][j]));
+                    let g = f.without(r, |j| {
+                        let next = &next;
+                        move |i| next[i][j]
+                    });
                     assert_eq!(bits(&g.lu), bits(&fresh.lu), "trial {trial} r {r}");
                     assert_eq!(g.piv, fresh.piv, "trial {trial} r {r}");
                 }

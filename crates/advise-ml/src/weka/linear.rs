@@ -196,6 +196,24 @@ impl<'a> Regression<'a> {
         ColMajor { n: k, a }
     }
 
+    /// Column j of [`Regression::normal_matrix`] alone, as its entry of each row.
+    fn normal_column<'b>(
+        &'b self,
+        idx: &'b [usize],
+        ridge: f64,
+        j: usize,
+    ) -> impl Fn(usize) -> f64 + 'b {
+        let g = &self.gram[idx[j]];
+        move |i| {
+            let v = g[idx[i]];
+            if i == j {
+                v + ridge
+            } else {
+                v
+            }
+        }
+    }
+
     /// JAMA's decomposition of the normal equations of `idx` at the first ridge, from the
     /// last one where `idx` is its columns less one; it keeps its partial sums for the next.
     fn first_factors(&self, idx: &[usize]) -> Factors {
@@ -208,7 +226,7 @@ impl<'a> Regression<'a> {
                     .find(|&i| last[i] != idx[i])
                     .unwrap_or(idx.len());
                 if last[r + 1..] == idx[r..] {
-                    return f.without(r, &self.normal_matrix(idx, ridge));
+                    return f.without(r, |j| self.normal_column(idx, ridge, j));
                 }
             }
             store = f.into_sums();

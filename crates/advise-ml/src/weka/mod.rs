@@ -10,6 +10,7 @@ mod jama;
 mod jama_crout;
 mod jama_reuse;
 pub mod linear;
+mod linear_select;
 pub mod m5p;
 mod m5p_bound;
 mod m5p_impurity;

@@ -7,6 +7,7 @@ pub mod data;
 pub mod fidelity;
 pub mod method;
 pub mod record;
+mod result;
 pub mod run;
 pub mod splits;
 pub mod stats;

@@ -4,8 +4,6 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use serde::Serialize;
-
 use super::answer::answer_all;
 use super::confusion::thesis_total;
 use super::data::SamplePool;
@@ -13,6 +11,10 @@ use super::method::{Answer, Contender};
 use super::splits::Fold;
 use super::stats::{bootstrap_grouped, mcnemar_exact, Interval};
 use crate::error::Result;
+
+pub use super::result::{
+    Cells, ExperimentResult, FoldSizes, OptimizationResult, SampleResult, Significance, Total,
+};
 
 /// Settings shared by every fold.
 #[derive(Debug, Clone)]
@@ -31,171 +33,6 @@ impl Default for RunSettings {
             bootstrap: 1000,
         }
     }
-}
-
-/// One test sample's outcome.
-#[derive(Debug, Clone, Serialize)]
-pub struct SampleResult {
-    /// `program/input/run/variant`.
-    pub id: String,
-    /// The predicted speedup (EX); `null` for rules that only decide.
-    pub predicted: Option<f64>,
-    /// The measured speedup (AC).
-    pub actual: f64,
-    /// The share of seeds that recommended (1 or 0 for deterministic methods).
-    pub recommended: f64,
-    pub choice: String,
-    /// The measured speedup's range over timing repetitions contains 1.0.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub noisy: bool,
-    #[serde(skip)]
-    group: usize,
-    #[serde(skip)]
-    variant_key: String,
-}
-
-impl SampleResult {
-    fn correct(&self) -> f64 {
-        if self.actual > 1.0 {
-            self.recommended
-        } else {
-            1.0 - self.recommended
-        }
-    }
-}
-
-/// Cells as fractions of samples may be averaged over seeds, hence `f64`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
-pub struct Cells {
-    pub pp: f64,
-    pub pn: f64,
-    pub np: f64,
-    pub nn: f64,
-}
-
-impl Cells {
-    fn of(samples: &[&SampleResult]) -> Cells {
-        let mut c = Cells::default();
-        for s in samples {
-            if s.actual > 1.0 {
-                c.pp += s.recommended;
-                c.np += 1.0 - s.recommended;
-            } else {
-                c.pn += s.recommended;
-                c.nn += 1.0 - s.recommended;
-            }
-        }
-        c
-    }
-    fn total(&self) -> f64 {
-        self.pp + self.pn + self.np + self.nn
-    }
-    fn accuracy(&self) -> Option<f64> {
-        (self.total() > 0.0).then(|| (self.pp + self.nn) / self.total())
-    }
-    fn balanced(&self) -> Option<f64> {
-        let rates: Vec<f64> = [(self.pp, self.pp + self.np), (self.nn, self.pn + self.nn)]
-            .into_iter()
-            .filter(|&(_, n)| n > 0.0)
-            .map(|(k, n)| k / n)
-            .collect();
-        (!rates.is_empty()).then(|| rates.iter().sum::<f64>() / rates.len() as f64)
-    }
-}
-
-/// Results of one optimization.
-#[derive(Debug, Clone, Serialize)]
-pub struct OptimizationResult {
-    pub name: String,
-    pub pp: f64,
-    pub pn: f64,
-    pub np: f64,
-    pub nn: f64,
-    pub accuracy: Option<f64>,
-    pub accuracy_ci: Option<Interval>,
-    pub balanced_accuracy: Option<f64>,
-    /// Accuracy on samples outside the no-clear-effect band, and the share inside it.
-    pub clear_accuracy: Option<f64>,
-    pub unclear_share: f64,
-    pub mape: Option<f64>,
-    pub mape_ci: Option<Interval>,
-    /// Accuracy per open choice (run, input): the spread behind the pooled figure.
-    pub choice_accuracy: BTreeMap<String, f64>,
-    pub samples: Vec<SampleResult>,
-}
-
-/// Totals over an experiment's optimizations.
-#[derive(Debug, Clone, Serialize)]
-pub struct Total {
-    pub pp: f64,
-    pub pn: f64,
-    pub np: f64,
-    pub nn: f64,
-    /// Sample-weighted accuracy: every test sample counts once.
-    pub accuracy: Option<f64>,
-    pub accuracy_ci: Option<Interval>,
-    /// The thesis's total: the unweighted mean of the optimizations' accuracies.
-    pub thesis_total: Option<f64>,
-    pub balanced_accuracy: Option<f64>,
-    pub clear_accuracy: Option<f64>,
-    pub unclear_share: f64,
-    pub mape: Option<f64>,
-    /// Share of test variants where the optimization ranked first by prediction is the one
-    /// that helped most (models only; variants with at least two candidate optimizations).
-    pub rank_accuracy: Option<f64>,
-}
-
-/// One experiment run with one method.
-#[derive(Debug, Clone, Serialize)]
-pub struct ExperimentResult {
-    pub name: String,
-    pub method: String,
-    pub baseline: bool,
-    pub folds: usize,
-    /// Training and test sizes of the folds, in speedup samples (each sample is one variant
-    /// without the optimization; Table 4.3 counts variants, twice as many).
-    pub fold_sizes: FoldSizes,
-    pub optimizations: Vec<OptimizationResult>,
-    pub total: Total,
-    /// McNemar's exact test against `baseline:majority` on the same samples.
-    pub vs_majority: Option<Significance>,
-}
-
-/// The smallest and largest training and test set of an experiment's folds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct FoldSizes {
-    pub train_min: usize,
-    pub train_max: usize,
-    pub test_min: usize,
-    pub test_max: usize,
-}
-
-impl FoldSizes {
-    pub fn of(folds: &[Fold]) -> FoldSizes {
-        let sizes = |f: fn(&Fold) -> usize| {
-            let v: Vec<usize> = folds.iter().map(f).collect();
-            (
-                v.iter().copied().min().unwrap_or(0),
-                v.iter().copied().max().unwrap_or(0),
-            )
-        };
-        let (train_min, train_max) = sizes(|f| f.train.len());
-        let (test_min, test_max) = sizes(|f| f.test.len());
-        FoldSizes {
-            train_min,
-            train_max,
-            test_min,
-            test_max,
-        }
-    }
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct Significance {
-    /// Samples only this method got right, and only the majority rule got right.
-    pub only_this: usize,
-    pub only_majority: usize,
-    pub p_value: f64,
 }
 
 /// Runs every fold with every predictor. `progress(done, total)` is called after each fit.

@@ -17,9 +17,10 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
+use super::batch::program_args;
 use super::build::{self, BuildSettings};
 use super::campaign::{join, Campaign, LedgerLine, Status, TimingOut};
-use super::collect::{program_args, CollectSettings, CollectSummary};
+use super::collect::{CollectSettings, CollectSummary};
 use super::gpgpusim::{SimConfig, Simulator, PINNED_COMMIT};
 use super::jobs::{job_list, shard_jobs, Input, Job};
 use super::runs::{disagreement, parse_records, Reference};

@@ -4,6 +4,7 @@
 //! It sits beside `profile` and never imports `model`. Nothing here prints: progress goes
 //! through the `Progress` trait, which the `commands` layer draws as a bar on stderr.
 
+mod batch;
 pub mod build;
 pub mod campaign;
 pub mod collect;

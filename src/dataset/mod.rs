@@ -11,5 +11,6 @@ pub mod matrix;
 pub mod measurements;
 pub mod model_file;
 pub mod portable;
+mod portable_table;
 pub mod samples;
 pub mod table;

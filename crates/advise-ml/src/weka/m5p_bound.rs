@@ -103,12 +103,16 @@ fn bound_stretch(s: &mut Stretch, y_all: f64, recip: &Reciprocals) {
         inv_r: &recip.inv_sq_rest[lo..hi],
     };
     let out = &mut s.bound[..m];
-    let mut done = 0;
+    // Candidates bounded four at a time; the rest (all of them without AVX2) one by one.
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
+    let done = if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU has AVX2, the one requirement of `bound_avx2`.
-        done = unsafe { bound_avx2(&lanes, out) };
-    }
+        unsafe { bound_avx2(&lanes, out) }
+    } else {
+        0
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let done = 0;
     for (j, b) in out.iter_mut().enumerate().skip(done) {
         *b = lanes.bound(j);
     }

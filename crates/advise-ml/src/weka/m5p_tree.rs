@@ -5,8 +5,9 @@
 //! leaf model with its ancestors' as (n * leaf + 15 * parent) / (n + 15).
 //!
 //! Instances are row indices. Weka sorts a node's instances in place by every attribute in turn
-//! with an unstable quicksort, and all later sums follow that order, so this code sorts the same
-//! way to reproduce Weka's floating-point results.
+//! with an unstable quicksort, and all later sums follow that order, so this code reproduces
+//! those orders (m5p_split.rs: presorted where an attribute has no ties in the node, Weka's
+//! quicksort where it has) to reproduce Weka's floating-point results.
 
 use serde::{Deserialize, Serialize};
 

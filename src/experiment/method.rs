@@ -189,8 +189,14 @@ pub fn contenders(spec: &str) -> Result<Vec<Box<dyn Contender>>> {
             other => methods.push(other.parse()?),
         }
     }
-    methods.dedup();
+    // Each method once, in the order first named (`ibk,m5p,ibk` or `all,ibk` repeat one).
+    let mut once: Vec<Method> = Vec::with_capacity(methods.len());
     for m in methods {
+        if !once.contains(&m) {
+            once.push(m);
+        }
+    }
+    for m in once {
         out.push(Box::new(ModelContender {
             params: m.default_params(),
         }));
@@ -236,5 +242,24 @@ mod tests {
                 .unwrap(),
             Answer::Decisions(vec![vec![false; 3]])
         );
+    }
+
+    #[test]
+    fn each_method_is_a_contender_once() {
+        let names = |spec: &str| -> Vec<String> {
+            contenders(spec).unwrap().iter().map(|c| c.name()).collect()
+        };
+        let twice = names("ibk,m5p,ibk");
+        let once = names("ibk,m5p");
+        assert_eq!(twice, once);
+        let all = names("all");
+        assert_eq!(names("all,ibk"), all);
+        let ibk_first = names("ibk,all");
+        assert_eq!(ibk_first[0], names("ibk")[0]);
+        let sorted = |mut v: Vec<String>| {
+            v.sort();
+            v
+        };
+        assert_eq!(sorted(ibk_first), sorted(all));
     }
 }

@@ -227,6 +227,9 @@ pub fn strategies(specs: &[String]) -> Result<Vec<Box<dyn Strategy>>> {
     if out.is_empty() {
         return Err(Error::Usage("no strategy given".into()));
     }
+    // Each strategy once, in the order first named (`auto,auto` or `all,auto` repeat one).
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|s| seen.insert(s.name()));
     Ok(out)
 }
 
@@ -249,4 +252,29 @@ fn count(key: &str, v: &str) -> Result<usize> {
         .ok()
         .filter(|x| *x > 0)
         .ok_or_else(|| Error::Usage(format!("option {key}={v}: expected a positive integer")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_strategy_once_in_the_order_first_named() {
+        let names = |list: &[&str]| -> Vec<String> {
+            let specs: Vec<String> = list.iter().map(|s| s.to_string()).collect();
+            strategies(&specs)
+                .unwrap()
+                .iter()
+                .map(|s| s.name())
+                .collect()
+        };
+        assert_eq!(
+            names(&["auto", "random", "auto"]),
+            names(&["auto", "random"])
+        );
+        let all = names(&["all"]);
+        assert_eq!(names(&["all", "auto"]), all);
+        assert_eq!(names(&["random", "all"])[0], names(&["random"])[0]);
+        assert_eq!(names(&["random", "all"]).len(), all.len());
+    }
 }

@@ -270,6 +270,14 @@ fn models(s: &BenchSettings, out: &Output) -> Result<()> {
     } else {
         s.methods.clone()
     };
+    // Each method once, in the order first named; repeated sizes are kept (they time again).
+    let mut once: Vec<Method> = Vec::with_capacity(methods.len());
+    for m in methods {
+        if !once.contains(&m) {
+            once.push(m);
+        }
+    }
+    let methods = once;
     let bar = super::output::bar("bench models", (s.rows.len() * methods.len()) as u64);
     let mut rows = Vec::new();
     for &n in &s.rows {

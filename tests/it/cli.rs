@@ -116,6 +116,27 @@ fn missing_file_exits_5_and_bad_arguments_exit_2() {
 }
 
 #[test]
+fn bench_models_rejects_empty_sizes_before_timing() {
+    for (args, says) in [
+        (
+            vec!["--rows", "0"],
+            "--rows 0: every size needs at least 2 rows",
+        ),
+        (
+            vec!["--rows", "3", "--cols", "0"],
+            "--cols 0: at least 1 feature column",
+        ),
+    ] {
+        advise()
+            .args(["bench", "models", "--no-weka", "--quiet"])
+            .args(args)
+            .assert()
+            .failure()
+            .stderr(predicate::str::contains(says));
+    }
+}
+
+#[test]
 fn variants_json_lists_64_per_program() {
     let out = advise()
         .args(["variants", "--program", "bh", "--json"])

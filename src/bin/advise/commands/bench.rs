@@ -259,6 +259,14 @@ pub fn run(which: Which) -> Result<()> {
 }
 
 fn models(s: &BenchSettings, out: &Output) -> Result<()> {
+    if let Some(&n) = s.rows.iter().find(|&&n| n < 2) {
+        return Err(Error::Usage(format!(
+            "--rows {n}: every size needs at least 2 rows"
+        )));
+    }
+    if s.cols == 0 {
+        return Err(Error::Usage("--cols 0: at least 1 feature column".into()));
+    }
     let dir = std::env::temp_dir().join(format!("advise-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
     let weka = if s.weka { Weka::find(&dir) } else { None };

@@ -271,13 +271,19 @@ pub fn suggest(advisor: &Advisor, x: &[f64], applied: &[String]) -> Result<Vec<S
             deciding_counters: deciding,
         });
     }
-    out.sort_by(|a, b| {
-        let gain = |s: &Suggestion| s.confidence * (s.predicted_speedup - 1.0);
-        (b.verdict == "recommend")
-            .cmp(&(a.verdict == "recommend"))
-            .then(gain(b).total_cmp(&gain(a)))
-    });
+    out.sort_by(rank);
     Ok(out)
+}
+
+/// The order of the suggestions: recommendations first; among equals, predictions inside
+/// the training data before extrapolations (a non-expert reads the top line as what to
+/// try), then by confidence-weighted gain.
+fn rank(a: &Suggestion, b: &Suggestion) -> std::cmp::Ordering {
+    let gain = |s: &Suggestion| s.confidence * (s.predicted_speedup - 1.0);
+    (b.verdict == "recommend")
+        .cmp(&(a.verdict == "recommend"))
+        .then(a.extrapolation.cmp(&b.extrapolation))
+        .then(gain(b).total_cmp(&gain(a)))
 }
 
 /// Whether `applied` (as a user writes it: `SHMEM`, `READ_ONLY`, `tile_size up`) names the
@@ -427,7 +433,7 @@ fn reason(
 
 #[cfg(test)]
 mod tests {
-    use super::is_applied;
+    use super::{is_applied, label, rank, Suggestion};
 
     #[test]
     fn applied_optimizations_match_whole_names_not_prefixes() {
@@ -438,5 +444,37 @@ mod tests {
         assert!(!is_applied("SORT", "S"));
         assert!(!is_applied("TILE_SIZE up", "TILE"));
         assert!(!is_applied("SHMEM", ""));
+    }
+
+    #[test]
+    fn trusted_recommendations_rank_before_extrapolated_ones() {
+        let s =
+            |name: &str, verdict: &'static str, p: f64, c: f64, extrapolation: bool| Suggestion {
+                optimization: name.into(),
+                predicted_speedup: p,
+                second_opinion: p,
+                confidence: c,
+                confidence_label: label(c),
+                verdict,
+                extrapolation,
+                reason: String::new(),
+                validated_accuracy: None,
+                majority_accuracy: None,
+                validation_table: None,
+                raw_score: 0.0,
+                coverage: 1.0,
+                simulated_only: false,
+                deciding_counters: Vec::new(),
+            };
+        let mut list = [
+            s("NOTHING", "no clear effect", 1.01, 0.99, false),
+            s("FAR", "recommend", 1.84, 0.61, true),
+            s("NEAR", "recommend", 1.37, 0.99, false),
+            s("NEAR_SMALL", "recommend", 1.10, 0.99, false),
+            s("FAR_SMALL", "recommend", 1.30, 0.61, true),
+        ];
+        list.sort_by(rank);
+        let order: Vec<&str> = list.iter().map(|s| s.optimization.as_str()).collect();
+        assert_eq!(order, ["NEAR", "NEAR_SMALL", "FAR", "FAR_SMALL", "NOTHING"]);
     }
 }

@@ -109,17 +109,14 @@ impl<'a> Regression<'a> {
     fn normal_matrix(&self, idx: &[usize], ridge: f64) -> ColMajor {
         let k = idx.len();
         let mut a = Vec::with_capacity(k * k);
-        for &ia in idx {
-            let g = &self.gram[ia];
-            a.extend(idx.iter().map(|&ib| g[ib]));
-        }
-        for i in 0..k {
-            a[i * k + i] += ridge;
+        for j in 0..k {
+            a.extend((0..k).map(self.normal_column(idx, ridge, j)));
         }
         ColMajor { n: k, a }
     }
 
-    /// Column j of [`Regression::normal_matrix`] alone, as its entry of each row.
+    /// Column j of [`Regression::normal_matrix`], as its entry of each row: the Gram entry of
+    /// the two attributes, plus the ridge on the diagonal.
     fn normal_column<'b>(
         &'b self,
         idx: &'b [usize],

@@ -48,10 +48,6 @@ impl NodeModel {
         }
         result + self.intercept
     }
-
-    fn num_parameters(&self) -> usize {
-        self.coefficients.iter().filter(|&&c| c != 0.0).count()
-    }
 }
 
 /// One node of the fitted tree.
@@ -267,6 +263,7 @@ impl Builder<'_> {
             }
         }
         let model = self.linear_model(node);
+        // The attributes with a nonzero coefficient: the model's parameters.
         let used: Vec<usize> = (0..model.coefficients.len())
             .filter(|&j| model.coefficients[j] != 0.0)
             .collect();
@@ -282,13 +279,13 @@ impl Builder<'_> {
         let keep_split = !node.is_leaf() && {
             let n = node.num_instances;
             let rms_model = self.rmse(&node.rows, |i, _| pruning.own[i]);
-            let adjusted_model = rms_model * pruning_factor(n, model.num_parameters() + 1);
+            let adjusted_model = rms_model * pruning_factor(n, used.len() + 1);
             let rms_subtree = self.rmse(&node.rows, |_, r| pruning.subtree[r]);
             let params = |c: &Option<Box<Node>>| c.as_ref().map_or(0, |c| c.num_parameters);
             let (lp, rp) = (params(&node.left), params(&node.right));
             let adjusted_node = rms_subtree * pruning_factor(n, lp + rp + 1);
             if adjusted_model <= adjusted_node || adjusted_model < self.global_dev * 0.00001 {
-                node.num_parameters = model.num_parameters() + 1;
+                node.num_parameters = used.len() + 1;
                 false
             } else {
                 node.num_parameters = lp + rp + 1;

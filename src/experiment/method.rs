@@ -190,13 +190,9 @@ pub fn contenders(spec: &str) -> Result<Vec<Box<dyn Contender>>> {
         }
     }
     // Each method once, in the order first named (`ibk,m5p,ibk` or `all,ibk` repeat one).
-    let mut once: Vec<Method> = Vec::with_capacity(methods.len());
+    let mut seen = std::collections::HashSet::new();
+    methods.retain(|m| seen.insert(*m));
     for m in methods {
-        if !once.contains(&m) {
-            once.push(m);
-        }
-    }
-    for m in once {
         out.push(Box::new(ModelContender {
             params: m.default_params(),
         }));

@@ -273,19 +273,14 @@ fn models(s: &BenchSettings, out: &Output) -> Result<()> {
     if s.weka && weka.is_none() {
         note("bench: java, javac or Weka's jar not found; timing advise only");
     }
-    let methods: Vec<Method> = if s.methods.is_empty() {
+    let mut methods: Vec<Method> = if s.methods.is_empty() {
         Method::ALL.to_vec()
     } else {
         s.methods.clone()
     };
     // Each method once, in the order first named; repeated sizes are kept (they time again).
-    let mut once: Vec<Method> = Vec::with_capacity(methods.len());
-    for m in methods {
-        if !once.contains(&m) {
-            once.push(m);
-        }
-    }
-    let methods = once;
+    let mut seen = std::collections::HashSet::new();
+    methods.retain(|m| seen.insert(*m));
     let bar = super::output::bar("bench models", (s.rows.len() * methods.len()) as u64);
     let mut rows = Vec::new();
     for &n in &s.rows {

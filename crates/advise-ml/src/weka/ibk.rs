@@ -13,7 +13,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::ibk_scan::{complete_distance, fits, rejects_low, sequential, Heap, Scaled};
+use super::ibk_heap::Heap;
+use super::ibk_nearest::nearest_one;
+use super::ibk_scan::{complete_distance, fits, initial_ranges, rejects_low, sequential, Scaled};
 use crate::data::Data;
 use crate::error::{MlError, Result};
 use crate::{Fit, Predict};
@@ -75,20 +77,20 @@ impl Fit<Data> for IbkParams {
         if self.k == 0 {
             return Err(MlError::Parameter("ibk: k must be at least 1".into()));
         }
-        let all = data.with_known_target();
+        let mut all = data.with_known_target();
         let mean = all.y.iter().sum::<f64>() / all.y.len().max(1) as f64;
         let start = if self.window > 0 && all.y.len() > self.window {
             all.y.len() - self.window
         } else {
             0
         };
-        let x = all.x[start..].to_vec();
+        let x = all.x.split_off(start);
         let ranges = initial_ranges(&x, data.features.len());
         let mut model = Ibk {
             nominal: (0..data.features.len())
                 .map(|j| data.is_nominal(j))
                 .collect(),
-            y: all.y[start..].to_vec(),
+            y: all.y.split_off(start),
             x,
             ranges,
             k: self.k,
@@ -99,45 +101,6 @@ impl Fit<Data> for IbkParams {
             model.k = model.hold_one_out_k(self.k, self.mean_squared);
         }
         Ok(model)
-    }
-}
-
-fn initial_ranges(x: &[Vec<f64>], width: usize) -> Vec<[f64; 3]> {
-    let mut ranges = vec![[f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY]; width];
-    let Some(first) = x.first() else {
-        return ranges;
-    };
-    for (r, &v) in ranges.iter_mut().zip(first) {
-        if !v.is_nan() {
-            *r = [v, v, 0.0];
-        }
-    }
-    for row in &x[1..] {
-        for (r, &v) in ranges.iter_mut().zip(row) {
-            if v.is_nan() {
-                continue;
-            }
-            if v < r[0] {
-                r[0] = v;
-                r[2] = r[1] - r[0];
-                if v > r[1] {
-                    r[1] = v;
-                    r[2] = r[1] - r[0];
-                }
-            } else if v > r[1] {
-                r[1] = v;
-                r[2] = r[1] - r[0];
-            }
-        }
-    }
-    ranges
-}
-
-pub(super) fn norm(x: f64, r: &[f64; 3]) -> f64 {
-    if r[0].is_nan() || r[1] == r[0] {
-        0.0
-    } else {
-        (x - r[0]) / r[2]
     }
 }
 
@@ -189,6 +152,19 @@ impl Ibk {
         let low_target: Option<Vec<f32>> =
             (fast && fits(target)).then(|| target.iter().map(|&v| v as f32).collect());
         let low = low_target.as_deref();
+        if let (1, Some(t)) = (k, low) {
+            let slow = |i: usize, cutoff: f64| {
+                let row = scaled.row(i);
+                if scaled.complete[i] {
+                    complete_distance(target, row, cutoff)
+                } else {
+                    self.distance(target, row, cutoff)
+                }
+            };
+            if let Some(out) = nearest_one(scaled, target, t, skip, slow) {
+                return out;
+            }
+        }
         let mut heap = Heap::new(k);
         let mut filled = 0;
         for i in 0..self.x.len() {

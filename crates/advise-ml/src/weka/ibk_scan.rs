@@ -14,8 +14,6 @@
 //! exceeds the cutoff by more than that margin are rejected; every other row gets Weka's
 //! sequential sum, so each distance that is kept, compared or tied is Weka's to the last bit.
 
-use super::ibk::norm;
-
 /// Relative margin above the cutoff before a lane sum rejects a row: more than
 /// 2(m-1)u / (1 - (m-1)u) for any m below 10^6 columns.
 const MARGIN: f64 = 1e-9;
@@ -149,18 +147,71 @@ unsafe fn rejects_low_avx2(a: &[f32], b: &[f32], cutoff: f64) -> bool {
     rejects_low_body(a, b, cutoff)
 }
 
+/// Whether an `f32` sum `s` of `m` squared differences of `f32` copies (values within LIMIT)
+/// shows that Weka's sequential `f64` distance exceeds `cutoff` ([`rejects_low`]'s test).
+pub fn exceeds_low(s: f32, m: usize, cutoff: f64) -> bool {
+    low_bounds(m, cutoff).is_some_and(|(bound, shrink)| f64::from(s) * shrink > bound)
+}
+
+/// The cutoff an `f32` sum must exceed once shrunk, and the shrink factor, for `m` terms;
+/// `None` when no `f32` sum can decide (an infinite cutoff, or too many terms).
 #[inline(always)]
-fn rejects_low_body(a: &[f32], b: &[f32], cutoff: f64) -> bool {
+fn low_bounds(m: usize, cutoff: f64) -> Option<(f64, f64)> {
     if !cutoff.is_finite() {
-        return false;
+        return None;
     }
-    let m = a.len() as f64;
+    let m = m as f64;
     let rel = m * 2f64.powi(-24);
     if rel >= 0.5 {
-        return false;
+        return None;
     }
     let bound = cutoff * (1.0 + MARGIN) + m * 1.3e-6;
-    let shrink = 1.0 / (1.0 + rel / (1.0 - rel));
+    Some((bound, 1.0 / (1.0 + rel / (1.0 - rel))))
+}
+
+/// An upper bound of Weka's sequential `f64` distance between two rows when the squared
+/// differences of their `f32` copies (values within LIMIT), `m` terms, add up to `s` in some
+/// order; `None` when `m` is too large for the bound.
+pub fn low_upper(s: f32, m: usize) -> Option<f64> {
+    let m = m as f64;
+    let rel = m * 2f64.powi(-24);
+    if rel >= 0.5 {
+        return None;
+    }
+    // The f32 sum's error (Higham, section 4.2), each f32 square's, Weka's f64 sum's, and
+    // 1e-12 for the rounding of this expression itself.
+    let exact = f64::from(s) / (1.0 - rel / (1.0 - rel)) + m * 1.3e-6;
+    Some(exact * (1.0 + MARGIN) * (1.0 + 1e-12))
+}
+
+/// The `f32` sum of squared differences, or `None` once it shows that Weka's distance exceeds
+/// `cutoff` ([`rejects_low`]'s test; with an infinite cutoff the whole sum is formed).
+pub fn low_distance(a: &[f32], b: &[f32], cutoff: f64) -> Option<f32> {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, the one requirement of `low_distance_avx2`.
+        return unsafe { low_distance_avx2(a, b, cutoff) };
+    }
+    low_distance_body(a, b, cutoff)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn low_distance_avx2(a: &[f32], b: &[f32], cutoff: f64) -> Option<f32> {
+    low_distance_body(a, b, cutoff)
+}
+
+#[inline(always)]
+fn rejects_low_body(a: &[f32], b: &[f32], cutoff: f64) -> bool {
+    if low_bounds(a.len(), cutoff).is_none() {
+        return false;
+    }
+    low_distance_body(a, b, cutoff).is_none()
+}
+
+#[inline(always)]
+fn low_distance_body(a: &[f32], b: &[f32], cutoff: f64) -> Option<f32> {
+    let (bound, shrink) = low_bounds(a.len(), cutoff).unwrap_or((f64::INFINITY, 1.0));
     let mut lanes = [0.0f32; 16];
     // Checked after every 128 values: on `bench models` (250 counters, 1920 rows) checks
     // every 32 or 64 values cost more than the rows they rejected early (0.091 and 0.070 s
@@ -176,7 +227,7 @@ fn rejects_low_body(a: &[f32], b: &[f32], cutoff: f64) -> bool {
         }
         let s: f32 = lanes.iter().sum();
         if f64::from(s) * shrink > bound {
-            return true;
+            return None;
         }
     }
     // The rest in runs of 16 into the same lanes, then the last few one by one (the bounds
@@ -194,7 +245,11 @@ fn rejects_low_body(a: &[f32], b: &[f32], cutoff: f64) -> bool {
         let diff = u - v;
         s += diff * diff;
     }
-    f64::from(s) * shrink > bound
+    if f64::from(s) * shrink > bound {
+        None
+    } else {
+        Some(s)
+    }
 }
 
 /// Weka's squared distance between two complete numeric rows with its early exit: the
@@ -242,76 +297,44 @@ pub fn complete_distance(a: &[f64], b: &[f64], cutoff: f64) -> f64 {
     sequential(a, b, cutoff)
 }
 
-/// Weka's `MyHeap`: a max-heap of the k nearest plus a list of rows tied with its top.
-pub struct Heap {
-    h: Vec<(usize, f64)>,
-    pub ties: Vec<(usize, f64)>,
+/// Per feature: min, max and width of the training rows (Weka's `NormalizableDistance`
+/// ranges before any test row widens them).
+pub fn initial_ranges(x: &[Vec<f64>], width: usize) -> Vec<[f64; 3]> {
+    let mut ranges = vec![[f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY]; width];
+    let Some(first) = x.first() else {
+        return ranges;
+    };
+    for (r, &v) in ranges.iter_mut().zip(first) {
+        if !v.is_nan() {
+            *r = [v, v, 0.0];
+        }
+    }
+    for row in &x[1..] {
+        for (r, &v) in ranges.iter_mut().zip(row) {
+            if v.is_nan() {
+                continue;
+            }
+            if v < r[0] {
+                r[0] = v;
+                r[2] = r[1] - r[0];
+                if v > r[1] {
+                    r[1] = v;
+                    r[2] = r[1] - r[0];
+                }
+            } else if v > r[1] {
+                r[1] = v;
+                r[2] = r[1] - r[0];
+            }
+        }
+    }
+    ranges
 }
 
-impl Heap {
-    pub fn new(k: usize) -> Self {
-        let mut h = Vec::with_capacity(k + 2);
-        h.push((0, 0.0));
-        Heap {
-            h,
-            ties: Vec::new(),
-        }
-    }
-
-    pub fn size(&self) -> usize {
-        self.h.len() - 1
-    }
-
-    pub fn peek(&self) -> f64 {
-        self.h[1].1
-    }
-
-    pub fn put(&mut self, i: usize, d: f64) {
-        self.h.push((i, d));
-        let mut c = self.size();
-        while c > 1 && self.h[c].1 > self.h[c / 2].1 {
-            self.h.swap(c, c / 2);
-            c /= 2;
-        }
-    }
-
-    pub fn get(&mut self) -> (usize, f64) {
-        let top = self.h[1];
-        let last = self.h.len() - 1;
-        self.h[1] = self.h[last];
-        self.h.pop();
-        let n = self.size();
-        let mut i = 1;
-        while (2 * i <= n && self.h[i].1 < self.h[2 * i].1)
-            || (2 * i < n && self.h[i].1 < self.h[2 * i + 1].1)
-        {
-            // Weka goes left only when the left child is strictly larger (or there is no right).
-            let left_larger = matches!(
-                self.h[2 * i]
-                    .1
-                    .partial_cmp(&self.h.get(2 * i + 1).map_or(0.0, |e| e.1)),
-                Some(std::cmp::Ordering::Greater)
-            );
-            let c = if 2 * i < n && !left_larger {
-                2 * i + 1
-            } else {
-                2 * i
-            };
-            self.h.swap(i, c);
-            i = c;
-        }
-        top
-    }
-
-    pub fn put_by_substitute(&mut self, i: usize, d: f64) {
-        let head = self.get();
-        self.put(i, d);
-        let top = self.peek();
-        if head.1 == top {
-            self.ties.push(head);
-        } else if head.1 > top {
-            self.ties.clear();
-        }
+fn norm(x: f64, r: &[f64; 3]) -> f64 {
+    if r[0].is_nan() || r[1] == r[0] {
+        0.0
+    } else {
+        (x - r[0]) / r[2]
     }
 }
 

@@ -5,6 +5,8 @@
 pub mod cv;
 pub mod filters;
 pub mod ibk;
+mod ibk_heap;
+mod ibk_nearest;
 mod ibk_scan;
 mod jama;
 mod jama_crout;

@@ -5,6 +5,8 @@ pub mod arff;
 pub mod blocksize;
 pub mod families;
 pub mod features;
+mod features_aggregate;
+mod features_csv;
 pub mod import;
 pub mod instances;
 pub mod matrix;

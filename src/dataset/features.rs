@@ -7,12 +7,13 @@
 //! Normalization (thesis section 4.4): `Vn = Vo / A * C` with A the active cycles. The thesis
 //! leaves C open; advise uses C = 1e6, so a count reads "per million active cycles".
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use super::features_aggregate::{canonical, pick_normalizer, Entry, Metric};
 pub use super::features_csv::{fmt_opt, remapper, union_columns};
 use super::measurements::{MeasurementRow, RunKey, TimingRow};
 use crate::error::{Error, Result};
+use crate::profile::section_labels;
 use crate::profile::value::MetricKind;
 
 /// The constant C of the thesis's normalization.
@@ -125,8 +126,24 @@ pub fn build(
     // group -> metric -> (unit, entries of (kernel, launch, invocations, value))
     let mut groups: BTreeMap<GroupKey, BTreeMap<String, Metric>> = BTreeMap::new();
     let mut durations: HashMap<(RunKey, String, u64), f64> = HashMap::new();
+    // A details-page label stands for its metric only where the launch does not also have
+    // that metric by name (a report with sections and --metrics both): the name wins.
+    let labelled =
+        |m: &MeasurementRow| !settings.keep_names && section_labels::metric_of(&m.metric).is_some();
+    let named: HashSet<(RunKey, &str, u64, &str)> = if measurements.iter().any(labelled) {
+        measurements
+            .iter()
+            .filter(|m| !labelled(m))
+            .map(|m| (m.key(), m.kernel.as_str(), m.launch, m.metric.as_str()))
+            .collect()
+    } else {
+        HashSet::new()
+    };
     for m in measurements {
         let (name, scale) = canonical(&m.metric, settings.keep_names);
+        if labelled(m) && named.contains(&(m.key(), m.kernel.as_str(), m.launch, name.as_str())) {
+            continue;
+        }
         if DURATION_METRICS.contains(&name.as_str()) {
             durations.insert((m.key(), m.kernel.clone(), m.launch), m.value);
         }
@@ -360,6 +377,37 @@ mod tests {
             Some((90.0 * 3.0 + 10.0 * 1.0) / 4.0)
         );
         assert_eq!(t.normalizer.as_deref(), Some("sm__cycles_active.sum"));
+    }
+
+    #[test]
+    fn details_page_labels_stand_for_their_metric_unless_the_launch_has_it_by_name() {
+        let settings = |keep_names| FeatureSettings {
+            normalize: Normalize::None,
+            per_kernel: false,
+            keep_names,
+            normalizer: None,
+            view: View::Counters,
+        };
+        let rows = vec![
+            row("000000", "k", 0, "Achieved Occupancy", "%", 40.0),
+            row("000000", "k", 0, "Duration", "second", 2.0),
+            row("000000", "k", 0, "gpu__time_duration.sum", "second", 3.0),
+            row("000000", "k", 1, "Duration", "second", 1.0),
+        ];
+        let t = build(&rows, &[], &settings(false)).unwrap();
+        assert_eq!(
+            t.columns,
+            vec![
+                "gpu__time_duration.sum",
+                "sm__warps_active.avg.pct_of_peak_sustained_active"
+            ]
+        );
+        // Launch 0's duration by name (3; its label's 2 is dropped), launch 1's by its label
+        // (1): durations average weighted by themselves, (3 x 3 + 1 x 1) / 4. With the label
+        // kept too it would be (2 x 3 + 3 x 3 + 1 x 1) / 7.
+        assert_eq!(t.rows[0].values, vec![Some(2.5), Some(40.0)]);
+        let kept = build(&rows, &[], &settings(true)).unwrap();
+        assert!(kept.columns.iter().any(|c| c == "Achieved Occupancy"));
     }
 
     #[test]

@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 
 use super::features::{GroupKey, Normalize, ACTIVE_CYCLE_METRICS};
 use crate::error::{Error, Result};
-use crate::profile::metric_map;
 use crate::profile::value::MetricKind;
+use crate::profile::{metric_map, section_labels};
 
 /// One metric's entries in one run (or kernel), with its unit.
 pub(super) struct Metric {
@@ -58,13 +58,17 @@ impl Metric {
     }
 }
 
-/// The ncu name (and scale) for a metric, unless names are kept as they are.
+/// The ncu name (and scale) for a metric: nvprof names and Nsight Compute details-page labels
+/// become the ncu metric they stand for, unless names are kept as they are.
 pub(super) fn canonical(metric: &str, keep: bool) -> (String, f64) {
     if !keep {
         if let Some(p) = metric_map::lookup(metric) {
             if let (Some(ncu), metric_map::Match::Exact) = (p.ncu, p.matches) {
                 return (ncu.to_string(), p.scale);
             }
+        }
+        if let Some(ncu) = section_labels::metric_of(metric) {
+            return (ncu.to_string(), 1.0);
         }
     }
     (metric.to_string(), 1.0)

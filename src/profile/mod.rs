@@ -10,6 +10,7 @@ pub mod metric_map;
 pub mod ncu;
 pub mod nvprof;
 pub mod nvprof_wide;
+pub mod section_labels;
 pub mod text;
 pub mod value;
 

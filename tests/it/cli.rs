@@ -267,6 +267,61 @@ fn features_without_active_cycles_says_how_to_fix_it() {
         .stderr(predicate::str::contains("m.csv:2:"));
 }
 
+/// A real Nsight Compute details page (V100, 2020, sections named by label): its labels stand
+/// for their metrics, so the portable view has the occupancy and IPC the sections printed.
+#[test]
+fn details_page_labels_feed_the_portable_view() {
+    let file = fixture("ncu/ncu_details_V100_xplacer_bfs_graph4096_lassen.csv");
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("m.csv");
+    advise()
+        .args(["-q", "parse", "-o"])
+        .arg(&m)
+        .arg(&file)
+        .assert()
+        .success();
+    let out = advise()
+        .args(["-q", "features", "--view", "portable", "--measurements"])
+        .arg(&m)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let row: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let get = |name: &str| -> f64 {
+        let i = header.iter().position(|h| *h == name).unwrap();
+        row[i].parse().unwrap_or_else(|_| panic!("{name} is empty"))
+    };
+    // The launches' occupancy and IPC, averaged with their durations as weights.
+    let d = advise::profile::parse_path(&file, advise::profile::FormatChoice::Auto).unwrap();
+    let per_launch = |metric: &str| -> Vec<(u64, f64)> {
+        d.measurements
+            .iter()
+            .filter(|x| x.metric == metric)
+            .map(|x| (x.launch, x.value))
+            .collect()
+    };
+    let durations = per_launch("Duration");
+    let weighted = |metric: &str| -> f64 {
+        let (mut sum, mut total) = (0.0, 0.0);
+        for (launch, v) in per_launch(metric) {
+            let w = durations.iter().find(|d| d.0 == launch).unwrap().1;
+            sum += v * w;
+            total += w;
+        }
+        sum / total
+    };
+    let occupancy = weighted("Achieved Occupancy") * 0.01;
+    let ipc = weighted("Executed Ipc Active");
+    assert!((get("portable__occupancy") - occupancy).abs() < 1e-9 * occupancy);
+    assert!((get("portable__ipc") - ipc).abs() < 1e-9 * ipc);
+    assert!(get("portable__l2_hit_rate") > 0.0 && get("portable__l2_hit_rate") <= 1.0);
+}
+
 #[test]
 fn demo_fixtures_parses_the_shipped_profiler_files() {
     advise()

@@ -62,34 +62,54 @@ impl<'a> Regression<'a> {
         let std_devs: Vec<f64> = cols.iter().map(|c| variance(c).sqrt()).collect();
         let p = cols.len();
         let live: Vec<usize> = (0..p).filter(|&j| std_devs[j] != 0.0).collect();
-        // The standardized rows (live columns only), so that one row's products with a
-        // column a are a contiguous run: gram[a][b] = sum over rows, in row order, of
-        // z[r][a] * z[r][b], each entry a sum of its own in Weka's order.
-        let z: Vec<Vec<f64>> = (0..y.len())
-            .map(|r| {
-                live.iter()
-                    .map(|&j| (cols[j][r] - means[j]) / std_devs[j])
-                    .collect()
-            })
-            .collect();
+        // The standardized rows (live columns only), in one flat row-major block. Each
+        // Gram entry is a sum of its own in Weka's order, row after row from 0.0; the upper
+        // triangle is kept as one run per attribute a (its products with attributes b >= a),
+        // and a block of runs is formed over all rows at a time, so the rows are read once
+        // per block instead of once per attribute.
+        let w = live.len();
+        let mut z = vec![0.0; y.len() * w];
+        for (c, &j) in live.iter().enumerate() {
+            let (m, sd) = (means[j], std_devs[j]);
+            for (r, &v) in cols[j].iter().enumerate().take(y.len()) {
+                z[r * w + c] = (v - m) / sd;
+            }
+        }
+        let mut tri = vec![0.0; w * (w + 1) / 2];
+        let mut ya = vec![0.0; w];
+        // Attributes a in blocks whose runs fit in the L1 cache (about 32 KiB), each block
+        // over all rows.
+        let (mut a0, mut off0) = (0, 0);
+        while a0 < w {
+            let (mut a1, mut len) = (a0, 0);
+            while a1 < w && (a1 == a0 || len + (w - a1) <= 4096) {
+                len += w - a1;
+                a1 += 1;
+            }
+            let block = &mut tri[off0..off0 + len];
+            for (row, &yr) in z.chunks_exact(w).zip(y) {
+                let mut off = 0;
+                for (ia, &u) in row.iter().enumerate().take(a1).skip(a0) {
+                    let run = &mut block[off..off + (w - ia)];
+                    for (s, &v) in run.iter_mut().zip(&row[ia..]) {
+                        *s += u * v;
+                    }
+                    ya[ia] += u * yr;
+                    off += w - ia;
+                }
+            }
+            (a0, off0) = (a1, off0 + len);
+        }
         let mut gram = vec![vec![0.0; p]; p];
         let mut aty = vec![0.0; p];
-        let mut acc = vec![0.0; live.len()];
+        let mut off = 0;
         for (ia, &a) in live.iter().enumerate() {
-            acc.iter_mut().for_each(|v| *v = 0.0);
-            let mut ya = 0.0;
-            for (row, &yr) in z.iter().zip(y) {
-                let u = row[ia];
-                for (s, &v) in acc[ia..].iter_mut().zip(&row[ia..]) {
-                    *s += u * v;
-                }
-                ya += u * yr;
-            }
             for (ib, &b) in live.iter().enumerate().skip(ia) {
-                gram[a][b] = acc[ib];
-                gram[b][a] = acc[ib];
+                gram[a][b] = tri[off + ib - ia];
+                gram[b][a] = tri[off + ib - ia];
             }
-            aty[a] = ya;
+            aty[a] = ya[ia];
+            off += w - ia;
         }
         Regression {
             cols,

@@ -75,18 +75,21 @@ impl<'a> Regression<'a> {
                 z[r * w + c] = (v - m) / sd;
             }
         }
-        let mut tri = vec![0.0; w * (w + 1) / 2];
-        let mut ya = vec![0.0; w];
+        let mut gram = vec![vec![0.0; p]; p];
+        let mut aty = vec![0.0; p];
         // Attributes a in blocks whose runs fit in the L1 cache (about 32 KiB), each block
-        // over all rows.
-        let (mut a0, mut off0) = (0, 0);
+        // over all rows, then copied into the matrix.
+        let mut block = Vec::with_capacity(w.min(4096));
+        let mut ya = vec![0.0; w];
+        let mut a0 = 0;
         while a0 < w {
             let (mut a1, mut len) = (a0, 0);
             while a1 < w && (a1 == a0 || len + (w - a1) <= 4096) {
                 len += w - a1;
                 a1 += 1;
             }
-            let block = &mut tri[off0..off0 + len];
+            block.clear();
+            block.resize(len, 0.0);
             for (row, &yr) in z.chunks_exact(w).zip(y) {
                 let mut off = 0;
                 for (ia, &u) in row.iter().enumerate().take(a1).skip(a0) {
@@ -98,18 +101,17 @@ impl<'a> Regression<'a> {
                     off += w - ia;
                 }
             }
-            (a0, off0) = (a1, off0 + len);
-        }
-        let mut gram = vec![vec![0.0; p]; p];
-        let mut aty = vec![0.0; p];
-        let mut off = 0;
-        for (ia, &a) in live.iter().enumerate() {
-            for (ib, &b) in live.iter().enumerate().skip(ia) {
-                gram[a][b] = tri[off + ib - ia];
-                gram[b][a] = tri[off + ib - ia];
+            let mut off = 0;
+            for ia in a0..a1 {
+                let a = live[ia];
+                for (ib, &b) in live.iter().enumerate().skip(ia) {
+                    gram[a][b] = block[off + ib - ia];
+                    gram[b][a] = block[off + ib - ia];
+                }
+                aty[a] = ya[ia];
+                off += w - ia;
             }
-            aty[a] = ya[ia];
-            off += w - ia;
+            a0 = a1;
         }
         Regression {
             cols,

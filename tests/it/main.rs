@@ -12,6 +12,7 @@ mod data_robustness;
 mod experiments;
 mod harness_build;
 mod harness_collect;
+mod import_xplacer;
 mod models_weka;
 mod parse_fixtures;
 mod parse_robustness;

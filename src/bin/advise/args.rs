@@ -273,6 +273,8 @@ pub enum BackendArg {
 pub enum ToolArg {
     Ktt,
     KernelTuner,
+    /// XPlacer-ML-DataPlacement: FILE is one benchmark folder (e.g. benchmarks/hotspot).
+    Xplacer,
 }
 
 /// Which metrics `advise features` divides by active cycles.

@@ -47,7 +47,9 @@ pub enum Command {
     /// `ktt`: Kernel Tuning Toolkit JSON output (with Nsight Compute counters where KTT
     /// profiled). `kernel-tuner`: a Kernel Tuner cache (times only). Each parameter with two
     /// values becomes an on/off switch; each step between neighbouring values of a
-    /// many-valued parameter becomes a switch too.
+    /// many-valued parameter becomes a switch too. `xplacer`: one benchmark folder of
+    /// XPlacer-ML-DataPlacement (unified-memory placement variants with the baseline's Nsight
+    /// Compute sections); each object's policy 0 -> p is a switch.
     Import(import::Args),
     /// Run the thesis's cross-validation experiments (1-6) and more (leave one input out,
     /// leave one program out, k-fold, simulator fidelity) on dataset folders, with baselines,

@@ -4,6 +4,8 @@
 pub mod kernel_tuner;
 pub mod ktt;
 pub mod space;
+pub mod xplacer;
+pub mod xplacer_write;
 
 use std::fmt::Write as _;
 use std::path::Path;

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use super::output::{note, Output};
 use crate::args::{JsonArg, ToolArg};
-use advise::dataset::import::{read_space, write_dataset, Tool};
+use advise::dataset::import::{read_space, write_dataset, xplacer, xplacer_write, Tool};
 use advise::error::Result;
 
 /// `advise import`.
@@ -12,7 +12,7 @@ use advise::error::Result;
 pub struct Args {
     #[arg(value_enum)]
     pub tool: ToolArg,
-    /// The file (.json or .json.gz).
+    /// The file (.json or .json.gz); for `xplacer`, the benchmark folder.
     pub file: PathBuf,
     /// Dataset folder to write, e.g. datasets/ktt-convolution-2080ti.
     #[arg(long = "out-dir", alias = "out")]
@@ -26,12 +26,36 @@ pub fn run(args: Args) -> Result<()> {
 }
 
 fn import(tool: ToolArg, file: &Path, out: &Path, json: bool) -> Result<()> {
+    let command: Vec<String> = std::env::args().collect();
     let tool = match tool {
         ToolArg::Ktt => Tool::Ktt,
         ToolArg::KernelTuner => Tool::KernelTuner,
+        ToolArg::Xplacer => {
+            let data = xplacer::read(file)?;
+            let summary = xplacer_write::write(&data, file, out, &command.join(" "))?;
+            let stdout = Output::default();
+            if json {
+                return stdout.emit_json(&summary);
+            }
+            note(&format!("wrote {}", out.display()));
+            let mut text = format!(
+                "{}: {} kernel and input pairs, {} variants, {} counter measurements\nswitches: {}\n",
+                summary.program,
+                summary.kernel_inputs,
+                summary.variants,
+                summary.measurements,
+                summary.switches.join(", ")
+            );
+            if !summary.without_counters.is_empty() {
+                text += &format!(
+                    "left out (no baseline counters): {}\n",
+                    summary.without_counters.join("; ")
+                );
+            }
+            return stdout.emit(&text);
+        }
     };
     let space = read_space(tool, file)?;
-    let command: Vec<String> = std::env::args().collect();
     let summary = write_dataset(&space, file, out, &command.join(" "))?;
     let stdout = Output::default();
     if json {

@@ -1,0 +1,369 @@
+//! XPlacer's unified-memory data-placement variants (Lin, Liao et al., LLNL; repository
+//! peihunglin/XPlacer-ML-DataPlacement): four Rodinia benchmarks built once per choice of a
+//! placement policy (a digit 0-6) for each of their data objects, every variant's kernel
+//! times measured on a V100, and Nsight Compute details-page sections of the baseline variant
+//! (every digit 0) per kernel launch.
+//!
+//! The thesis's sample construction needs the counters of the code without an optimization;
+//! here only the baseline has counters, so the samples are the baseline against each variant
+//! that changes one object's policy: the advice a programmer would get from profiling the
+//! unmodified program. The import writes those variants only (the others could pair only with
+//! variants that have no counters). A switch is one object's policy going from 0 to p; its
+//! family is the policy, so that what is learned about a policy on one benchmark's objects
+//! meets the same policy on another benchmark.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use super::SwitchRow;
+use crate::dataset::measurements::{MeasurementRow, TimingRow};
+use crate::dataset::table;
+use crate::error::{Error, Result};
+
+/// A benchmark's baseline counters, kernel times and switches, as the project's tables.
+#[derive(Debug, Clone)]
+pub struct Xplacer {
+    pub program: String,
+    pub measurements: Vec<MeasurementRow>,
+    pub timings: Vec<TimingRow>,
+    pub switches: Vec<SwitchRow>,
+    /// Kernel and input pairs imported.
+    pub kernel_inputs: usize,
+    /// Kernel and input pairs with times but no baseline counters (left out).
+    pub without_counters: Vec<String>,
+    /// Counter columns whose unit this importer does not know (kept, without a unit).
+    pub unknown_units: Vec<String>,
+    pub kernel_stat: PathBuf,
+    pub counters: PathBuf,
+}
+
+/// Units of the details-page columns of `dataset.csv` (the unit Nsight Compute prints beside
+/// each label in the same benchmark's `nsight_*.log`), and the factor to base units.
+fn unit_of(label: &str) -> Option<(&'static str, f64)> {
+    Some(match label {
+        "Duration" => ("second", 1e-9),
+        "Memory Frequency" | "SM Frequency" => ("cycle/second", 1.0),
+        "Elapsed Cycles" | "SM Active Cycles" => ("cycle", 1.0),
+        "SOL FB"
+        | "Memory [%]"
+        | "SOL L2"
+        | "SM [%]"
+        | "SOL TEX"
+        | "Achieved Occupancy"
+        | "Theoretical Occupancy" => ("%", 1.0),
+        "Block Size" | "Grid Size" | "Waves Per SM" => ("", 1.0),
+        "Registers Per Thread" => ("register/thread", 1.0),
+        "Shared Memory Configuration Size" => ("byte", 1.0),
+        "Dynamic Shared Memory Per Block" | "Static Shared Memory Per Block" => ("byte/block", 1.0),
+        "Threads" => ("thread", 1.0),
+        "Block Limit SM"
+        | "Block Limit Registers"
+        | "Block Limit Shared Mem"
+        | "Block Limit Warps" => ("block", 1.0),
+        "Achieved Active Warps Per SM" => ("warp", 1.0),
+        "Theoretical Active Warps per SM" => ("warp/cycle", 1.0),
+        _ => return None,
+    })
+}
+
+/// The first of `names` that exists in `dir`.
+fn find(dir: &Path, names: &[&str]) -> Option<PathBuf> {
+    names.iter().map(|n| dir.join(n)).find(|p| p.is_file())
+}
+
+fn number(path: &Path, line: usize, column: &str, text: &str) -> Result<f64> {
+    text.trim().parse::<f64>().map_err(|_| {
+        Error::parse(
+            path,
+            line,
+            format!("column `{column}`: `{text}` is not a number"),
+        )
+    })
+}
+
+/// Reads one benchmark folder (`benchmarks/<name>` of the repository, or a copy of it).
+pub fn read(dir: &Path) -> Result<Xplacer> {
+    let kl = dir.join("kernel-level-measurement");
+    let missing = |what: &str| {
+        Error::Usage(format!(
+            "{}: no {what}; point at one benchmark folder of XPlacer-ML-DataPlacement (e.g. \
+             benchmarks/hotspot), which holds kernel-level-measurement/GPU-log/kernel_stat.csv \
+             and kernel-level-measurement/dataset.csv (either may be gzipped)",
+            dir.display()
+        ))
+    };
+    let stat_path = find(
+        &kl.join("GPU-log"),
+        &["kernel_stat.csv", "kernel_stat.csv.gz"],
+    )
+    .ok_or_else(|| missing("kernel-level-measurement/GPU-log/kernel_stat.csv"))?;
+    let counter_path = find(&kl, &["dataset.csv", "dataset.csv.gz"])
+        .ok_or_else(|| missing("kernel-level-measurement/dataset.csv"))?;
+
+    // Baseline counters: (kernel, input) -> rows of (launch, [(label, value)]).
+    let mut rdr = csv::Reader::from_reader(table::open(&counter_path)?);
+    let header: Vec<String> = rdr
+        .headers()
+        .map_err(|e| table::csv_error(&counter_path, e))?
+        .iter()
+        .map(str::to_string)
+        .collect();
+    let col = |name: &str| header.iter().position(|h| h == name);
+    let (Some(c_kernel), Some(c_input), Some(c_id)) = (col("Kernel"), col("InputData"), col("ID"))
+    else {
+        return Err(Error::parse(
+            &counter_path,
+            1,
+            "expected the columns Benchmark, InputData, ID, Kernel and the details-page metrics",
+        ));
+    };
+    let c_bench = col("Benchmark");
+    let keys = [Some(c_kernel), Some(c_input), Some(c_id), c_bench];
+    let metric_cols: Vec<usize> = (0..header.len())
+        .filter(|i| !keys.contains(&Some(*i)))
+        .collect();
+    let mut unknown_units = BTreeSet::new();
+    let mut program = None;
+    let mut baseline: BTreeMap<(String, String), Vec<MeasurementRow>> = BTreeMap::new();
+    for (i, rec) in rdr.records().enumerate() {
+        let line = i + 2;
+        let rec = rec.map_err(|e| table::csv_error(&counter_path, e))?;
+        if program.is_none() {
+            program = c_bench.and_then(|c| rec.get(c)).map(str::to_string);
+        }
+        let kernel = rec.get(c_kernel).unwrap_or_default().to_string();
+        let input = rec.get(c_input).unwrap_or_default().to_string();
+        let launch = number(&counter_path, line, "ID", rec.get(c_id).unwrap_or_default())?;
+        let rows = baseline.entry((kernel.clone(), input.clone())).or_default();
+        for &c in &metric_cols {
+            let text = rec.get(c).unwrap_or_default();
+            if text.trim().is_empty() {
+                continue;
+            }
+            let label = &header[c];
+            let (unit, scale) = unit_of(label).unwrap_or_else(|| {
+                unknown_units.insert(label.clone());
+                ("", 1.0)
+            });
+            rows.push(MeasurementRow {
+                program: String::new(),
+                input: input_label(&input, &kernel),
+                run: 1,
+                variant: String::new(),
+                kernel: kernel.clone(),
+                launch: launch as u64,
+                invocations: 1,
+                metric: label.clone(),
+                unit: unit.to_string(),
+                value: number(&counter_path, line, label, text)? * scale,
+            });
+        }
+    }
+    let program = program
+        .or_else(|| dir.file_name().map(|n| n.to_string_lossy().to_string()))
+        .unwrap_or_else(|| "xplacer".into());
+    read_times(program, baseline, stat_path, counter_path, unknown_units)
+}
+
+/// The input label of a kernel of a run: samples of different kernels never pair.
+fn input_label(input: &str, kernel: &str) -> String {
+    format!("input={input},kernel={kernel}")
+}
+
+/// What XPlacer's policy digits mean (every `*_adapt.cu` of the four benchmarks expands its
+/// `advN` macro the same way), and the family each becomes. 0 is the original code: host
+/// memory and explicit `cudaMemcpy`; 1-6 allocate with `cudaMallocManaged`, 2-6 then advise.
+pub const POLICIES: [(&str, &str, &str); 7] = [
+    (
+        "0",
+        "UM_NONE",
+        "host allocation and explicit cudaMemcpy (the original code)",
+    ),
+    ("1", "UM_MANAGED", "cudaMallocManaged, no advice"),
+    ("2", "UM_READ_MOSTLY", "managed, cudaMemAdviseSetReadMostly"),
+    (
+        "3",
+        "UM_PREFERRED_GPU",
+        "managed, cudaMemAdviseSetPreferredLocation on the GPU",
+    ),
+    (
+        "4",
+        "UM_ACCESSED_BY_GPU",
+        "managed, cudaMemAdviseSetAccessedBy the GPU",
+    ),
+    (
+        "5",
+        "UM_PREFERRED_CPU",
+        "managed, cudaMemAdviseSetPreferredLocation on the CPU",
+    ),
+    (
+        "6",
+        "UM_ACCESSED_BY_CPU",
+        "managed, cudaMemAdviseSetAccessedBy the CPU",
+    ),
+];
+
+/// The family of placement policy `p` (the digit XPlacer's variant strings use).
+pub fn policy_family(p: &str) -> String {
+    POLICIES
+        .iter()
+        .find(|(d, _, _)| *d == p)
+        .map_or_else(|| format!("UM_POLICY_{p}"), |(_, f, _)| f.to_string())
+}
+
+/// Whether policies 2-6 reach the data in this run: gaussian's `-s N` runs (numeric inputs)
+/// allocate without ever calling `InitProblemOnce`, where the advice is given, so there
+/// digits 2-6 build the same code as 1.
+fn advice_applied(program: &str, input: &str) -> bool {
+    !(program.eq_ignore_ascii_case("gaussian") && input.trim().parse::<f64>().is_ok())
+}
+
+fn read_times(
+    program: String,
+    mut baseline: BTreeMap<(String, String), Vec<MeasurementRow>>,
+    stat_path: PathBuf,
+    counter_path: PathBuf,
+    unknown_units: BTreeSet<String>,
+) -> Result<Xplacer> {
+    let mut rdr = csv::Reader::from_reader(table::open(&stat_path)?);
+    let header: Vec<String> = rdr
+        .headers()
+        .map_err(|e| table::csv_error(&stat_path, e))?
+        .iter()
+        .map(str::to_string)
+        .collect();
+    let col = |name: &str| header.iter().position(|h| h == name);
+    let (Some(c_kernel), Some(c_input), Some(c_avg)) =
+        (col("kernel"), col("InputData"), col("AVG"))
+    else {
+        return Err(Error::parse(
+            &stat_path,
+            1,
+            "expected the columns kernel, InputData, advise0..adviseN and AVG",
+        ));
+    };
+    let advise: Vec<usize> = (0..header.len())
+        .filter(|&i| header[i].starts_with("advise"))
+        .collect();
+    if advise.is_empty() {
+        return Err(Error::parse(&stat_path, 1, "no advise0..adviseN columns"));
+    }
+    let mut records = Vec::new();
+    for (i, rec) in rdr.records().enumerate() {
+        let rec = rec.map_err(|e| table::csv_error(&stat_path, e))?;
+        let digits: Vec<String> = advise
+            .iter()
+            .map(|&c| rec.get(c).unwrap_or_default().trim().to_string())
+            .collect();
+        if let Some(d) = digits
+            .iter()
+            .find(|d| d.is_empty() || !d.chars().all(|c| c.is_ascii_digit()))
+        {
+            return Err(Error::parse(
+                &stat_path,
+                i + 2,
+                format!("advise column holds `{d}`, not a policy digit"),
+            ));
+        }
+        let avg = number(&stat_path, i + 2, "AVG", rec.get(c_avg).unwrap_or_default())?;
+        let kernel = rec.get(c_kernel).unwrap_or_default().to_string();
+        let input = rec.get(c_input).unwrap_or_default().to_string();
+        records.push((kernel, input, digits, avg));
+    }
+    // Objects whose policy the file varies (bfs keeps two of its six at 0).
+    let varying: Vec<usize> = (0..advise.len())
+        .filter(|&k| records.iter().any(|r| r.2[k] != "0"))
+        .collect();
+    let label = |digits: &[String]| -> String {
+        varying
+            .iter()
+            .map(|&k| format!("{}={}", header[advise[k]], digits[k]))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let mut timings = Vec::new();
+    let mut measurements = Vec::new();
+    let mut used: BTreeSet<(usize, String)> = BTreeSet::new();
+    let mut without = BTreeSet::new();
+    let mut kernel_inputs = BTreeSet::new();
+    for (kernel, input, digits, avg) in &records {
+        let changed: Vec<usize> = (0..digits.len()).filter(|&k| digits[k] != "0").collect();
+        if changed.len() > 1 {
+            continue;
+        }
+        if let Some(&k) = changed.first() {
+            if digits[k] != "1" && !advice_applied(&program, input) {
+                continue;
+            }
+        }
+        let key = (kernel.clone(), input.clone());
+        let Some(base) = baseline.get_mut(&key) else {
+            without.insert(format!("{kernel} on {input}"));
+            continue;
+        };
+        kernel_inputs.insert(key);
+        let variant = label(digits);
+        let input_text = input_label(input, kernel);
+        timings.push(TimingRow {
+            program: program.clone(),
+            input: input_text.clone(),
+            run: 1,
+            variant: variant.clone(),
+            time_ms: *avg,
+            repetitions: None,
+            checksum_ok: None,
+            times_ms: None,
+        });
+        match changed.first() {
+            None => {
+                for m in base.iter_mut() {
+                    m.program = program.clone();
+                    m.variant = variant.clone();
+                }
+            }
+            Some(&k) => {
+                used.insert((k, digits[k].clone()));
+                measurements.push(MeasurementRow {
+                    program: program.clone(),
+                    input: input_text,
+                    run: 1,
+                    variant,
+                    kernel: kernel.clone(),
+                    launch: 0,
+                    invocations: 1,
+                    metric: "gpu__time_duration.sum".into(),
+                    unit: "second".into(),
+                    value: avg / 1000.0,
+                });
+            }
+        }
+    }
+    // Baselines first, then the one-object variants, as the rows were read.
+    let mut all: Vec<MeasurementRow> = baseline
+        .into_values()
+        .flatten()
+        .filter(|m| !m.program.is_empty())
+        .collect();
+    all.extend(measurements);
+    let switches = used
+        .into_iter()
+        .map(|(k, p)| SwitchRow {
+            program: program.clone(),
+            param: header[advise[k]].clone(),
+            from: "0".into(),
+            to: p.clone(),
+            family: policy_family(&p),
+        })
+        .collect();
+    Ok(Xplacer {
+        program,
+        measurements: all,
+        timings,
+        switches,
+        kernel_inputs: kernel_inputs.len(),
+        without_counters: without.into_iter().collect(),
+        unknown_units: unknown_units.into_iter().collect(),
+        kernel_stat: stat_path,
+        counters: counter_path,
+    })
+}

@@ -1,0 +1,125 @@
+//! `advise import xplacer`: XPlacer's unified-memory placement variants (a real benchmark
+//! folder in tests/fixtures/xplacer, provenance in tests/fixtures/PROVENANCE.md) into a
+//! dataset whose samples are the baseline against each one-object policy change.
+
+use std::path::{Path, PathBuf};
+
+use advise::dataset::features::View;
+use advise::dataset::import::xplacer;
+use advise::experiment::data::load_pool_view;
+use predicates::prelude::*;
+
+use crate::common::advise;
+
+fn hotspot() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/xplacer/hotspot")
+}
+
+#[test]
+fn hotspot_becomes_baseline_samples_of_every_policy() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("xplacer-hotspot");
+    let summary = advise()
+        .args(["-q", "import", "xplacer", "--json", "--out-dir"])
+        .arg(&out)
+        .arg(hotspot())
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&summary).unwrap();
+    // 8 grid sizes; the baseline and 2 objects x 6 policies each; 26 section values of the
+    // one launch per baseline, one kernel time per other variant.
+    assert_eq!(v["kernel_inputs"], 8);
+    assert_eq!(v["variants"], 8 * 13);
+    assert_eq!(v["measurements"], 8 * 26 + 8 * 12);
+    assert_eq!(v["switches"].as_array().unwrap().len(), 12);
+    let prov = std::fs::read_to_string(out.join("PROVENANCE.md")).unwrap();
+    assert!(prov.contains("UM_READ_MOSTLY") && prov.contains("command:"));
+
+    let pool = load_pool_view(&out, View::Counters).unwrap();
+    assert_eq!(pool.samples.len(), 8 * 12);
+    assert_eq!(pool.family("advise0:0->2"), Some("UM_READ_MOSTLY"));
+    // kernel_stat.csv: calculate_temp at 1024, AVG 0.053920 ms for variant 00 and
+    // 3.153093 ms for variant 10 (object 0 managed, no advice; lines 2 and 58).
+    let s = pool
+        .samples
+        .iter()
+        .find(|s| s.switch == "advise0:0->1" && s.key.input == "input=1024,kernel=calculate_temp")
+        .unwrap();
+    assert!(
+        (s.speedup - 0.053920 / 3.153093).abs() < 1e-12,
+        "{}",
+        s.speedup
+    );
+    // The baseline's section values are its features (labels read as their metrics).
+    let occ = pool
+        .columns
+        .iter()
+        .position(|c| c == "sm__warps_active.avg.pct_of_peak_sustained_active")
+        .unwrap();
+    assert_eq!(s.features[occ], Some(69.06));
+}
+
+/// A benchmark folder written by the test (synthetic numbers, not measurements).
+fn synthetic_folder(dir: &Path, stat: &str, counters: &str) -> PathBuf {
+    let b = dir.join("gaussian");
+    let kl = b.join("kernel-level-measurement");
+    std::fs::create_dir_all(kl.join("GPU-log")).unwrap();
+    std::fs::write(kl.join("GPU-log/kernel_stat.csv"), stat).unwrap();
+    std::fs::write(kl.join("dataset.csv"), counters).unwrap();
+    b
+}
+
+#[test]
+fn gaussian_size_runs_keep_only_managed_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut stat =
+        String::from("kernel,InputData,advise0,variant,TimePerc,Time,calls,AVG,MIN,MAX\n");
+    for input in ["16", "matrix4"] {
+        for p in 0..7 {
+            stat += &format!("Fan1,{input},{p},{p},1,1,1,{},1,1\n", 1.0 + p as f64);
+        }
+    }
+    let counters = "Benchmark,InputData,ID,Kernel,Duration,Achieved Occupancy\n\
+                    gaussian,16,0,Fan1,1000,50\ngaussian,matrix4,0,Fan1,1000,40\n";
+    let b = synthetic_folder(dir.path(), &stat, counters);
+    let x = xplacer::read(&b).unwrap();
+    let kept = |input: &str| {
+        x.timings
+            .iter()
+            .filter(|t| t.input.starts_with(&format!("input={input},")))
+            .count()
+    };
+    // `-s 16`: the baseline and policy 1 only; the file input: all seven.
+    assert_eq!(kept("16"), 2);
+    assert_eq!(kept("matrix4"), 7);
+    assert_eq!(x.switches.len(), 6);
+}
+
+#[test]
+fn wrong_folders_and_values_are_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    advise()
+        .args(["import", "xplacer", "--out-dir"])
+        .arg(dir.path().join("out"))
+        .arg(dir.path())
+        .assert()
+        .failure()
+        .stderr(
+            predicate::str::contains("kernel_stat.csv")
+                .and(predicate::str::contains("benchmarks/hotspot")),
+        );
+    let stat = "kernel,InputData,advise0,variant,TimePerc,Time,calls,AVG,MIN,MAX\n\
+                Fan1,16,0,0,1,1,1,2.0,1,1\nFan1,16,x,x,1,1,1,2.0,1,1\n";
+    let counters = "Benchmark,InputData,ID,Kernel,Duration\ngaussian,16,0,Fan1,1000\n";
+    let b = synthetic_folder(dir.path(), stat, counters);
+    advise()
+        .args(["import", "xplacer", "--out-dir"])
+        .arg(dir.path().join("out"))
+        .arg(&b)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("kernel_stat.csv:3").and(predicate::str::contains("`x`")));
+}

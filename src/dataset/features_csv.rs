@@ -46,13 +46,7 @@ impl FeatureTable {
 
     /// Reads a table written by `write_csv`.
     pub fn read_csv(path: &Path) -> Result<FeatureTable> {
-        let mut rdr = csv::ReaderBuilder::new().from_reader(table::open(path)?);
-        let header: Vec<String> = rdr
-            .headers()
-            .map_err(|e| table::csv_error(path, e))?
-            .iter()
-            .map(str::to_string)
-            .collect();
+        let (mut rdr, header) = table::with_header(path)?;
         let pos = |n: &str| header.iter().position(|h| h == n);
         let need = |n: &str| {
             pos(n)

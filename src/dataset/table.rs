@@ -45,6 +45,21 @@ pub fn read_rows_from<T: DeserializeOwned>(path: &Path, reader: impl Read) -> Re
     Ok(rows)
 }
 
+/// A CSV file being read (`.gz` allowed).
+pub type CsvReader = csv::Reader<Box<dyn Read>>;
+
+/// A CSV reader over `path` (`.gz` allowed) and its header row.
+pub fn with_header(path: &Path) -> Result<(CsvReader, Vec<String>)> {
+    let mut rdr = csv::Reader::from_reader(open(path)?);
+    let header = rdr
+        .headers()
+        .map_err(|e| csv_error(path, e))?
+        .iter()
+        .map(str::to_string)
+        .collect();
+    Ok((rdr, header))
+}
+
 /// Writes rows as CSV with a header to `out`. The writer is dropped at the end, which
 /// finishes a gzip stream.
 pub fn write_rows<T: Serialize>(out: impl Write, rows: &[T]) -> Result<()> {

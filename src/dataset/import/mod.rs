@@ -10,6 +10,7 @@ pub mod xplacer_write;
 use std::fmt::Write as _;
 use std::path::Path;
 
+use crate::dataset::measurements::{MeasurementRow, TimingRow};
 use crate::dataset::table::write_rows;
 use crate::error::{Error, Result};
 pub use space::{Config, SwitchRow, TuningSpace};
@@ -42,6 +43,29 @@ pub struct ImportSummary {
     pub switches: Vec<String>,
 }
 
+/// Creates `out` and writes a dataset's three tables into it: `measurements.csv.gz` (counter
+/// tables of whole spaces run to tens of MB, so they are stored compressed), `timings.csv` and
+/// `switches.csv`.
+pub fn write_tables(
+    out: &Path,
+    measurements: &[MeasurementRow],
+    timings: &[TimingRow],
+    switches: &[SwitchRow],
+) -> Result<()> {
+    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
+    let create = |name: &str| {
+        let p = out.join(name);
+        std::fs::File::create(&p).map_err(|e| Error::io(&p, e))
+    };
+    let gz = flate2::write::GzEncoder::new(
+        create("measurements.csv.gz")?,
+        flate2::Compression::default(),
+    );
+    write_rows(gz, measurements)?;
+    write_rows(create("timings.csv")?, timings)?;
+    write_rows(create("switches.csv")?, switches)
+}
+
 /// Writes `measurements.csv.gz`, `timings.csv`, `switches.csv` and `PROVENANCE.md` into `out`.
 /// `command` is the exact command line, recorded in the provenance note.
 pub fn write_dataset(
@@ -50,21 +74,9 @@ pub fn write_dataset(
     out: &Path,
     command: &str,
 ) -> Result<ImportSummary> {
-    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
     let (measurements, timings) = space.to_tables();
     let switches = space.switches();
-    let create = |name: &str| {
-        let p = out.join(name);
-        std::fs::File::create(&p).map_err(|e| Error::io(&p, e))
-    };
-    // Counter tables of whole spaces run to tens of MB: they are stored compressed.
-    let gz = flate2::write::GzEncoder::new(
-        create("measurements.csv.gz")?,
-        flate2::Compression::default(),
-    );
-    write_rows(gz, &measurements)?;
-    write_rows(create("timings.csv")?, &timings)?;
-    write_rows(create("switches.csv")?, &switches)?;
+    write_tables(out, &measurements, &timings, &switches)?;
     let summary = ImportSummary {
         program: space.kernel.clone(),
         device: space.device.clone(),

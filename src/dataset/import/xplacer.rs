@@ -101,13 +101,7 @@ pub fn read(dir: &Path) -> Result<Xplacer> {
         .ok_or_else(|| missing("kernel-level-measurement/dataset.csv"))?;
 
     // Baseline counters: (kernel, input) -> rows of (launch, [(label, value)]).
-    let mut rdr = csv::Reader::from_reader(table::open(&counter_path)?);
-    let header: Vec<String> = rdr
-        .headers()
-        .map_err(|e| table::csv_error(&counter_path, e))?
-        .iter()
-        .map(str::to_string)
-        .collect();
+    let (mut rdr, header) = table::with_header(&counter_path)?;
     let col = |name: &str| header.iter().position(|h| h == name);
     let (Some(c_kernel), Some(c_input), Some(c_id)) = (col("Kernel"), col("InputData"), col("ID"))
     else {
@@ -225,13 +219,7 @@ fn read_times(
     counter_path: PathBuf,
     unknown_units: BTreeSet<String>,
 ) -> Result<Xplacer> {
-    let mut rdr = csv::Reader::from_reader(table::open(&stat_path)?);
-    let header: Vec<String> = rdr
-        .headers()
-        .map_err(|e| table::csv_error(&stat_path, e))?
-        .iter()
-        .map(str::to_string)
-        .collect();
+    let (mut rdr, header) = table::with_header(&stat_path)?;
     let col = |name: &str| header.iter().position(|h| h == name);
     let (Some(c_kernel), Some(c_input), Some(c_avg)) =
         (col("kernel"), col("InputData"), col("AVG"))

@@ -3,7 +3,6 @@
 use std::path::Path;
 
 use super::xplacer::{Xplacer, POLICIES};
-use crate::dataset::table;
 use crate::error::{Error, Result};
 
 const CAVEATS: &str = "\
@@ -34,18 +33,7 @@ pub struct XplacerSummary {
 /// `PROVENANCE.md` (and the upstream provenance and license found above `dir`).
 pub fn write(x: &Xplacer, dir: &Path, out: &Path, command: &str) -> Result<XplacerSummary> {
     use std::fmt::Write as _;
-    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
-    let create = |name: &str| {
-        let p = out.join(name);
-        std::fs::File::create(&p).map_err(|e| Error::io(&p, e))
-    };
-    let gz = flate2::write::GzEncoder::new(
-        create("measurements.csv.gz")?,
-        flate2::Compression::default(),
-    );
-    table::write_rows(gz, &x.measurements)?;
-    table::write_rows(create("timings.csv")?, &x.timings)?;
-    table::write_rows(create("switches.csv")?, &x.switches)?;
+    super::write_tables(out, &x.measurements, &x.timings, &x.switches)?;
     let summary = XplacerSummary {
         program: x.program.clone(),
         kernel_inputs: x.kernel_inputs,

@@ -5,6 +5,7 @@ mod answer;
 pub mod confusion;
 pub mod data;
 pub mod fidelity;
+pub mod grouping;
 pub mod method;
 pub mod record;
 mod result;

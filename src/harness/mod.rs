@@ -15,6 +15,7 @@ pub mod merge;
 pub mod ncu;
 pub mod profile_app;
 pub mod runs;
+mod sim_job;
 pub use crate::tool;
 
 /// Where long-running harness work reports progress.

@@ -26,6 +26,8 @@ pub mod rng;
 pub mod svm;
 pub mod synthetic;
 pub mod tree;
+mod tree_exact;
+mod tree_histogram;
 pub mod weka;
 
 use std::fmt;

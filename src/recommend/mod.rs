@@ -3,5 +3,6 @@
 
 pub mod bundle;
 pub mod catalogue;
+mod evidence;
 pub mod suggest;
 pub mod validation;

@@ -25,4 +25,5 @@ pub mod search;
 pub mod search_bench;
 pub mod static_cmd;
 pub mod statuner;
+mod transfer_report;
 pub mod variants;

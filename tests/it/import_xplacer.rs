@@ -123,3 +123,34 @@ fn wrong_folders_and_values_are_clear_errors() {
         .failure()
         .stderr(predicate::str::contains("kernel_stat.csv:3").and(predicate::str::contains("`x`")));
 }
+
+/// One small program: no k-fold or leave-one-program-out split exists, and `bench transfer`
+/// says so for each instead of stopping at the first.
+#[test]
+fn transfer_on_one_small_program_notes_the_missing_splits() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("xplacer-hotspot");
+    advise()
+        .args(["-q", "import", "xplacer", "--out-dir"])
+        .arg(&out)
+        .arg(hotspot())
+        .assert()
+        .success();
+    advise()
+        .current_dir(dir.path())
+        .args([
+            "-q",
+            "bench",
+            "transfer",
+            "--method",
+            "baselines",
+            "--dataset",
+        ])
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("note: grouped k-fold:")
+                .and(predicate::str::contains("note: leave one program out:")),
+        );
+}

@@ -150,17 +150,19 @@ pub fn evaluate(s: &TransferSettings) -> Result<(Vec<Evaluation>, Vec<String>)> 
     let names: Vec<String> = pools.iter().map(|p| p.name.clone()).collect();
     let joined = join(pools)?;
     let all = &joined.pool;
-    for (label, layout) in [
-        ("grouped k-fold", FoldLayout::Grouped),
-        ("ungrouped k-fold", FoldLayout::Ungrouped),
+    let kfold = |layout| Experiment::KFold {
+        k: s.folds,
+        seed: s.seed,
+        layout,
+    };
+    for (label, exp) in [
+        ("grouped k-fold", kfold(FoldLayout::Grouped)),
+        ("ungrouped k-fold", kfold(FoldLayout::Ungrouped)),
+        ("leave one program out", Experiment::LeaveOneProgramOut),
     ] {
         note(&format!("bench transfer: {label} on {}", names.join(" + ")));
-        let exp = Experiment::KFold {
-            k: s.folds,
-            seed: s.seed,
-            layout,
-        };
-        // Too few samples per switch for k folds is a note, not the end of the other splits.
+        // A split the data cannot make (too few samples per switch for k folds, one program)
+        // is a note, not the end of the other evaluations.
         match folds(all, &exp, None) {
             Ok(fs) => out.push(evaluation(
                 label,
@@ -173,19 +175,6 @@ pub fn evaluate(s: &TransferSettings) -> Result<(Vec<Evaluation>, Vec<String>)> 
             )?),
             Err(e) => notes.push(format!("{label}: {e}")),
         }
-    }
-    note("bench transfer: leave one program out");
-    match folds(all, &Experiment::LeaveOneProgramOut, None) {
-        Ok(fs) => out.push(evaluation(
-            "leave one program out",
-            &names.join(" + "),
-            s.view,
-            all,
-            &fs,
-            &preds,
-            &settings,
-        )?),
-        Err(e) => notes.push(format!("leave one program out: {e}")),
     }
     let unmatched = all.unmatched_switches();
     if !unmatched.is_empty() {

@@ -122,6 +122,18 @@ fn wrong_folders_and_values_are_clear_errors() {
         .assert()
         .failure()
         .stderr(predicate::str::contains("kernel_stat.csv:3").and(predicate::str::contains("`x`")));
+    let counters = "Benchmark,InputData,ID,Kernel,Duration\ngaussian,16,first,Fan1,1000\n";
+    let b = synthetic_folder(&dir.path().join("bad-id"), stat, counters);
+    advise()
+        .args(["import", "xplacer", "--out-dir"])
+        .arg(dir.path().join("out"))
+        .arg(&b)
+        .assert()
+        .failure()
+        .stderr(
+            predicate::str::contains("dataset.csv:2")
+                .and(predicate::str::contains("not a launch number")),
+        );
 }
 
 /// One small program: no k-fold or leave-one-program-out split exists, and `bench transfer`

@@ -100,7 +100,7 @@ pub fn read(dir: &Path) -> Result<Xplacer> {
     let counter_path = find(&kl, &["dataset.csv", "dataset.csv.gz"])
         .ok_or_else(|| missing("kernel-level-measurement/dataset.csv"))?;
 
-    // Baseline counters: (kernel, input) -> rows of (launch, [(label, value)]).
+    // The baseline's counters, per (kernel, input): one measurement row per launch and label.
     let (mut rdr, header) = table::with_header(&counter_path)?;
     let col = |name: &str| header.iter().position(|h| h == name);
     let (Some(c_kernel), Some(c_input), Some(c_id)) = (col("Kernel"), col("InputData"), col("ID"))
@@ -123,11 +123,22 @@ pub fn read(dir: &Path) -> Result<Xplacer> {
         let line = i + 2;
         let rec = rec.map_err(|e| table::csv_error(&counter_path, e))?;
         if program.is_none() {
-            program = c_bench.and_then(|c| rec.get(c)).map(str::to_string);
+            program = c_bench
+                .and_then(|c| rec.get(c))
+                .map(str::trim)
+                .filter(|p| !p.is_empty())
+                .map(str::to_string);
         }
         let kernel = rec.get(c_kernel).unwrap_or_default().to_string();
         let input = rec.get(c_input).unwrap_or_default().to_string();
-        let launch = number(&counter_path, line, "ID", rec.get(c_id).unwrap_or_default())?;
+        let id = rec.get(c_id).unwrap_or_default().trim();
+        let launch: u64 = id.parse().map_err(|_| {
+            Error::parse(
+                &counter_path,
+                line,
+                format!("column `ID`: `{id}` is not a launch number"),
+            )
+        })?;
         let rows = baseline.entry((kernel.clone(), input.clone())).or_default();
         for &c in &metric_cols {
             let text = rec.get(c).unwrap_or_default();
@@ -145,7 +156,7 @@ pub fn read(dir: &Path) -> Result<Xplacer> {
                 run: 1,
                 variant: String::new(),
                 kernel: kernel.clone(),
-                launch: launch as u64,
+                launch,
                 invocations: 1,
                 metric: label.clone(),
                 unit: unit.to_string(),

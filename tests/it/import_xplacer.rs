@@ -166,3 +166,31 @@ fn transfer_on_one_small_program_notes_the_missing_splits() {
                 .and(predicate::str::contains("note: leave one program out:")),
         );
 }
+
+/// `--dataset` names what is evaluated: the GPU pairs of datasets/ that are not named stay
+/// out (run from the repository root, where datasets/ has two).
+#[test]
+fn named_datasets_leave_other_gpu_pairs_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("xplacer-hotspot");
+    advise()
+        .args(["-q", "import", "xplacer", "--out-dir"])
+        .arg(&out)
+        .arg(hotspot())
+        .assert()
+        .success();
+    advise()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "-q",
+            "bench",
+            "transfer",
+            "--method",
+            "baselines",
+            "--dataset",
+        ])
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("leave one GPU out").not());
+}

@@ -198,7 +198,8 @@ pub struct ExperimentsArgs {
 #[derive(Debug, clap::Args)]
 pub struct TransferArgs {
     /// Datasets with counters (repeatable; default: every such folder of datasets/). GPU pairs
-    /// (counters on one GPU, times on another) are found by name.
+    /// (counters on one GPU, times on another) are found by name in datasets/; with
+    /// --dataset, only those whose counters are a named dataset.
     #[arg(long)]
     pub dataset: Vec<PathBuf>,
     /// Methods (comma list).
@@ -237,15 +238,25 @@ pub fn run(which: Which) -> Result<()> {
             super::bench_experiments::run_bench(a.cols, a.seed, !a.no_weka, &a.out.into())
         }
         Which::Transfer(a) => {
-            let (found, gpu_pairs) =
+            let (found, mut gpu_pairs) =
                 super::bench_transfer::default_inputs(std::path::Path::new("datasets"));
+            let datasets = if a.dataset.is_empty() {
+                found
+            } else {
+                // Only the GPU pairs of the datasets named.
+                let same = |p: &std::path::Path, q: &std::path::Path| match (
+                    p.canonicalize(),
+                    q.canonicalize(),
+                ) {
+                    (Ok(a), Ok(b)) => a == b,
+                    _ => p == q,
+                };
+                gpu_pairs.retain(|(c, _)| a.dataset.iter().any(|d| same(c, d)));
+                a.dataset
+            };
             super::bench_transfer::run_command(
                 &super::bench_transfer::TransferSettings {
-                    datasets: if a.dataset.is_empty() {
-                        found
-                    } else {
-                        a.dataset
-                    },
+                    datasets,
                     gpu_pairs,
                     methods: method_spec(&a.method),
                     view: a.features.into(),

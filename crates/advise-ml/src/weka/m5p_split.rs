@@ -42,9 +42,10 @@ impl SortedColumns {
     pub(super) fn new(cols: &[Vec<f64>], len: usize) -> Self {
         let mut order = Vec::with_capacity(cols.len() * len);
         let mut values = Vec::with_capacity(cols.len() * len);
-        // Each row as one integer, its key's bits made to sort as `total_cmp` does above the
-        // row number: integers sort faster than pairs of floats.
-        let mut packed: Vec<u128> = Vec::with_capacity(len);
+        // Each row's key as an integer whose order is `total_cmp`'s (integers sort faster than
+        // floats). Rows with equal keys may come in any order: an attribute with ties in a
+        // node is ordered by Weka's quicksort there, never by this order.
+        let mut packed: Vec<(u64, u32)> = Vec::with_capacity(len);
         for col in cols {
             packed.clear();
             packed.extend(col.iter().zip(0u32..).map(|(&v, r)| {
@@ -54,11 +55,10 @@ impl SortedColumns {
                 } else {
                     bits | 1 << 63
                 };
-                (u128::from(ordered) << 32) | u128::from(r)
+                (ordered, r)
             }));
-            packed.sort_unstable();
-            for &p in &packed {
-                let r = p as u32;
+            packed.sort_unstable_by_key(|p| p.0);
+            for &(_, r) in &packed {
                 order.push(r);
                 values.push(col[r as usize]);
             }

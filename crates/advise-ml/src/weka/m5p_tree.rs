@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::linear::{fit_columns, LinearParams};
 use super::m5p_split::{SortedColumns, Split, SplitScan};
-use super::util::sort_indices;
+use super::util::sort_indices_into;
 
 /// A linear model over all (preprocessed) attributes; zero where an attribute is unused.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -153,6 +153,8 @@ impl Builder<'_> {
             let mut scan = SplitScan::new(self.y, n);
             // The attribute whose ascending order `rows` stands for, until it is written out.
             let mut rows_are: Option<usize> = None;
+            // Scratch of Weka's quicksort for attributes with ties.
+            let (mut keys, mut index, mut sorted_rows) = (Vec::new(), Vec::new(), Vec::new());
             for attr in 0..width {
                 let col = &self.cols[attr];
                 let floor = best.impurity + 1e-6;
@@ -160,8 +162,10 @@ impl Builder<'_> {
                     if let Some(a) = rows_are.take() {
                         copy_order(&mut rows, sorted.order(a, lo, hi));
                     }
-                    let vals: Vec<f64> = rows.iter().map(|&r| col[r]).collect();
-                    rows = sort_indices(&vals).into_iter().map(|i| rows[i]).collect();
+                    sort_indices_into(rows.iter().map(|&r| col[r]), &mut keys, &mut index);
+                    sorted_rows.clear();
+                    sorted_rows.extend(index.iter().map(|&i| rows[i]));
+                    std::mem::swap(&mut rows, &mut sorted_rows);
                     scan.by_rows(attr, col, &rows, floor)
                 } else {
                     rows_are = Some(attr);

@@ -5,15 +5,25 @@
 /// `Utils.sort` / `sortWithNoMissingValues`: the permutation that sorts `values` ascending,
 /// NaN (missing) treated as `f64::MAX`, ties in Weka's quicksort order.
 pub fn sort_indices(values: &[f64]) -> Vec<usize> {
-    let vals: Vec<f64> = values
-        .iter()
-        .map(|&v| if v.is_nan() { f64::MAX } else { v })
-        .collect();
-    let mut index: Vec<usize> = (0..vals.len()).collect();
-    if vals.len() > 1 {
-        quick_sort(&vals, &mut index, 0, vals.len() as isize - 1);
-    }
+    let mut index = Vec::new();
+    sort_indices_into(values.iter().copied(), &mut Vec::new(), &mut index);
     index
+}
+
+/// [`sort_indices`] into `index`, with `keys` as scratch (both cleared first), so that a caller
+/// sorting many times reuses its buffers.
+pub fn sort_indices_into(
+    values: impl Iterator<Item = f64>,
+    keys: &mut Vec<f64>,
+    index: &mut Vec<usize>,
+) {
+    keys.clear();
+    keys.extend(values.map(|v| if v.is_nan() { f64::MAX } else { v }));
+    index.clear();
+    index.extend(0..keys.len());
+    if keys.len() > 1 {
+        quick_sort(keys, index, 0, keys.len() as isize - 1);
+    }
 }
 
 fn conditional_swap(a: &[f64], index: &mut [usize], l: usize, r: usize) {

@@ -106,7 +106,7 @@ impl Fit<Data> for M5pParams {
     type Model = M5p;
 
     fn fit(&self, data: &Data) -> Result<M5p> {
-        let data = data.with_known_target();
+        let mut data = data.with_known_target();
         if data.y.is_empty() {
             return Err(MlError::Data("no training rows with a known target".into()));
         }
@@ -121,20 +121,25 @@ impl Fit<Data> for M5pParams {
             return Err(MlError::Parameter("m5p: -M must be at least 1".into()));
         }
         let nominal: Vec<Option<usize>> = data.features.iter().map(|f| f.nominal_count()).collect();
+        // The filters in Weka's order, each on the rows the last left; a filter that would
+        // copy every row unchanged (no nominal column, no useless column) is skipped.
         let missing = ReplaceMissing::fit(&data.x, &nominal);
-        let filled: Vec<Vec<f64>> = data
-            .x
-            .iter()
-            .map(|r| {
-                let mut r = r.clone();
-                missing.apply(&mut r);
-                r
-            })
-            .collect();
+        for r in &mut data.x {
+            missing.apply(r);
+        }
+        let filled = std::mem::take(&mut data.x);
         let to_binary = NominalToBinary::fit(&filled, &data.y, &nominal);
-        let binary: Vec<Vec<f64>> = filled.iter().map(|r| to_binary.apply(r)).collect();
+        let binary: Vec<Vec<f64>> = if to_binary.has_nominal() {
+            filled.iter().map(|r| to_binary.apply(r)).collect()
+        } else {
+            filled
+        };
         let useless = RemoveUseless::fit(&binary, to_binary.width());
-        let mut x: Vec<Vec<f64>> = binary.iter().map(|r| useless.apply(r)).collect();
+        let mut x: Vec<Vec<f64>> = if useless.kept().len() == to_binary.width() {
+            binary
+        } else {
+            binary.iter().map(|r| useless.apply(r)).collect()
+        };
         let mut y = data.y.clone();
         // m_instances.randomize(new Random(1)): shuffle rows and classes together.
         let mut order: Vec<usize> = (0..y.len()).collect();

@@ -87,7 +87,18 @@ impl M5p {
     fn transform(&self, row: &[f64]) -> Vec<f64> {
         let mut r = row.to_vec();
         self.missing.apply(&mut r);
-        self.useless.apply(&self.to_binary.apply(&r))
+        // As in `fit`, filters that would copy the row unchanged are skipped.
+        let width = self.to_binary.width();
+        let r = if self.to_binary.has_nominal() || r.len() != width {
+            self.to_binary.apply(&r)
+        } else {
+            r
+        };
+        if self.useless.kept().len() == width && r.len() == width {
+            r
+        } else {
+            self.useless.apply(&r)
+        }
     }
 
     /// The number of leaves (Weka's "Number of Rules").

@@ -136,10 +136,9 @@ fn wrong_folders_and_values_are_clear_errors() {
         );
 }
 
-/// One small program: no k-fold or leave-one-program-out split exists, and `bench transfer`
-/// says so for each instead of stopping at the first.
-#[test]
-fn transfer_on_one_small_program_notes_the_missing_splits() {
+/// `bench transfer --method baselines --dataset <hotspot imported into a temporary folder>`,
+/// run in `cwd`.
+fn transfer_on_hotspot(cwd: &Path) -> assert_cmd::assert::Assert {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("xplacer-hotspot");
     advise()
@@ -149,7 +148,7 @@ fn transfer_on_one_small_program_notes_the_missing_splits() {
         .assert()
         .success();
     advise()
-        .current_dir(dir.path())
+        .current_dir(cwd)
         .args([
             "-q",
             "bench",
@@ -160,37 +159,24 @@ fn transfer_on_one_small_program_notes_the_missing_splits() {
         ])
         .arg(&out)
         .assert()
-        .success()
-        .stdout(
-            predicate::str::contains("note: grouped k-fold:")
-                .and(predicate::str::contains("note: leave one program out:")),
-        );
+}
+
+/// One small program: no k-fold or leave-one-program-out split exists, and `bench transfer`
+/// says so for each instead of stopping at the first.
+#[test]
+fn transfer_on_one_small_program_notes_the_missing_splits() {
+    let empty = tempfile::tempdir().unwrap();
+    transfer_on_hotspot(empty.path()).success().stdout(
+        predicate::str::contains("note: grouped k-fold:")
+            .and(predicate::str::contains("note: leave one program out:")),
+    );
 }
 
 /// `--dataset` names what is evaluated: the GPU pairs of datasets/ that are not named stay
 /// out (run from the repository root, where datasets/ has two).
 #[test]
 fn named_datasets_leave_other_gpu_pairs_out() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("xplacer-hotspot");
-    advise()
-        .args(["-q", "import", "xplacer", "--out-dir"])
-        .arg(&out)
-        .arg(hotspot())
-        .assert()
-        .success();
-    advise()
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args([
-            "-q",
-            "bench",
-            "transfer",
-            "--method",
-            "baselines",
-            "--dataset",
-        ])
-        .arg(&out)
-        .assert()
+    transfer_on_hotspot(Path::new(env!("CARGO_MANIFEST_DIR")))
         .success()
         .stdout(predicate::str::contains("leave one GPU out").not());
 }

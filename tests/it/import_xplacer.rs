@@ -180,3 +180,33 @@ fn named_datasets_leave_other_gpu_pairs_out() {
         .success()
         .stdout(predicate::str::contains("leave one GPU out").not());
 }
+
+/// A measurement folder itself (`lassen-kernel-level-measurement`: `dataset.csv` and
+/// `lassen-log/kernel_stat.csv`) reads too, and the provenance names its machine.
+#[test]
+fn a_lassen_measurement_folder_reads_and_names_its_machine() {
+    let dir = tempfile::tempdir().unwrap();
+    let kl = dir.path().join("hotspot/lassen-kernel-level-measurement");
+    std::fs::create_dir_all(kl.join("lassen-log")).unwrap();
+    // Synthetic numbers in the layout of the upstream Lassen folders.
+    std::fs::write(
+        kl.join("lassen-log/kernel_stat.csv"),
+        "kernel,InputData,advise0,variant,TimePerc,Time,calls,AVG,MIN,MAX\n\
+         calculate_temp,64,0,0,1,1,1,2.0,1,1\ncalculate_temp,64,3,3,1,1,1,4.0,1,1\n",
+    )
+    .unwrap();
+    std::fs::write(
+        kl.join("dataset.csv"),
+        "Benchmark,InputData,ID,Kernel,Duration,Executed Ipc Active\n\
+         hotspot,64,0,calculate_temp,2000,0.5\n",
+    )
+    .unwrap();
+    let x = xplacer::read(&kl).unwrap();
+    assert!(x.machine.contains("Lassen"), "{}", x.machine);
+    assert_eq!(x.timings.len(), 2);
+    assert!(x
+        .measurements
+        .iter()
+        .any(|m| m.metric == "Executed Ipc Active" && m.unit == "inst/cycle"));
+    assert!(x.unknown_units.is_empty());
+}

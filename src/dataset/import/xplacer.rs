@@ -35,10 +35,13 @@ pub struct Xplacer {
     pub unknown_units: Vec<String>,
     pub kernel_stat: PathBuf,
     pub counters: PathBuf,
+    /// Where the measurements were taken, by the measurement folder's name.
+    pub machine: String,
 }
 
 /// Units of the details-page columns of `dataset.csv` (the unit Nsight Compute prints beside
-/// each label in the same benchmark's `nsight_*.log`), and the factor to base units.
+/// each label in the same benchmark's `nsight_*.log`; tests/fixtures/ncu has the AWS and the
+/// Lassen log of bfs), and the factor to base units.
 fn unit_of(label: &str) -> Option<(&'static str, f64)> {
     Some(match label {
         "Duration" => ("second", 1e-9),
@@ -62,6 +65,32 @@ fn unit_of(label: &str) -> Option<(&'static str, f64)> {
         | "Block Limit Warps" => ("block", 1.0),
         "Achieved Active Warps Per SM" => ("warp", 1.0),
         "Theoretical Active Warps per SM" => ("warp/cycle", 1.0),
+        // The further sections of the Lassen profiles.
+        "Executed Ipc Active"
+        | "Executed Ipc Elapsed"
+        | "Issued Ipc Active"
+        | "Instructions Per Active Issue Slot" => ("inst/cycle", 1.0),
+        "Issue Slots Busy"
+        | "SM Busy"
+        | "Mem Busy"
+        | "Max Bandwidth"
+        | "L2 Hit Rate"
+        | "Mem Pipes Busy"
+        | "L1 Hit Rate"
+        | "No Eligible"
+        | "One or More Eligible" => ("%", 1.0),
+        "Memory Throughput" => ("byte/second", 1.0),
+        "Active Warps Per Scheduler" | "Eligible Warps Per Scheduler" => ("warp", 1.0),
+        "Issued Warp Per Scheduler"
+        | "Avg. Not Predicated Off Threads Per Warp"
+        | "Avg. Active Threads Per Warp"
+        | "Warp Cycles Per Issued Instruction"
+        | "Warp Cycles Per Issue Active" => ("", 1.0),
+        "Warp Cycles Per Executed Instruction" => ("cycle", 1.0),
+        "Avg. Executed Instructions Per Scheduler"
+        | "Executed Instructions"
+        | "Avg. Issued Instructions Per Scheduler"
+        | "Issued Instructions" => ("inst", 1.0),
         _ => return None,
     })
 }
@@ -81,22 +110,33 @@ fn number(path: &Path, line: usize, column: &str, text: &str) -> Result<f64> {
     })
 }
 
-/// Reads one benchmark folder (`benchmarks/<name>` of the repository, or a copy of it).
+/// Reads one benchmark folder (`benchmarks/<name>` of the repository, or a copy of it: its
+/// `kernel-level-measurement`, measured on AWS) or one measurement folder of it directly
+/// (e.g. `benchmarks/<name>/lassen-kernel-level-measurement`, measured on LLNL's Lassen),
+/// which holds `dataset.csv` and `GPU-log/` or `lassen-log/` with `kernel_stat.csv`.
 pub fn read(dir: &Path) -> Result<Xplacer> {
-    let kl = dir.join("kernel-level-measurement");
+    let csv = |name: &str| [format!("{name}.csv"), format!("{name}.csv.gz")];
+    let has_counters = |d: &Path| csv("dataset").iter().any(|n| d.join(n).is_file());
+    let kl = if has_counters(dir) {
+        dir.to_path_buf()
+    } else {
+        dir.join("kernel-level-measurement")
+    };
     let missing = |what: &str| {
         Error::Usage(format!(
             "{}: no {what}; point at one benchmark folder of XPlacer-ML-DataPlacement (e.g. \
-             benchmarks/hotspot), which holds kernel-level-measurement/GPU-log/kernel_stat.csv \
-             and kernel-level-measurement/dataset.csv (either may be gzipped)",
+             benchmarks/hotspot, which holds kernel-level-measurement/GPU-log/kernel_stat.csv \
+             and kernel-level-measurement/dataset.csv, either gzipped or not) or at one of its \
+             measurement folders (e.g. benchmarks/hotspot/lassen-kernel-level-measurement)",
             dir.display()
         ))
     };
-    let stat_path = find(
-        &kl.join("GPU-log"),
-        &["kernel_stat.csv", "kernel_stat.csv.gz"],
-    )
-    .ok_or_else(|| missing("kernel-level-measurement/GPU-log/kernel_stat.csv"))?;
+    let stat_names = csv("kernel_stat");
+    let stat_names: Vec<&str> = stat_names.iter().map(String::as_str).collect();
+    let stat_path = ["GPU-log", "lassen-log", "."]
+        .iter()
+        .find_map(|sub| find(&kl.join(sub), &stat_names))
+        .ok_or_else(|| missing("kernel_stat.csv under GPU-log/ or lassen-log/"))?;
     let counter_path = find(&kl, &["dataset.csv", "dataset.csv.gz"])
         .ok_or_else(|| missing("kernel-level-measurement/dataset.csv"))?;
 
@@ -168,6 +208,23 @@ pub fn read(dir: &Path) -> Result<Xplacer> {
         .or_else(|| dir.file_name().map(|n| n.to_string_lossy().to_string()))
         .unwrap_or_else(|| "xplacer".into());
     read_times(program, baseline, stat_path, counter_path, unknown_units)
+}
+
+/// The machine of a measurement folder, by the folder names of the upstream repository
+/// (its PROVENANCE and the fixture provenance in tests/fixtures say which is which).
+fn machine_of(counters: &Path) -> String {
+    let folder = counters
+        .parent()
+        .and_then(Path::file_name)
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    if folder.starts_with("lassen") {
+        "NVIDIA Tesla V100-SXM2-16GB on LLNL's Lassen (IBM POWER9 host)".into()
+    } else if folder == "kernel-level-measurement" {
+        "NVIDIA Tesla V100-SXM2-16GB on AWS".into()
+    } else {
+        format!("not stated for `{folder}` (see UPSTREAM-PROVENANCE.md)")
+    }
 }
 
 /// The input label of a kernel of a run: samples of different kernels never pair.
@@ -363,6 +420,7 @@ fn read_times(
         without_counters: without.into_iter().collect(),
         unknown_units: unknown_units.into_iter().collect(),
         kernel_stat: stat_path,
+        machine: machine_of(&counter_path),
         counters: counter_path,
     })
 }

@@ -71,7 +71,11 @@ pub fn write(x: &Xplacer, dir: &Path, out: &Path, command: &str) -> Result<Xplac
         x.program
     );
     let _ = writeln!(t, "Converted by `advise import xplacer` from the files of XPlacer-ML-DataPlacement (UPSTREAM-PROVENANCE.md:");
-    let _ = writeln!(t, "repository, commit, license; GPU: NVIDIA V100 on AWS for kernel-level-measurement). Numbers are as");
+    let _ = writeln!(
+        t,
+        "repository, commit, license). GPU: {}. Numbers are as",
+        x.machine
+    );
     let _ = writeln!(t, "the files hold them, in base units (`Duration` nanoseconds -> seconds; kernel times `AVG` in ms).\n");
     for p in [&x.kernel_stat, &x.counters] {
         let _ = writeln!(

@@ -5,6 +5,7 @@ pub mod kernel_tuner;
 pub mod ktt;
 pub mod space;
 pub mod xplacer;
+mod xplacer_meaning;
 pub mod xplacer_write;
 
 use std::fmt::Write as _;

@@ -3,7 +3,7 @@
 
 use std::fs::File;
 use std::io::{BufReader, Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -43,6 +43,14 @@ pub fn read_rows_from<T: DeserializeOwned>(path: &Path, reader: impl Read) -> Re
         rows.push(row.map_err(|e| csv_error(path, e))?);
     }
     Ok(rows)
+}
+
+/// `dir/<stem>.csv`, or else `dir/<stem>.csv.gz`, whichever exists.
+pub fn table_path(dir: &Path, stem: &str) -> Option<PathBuf> {
+    [format!("{stem}.csv"), format!("{stem}.csv.gz")]
+        .into_iter()
+        .map(|n| dir.join(n))
+        .find(|p| p.is_file())
 }
 
 /// A CSV file being read (`.gz` allowed).

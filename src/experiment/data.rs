@@ -11,7 +11,7 @@ use crate::dataset::features::{
 use crate::dataset::import::SwitchRow;
 use crate::dataset::measurements::{read_measurements, read_timings};
 use crate::dataset::samples::{pair, SpeedupSample, Switch};
-use crate::dataset::table::read_rows;
+use crate::dataset::table::{read_rows, table_path};
 use crate::error::{Error, Result};
 use crate::variant::Program;
 
@@ -65,14 +65,6 @@ impl SamplePool {
         }
         out
     }
-}
-
-/// A file of the dataset folder, compressed or not.
-fn table_path(dir: &Path, stem: &str) -> Option<PathBuf> {
-    [format!("{stem}.csv"), format!("{stem}.csv.gz")]
-        .into_iter()
-        .map(|n| dir.join(n))
-        .find(|p| p.is_file())
 }
 
 /// Reads a dataset folder. NB/BH rows pair on their six bits; other programs on the switches

@@ -41,11 +41,6 @@ pub struct Xplacer {
     pub machine: String,
 }
 
-/// The first of `names` that exists in `dir`.
-fn find(dir: &Path, names: &[&str]) -> Option<PathBuf> {
-    names.iter().map(|n| dir.join(n)).find(|p| p.is_file())
-}
-
 fn number(path: &Path, line: usize, column: &str, text: &str) -> Result<f64> {
     text.trim().parse::<f64>().map_err(|_| {
         Error::parse(
@@ -61,9 +56,7 @@ fn number(path: &Path, line: usize, column: &str, text: &str) -> Result<f64> {
 /// (e.g. `benchmarks/<name>/lassen-kernel-level-measurement`, measured on LLNL's Lassen),
 /// which holds `dataset.csv` and `GPU-log/` or `lassen-log/` with `kernel_stat.csv`.
 pub fn read(dir: &Path) -> Result<Xplacer> {
-    let csv = |name: &str| [format!("{name}.csv"), format!("{name}.csv.gz")];
-    let has_counters = |d: &Path| csv("dataset").iter().any(|n| d.join(n).is_file());
-    let kl = if has_counters(dir) {
+    let kl = if table::table_path(dir, "dataset").is_some() {
         dir.to_path_buf()
     } else {
         dir.join("kernel-level-measurement")
@@ -77,13 +70,11 @@ pub fn read(dir: &Path) -> Result<Xplacer> {
             dir.display()
         ))
     };
-    let stat_names = csv("kernel_stat");
-    let stat_names: Vec<&str> = stat_names.iter().map(String::as_str).collect();
     let stat_path = ["GPU-log", "lassen-log", "."]
         .iter()
-        .find_map(|sub| find(&kl.join(sub), &stat_names))
+        .find_map(|sub| table::table_path(&kl.join(sub), "kernel_stat"))
         .ok_or_else(|| missing("kernel_stat.csv under GPU-log/ or lassen-log/"))?;
-    let counter_path = find(&kl, &["dataset.csv", "dataset.csv.gz"])
+    let counter_path = table::table_path(&kl, "dataset")
         .ok_or_else(|| missing("kernel-level-measurement/dataset.csv"))?;
 
     // The baseline's counters, per (kernel, input): one measurement row per launch and label.

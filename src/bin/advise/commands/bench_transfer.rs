@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use super::output::{note, Output};
 use advise::dataset::features::View;
+use advise::dataset::table::table_path;
 use advise::error::{Error, Result};
 use advise::experiment::data::{load_pool_view, SamplePool};
 use advise::experiment::method::{contenders, Contender};
@@ -68,7 +69,7 @@ pub fn default_inputs(root: &Path) -> (Vec<PathBuf>, Vec<(PathBuf, PathBuf)>) {
         .unwrap_or_default();
     dirs.sort();
     for d in dirs {
-        if !d.join("timings.csv").is_file() && !d.join("timings.csv.gz").is_file() {
+        if table_path(&d, "timings").is_none() {
             continue;
         }
         match std::fs::read_to_string(d.join("PROVENANCE.md")) {
@@ -107,11 +108,9 @@ pub fn default_inputs(root: &Path) -> (Vec<PathBuf>, Vec<(PathBuf, PathBuf)>) {
 /// Distinct metrics in a dataset's measurements (first 20,000 rows).
 fn counters_of(dir: &Path) -> usize {
     use std::io::BufRead;
-    let path = ["measurements.csv", "measurements.csv.gz"]
-        .iter()
-        .map(|n| dir.join(n))
-        .find(|p| p.is_file());
-    let Some(path) = path else { return 0 };
+    let Some(path) = table_path(dir, "measurements") else {
+        return 0;
+    };
     let Ok(reader) = advise::dataset::table::open(&path) else {
         return 0;
     };

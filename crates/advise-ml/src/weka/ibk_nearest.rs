@@ -13,7 +13,7 @@
 //! the final cutoff (the nearest row, and rows within the bounds' slack of it: about 1e-5 of
 //! the distance) get Weka's exact distance; so every distance compared is Weka's to the bit.
 
-use super::ibk_scan::{exceeds_low, low_distance, low_upper, sequential, Scaled};
+use super::ibk_scan::{exceeds_low, f32_sum_error, low_distance, low_upper, sequential, Scaled};
 
 /// A row that may be the nearest: its `f32` sum, or its exact distance (rows outside the
 /// `f32` copy).
@@ -38,7 +38,7 @@ pub fn nearest_one(
     let n = scaled.complete.len();
     let width = scaled.width;
     let first = (0..n).find(|&i| Some(i) != skip)?;
-    if !scaled.small[first] || low_upper(0.0, width).is_none() {
+    if !scaled.small[first] || f32_sum_error(width).is_none() {
         return None;
     }
     let mut cutoff = f64::INFINITY;

@@ -160,27 +160,28 @@ fn low_bounds(m: usize, cutoff: f64) -> Option<(f64, f64)> {
     if !cutoff.is_finite() {
         return None;
     }
-    let m = m as f64;
-    let rel = m * 2f64.powi(-24);
-    if rel >= 0.5 {
-        return None;
-    }
-    let bound = cutoff * (1.0 + MARGIN) + m * 1.3e-6;
+    let rel = f32_sum_error(m)?;
+    let bound = cutoff * (1.0 + MARGIN) + m as f64 * 1.3e-6;
     Some((bound, 1.0 / (1.0 + rel / (1.0 - rel))))
+}
+
+/// `m * 2^-24`, the relative error bound of an `f32` sum of `m` terms before its
+/// `1 / (1 - ...)` factor (Higham, section 4.2); `None` at 0.5 or more, where the bounds of
+/// this file no longer hold.
+#[inline(always)]
+pub fn f32_sum_error(m: usize) -> Option<f64> {
+    let rel = m as f64 * 2f64.powi(-24);
+    (rel < 0.5).then_some(rel)
 }
 
 /// An upper bound of Weka's sequential `f64` distance between two rows when the squared
 /// differences of their `f32` copies (values within LIMIT), `m` terms, add up to `s` in some
 /// order; `None` when `m` is too large for the bound.
 pub fn low_upper(s: f32, m: usize) -> Option<f64> {
-    let m = m as f64;
-    let rel = m * 2f64.powi(-24);
-    if rel >= 0.5 {
-        return None;
-    }
+    let rel = f32_sum_error(m)?;
     // The f32 sum's error (Higham, section 4.2), each f32 square's, Weka's f64 sum's, and
     // 1e-12 for the rounding of this expression itself.
-    let exact = f64::from(s) / (1.0 - rel / (1.0 - rel)) + m * 1.3e-6;
+    let exact = f64::from(s) / (1.0 - rel / (1.0 - rel)) + m as f64 * 1.3e-6;
     Some(exact * (1.0 + MARGIN) * (1.0 + 1e-12))
 }
 
@@ -203,15 +204,24 @@ unsafe fn low_distance_avx2(a: &[f32], b: &[f32], cutoff: f64) -> Option<f32> {
 
 #[inline(always)]
 fn rejects_low_body(a: &[f32], b: &[f32], cutoff: f64) -> bool {
-    if low_bounds(a.len(), cutoff).is_none() {
-        return false;
+    match low_bounds(a.len(), cutoff) {
+        Some(bounds) => sum_within(a, b, bounds).is_none(),
+        None => false,
     }
-    low_distance_body(a, b, cutoff).is_none()
 }
 
 #[inline(always)]
 fn low_distance_body(a: &[f32], b: &[f32], cutoff: f64) -> Option<f32> {
-    let (bound, shrink) = low_bounds(a.len(), cutoff).unwrap_or((f64::INFINITY, 1.0));
+    sum_within(
+        a,
+        b,
+        low_bounds(a.len(), cutoff).unwrap_or((f64::INFINITY, 1.0)),
+    )
+}
+
+/// The `f32` sum of squared differences, or `None` once, shrunk, it exceeds the bound.
+#[inline(always)]
+fn sum_within(a: &[f32], b: &[f32], (bound, shrink): (f64, f64)) -> Option<f32> {
     let mut lanes = [0.0f32; 16];
     // Checked after every 128 values: on `bench models` (250 counters, 1920 rows) checks
     // every 32 or 64 values cost more than the rows they rejected early (0.091 and 0.070 s

@@ -140,8 +140,8 @@ pub fn build(
         HashSet::new()
     };
     for m in measurements {
-        let (name, scale) = canonical(&m.metric, settings.keep_names);
-        if labelled(m) && named.contains(&(m.key(), m.kernel.as_str(), m.launch, name.as_str())) {
+        let (name, scale, label) = canonical(&m.metric, settings.keep_names);
+        if label && named.contains(&(m.key(), m.kernel.as_str(), m.launch, name.as_str())) {
             continue;
         }
         if DURATION_METRICS.contains(&name.as_str()) {

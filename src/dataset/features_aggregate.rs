@@ -59,19 +59,20 @@ impl Metric {
 }
 
 /// The ncu name (and scale) for a metric: nvprof names and Nsight Compute details-page labels
-/// become the ncu metric they stand for, unless names are kept as they are.
-pub(super) fn canonical(metric: &str, keep: bool) -> (String, f64) {
+/// become the ncu metric they stand for, unless names are kept as they are. `label`: the name
+/// came from a details-page label.
+pub(super) fn canonical(metric: &str, keep: bool) -> (String, f64, bool) {
     if !keep {
         if let Some(p) = metric_map::lookup(metric) {
             if let (Some(ncu), metric_map::Match::Exact) = (p.ncu, p.matches) {
-                return (ncu.to_string(), p.scale);
+                return (ncu.to_string(), p.scale, false);
             }
         }
         if let Some(ncu) = section_labels::metric_of(metric) {
-            return (ncu.to_string(), 1.0);
+            return (ncu.to_string(), 1.0, true);
         }
     }
-    (metric.to_string(), 1.0)
+    (metric.to_string(), 1.0, false)
 }
 
 /// A is needed only where some metric will be divided; then the first active-cycle metric

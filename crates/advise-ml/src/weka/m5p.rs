@@ -84,17 +84,28 @@ impl M5p {
         Some(steps)
     }
 
-    fn transform(&self, row: &[f64]) -> Vec<f64> {
+    /// The filters' input width, and whether nominal-to-binary and remove-useless would copy
+    /// a row of that width unchanged (as in `fit`, they are skipped then).
+    fn copying_filters(&self) -> (usize, bool, bool) {
+        let width = self.to_binary.width();
+        (
+            width,
+            !self.to_binary.has_nominal(),
+            self.useless.kept().len() == width,
+        )
+    }
+
+    /// The row through the filters; `filters` is [`M5p::copying_filters`].
+    fn transform(&self, row: &[f64], filters: (usize, bool, bool)) -> Vec<f64> {
+        let (width, binary_copies, useless_copies) = filters;
         let mut r = row.to_vec();
         self.missing.apply(&mut r);
-        // As in `fit`, filters that would copy the row unchanged are skipped.
-        let width = self.to_binary.width();
-        let r = if self.to_binary.has_nominal() || r.len() != width {
-            self.to_binary.apply(&r)
-        } else {
+        let r = if binary_copies && r.len() == width {
             r
+        } else {
+            self.to_binary.apply(&r)
         };
-        if self.useless.kept().len() == width && r.len() == width {
+        if useless_copies && r.len() == width {
             r
         } else {
             self.useless.apply(&r)
@@ -192,8 +203,9 @@ impl Fit<Data> for M5pParams {
 
 impl Predict<[Vec<f64>]> for M5p {
     fn predict(&self, x: &[Vec<f64>]) -> Result<Vec<f64>> {
+        let filters = self.copying_filters();
         Ok(x.iter()
-            .map(|r| self.root.predict(&self.transform(r)))
+            .map(|r| self.root.predict(&self.transform(r, filters)))
             .collect())
     }
 }

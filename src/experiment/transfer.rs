@@ -68,7 +68,8 @@ pub fn across_sources(j: &Joined, train: &[usize], test: &[usize], name: &str) -
 
 /// Leave one GPU out: a pool with A's samples followed by the same samples carrying B's
 /// speedups, and `k` grouped folds per switch that train on the first kind and test on the
-/// second. Samples of A without a timed partner on B are only ever trained on.
+/// second (`k` at most the switch's sample count). Samples of A without a timed partner on B
+/// are only ever trained on.
 pub fn across_gpus(
     a: &SamplePool,
     b: &SamplePool,
@@ -107,9 +108,12 @@ pub fn across_gpus(
     let mut folds = Vec::new();
     for (si, switch) in a.switches.iter().enumerate() {
         let idx: Vec<usize> = (0..n).filter(|&i| a.samples[i].switch == *switch).collect();
-        if idx.len() < k {
+        if idx.len() < 2 {
             continue;
         }
+        // A switch with fewer samples than folds (XPlacer's bfs has six kernel and input pairs
+        // per object and policy) gets one fold per sample, as many as its groups allow.
+        let k = k.min(idx.len());
         let mut rng = SplitMix64::new(seed ^ (si as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let parts = grouped_split(a, &idx, k, &mut rng);
         for (f, part) in parts.iter().enumerate() {
@@ -193,6 +197,17 @@ mod tests {
         }
         let tested: usize = folds.iter().map(|f| f.test.len()).sum();
         assert_eq!(tested, 18, "every twin is tested once");
+    }
+
+    #[test]
+    fn a_switch_with_fewer_samples_than_folds_gets_one_fold_per_sample() {
+        let a = pool("gpu-a", "p", |b| 1.0 + b as f64 / 100.0, 6);
+        let b = pool("gpu-b", "p", |b| 0.5 + b as f64 / 100.0, 6);
+        let (_, folds) = across_gpus(&a, &b, 10, 1, "logo").unwrap();
+        assert_eq!(folds.len(), 6);
+        assert!(folds
+            .iter()
+            .all(|f| f.test.len() == 1 && f.train.len() == 5));
     }
 
     #[test]

@@ -210,3 +210,39 @@ fn a_lassen_measurement_folder_reads_and_names_its_machine() {
         .any(|m| m.metric == "Executed Ipc Active" && m.unit == "inst/cycle"));
     assert!(x.unknown_units.is_empty());
 }
+
+/// The same program imported twice into datasets/ as `X` and `X-<machine>` (both with
+/// counters): bench transfer's defaults pair them both ways as leave one GPU out.
+#[test]
+fn a_machine_twin_in_datasets_is_left_out_both_ways() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["xplacer-hotspot", "xplacer-hotspot-lassen"] {
+        advise()
+            .args(["-q", "import", "xplacer", "--out-dir"])
+            .arg(dir.path().join("datasets").join(name))
+            .arg(hotspot())
+            .assert()
+            .success();
+    }
+    advise()
+        .current_dir(dir.path())
+        .args([
+            "-q",
+            "bench",
+            "transfer",
+            "--method",
+            "baselines",
+            "--features",
+            "counters",
+        ])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains(
+                "leave one GPU out (96 folds; xplacer-hotspot -> xplacer-hotspot-lassen;",
+            )
+            .and(predicate::str::contains(
+                "leave one GPU out (96 folds; xplacer-hotspot-lassen -> xplacer-hotspot;",
+            )),
+        );
+}

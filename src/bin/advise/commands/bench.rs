@@ -251,7 +251,10 @@ pub fn run(which: Which) -> Result<()> {
                     (Ok(a), Ok(b)) => a == b,
                     _ => p == q,
                 };
-                gpu_pairs.retain(|(c, _)| a.dataset.iter().any(|d| same(c, d)));
+                for (c, _) in &mut gpu_pairs {
+                    c.retain(|c| a.dataset.iter().any(|d| same(c, d)));
+                }
+                gpu_pairs.retain(|(c, _)| !c.is_empty());
                 a.dataset
             };
             super::bench_transfer::run_command(

@@ -27,7 +27,7 @@ pub struct TransferSettings {
     /// Datasets with counters (measured or simulated).
     pub datasets: Vec<PathBuf>,
     /// (counters on GPU A, times on GPU B) pairs of the same spaces.
-    pub gpu_pairs: Vec<(PathBuf, PathBuf)>,
+    pub gpu_pairs: Vec<GpuPair>,
     pub methods: String,
     pub view: View,
     pub folds: usize,
@@ -59,9 +59,14 @@ pub struct Evaluation {
     pub rows: Vec<MethodRow>,
 }
 
+/// Leave one GPU out: datasets whose counters train (GPU or machine A) and datasets of the
+/// same spaces whose speedups are predicted (B), each side joined.
+pub type GpuPair = (Vec<PathBuf>, Vec<PathBuf>);
+
 /// Datasets of `datasets/` with counters (more than a handful of metrics) and GPU pairs: a
-/// folder `X-<gpu>` with counters and `X-<other gpu>` with times only.
-pub fn default_inputs(root: &Path) -> (Vec<PathBuf>, Vec<(PathBuf, PathBuf)>) {
+/// folder `X-<gpu>` with counters and `X-<other gpu>` with times only, or two folders with
+/// counters, `X` and `X-<machine>`, paired both ways.
+pub fn default_inputs(root: &Path) -> (Vec<PathBuf>, Vec<GpuPair>) {
     let mut with_counters = Vec::new();
     let mut times_only = Vec::new();
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(root)
@@ -92,16 +97,44 @@ pub fn default_inputs(root: &Path) -> (Vec<PathBuf>, Vec<(PathBuf, PathBuf)>) {
             .map(|(s, _)| s.to_string())
             .unwrap_or(name)
     };
-    let pairs = with_counters
+    let name = |p: &Path| -> String {
+        p.file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default()
+    };
+    let mut pairs: Vec<GpuPair> = with_counters
         .iter()
         .flat_map(|a| {
             times_only
                 .iter()
                 .filter(|b| stem(b) == stem(a))
-                .map(|b| (a.clone(), b.clone()))
+                .map(|b| (vec![a.clone()], vec![b.clone()]))
                 .collect::<Vec<_>>()
         })
         .collect();
+    // The same spaces measured on another machine, both with counters: `X` and `X-<machine>`
+    // (XPlacer's AWS and Lassen V100s). Each machine's counters predict the other's speedups,
+    // all programs measured on both joined into one evaluation per direction.
+    let mut home = Vec::new();
+    let mut away: std::collections::BTreeMap<String, Vec<PathBuf>> = Default::default();
+    for a in &with_counters {
+        for b in &with_counters {
+            if stem(b) == name(a) {
+                let machine = name(b)[name(a).len()..].to_string();
+                home.push((machine.clone(), a.clone()));
+                away.entry(machine).or_default().push(b.clone());
+            }
+        }
+    }
+    for (machine, there) in away {
+        let here: Vec<PathBuf> = home
+            .iter()
+            .filter(|(m, _)| *m == machine)
+            .map(|(_, a)| a.clone())
+            .collect();
+        pairs.push((here.clone(), there.clone()));
+        pairs.push((there, here));
+    }
     (with_counters, pairs)
 }
 
@@ -184,13 +217,19 @@ pub fn evaluate(s: &TransferSettings) -> Result<(Vec<Evaluation>, Vec<String>)> 
         ));
     }
     for (a, b) in &s.gpu_pairs {
+        let shown = |d: &[PathBuf]| {
+            d.iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(" + ")
+        };
         note(&format!(
             "bench transfer: leave one GPU out {} -> {}",
-            a.display(),
-            b.display()
+            shown(a),
+            shown(b)
         ));
-        let pa = load_pool_view(a, s.view)?;
-        let pb = load_pool_view(b, View::Counters)?;
+        let pa = join(load(a, s.view)?)?.pool;
+        let pb = join(load(b, View::Counters)?)?.pool;
         let (pool, fs) = across_gpus(&pa, &pb, s.folds, s.seed, "logo")?;
         out.push(evaluation(
             "leave one GPU out",

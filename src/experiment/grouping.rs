@@ -73,6 +73,46 @@ pub fn groups(pool: &SamplePool) -> (Vec<String>, Vec<usize>) {
     (keys, of)
 }
 
+/// The groups of samples `idx` (one optimization family, several switches), joined further
+/// where two samples share their baseline measurement (program, input and variant): their
+/// features are the same row, so no fold may train on one and test on the other. XPlacer's
+/// policies for different arrays of one kernel all start from the unmodified program, and a
+/// configuration stepped in two parameters of one family (block_size_x and block_size_y) is
+/// the baseline of both steps. Returns, for each of `idx`, the smallest number in `group_of`
+/// of its joined set.
+pub fn join_shared_baselines(pool: &SamplePool, idx: &[usize], group_of: &[usize]) -> Vec<usize> {
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    let mut parent: Vec<usize> = (0..idx.len()).collect();
+    let mut first_of_group: std::collections::HashMap<usize, usize> = Default::default();
+    let mut first_of_baseline: std::collections::HashMap<String, usize> = Default::default();
+    for (pos, &i) in idx.iter().enumerate() {
+        let k = &pool.samples[i].key;
+        let baseline = format!("{}|{}|{}", k.program, k.input, k.variant);
+        for other in [
+            *first_of_group.entry(group_of[i]).or_insert(pos),
+            *first_of_baseline.entry(baseline).or_insert(pos),
+        ] {
+            let (a, b) = (root(&mut parent, pos), root(&mut parent, other));
+            parent[a.max(b)] = a.min(b);
+        }
+    }
+    let mut smallest: std::collections::HashMap<usize, usize> = Default::default();
+    for (pos, &i) in idx.iter().enumerate() {
+        let r = root(&mut parent, pos);
+        let g = smallest.entry(r).or_insert(group_of[i]);
+        *g = (*g).min(group_of[i]);
+    }
+    (0..idx.len())
+        .map(|pos| smallest[&root(&mut parent, pos)])
+        .collect()
+}
+
 /// Splits `idx` (samples of one switch) into k folds: whole groups, shuffled with `rng`,
 /// dealt to the folds largest first so fold sizes stay even.
 pub fn grouped_split(
@@ -258,5 +298,45 @@ mod tests {
             })
         });
         assert!(leaky);
+    }
+
+    #[test]
+    fn samples_sharing_a_baseline_join_one_group() {
+        use super::*;
+        use crate::dataset::measurements::RunKey;
+        // Synthetic, XPlacer's layout: two arrays' policies from one baseline per kernel.
+        let sample = |kernel: &str, switch: &str| SpeedupSample {
+            switch: switch.into(),
+            key: RunKey {
+                program: "bfs".into(),
+                input: format!("kernel={kernel}"),
+                run: 1,
+                variant: "advise0=0,advise1=0".into(),
+            },
+            partner: String::new(),
+            features: vec![Some(1.0)],
+            speedup: 0.9,
+            speedup_range: None,
+        };
+        let pool = SamplePool {
+            name: "synthetic".into(),
+            columns: vec!["x".into()],
+            samples: vec![
+                sample("k1", "advise0:0->2"),
+                sample("k1", "advise1:0->2"),
+                sample("k2", "advise0:0->2"),
+                sample("k2", "advise1:0->2"),
+            ],
+            switches: vec!["advise0:0->2".into(), "advise1:0->2".into()],
+            normalizer: None,
+            families: Default::default(),
+            simulated: Default::default(),
+        };
+        let (_, of) = groups(&pool);
+        assert_eq!(of, vec![0, 1, 2, 3], "four configuration families");
+        let joined = join_shared_baselines(&pool, &[0, 1, 2, 3], &of);
+        assert_eq!(joined, vec![0, 0, 2, 2]);
+        // Only the samples asked about are joined.
+        assert_eq!(join_shared_baselines(&pool, &[1, 3], &of), vec![1, 3]);
     }
 }

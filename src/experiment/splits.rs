@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use super::data::SamplePool;
 use super::grouping::kfold;
-pub use super::grouping::{group_key, grouped_split, groups};
+pub use super::grouping::{group_key, grouped_split, groups, join_shared_baselines};
 use crate::error::{Error, Result};
 use crate::variant::{Optimization, Program};
 

@@ -226,7 +226,7 @@ pub fn train_reporting(
         let data = Data::numeric(&features, "speedup", rows.clone(), y.clone());
         let primary = settings.method.default_params().fit(&data)?;
         let second = secondary.default_params().fit(&data)?;
-        let sample_groups: Vec<usize> = idx.iter().map(|&i| group_of[i]).collect();
+        let sample_groups = crate::experiment::splits::join_shared_baselines(pool, &idx, &group_of);
         let outcome = super::validation::validate(
             &features,
             &rows,

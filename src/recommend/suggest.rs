@@ -25,6 +25,17 @@ use advise_ml::Data;
 /// A predicted speedup within this of 1.0 is reported as "no clear effect".
 pub const NO_EFFECT_BAND: f64 = 0.02;
 
+/// The least share of a model's training features a profile must have for the model to
+/// advise on it (below, the optimization is left out and the profile summary says so).
+pub const MIN_COVERAGE: f64 = 0.5;
+
+/// The share of the features `m` was trained with (those its training data had) that the
+/// profile row `x` has.
+fn coverage(m: &super::bundle::OptimizationModel, x: &[f64]) -> f64 {
+    let trained: Vec<usize> = (0..x.len()).filter(|&j| !m.ranges[j].0.is_nan()).collect();
+    trained.iter().filter(|&&j| !x[j].is_nan()).count() as f64 / trained.len().max(1) as f64
+}
+
 /// One suggestion.
 #[derive(Debug, Clone, Serialize)]
 pub struct Suggestion {
@@ -71,6 +82,10 @@ pub struct ProfileSummary {
     pub features_present: usize,
     pub features_expected: usize,
     pub missing_features: Vec<String>,
+    /// Optimizations whose models were trained on counters the profile mostly lacks (less
+    /// than `MIN_COVERAGE` of them): not advised on.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<String>,
 }
 
 /// The advisor's features for one profile: measurements aggregated over the selected
@@ -135,13 +150,22 @@ pub fn profile_features(
         .filter(|((_, v), k)| **k && v.is_nan())
         .map(|((f, _), _)| f.clone())
         .collect();
+    let left_out: Vec<String> = advisor
+        .optimizations
+        .iter()
+        .filter(|m| coverage(m, &x) < MIN_COVERAGE)
+        .map(|m| m.name.clone())
+        .collect();
     let summary = ProfileSummary {
         kernels,
         features_present: expected - missing.len(),
         features_expected: expected,
         missing_features: missing.clone(),
+        left_out,
     };
-    if missing.len() * 2 > expected {
+    // Some models may have learned from fewer counters (section values of Nsight Compute's
+    // details pages): the profile is refused only when no model has enough of its own.
+    if summary.left_out.len() == advisor.optimizations.len() {
         return Err(Error::Data(format!(
             "the profile lacks the counters behind {} of the {expected} features the advisor's \
              models use ({}, ...), too many to advise on (an Nsight Compute details page or \
@@ -185,6 +209,10 @@ pub fn suggest(advisor: &Advisor, x: &[f64], applied: &[String]) -> Result<Vec<S
         if applied.iter().any(|a| is_applied(&m.name, a)) {
             continue;
         }
+        let coverage = coverage(m, x);
+        if coverage < MIN_COVERAGE {
+            continue;
+        }
         let p = m.primary.predict(&data)?[0];
         let q = m.secondary.predict(&data)?[0];
         let (nearest, d) = nearest(m, x);
@@ -199,10 +227,6 @@ pub fn suggest(advisor: &Advisor, x: &[f64], applied: &[String]) -> Result<Vec<S
             m.typical_distance,
             (p > 1.0) == (q > 1.0),
         );
-        // The share of the features this model was trained with that the profile has.
-        let trained: Vec<usize> = (0..x.len()).filter(|&j| !m.ranges[j].0.is_nan()).collect();
-        let coverage = trained.iter().filter(|&&j| !x[j].is_nan()).count() as f64
-            / trained.len().max(1) as f64;
         let confidence = advisor.calibration.apply(raw) * coverage;
         let cols = advisor.extrapolation_columns();
         let d_portable = m

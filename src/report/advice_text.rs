@@ -145,6 +145,12 @@ pub fn suggestions(
         advisor.method,
         advisor.datasets.join(", ")
     ));
+    if !summary.left_out.is_empty() {
+        text.push_str(&format!(
+            "Not advised on (the profile has under half the counters their models learned from): {}.\n",
+            summary.left_out.join(", ")
+        ));
+    }
     text
 }
 

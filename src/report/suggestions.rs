@@ -206,8 +206,17 @@ pub fn document(
         d.push(card(s, entry.as_ref()));
     }
     d.push(Block::Heading(2, "What was profiled".into()));
+    let left_out = if summary.left_out.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " Not advised on, because the profile has under half the counters their models \
+             learned from: {}.",
+            summary.left_out.join(", ")
+        )
+    };
     d.push(Block::Paragraph(Text(vec![Inline::Plain(format!(
-        "Kernels: {}. {} of the advisor's {} counters were present.",
+        "Kernels: {}. {} of the advisor's {} counters were present.{left_out}",
         summary.kernels.join(", "),
         summary.features_present,
         summary.features_expected

@@ -9,6 +9,7 @@ mod cli_predict;
 #[allow(dead_code)]
 mod common;
 mod data_robustness;
+mod default_advisor;
 mod experiments;
 mod harness_build;
 mod harness_collect;

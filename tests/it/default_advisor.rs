@@ -1,0 +1,84 @@
+//! The shipped advisor (models/default.advisor.json.gz) on real Nsight Compute details pages
+//! of XPlacer's V100 runs (tests/fixtures/PROVENANCE.md): the Lassen page has the section
+//! values the unified-memory models learned from, the AWS page too few of them.
+
+use std::path::Path;
+
+use crate::common::advise;
+use predicates::prelude::*;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The unified-memory models advise on a details page; the models trained on raw counters
+/// are left out, and the output says which.
+#[test]
+fn a_details_page_gets_the_models_it_has_counters_for() {
+    let out = advise()
+        .current_dir(root())
+        .env_remove("ADVISE_MODEL")
+        .args([
+            "-q",
+            "suggest",
+            "--json",
+            "--ncu-csv",
+            "tests/fixtures/ncu/ncu_details_V100_xplacer_bfs_graph4096_lassen.csv",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let names: Vec<&str> = v["suggestions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["optimization"].as_str().unwrap())
+        .collect();
+    assert!(!names.is_empty());
+    assert!(names.iter().all(|n| n.starts_with("UM_")), "{names:?}");
+    let left_out: Vec<&str> = v["profile"]["left_out"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    assert!(left_out.contains(&"BLOCK_SIZE") && left_out.contains(&"SHMEM"));
+    assert!(left_out.iter().all(|n| !names.contains(n)));
+    advise()
+        .current_dir(root())
+        .env_remove("ADVISE_MODEL")
+        .args([
+            "-q",
+            "suggest",
+            "--ncu-csv",
+            "tests/fixtures/ncu/ncu_details_V100_xplacer_bfs_graph4096_lassen.csv",
+        ])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("Not advised on").and(predicate::str::contains("BLOCK_SIZE")),
+        );
+}
+
+/// A page with too few of any model's counters is refused with the command that collects them.
+#[test]
+fn a_page_without_enough_counters_for_any_model_is_refused() {
+    advise()
+        .current_dir(root())
+        .env_remove("ADVISE_MODEL")
+        .args([
+            "-q",
+            "suggest",
+            "--ncu-csv",
+            "tests/fixtures/ncu/ncu_details_V100_xplacer_bfs_graph4096_aws.csv",
+        ])
+        .assert()
+        .failure()
+        .stderr(
+            predicate::str::contains("too many to advise on")
+                .and(predicate::str::contains("ncu --csv --page raw --metrics")),
+        );
+}

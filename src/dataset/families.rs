@@ -46,6 +46,7 @@ pub const FAMILIES: &[Family] = &[
             "ITEMS_PER_THREAD",
             "COARSENING",
             "TILE",
+            "Z_ITERATIONS",
         ],
     },
     Family {
@@ -98,6 +99,11 @@ pub const FAMILIES: &[Family] = &[
         name: "PADDING",
         meaning: "pad arrays to avoid shared-memory bank conflicts",
         aliases: &["PADDING", "PAD", "USE_PADDING", "SHARED_PADDING"],
+    },
+    Family {
+        name: "SOA",
+        meaning: "store each field in its own array (structure of arrays) instead of an array of structures",
+        aliases: &["SOA", "USE_SOA", "STRUCT_OF_ARRAYS"],
     },
     Family {
         name: "RSQRT",
@@ -173,7 +179,9 @@ mod tests {
             Some("PADDING")
         );
         assert_eq!(of_switch("TILE_SIZE_X:1->2", Some("none")), None);
-        assert_eq!(of_switch("USE_SOA:0->1", None), None);
+        assert_eq!(of_switch("USE_METHOD:0->1", None), None);
+        assert_eq!(of_param("USE_SOA"), Some("SOA"));
+        assert_eq!(of_param("Z_ITERATIONS"), Some("TILE_SIZE"));
     }
 
     #[test]

@@ -276,6 +276,15 @@ pub fn train_reporting(
                     .collect();
                 p.sort();
                 p.dedup();
+                // Measured and simulated programs together: each simulated one says so (an
+                // all-simulated model is labelled as a whole by `simulated_only`).
+                if !p.iter().all(|q| pool.simulated.contains(q)) {
+                    for q in &mut p {
+                        if pool.simulated.contains(q.as_str()) {
+                            q.push_str(" (SIMULATED)");
+                        }
+                    }
+                }
                 p
             },
         });

@@ -269,6 +269,11 @@ pub fn suggest(advisor: &Advisor, x: &[f64], applied: &[String]) -> Result<Vec<S
                 "; learned only from SIMULATED data ({} on GPGPU-Sim): no GPU measurement backs it",
                 m.programs.join(", ")
             ));
+        } else if m.programs.iter().any(|p| p.ends_with("(SIMULATED)")) {
+            reason.push_str(&format!(
+                "; learned partly from SIMULATED data (GPGPU-Sim): {}",
+                m.programs.join(", ")
+            ));
         }
         if let (false, Some(v)) = (beats_majority, &m.validation) {
             reason.push_str(&format!(

@@ -3,6 +3,7 @@
 
 mod advisor;
 mod architecture;
+mod bench_transfer;
 mod catalogue_snippets;
 mod cli;
 mod cli_predict;

@@ -57,6 +57,9 @@ pub struct Evaluation {
     pub folds: usize,
     pub best_baseline: String,
     pub rows: Vec<MethodRow>,
+    /// Where the folds are optimization families: each family's best model and baseline.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub by_family: Vec<super::transfer_report::FamilyRow>,
 }
 
 /// Leave one GPU out: datasets whose counters train (GPU or machine A) and datasets of the
@@ -360,6 +363,15 @@ fn evaluation(
         folds: fs.len(),
         best_baseline: best.map(|b| results[b].method.clone()).unwrap_or_default(),
         rows,
+        // Folds of these evaluations are families; k-fold and leave one GPU out are per switch.
+        by_family: if matches!(
+            name,
+            "leave one program out" | "simulator -> hardware" | "hardware -> simulator"
+        ) {
+            super::transfer_report::by_family(&results)
+        } else {
+            Vec::new()
+        },
     })
 }
 

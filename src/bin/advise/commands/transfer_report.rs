@@ -1,12 +1,82 @@
 //! `advise bench transfer`'s figures and table: outcomes per sample, balanced accuracy with
-//! its bootstrap interval, and the text rendering of every evaluation.
+//! its bootstrap interval, the breakdown by optimization family of evaluations whose folds
+//! are families, and the text rendering of every evaluation.
 
-use advise::experiment::run::ExperimentResult;
+use advise::experiment::run::{ExperimentResult, SampleResult};
 use advise::experiment::stats::{percentile, Interval};
 use advise::report::table::TextTable;
 use advise_ml::SplitMix64;
 
+use serde::Serialize;
+
 use super::bench_transfer::Evaluation;
+
+/// One optimization family of an evaluation whose folds are families (leave one program out,
+/// simulator <-> hardware): its best model and best baseline on that family's test samples.
+#[derive(Debug, Clone, Serialize)]
+pub struct FamilyRow {
+    pub family: String,
+    pub samples: usize,
+    pub best_model: String,
+    pub model_accuracy: Option<f64>,
+    pub model_balanced: Option<f64>,
+    pub best_baseline: String,
+    pub baseline_accuracy: Option<f64>,
+    pub baseline_balanced: Option<f64>,
+}
+
+/// The breakdown by family: every result's samples of each family, the most accurate model
+/// and the most accurate baseline there.
+pub(super) fn by_family(results: &[ExperimentResult]) -> Vec<FamilyRow> {
+    let mut families: Vec<&str> = results
+        .iter()
+        .flat_map(|r| r.optimizations.iter().map(|o| o.name.as_str()))
+        .collect();
+    families.sort_unstable();
+    families.dedup();
+    families
+        .into_iter()
+        .map(|fam| {
+            // (method, samples, accuracy, balanced) of each result on this family.
+            let scored: Vec<(&ExperimentResult, usize, Option<f64>, Option<f64>)> = results
+                .iter()
+                .map(|r| {
+                    let v: Vec<(bool, bool)> = r
+                        .optimizations
+                        .iter()
+                        .filter(|o| o.name == fam)
+                        .flat_map(|o| o.samples.iter())
+                        .map(outcome)
+                        .collect();
+                    let acc = (!v.is_empty())
+                        .then(|| v.iter().filter(|(c, _)| *c).count() as f64 / v.len() as f64);
+                    (r, v.len(), acc, balanced(&v, 0..v.len()))
+                })
+                .collect();
+            // The first of equally accurate ones (`max_by` would keep the last).
+            let best = |baseline: bool| {
+                scored.iter().filter(|(r, ..)| r.baseline == baseline).fold(
+                    None,
+                    |best: Option<&(_, _, Option<f64>, _)>, s| match best {
+                        Some(b) if b.2.unwrap_or(0.0) >= s.2.unwrap_or(0.0) => Some(b),
+                        _ => Some(s),
+                    },
+                )
+            };
+            let (m, b) = (best(false), best(true));
+            FamilyRow {
+                family: fam.to_string(),
+                samples: scored.first().map_or(0, |s| s.1),
+                best_model: m.map(|m| m.0.method.clone()).unwrap_or_default(),
+                model_accuracy: m.and_then(|m| m.2),
+                model_balanced: m.and_then(|m| m.3),
+                best_baseline: b.map(|b| b.0.method.clone()).unwrap_or_default(),
+                baseline_accuracy: b.and_then(|b| b.2),
+                baseline_balanced: b.and_then(|b| b.3),
+            }
+        })
+        .collect()
+}
 
 /// Per test sample: whether the method's direction was right, and whether it really helped.
 /// Rules averaged over seeds count as right when most seeds were.
@@ -14,11 +84,14 @@ pub(super) fn outcomes(r: &ExperimentResult) -> Vec<(bool, bool)> {
     r.optimizations
         .iter()
         .flat_map(|o| o.samples.iter())
-        .map(|s| {
-            let up = s.actual > 1.0;
-            ((s.recommended >= 0.5) == up, up)
-        })
+        .map(outcome)
         .collect()
+}
+
+/// One test sample: (direction right, really helped).
+fn outcome(s: &SampleResult) -> (bool, bool) {
+    let up = s.actual > 1.0;
+    ((s.recommended >= 0.5) == up, up)
 }
 
 /// Balanced accuracy of (right, positive) pairs.
@@ -120,6 +193,31 @@ pub fn render(evals: &[Evaluation], notes: &[String]) -> String {
             winner.join(", "),
             t.render()
         ));
+        if !e.by_family.is_empty() {
+            let mut f = TextTable::new([
+                "family",
+                "samples",
+                "best model",
+                "accuracy %",
+                "balanced %",
+                "best baseline",
+                "accuracy %",
+                "balanced %",
+            ]);
+            for r in &e.by_family {
+                f.push([
+                    r.family.clone(),
+                    r.samples.to_string(),
+                    r.best_model.clone(),
+                    pct(r.model_accuracy, None),
+                    pct(r.model_balanced, None),
+                    r.best_baseline.clone(),
+                    pct(r.baseline_accuracy, None),
+                    pct(r.baseline_balanced, None),
+                ]);
+            }
+            text.push_str(&format!("by family:\n{}\n", f.render()));
+        }
     }
     for n in notes {
         text.push_str(&format!("note: {n}\n"));

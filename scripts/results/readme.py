@@ -58,7 +58,8 @@ def advisor_table(text):
     start = next(i for i, l in enumerate(lines) if l.startswith("optimization"))
     head = re.split(r"\s{2,}", lines[start].strip())
     keep = ["optimization", "learned from", "samples", "helps in %",
-            "grouped cv accuracy %", "balanced %", "majority %", "p"]
+            "grouped cv accuracy %", "balanced %", "majority %", "p",
+            "across programs %", "across majority %"]
     idx = [head.index(k) for k in keep]
     out = ["| " + " | ".join(keep) + " |", "|---|---|" + "---:|" * (len(keep) - 2)]
     for l in lines[start + 2:]:

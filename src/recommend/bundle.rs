@@ -55,6 +55,11 @@ pub struct OptimizationModel {
     pub programs: Vec<String>,
     #[serde(default)]
     pub simulated_only: bool,
+    /// Leave one program out over its programs (two or more): trained on the others, tested
+    /// on each in turn, against the majority rule of the others. A user's program is new to
+    /// the advisor, so this says more about it than the grouped validation within programs.
+    #[serde(default)]
+    pub across_programs: Option<Validation>,
 }
 
 /// The whole advisor.
@@ -155,6 +160,50 @@ pub fn usable_columns(pool: &SamplePool) -> Vec<usize> {
         .collect()
 }
 
+/// Leave one program out for one optimization's samples `idx` (rows `x`, speedups `y`): one
+/// fold per program, so each program is predicted by models of the others. `None` with one
+/// program.
+#[allow(clippy::too_many_arguments)]
+fn across_programs(
+    pool: &SamplePool,
+    idx: &[usize],
+    features: &[String],
+    x: &[Vec<f64>],
+    y: &[f64],
+    settings: &TrainSettings,
+    secondary: Method,
+    seed: u64,
+) -> Result<Option<Validation>> {
+    let mut programs: Vec<&str> = idx
+        .iter()
+        .map(|&i| pool.samples[i].key.program.as_str())
+        .collect();
+    programs.sort_unstable();
+    programs.dedup();
+    if programs.len() < 2 {
+        return Ok(None);
+    }
+    let of: Vec<usize> = idx
+        .iter()
+        .map(|&i| {
+            programs
+                .binary_search(&pool.samples[i].key.program.as_str())
+                .unwrap_or(0)
+        })
+        .collect();
+    Ok(super::validation::validate(
+        features,
+        x,
+        y,
+        &of,
+        settings.method,
+        secondary,
+        programs.len(),
+        seed,
+    )?
+    .map(|o| o.validation))
+}
+
 /// Trains an advisor on a pool of speedup samples.
 pub fn train(
     pool: &SamplePool,
@@ -241,6 +290,16 @@ pub fn train_reporting(
         if let Some(o) = outcome {
             points.extend(o.points);
         }
+        let across_programs = across_programs(
+            pool,
+            &idx,
+            &features,
+            &rows,
+            &y,
+            settings,
+            secondary,
+            settings.seed ^ fnv1a(name.as_bytes()),
+        )?;
         let ranges = ranges_of(&rows, features.len());
         let typical = typical_distance(&rows, &ranges);
         let typical_portable_distance = if portable_cols.is_empty() {
@@ -266,6 +325,7 @@ pub fn train_reporting(
             ranges,
             typical_distance: typical,
             typical_portable_distance,
+            across_programs,
             simulated_only: idx
                 .iter()
                 .all(|&i| pool.simulated.contains(&pool.samples[i].key.program)),

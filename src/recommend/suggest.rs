@@ -2,13 +2,16 @@
 //! code does not already apply, the predicted speedup, a confidence and the concrete reasons,
 //! ranked by expected gain.
 //!
-//! The raw score = grouped-cross-validated accuracy of the optimization's model
+//! The raw score = validated accuracy of the optimization's model (leave one program out
+//!     where two or more programs have it, since a user's program is new to the advisor;
+//!     else grouped cross-validation within programs)
 //!   x closeness (1 when the user's counters are as close to the training data as training
 //!     rows are to each other, falling as typical distance / nearest distance beyond that)
 //!   x agreement (1 when the second model predicts the same side of 1.0, else 0.75).
 //! Confidence = the advisor's calibration of that score (the share of held-out suggestions
-//! with about that score whose direction was right, `validation`) x coverage (the share of
-//! the model's counters the profile has: missing ones are not silently ignored).
+//! with about that score whose direction was right, `validation`), at most the accuracy on
+//! programs it had not seen where that was measured, x coverage (the share of the model's
+//! counters the profile has: missing ones are not silently ignored).
 //! A profile whose nearest training row is more than 3 typical distances away in the portable
 //! features, or with a portable feature far outside the training range, is an extrapolation.
 
@@ -52,6 +55,10 @@ pub struct Suggestion {
     /// Cross-validated accuracy of this optimization's model, and of the majority rule.
     pub validated_accuracy: Option<f64>,
     pub majority_accuracy: Option<f64>,
+    /// Accuracy on programs it had not seen (leave one program out), where two or more
+    /// programs have the optimization; it, not `validated_accuracy`, enters the confidence.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub across_programs_accuracy: Option<f64>,
     /// The grouped validation's confusion table (counts; P = speedup > 1, first letter the
     /// prediction).
     pub validation_table: Option<[usize; 4]>,
@@ -216,18 +223,34 @@ pub fn suggest(advisor: &Advisor, x: &[f64], applied: &[String]) -> Result<Vec<S
         let p = m.primary.predict(&data)?[0];
         let q = m.secondary.predict(&data)?[0];
         let (nearest, d) = nearest(m, x);
+        // A user's program is new to the advisor: where the optimization was validated on
+        // programs it had not seen (leave one program out), that accuracy enters the score,
+        // not the one within programs.
         let accuracy = m.validation.as_ref().map(|v| v.accuracy);
+        let score_accuracy = m
+            .across_programs
+            .as_ref()
+            .or(m.validation.as_ref())
+            .map(|v| v.accuracy);
         let beats_majority = m
             .validation
             .as_ref()
             .is_some_and(|v| v.accuracy > v.majority_accuracy);
         let raw = raw_score(
-            accuracy.unwrap_or(0.5),
+            score_accuracy.unwrap_or(0.5),
             d,
             m.typical_distance,
             (p > 1.0) == (q > 1.0),
         );
-        let confidence = advisor.calibration.apply(raw) * coverage;
+        // The calibration maps scores to the share right on held-out groups of known
+        // programs; on programs the advisor had not seen this optimization's direction was
+        // right only as often as `across_programs` says, so that caps it.
+        let calibrated = advisor.calibration.apply(raw);
+        let confidence = m
+            .across_programs
+            .as_ref()
+            .map_or(calibrated, |a| calibrated.min(a.accuracy))
+            * coverage;
         let cols = advisor.extrapolation_columns();
         let d_portable = m
             .rows
@@ -282,6 +305,15 @@ pub fn suggest(advisor: &Advisor, x: &[f64], applied: &[String]) -> Result<Vec<S
                 100.0 * v.majority_accuracy
             ));
         }
+        if let Some(a) = &m.across_programs {
+            reason.push_str(&format!(
+                "; on a program it had not seen (leave one program out over {}) its direction \
+                 was right {:.0}% of the time, the majority rule's {:.0}%",
+                m.programs.join(", "),
+                100.0 * a.accuracy,
+                100.0 * a.majority_accuracy
+            ));
+        }
         out.push(Suggestion {
             optimization: m.name.clone(),
             predicted_speedup: p,
@@ -293,6 +325,7 @@ pub fn suggest(advisor: &Advisor, x: &[f64], applied: &[String]) -> Result<Vec<S
             reason,
             validated_accuracy: accuracy,
             majority_accuracy: m.validation.as_ref().map(|v| v.majority_accuracy),
+            across_programs_accuracy: m.across_programs.as_ref().map(|v| v.accuracy),
             validation_table: m.validation.as_ref().map(|v| [v.pp, v.pn, v.np, v.nn]),
             raw_score: raw,
             coverage,
@@ -353,6 +386,7 @@ mod tests {
                 reason: String::new(),
                 validated_accuracy: None,
                 majority_accuracy: None,
+                across_programs_accuracy: None,
                 validation_table: None,
                 raw_score: 0.0,
                 coverage: 1.0,

@@ -27,9 +27,17 @@ pub fn training(advisor: &Advisor) -> String {
         "PN",
         "NP",
         "NN",
+        "across programs %",
+        "across majority %",
     ]);
     for m in &advisor.optimizations {
         let v = m.validation.as_ref();
+        let across = |f: &dyn Fn(&Validation) -> String| {
+            m.across_programs
+                .as_ref()
+                .map(f)
+                .unwrap_or_else(|| "-".into())
+        };
         let cell = |f: &dyn Fn(&Validation) -> String| v.map(f).unwrap_or_else(|| "-".into());
         t.push([
             m.name.clone(),
@@ -56,12 +64,17 @@ pub fn training(advisor: &Advisor) -> String {
             cell(&|v| v.pn.to_string()),
             cell(&|v| v.np.to_string()),
             cell(&|v| v.nn.to_string()),
+            across(&|v| format!("{:.1}", 100.0 * v.accuracy)),
+            across(&|v| format!("{:.1}", 100.0 * v.majority_accuracy)),
         ]);
     }
     let mut text = t.render();
     text.push_str(
         "\nPP/PN/NP/NN: held-out samples by predicted and actual direction (P = faster with \
-         the optimization). Folds keep each program, input and configuration family together.\n",
+         the optimization). Folds keep each program, input and configuration family together.\n\
+         across programs: leave one program out where two or more programs have the \
+         optimization (each predicted by models of the others), beside the others' majority \
+         rule; a new program is in that position.\n",
     );
     if !advisor.reliability.is_empty() {
         let r = reliability_table(advisor);

@@ -47,6 +47,16 @@ fn a_details_page_gets_the_models_it_has_counters_for() {
         .collect();
     assert!(left_out.contains(&"BLOCK_SIZE") && left_out.contains(&"SHMEM"));
     assert!(left_out.iter().all(|n| !names.contains(n)));
+    // Learned from four programs: each suggestion says how it did on programs it had not
+    // seen, and its confidence is no higher than that.
+    for s in v["suggestions"].as_array().unwrap() {
+        let across = s["across_programs_accuracy"].as_f64().unwrap();
+        assert!(s["confidence"].as_f64().unwrap() <= across + 1e-12, "{s}");
+        assert!(s["reason"]
+            .as_str()
+            .unwrap()
+            .contains("on a program it had not seen"));
+    }
     advise()
         .current_dir(root())
         .env_remove("ADVISE_MODEL")

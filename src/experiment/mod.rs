@@ -6,6 +6,7 @@ pub mod confusion;
 pub mod data;
 pub mod fidelity;
 pub mod grouping;
+mod lopo;
 pub mod method;
 pub mod record;
 mod result;

@@ -160,50 +160,6 @@ pub fn usable_columns(pool: &SamplePool) -> Vec<usize> {
         .collect()
 }
 
-/// Leave one program out for one optimization's samples `idx` (rows `x`, speedups `y`): one
-/// fold per program, so each program is predicted by models of the others. `None` with one
-/// program.
-#[allow(clippy::too_many_arguments)]
-fn across_programs(
-    pool: &SamplePool,
-    idx: &[usize],
-    features: &[String],
-    x: &[Vec<f64>],
-    y: &[f64],
-    settings: &TrainSettings,
-    secondary: Method,
-    seed: u64,
-) -> Result<Option<Validation>> {
-    let mut programs: Vec<&str> = idx
-        .iter()
-        .map(|&i| pool.samples[i].key.program.as_str())
-        .collect();
-    programs.sort_unstable();
-    programs.dedup();
-    if programs.len() < 2 {
-        return Ok(None);
-    }
-    let of: Vec<usize> = idx
-        .iter()
-        .map(|&i| {
-            programs
-                .binary_search(&pool.samples[i].key.program.as_str())
-                .unwrap_or(0)
-        })
-        .collect();
-    Ok(super::validation::validate(
-        features,
-        x,
-        y,
-        &of,
-        settings.method,
-        secondary,
-        programs.len(),
-        seed,
-    )?
-    .map(|o| o.validation))
-}
-
 /// Trains an advisor on a pool of speedup samples.
 pub fn train(
     pool: &SamplePool,
@@ -290,7 +246,7 @@ pub fn train_reporting(
         if let Some(o) = outcome {
             points.extend(o.points);
         }
-        let across_programs = across_programs(
+        let across_programs = super::programs::across(
             pool,
             &idx,
             &features,
@@ -329,24 +285,7 @@ pub fn train_reporting(
             simulated_only: idx
                 .iter()
                 .all(|&i| pool.simulated.contains(&pool.samples[i].key.program)),
-            programs: {
-                let mut p: Vec<String> = idx
-                    .iter()
-                    .map(|&i| pool.samples[i].key.program.clone())
-                    .collect();
-                p.sort();
-                p.dedup();
-                // Measured and simulated programs together: each simulated one says so (an
-                // all-simulated model is labelled as a whole by `simulated_only`).
-                if !p.iter().all(|q| pool.simulated.contains(q)) {
-                    for q in &mut p {
-                        if pool.simulated.contains(q.as_str()) {
-                            q.push_str(" (SIMULATED)");
-                        }
-                    }
-                }
-                p
-            },
+            programs: super::programs::labels(pool, &idx),
         });
     }
     let _ = group_keys;

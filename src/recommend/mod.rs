@@ -4,5 +4,6 @@
 pub mod bundle;
 pub mod catalogue;
 mod evidence;
+mod programs;
 pub mod suggest;
 pub mod validation;

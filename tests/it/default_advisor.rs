@@ -7,29 +7,26 @@ use std::path::Path;
 use crate::common::advise;
 use predicates::prelude::*;
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+const LASSEN: &str = "tests/fixtures/ncu/ncu_details_V100_xplacer_bfs_graph4096_lassen.csv";
+const AWS: &str = "tests/fixtures/ncu/ncu_details_V100_xplacer_bfs_graph4096_aws.csv";
+
+/// `advise -q suggest [--json] --ncu-csv PAGE` with the shipped advisor, from the repository.
+fn suggest(page: &str, json: bool) -> assert_cmd::assert::Assert {
+    let mut cmd = advise();
+    cmd.current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .env_remove("ADVISE_MODEL")
+        .args(["-q", "suggest"]);
+    if json {
+        cmd.arg("--json");
+    }
+    cmd.args(["--ncu-csv", page]).assert()
 }
 
 /// The unified-memory models advise on a details page; the models trained on raw counters
 /// are left out, and the output says which.
 #[test]
 fn a_details_page_gets_the_models_it_has_counters_for() {
-    let out = advise()
-        .current_dir(root())
-        .env_remove("ADVISE_MODEL")
-        .args([
-            "-q",
-            "suggest",
-            "--json",
-            "--ncu-csv",
-            "tests/fixtures/ncu/ncu_details_V100_xplacer_bfs_graph4096_lassen.csv",
-        ])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let out = suggest(LASSEN, true).success().get_output().stdout.clone();
     let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
     let names: Vec<&str> = v["suggestions"]
         .as_array()
@@ -57,38 +54,16 @@ fn a_details_page_gets_the_models_it_has_counters_for() {
             .unwrap()
             .contains("on a program it had not seen"));
     }
-    advise()
-        .current_dir(root())
-        .env_remove("ADVISE_MODEL")
-        .args([
-            "-q",
-            "suggest",
-            "--ncu-csv",
-            "tests/fixtures/ncu/ncu_details_V100_xplacer_bfs_graph4096_lassen.csv",
-        ])
-        .assert()
-        .success()
-        .stdout(
-            predicate::str::contains("Not advised on").and(predicate::str::contains("BLOCK_SIZE")),
-        );
+    suggest(LASSEN, false).success().stdout(
+        predicate::str::contains("Not advised on").and(predicate::str::contains("BLOCK_SIZE")),
+    );
 }
 
 /// A page with too few of any model's counters is refused with the command that collects them.
 #[test]
 fn a_page_without_enough_counters_for_any_model_is_refused() {
-    advise()
-        .current_dir(root())
-        .env_remove("ADVISE_MODEL")
-        .args([
-            "-q",
-            "suggest",
-            "--ncu-csv",
-            "tests/fixtures/ncu/ncu_details_V100_xplacer_bfs_graph4096_aws.csv",
-        ])
-        .assert()
-        .failure()
-        .stderr(
-            predicate::str::contains("too many to advise on")
-                .and(predicate::str::contains("ncu --csv --page raw --metrics")),
-        );
+    suggest(AWS, false).failure().stderr(
+        predicate::str::contains("too many to advise on")
+            .and(predicate::str::contains("ncu --csv --page raw --metrics")),
+    );
 }

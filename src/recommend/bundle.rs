@@ -23,7 +23,7 @@ use advise_ml::SplitMix64;
 use advise_ml::{Data, FittedModel, Method};
 
 pub use super::validation::Validation;
-use super::validation::{reliability, Calibration, Point, ReliabilityRow};
+use super::validation::{binned, reliability, Calibration, Point, ReliabilityRow};
 
 pub const FORMAT: &str = "advise-advisor";
 pub const VERSION: u32 = 2;
@@ -83,6 +83,10 @@ pub struct Advisor {
     /// The calibrated confidence against the share right, on held-out predictions.
     #[serde(default)]
     pub reliability: Vec<ReliabilityRow>,
+    /// The same on programs it had not seen (leave one program out), confidence capped as
+    /// `suggest` caps it.
+    #[serde(default)]
+    pub reliability_across: Vec<ReliabilityRow>,
 }
 
 impl Advisor {
@@ -207,6 +211,8 @@ pub fn train_reporting(
         .collect();
     let mut optimizations = Vec::new();
     let mut points: Vec<Point> = Vec::new();
+    // Leave-one-program-out points, each with its optimization's accuracy across programs.
+    let mut across_points: Vec<(Point, f64)> = Vec::new();
     let total = groups.len();
     for (done, (name, mut idx)) in groups.into_iter().enumerate() {
         progress(done, total, &name);
@@ -246,7 +252,7 @@ pub fn train_reporting(
         if let Some(o) = outcome {
             points.extend(o.points);
         }
-        let across_programs = super::programs::across(
+        let across_outcome = super::programs::across(
             pool,
             &idx,
             &features,
@@ -256,6 +262,11 @@ pub fn train_reporting(
             secondary,
             settings.seed ^ fnv1a(name.as_bytes()),
         )?;
+        let across_programs = across_outcome.map(|o| {
+            let cap = o.validation.accuracy;
+            across_points.extend(o.points.into_iter().map(|p| (p, cap)));
+            o.validation
+        });
         let ranges = ranges_of(&rows, features.len());
         let typical = typical_distance(&rows, &ranges);
         let typical_portable_distance = if portable_cols.is_empty() {
@@ -305,8 +316,18 @@ pub fn train_reporting(
         provenance,
         optimizations,
         view: settings.view,
-        calibration: Calibration::fit(&points),
         reliability: reliability(&points),
+        // Confidence as `suggest` gives it on a program the advisor had not seen: the
+        // calibration (fitted within programs) capped at the accuracy across programs.
+        reliability_across: {
+            let map = Calibration::fit(&points);
+            let scored: Vec<(f64, bool)> = across_points
+                .iter()
+                .map(|(p, cap)| (map.apply(p.raw).min(*cap), p.correct))
+                .collect();
+            binned(&scored)
+        },
+        calibration: Calibration::fit(&points),
     })
 }
 

@@ -2,7 +2,8 @@
 //! (each simulated one labelled so where measured ones are beside it), and leave one program
 //! out, the advisor's accuracy on a program it has not seen, which is a user's position.
 
-use super::bundle::{TrainSettings, Validation};
+use super::bundle::TrainSettings;
+use super::validation::Outcome;
 use crate::error::Result;
 use crate::experiment::data::SamplePool;
 use advise_ml::Method;
@@ -28,8 +29,8 @@ pub(super) fn labels(pool: &SamplePool, idx: &[usize]) -> Vec<String> {
 }
 
 /// Leave one program out for one optimization's samples `idx` (rows `x`, speedups `y`): one
-/// fold per program, so each program is predicted by models of the others. `None` with one
-/// program.
+/// fold per program, so each program is predicted by models of the others; its validation
+/// and its held-out points (raw scores formed with this accuracy). `None` with one program.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn across(
     pool: &SamplePool,
@@ -40,7 +41,7 @@ pub(super) fn across(
     settings: &TrainSettings,
     secondary: Method,
     seed: u64,
-) -> Result<Option<Validation>> {
+) -> Result<Option<Outcome>> {
     let mut programs: Vec<&str> = idx
         .iter()
         .map(|&i| pool.samples[i].key.program.as_str())
@@ -58,7 +59,7 @@ pub(super) fn across(
                 .unwrap_or(0)
         })
         .collect();
-    Ok(super::validation::validate(
+    super::validation::validate(
         features,
         x,
         y,
@@ -67,6 +68,5 @@ pub(super) fn across(
         secondary,
         programs.len(),
         seed,
-    )?
-    .map(|o| o.validation))
+    )
 }

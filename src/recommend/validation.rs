@@ -330,6 +330,11 @@ pub fn reliability(points: &[Point]) -> Vec<ReliabilityRow> {
         let map = Calibration::fit(fit_on);
         scored.extend(apply_to.iter().map(|p| (map.apply(p.raw), p.correct)));
     }
+    binned(&scored)
+}
+
+/// A reliability table of (confidence, right) pairs: rows by confidence band.
+pub fn binned(scored: &[(f64, bool)]) -> Vec<ReliabilityRow> {
     let edges = [0.0, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0 + 1e-9];
     edges
         .windows(2)

@@ -84,6 +84,15 @@ pub fn training(advisor: &Advisor) -> String {
         );
         text.push_str(&r.render());
     }
+    if !advisor.reliability_across.is_empty() {
+        let r = reliability_rows(&advisor.reliability_across);
+        text.push_str(
+            "\nReliability on programs the advisor had not seen (leave one program out, where \
+             two or more programs have the optimization; confidence capped at its accuracy \
+             across programs, as suggestions are):\n",
+        );
+        text.push_str(&r.render());
+    }
     text
 }
 
@@ -207,13 +216,18 @@ pub fn validation_tables(list: &[Suggestion]) -> String {
 /// The reliability of the advisor's confidence: of held-out suggestions given about a
 /// confidence, the share whose direction was right.
 pub fn reliability_table(advisor: &Advisor) -> TextTable {
+    reliability_rows(&advisor.reliability)
+}
+
+/// A reliability table's rows as text.
+fn reliability_rows(rows: &[crate::recommend::validation::ReliabilityRow]) -> TextTable {
     let mut r = TextTable::new([
         "confidence",
         "suggestions",
         "mean confidence",
         "share right",
     ]);
-    for row in &advisor.reliability {
+    for row in rows {
         r.push([
             format!("{:.1}-{:.1}", row.low, row.high),
             row.suggestions.to_string(),

@@ -26,3 +26,4 @@ mod static_fixtures;
 mod static_occupancy;
 mod static_statuner;
 mod thesis_tables;
+mod train_shipped;

@@ -1,0 +1,51 @@
+//! `advise train` on shipped datasets of two programs that share an optimization family: the
+//! real Coulomb-sum space (INNER_UNROLL_FACTOR) and the simulated NB campaign (its UNROLL bit).
+
+use std::path::Path;
+
+use crate::common::advise;
+
+/// UNROLL is validated across programs too, and the reliability of the confidence on the
+/// program left out is printed and stored.
+#[test]
+fn an_optimization_of_two_programs_is_validated_across_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("advisor.json");
+    let out = advise()
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .args([
+            "-q",
+            "train",
+            "--dataset",
+            "datasets/ktt-coulomb-rtx2080ti",
+            "--dataset",
+            "datasets/sim-qv100-nb",
+            "-o",
+        ])
+        .arg(&model)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.contains("Reliability on programs the advisor had not seen"),
+        "{text}"
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&model).unwrap()).unwrap();
+    let opts = v["optimizations"].as_array().unwrap();
+    let unroll = opts.iter().find(|o| o["name"] == "UNROLL").unwrap();
+    let across = &unroll["across_programs"];
+    assert!(across["accuracy"].as_f64().is_some(), "{across}");
+    // One program each: validated within it only.
+    let shmem = opts.iter().find(|o| o["name"] == "SHMEM").unwrap();
+    assert!(shmem["across_programs"].is_null());
+    let rows = v["reliability_across"].as_array().unwrap();
+    let n: u64 = rows
+        .iter()
+        .map(|r| r["suggestions"].as_u64().unwrap())
+        .sum();
+    assert_eq!(n, unroll["samples"].as_u64().unwrap());
+}

@@ -18,7 +18,7 @@ use advise::experiment::splits::{folds, Experiment, Fold, FoldLayout};
 
 pub use super::transfer_report::render;
 use super::transfer_report::{balanced, balanced_ci, outcomes};
-use advise::experiment::stats::{mcnemar_exact, Interval};
+use advise::experiment::stats::Interval;
 use advise::experiment::transfer::{across_gpus, across_sources, join};
 
 /// What to evaluate.
@@ -333,17 +333,9 @@ fn evaluation(
         .iter()
         .enumerate()
         .map(|(i, r)| {
-            let p = best.filter(|&b| b != i).map(|b| {
-                let (mut only_this, mut only_base) = (0, 0);
-                for ((c, _), (d, _)) in correct[i].iter().zip(&correct[b]) {
-                    match (c, d) {
-                        (true, false) => only_this += 1,
-                        (false, true) => only_base += 1,
-                        _ => {}
-                    }
-                }
-                mcnemar_exact(only_this, only_base)
-            });
+            let p = best
+                .filter(|&b| b != i)
+                .map(|b| super::transfer_report::mcnemar_between(&correct[i], &correct[b]));
             MethodRow {
                 method: r.method.clone(),
                 baseline: r.baseline,

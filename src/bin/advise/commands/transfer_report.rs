@@ -3,7 +3,7 @@
 //! are families, and the text rendering of every evaluation.
 
 use advise::experiment::run::{ExperimentResult, SampleResult};
-use advise::experiment::stats::{percentile, Interval};
+use advise::experiment::stats::{mcnemar_exact, percentile, Interval};
 use advise::report::table::TextTable;
 use advise_ml::SplitMix64;
 
@@ -23,6 +23,21 @@ pub struct FamilyRow {
     pub best_baseline: String,
     pub baseline_accuracy: Option<f64>,
     pub baseline_balanced: Option<f64>,
+    /// McNemar's exact test of the best model against the best baseline on these samples.
+    pub p_vs_baseline: Option<f64>,
+}
+
+/// McNemar's exact test between two methods' outcomes on the same samples.
+pub(super) fn mcnemar_between(a: &[(bool, bool)], b: &[(bool, bool)]) -> f64 {
+    let (mut only_a, mut only_b) = (0, 0);
+    for ((x, _), (y, _)) in a.iter().zip(b) {
+        match (x, y) {
+            (true, false) => only_a += 1,
+            (false, true) => only_b += 1,
+            _ => {}
+        }
+    }
+    mcnemar_exact(only_a, only_b)
 }
 
 /// The breakdown by family: every result's samples of each family, the most accurate model
@@ -37,8 +52,14 @@ pub(super) fn by_family(results: &[ExperimentResult]) -> Vec<FamilyRow> {
     families
         .into_iter()
         .map(|fam| {
-            // (method, samples, accuracy, balanced) of each result on this family.
-            let scored: Vec<(&ExperimentResult, usize, Option<f64>, Option<f64>)> = results
+            // (method, outcomes, accuracy, balanced) of each result on this family.
+            type Scored<'a> = (
+                &'a ExperimentResult,
+                Vec<(bool, bool)>,
+                Option<f64>,
+                Option<f64>,
+            );
+            let scored: Vec<Scored> = results
                 .iter()
                 .map(|r| {
                     let v: Vec<(bool, bool)> = r
@@ -50,14 +71,15 @@ pub(super) fn by_family(results: &[ExperimentResult]) -> Vec<FamilyRow> {
                         .collect();
                     let acc = (!v.is_empty())
                         .then(|| v.iter().filter(|(c, _)| *c).count() as f64 / v.len() as f64);
-                    (r, v.len(), acc, balanced(&v, 0..v.len()))
+                    let bal = balanced(&v, 0..v.len());
+                    (r, v, acc, bal)
                 })
                 .collect();
             // The first of equally accurate ones (`max_by` would keep the last).
             let best = |baseline: bool| {
                 scored.iter().filter(|(r, ..)| r.baseline == baseline).fold(
                     None,
-                    |best: Option<&(_, _, Option<f64>, _)>, s| match best {
+                    |best: Option<&Scored>, s| match best {
                         Some(b) if b.2.unwrap_or(0.0) >= s.2.unwrap_or(0.0) => Some(b),
                         _ => Some(s),
                     },
@@ -66,13 +88,14 @@ pub(super) fn by_family(results: &[ExperimentResult]) -> Vec<FamilyRow> {
             let (m, b) = (best(false), best(true));
             FamilyRow {
                 family: fam.to_string(),
-                samples: scored.first().map_or(0, |s| s.1),
+                samples: scored.first().map_or(0, |s| s.1.len()),
                 best_model: m.map(|m| m.0.method.clone()).unwrap_or_default(),
                 model_accuracy: m.and_then(|m| m.2),
                 model_balanced: m.and_then(|m| m.3),
                 best_baseline: b.map(|b| b.0.method.clone()).unwrap_or_default(),
                 baseline_accuracy: b.and_then(|b| b.2),
                 baseline_balanced: b.and_then(|b| b.3),
+                p_vs_baseline: m.zip(b).map(|(m, b)| mcnemar_between(&m.1, &b.1)),
             }
         })
         .collect()
@@ -203,6 +226,7 @@ pub fn render(evals: &[Evaluation], notes: &[String]) -> String {
                 "best baseline",
                 "accuracy %",
                 "balanced %",
+                "p",
             ]);
             for r in &e.by_family {
                 f.push([
@@ -214,6 +238,9 @@ pub fn render(evals: &[Evaluation], notes: &[String]) -> String {
                     r.best_baseline.clone(),
                     pct(r.baseline_accuracy, None),
                     pct(r.baseline_balanced, None),
+                    r.p_vs_baseline
+                        .map(|p| format!("{p:.3}"))
+                        .unwrap_or_else(|| "-".into()),
                 ]);
             }
             text.push_str(&format!("by family:\n{}\n", f.render()));

@@ -77,11 +77,27 @@ pub fn across_gpus(
     seed: u64,
     name: &str,
 ) -> Result<(SamplePool, Vec<Fold>)> {
+    // One program and input on each side (a tuning space recorded on two GPUs, perhaps by
+    // two versions of a tool that name the kernel or the fixed parameters differently): the
+    // configurations match by their settings alone. Settings match in any order.
+    let single = |p: &SamplePool| {
+        let mut c = p.samples.iter().map(|s| (&s.key.program, &s.key.input));
+        c.next().is_some_and(|first| c.all(|x| x == first))
+    };
+    let by_settings = single(a) && single(b);
     let key = |s: &crate::dataset::samples::SpeedupSample| {
-        format!(
-            "{}|{}|{}|{}|{}",
-            s.key.program, s.key.input, s.key.run, s.key.variant, s.switch
-        )
+        let settings = canonical(&s.key.variant);
+        if by_settings {
+            format!("{}|{settings}|{}", s.key.run, s.switch)
+        } else {
+            format!(
+                "{}|{}|{}|{settings}|{}",
+                s.key.program,
+                canonical(&s.key.input),
+                s.key.run,
+                s.switch
+            )
+        }
     };
     let target: HashMap<String, f64> = b.samples.iter().map(|s| (key(s), s.speedup)).collect();
     let mut pool = a.clone();
@@ -144,6 +160,13 @@ pub fn across_gpus(
     Ok((pool, folds))
 }
 
+/// `k=v` settings in name order (`B=2,A=1` -> `A=1,B=2`).
+fn canonical(settings: &str) -> String {
+    let mut v: Vec<&str> = settings.split(',').map(str::trim).collect();
+    v.sort_unstable();
+    v.join(",")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -197,6 +220,22 @@ mod tests {
         }
         let tested: usize = folds.iter().map(|f| f.test.len()).sum();
         assert_eq!(tested, 18, "every twin is tested once");
+    }
+
+    #[test]
+    fn one_space_on_two_gpus_matches_by_settings_in_any_order() {
+        let a = pool("gpu-a", "kernel_a", |b| 1.0 + b as f64 / 100.0, 12);
+        let mut b = pool("gpu-b", "kernel_b", |b| 0.5 + b as f64 / 100.0, 12);
+        for s in &mut b.samples {
+            // The other tool version lists the settings the other way round.
+            let mut parts: Vec<&str> = s.key.variant.split(',').collect();
+            parts.reverse();
+            s.key.variant = parts.join(",");
+            s.key.input = "other fixed parameters".into();
+        }
+        let (joined, folds) = across_gpus(&a, &b, 4, 1, "logo").unwrap();
+        assert_eq!(joined.samples.len(), 24);
+        assert_eq!(folds.iter().map(|f| f.test.len()).sum::<usize>(), 12);
     }
 
     #[test]

@@ -189,8 +189,9 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
             counters: if ok { counters } else { Vec::new() },
         });
     }
+    let (configs, merged) = merge_repeats(configs);
     let m = &file.metadata;
-    let notes = [
+    let mut notes: Vec<(String, String)> = [
         ("KTT version", m.ktt_version.clone()),
         ("time unit", m.time_unit.clone()),
         ("timestamp", m.timestamp.clone()),
@@ -198,6 +199,16 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
     .into_iter()
     .filter_map(|(k, v)| v.map(|v| (k.to_string(), v)))
     .collect();
+    if merged > 0 {
+        notes.push((
+            "repeated configurations".into(),
+            format!(
+                "{merged} results repeat an earlier configuration (a searcher's run); each \
+                 configuration keeps the mean of its times and the counters of its most \
+                 profiled result"
+            ),
+        ));
+    }
     Ok(TuningSpace {
         tool: "ktt",
         device: m.device.clone(),
@@ -206,4 +217,79 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
         configs,
         notes,
     })
+}
+
+/// Joins results of the same configuration (a searcher measures some more than once): the
+/// mean of the working ones' times, the counters of the one with the most, in the order the
+/// configurations first appear. Returns the configurations and how many results were joined.
+fn merge_repeats(configs: Vec<Config>) -> (Vec<Config>, usize) {
+    let mut at: std::collections::HashMap<Vec<String>, usize> = Default::default();
+    let mut out: Vec<Config> = Vec::new();
+    let mut times: Vec<Vec<f64>> = Vec::new();
+    let mut merged = 0;
+    for c in configs {
+        match at.get(&c.values) {
+            Some(&i) => {
+                merged += 1;
+                times[i].extend(c.time_ms);
+                if c.time_ms.is_some() && c.counters.len() > out[i].counters.len() {
+                    out[i].counters = c.counters;
+                }
+            }
+            None => {
+                at.insert(c.values.clone(), out.len());
+                times.push(c.time_ms.into_iter().collect());
+                out.push(c);
+            }
+        }
+    }
+    for (c, t) in out.iter_mut().zip(&times) {
+        if !t.is_empty() {
+            c.time_ms = Some(t.iter().sum::<f64>() / t.len() as f64);
+            c.failure = None;
+        }
+    }
+    (out, merged)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Synthetic KTT output in the layout of a searcher's run: configuration A=1 measured
+    /// twice (the second time profiled), A=2 once.
+    #[test]
+    fn a_configuration_measured_twice_keeps_its_mean_time_and_its_counters() {
+        let result = |a: u32, us: f64, counters: &str| {
+            format!(
+                r#"{{"Configuration":[{{"Name":"A","Value":{a}}}],"Status":"Ok","KernelName":"k",
+                "ComputationResults":[{{"Duration":{us},"KernelFunction":"k",
+                "ProfilingData":{{"Counters":[{counters}]}}}}]}}"#
+            )
+        };
+        let ipc = r#"{"Name":"sm__inst_executed.avg.per_cycle_active","Value":1.5}"#;
+        let json = format!(
+            r#"{{"Metadata":{{"Device":"GPU","TimeUnit":"Microseconds"}},"Results":[{},{},{}]}}"#,
+            result(1, 100.0, ""),
+            result(2, 50.0, ""),
+            result(1, 300.0, ipc)
+        );
+        let space = read(Path::new("t.json"), json.as_bytes()).unwrap();
+        assert_eq!(space.configs.len(), 2);
+        let one = &space.configs[0];
+        assert_eq!(one.values, ["1"]);
+        assert!(
+            (one.time_ms.unwrap() - 0.2).abs() < 1e-12,
+            "{:?}",
+            one.time_ms
+        );
+        assert!(one
+            .counters
+            .iter()
+            .any(|c| c.1 == "sm__inst_executed.avg.per_cycle_active"));
+        assert!(space
+            .notes
+            .iter()
+            .any(|(k, v)| k == "repeated configurations" && v.starts_with("1 results repeat")));
+    }
 }

@@ -17,19 +17,37 @@ pub struct Args {
     /// Dataset folder to write, e.g. datasets/ktt-convolution-2080ti.
     #[arg(long = "out-dir", alias = "out")]
     pub out_dir: PathBuf,
+    /// Keep each configuration's time and compile data, not the profiler's counters (`ktt`):
+    /// for a run that profiled a few of its configurations, so that the dataset serves as
+    /// the other GPU of leave one GPU out.
+    #[arg(long)]
+    pub times_only: bool,
     #[command(flatten)]
     pub json: JsonArg,
 }
 
 pub fn run(args: Args) -> Result<()> {
-    import(args.tool, &args.file, &args.out_dir, args.json.json)
+    import(
+        args.tool,
+        &args.file,
+        &args.out_dir,
+        args.json.json,
+        args.times_only,
+    )
 }
 
-fn import(tool: ToolArg, file: &Path, out: &Path, json: bool) -> Result<()> {
+fn import(tool: ToolArg, file: &Path, out: &Path, json: bool, times_only: bool) -> Result<()> {
     let command: Vec<String> = std::env::args().collect();
     let tool = match tool {
         ToolArg::Ktt => Tool::Ktt,
         ToolArg::KernelTuner => Tool::KernelTuner,
+        ToolArg::Xplacer if times_only => {
+            return Err(advise::error::Error::Usage(
+                "--times-only is for `ktt` and `kernel-tuner` spaces; an XPlacer import \
+                 keeps its baseline's counters"
+                    .into(),
+            ))
+        }
         ToolArg::Xplacer => {
             let data = xplacer::read(file)?;
             let summary = xplacer_write::write(&data, file, out, &command.join(" "))?;
@@ -55,7 +73,17 @@ fn import(tool: ToolArg, file: &Path, out: &Path, json: bool) -> Result<()> {
             return stdout.emit(&text);
         }
     };
-    let space = read_space(tool, file)?;
+    let mut space = read_space(tool, file)?;
+    if times_only {
+        // The time and the compiler's facts stay (as in a space recorded without profiling).
+        for c in &mut space.configs {
+            c.counters.retain(|(_, metric, _, _)| {
+                metric == "gpu__time_duration.sum"
+                    || metric == "launch__registers_per_thread"
+                    || metric.starts_with("ktt__")
+            });
+        }
+    }
     let summary = write_dataset(&space, file, out, &command.join(" "))?;
     let stdout = Output::default();
     if json {

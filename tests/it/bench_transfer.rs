@@ -45,3 +45,65 @@ fn simulator_and_hardware_meet_on_unroll() {
         .filter(|e| e["name"] == "grouped k-fold")
         .all(|e| e.get("by_family").is_none()));
 }
+
+/// KTT's Coulomb-sum run on a GTX 1070 (a searcher's run: repeated configurations, a few
+/// profiled), imported with `--times-only`, is the other GPU of the RTX 2080 Ti space.
+#[test]
+fn the_coulomb_space_is_left_out_to_the_gtx_1070() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("c1070");
+    advise()
+        .current_dir(root)
+        .args([
+            "-q",
+            "import",
+            "ktt",
+            "datasets/ktt-coulomb-gtx1070/source/coulomb_gtx1070_tuning_output.json.gz",
+            "--times-only",
+            "--out-dir",
+        ])
+        .arg(&out)
+        .assert()
+        .success();
+    // The shipped folder is this import: the same tables byte for byte.
+    for f in ["timings.csv", "switches.csv"] {
+        assert_eq!(
+            std::fs::read(out.join(f)).unwrap(),
+            std::fs::read(root.join("datasets/ktt-coulomb-gtx1070").join(f)).unwrap(),
+            "{f}"
+        );
+    }
+    let provenance = std::fs::read_to_string(out.join("PROVENANCE.md")).unwrap();
+    assert!(provenance.contains("265 results repeat an earlier configuration"));
+    assert!(provenance.contains("configurations: 210 (0 failed"));
+    advise()
+        .current_dir(root)
+        .args([
+            "-q",
+            "bench",
+            "transfer",
+            "--method",
+            "baselines",
+            "--dataset",
+            "datasets/ktt-coulomb-rtx2080ti",
+        ])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(
+            "leave one GPU out (140 folds; ktt-coulomb-rtx2080ti -> ktt-coulomb-gtx1070;",
+        ));
+    advise()
+        .current_dir(root)
+        .args([
+            "import",
+            "xplacer",
+            "tests/fixtures/xplacer/hotspot",
+            "--times-only",
+            "--out-dir",
+        ])
+        .arg(dir.path().join("x"))
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--times-only is for `ktt`"));
+}

@@ -79,6 +79,34 @@ mod tests {
         }
     }
 
+    /// Every entry, the families' and the unified-memory ones too, is complete, and every
+    /// family a dataset can name has one.
+    #[test]
+    fn every_entry_is_complete_and_every_family_has_one() {
+        let all = entries().unwrap();
+        for e in &all {
+            assert!(
+                !e.summary.is_empty() && !e.what.is_empty() && !e.how.is_empty(),
+                "{}",
+                e.name
+            );
+            assert!(!e.signals.is_empty() && !e.risks.is_empty() && !e.read_more.is_empty());
+            assert!(
+                !e.before.is_empty() || !e.nvcc_flags.is_empty(),
+                "{}",
+                e.name
+            );
+            assert_eq!(e.before.is_empty(), e.after.is_empty(), "{}", e.name);
+        }
+        for f in crate::dataset::families::FAMILIES {
+            assert!(
+                all.iter().any(|e| e.name == f.name),
+                "{} has no entry",
+                f.name
+            );
+        }
+    }
+
     #[test]
     fn switches_find_generic_entries() {
         assert_eq!(lookup("READ_ONLY:0->1").unwrap().unwrap().name, "READ_ONLY");
@@ -91,6 +119,12 @@ mod tests {
             "BLOCK_SIZE"
         );
         assert_eq!(lookup("use_padding:0->1").unwrap().unwrap().name, "PADDING");
+        assert_eq!(lookup("USE_SOA:0->1").unwrap().unwrap().name, "SOA");
+        assert_eq!(lookup("SORT").unwrap().unwrap().name, "SORT");
+        assert_eq!(
+            lookup("UM_READ_MOSTLY").unwrap().unwrap().name,
+            "UM_READ_MOSTLY"
+        );
         assert!(lookup("MWG:16->32").unwrap().is_none());
     }
 }

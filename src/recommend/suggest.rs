@@ -306,9 +306,13 @@ pub fn suggest(advisor: &Advisor, x: &[f64], applied: &[String]) -> Result<Vec<S
             ));
         }
         if let Some(a) = &m.across_programs {
+            let second = a
+                .secondary_accuracy
+                .map(|s| format!(" (the second model's {:.0}%)", 100.0 * s))
+                .unwrap_or_default();
             reason.push_str(&format!(
                 "; on a program it had not seen (leave one program out over {}) its direction \
-                 was right {:.0}% of the time, the majority rule's {:.0}%",
+                 was right {:.0}% of the time{second}, the majority rule's {:.0}%",
                 m.programs.join(", "),
                 100.0 * a.accuracy,
                 100.0 * a.majority_accuracy

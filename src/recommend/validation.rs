@@ -45,6 +45,9 @@ pub struct Validation {
     pub np: usize,
     #[serde(default)]
     pub nn: usize,
+    /// The second model's accuracy on the same held-out samples.
+    #[serde(default)]
+    pub secondary_accuracy: Option<f64>,
 }
 
 /// One held-out prediction: its raw confidence score and whether its direction was right.
@@ -179,6 +182,12 @@ pub fn validate(
             pn,
             np,
             nn,
+            secondary_accuracy: Some(
+                (0..n)
+                    .filter(|&i| (second[i] > 1.0) == (y[i] > 1.0))
+                    .count() as f64
+                    / n as f64,
+            ),
         },
         points,
     }))

@@ -53,6 +53,10 @@ fn a_details_page_gets_the_models_it_has_counters_for() {
             .as_str()
             .unwrap()
             .contains("on a program it had not seen"));
+        assert!(s["reason"]
+            .as_str()
+            .unwrap()
+            .contains("(the second model's "));
     }
     suggest(LASSEN, false).success().stdout(
         predicate::str::contains("Not advised on").and(predicate::str::contains("BLOCK_SIZE")),

@@ -1,8 +1,9 @@
 //! `advise bench transfer` on the shipped datasets: evaluations that need two data sources.
 
+use std::ffi::OsStr;
 use std::path::Path;
 
-use crate::common::advise;
+use crate::common::{advise, bench_transfer_baselines};
 
 /// The real Coulomb-sum space (INNER_UNROLL_FACTOR: UNROLL) beside the simulated NB campaign
 /// (its UNROLL bit): simulator <-> hardware runs on the family both have, broken down by
@@ -10,25 +11,21 @@ use crate::common::advise;
 #[test]
 fn simulator_and_hardware_meet_on_unroll() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let out = advise()
-        .current_dir(root)
-        .args([
-            "-q",
-            "bench",
-            "transfer",
-            "--method",
-            "baselines",
+    let out = bench_transfer_baselines(
+        root,
+        &[
             "--json",
             "--dataset",
             "datasets/sim-qv100-nb",
             "--dataset",
             "datasets/ktt-coulomb-rtx2080ti",
-        ])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+        ]
+        .map(OsStr::new),
+    )
+    .success()
+    .get_output()
+    .stdout
+    .clone();
     let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
     let evals = v["evaluations"].as_array().unwrap();
     let sim_hw = evals
@@ -77,22 +74,14 @@ fn the_coulomb_space_is_left_out_to_the_gtx_1070() {
     let provenance = std::fs::read_to_string(out.join("PROVENANCE.md")).unwrap();
     assert!(provenance.contains("265 results repeat an earlier configuration"));
     assert!(provenance.contains("configurations: 210 (0 failed"));
-    advise()
-        .current_dir(root)
-        .args([
-            "-q",
-            "bench",
-            "transfer",
-            "--method",
-            "baselines",
-            "--dataset",
-            "datasets/ktt-coulomb-rtx2080ti",
-        ])
-        .assert()
-        .success()
-        .stdout(predicates::str::contains(
-            "leave one GPU out (140 folds; ktt-coulomb-rtx2080ti -> ktt-coulomb-gtx1070;",
-        ));
+    bench_transfer_baselines(
+        root,
+        &["--dataset", "datasets/ktt-coulomb-rtx2080ti"].map(OsStr::new),
+    )
+    .success()
+    .stdout(predicates::str::contains(
+        "leave one GPU out (140 folds; ktt-coulomb-rtx2080ti -> ktt-coulomb-gtx1070;",
+    ));
     advise()
         .current_dir(root)
         .args([

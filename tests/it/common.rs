@@ -25,6 +25,19 @@ pub fn advise() -> assert_cmd::Command {
     c
 }
 
+/// `advise -q bench transfer --method baselines ARGS...` run in `cwd` (the baselines are
+/// enough to see which evaluations run, and fast).
+pub fn bench_transfer_baselines(
+    cwd: &std::path::Path,
+    args: &[&std::ffi::OsStr],
+) -> assert_cmd::assert::Assert {
+    advise()
+        .current_dir(cwd)
+        .args(["-q", "bench", "transfer", "--method", "baselines"])
+        .args(args)
+        .assert()
+}
+
 /// Writes `measurements.csv` and `timings.csv` of the library's synthetic campaign
 /// (`advise::experiment::synthetic`, 3 counters besides active cycles) into `dir`.
 pub fn write_synthetic_campaign(dir: &Path, seed: u64) {

@@ -2,6 +2,7 @@
 //! folder in tests/fixtures/xplacer, provenance in tests/fixtures/PROVENANCE.md) into a
 //! dataset whose samples are the baseline against each one-object policy change.
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 use advise::dataset::features::View;
@@ -9,7 +10,7 @@ use advise::dataset::import::xplacer;
 use advise::experiment::data::load_pool_view;
 use predicates::prelude::*;
 
-use crate::common::advise;
+use crate::common::{advise, bench_transfer_baselines};
 
 fn hotspot() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/xplacer/hotspot")
@@ -147,18 +148,7 @@ fn transfer_on_hotspot(cwd: &Path) -> assert_cmd::assert::Assert {
         .arg(hotspot())
         .assert()
         .success();
-    advise()
-        .current_dir(cwd)
-        .args([
-            "-q",
-            "bench",
-            "transfer",
-            "--method",
-            "baselines",
-            "--dataset",
-        ])
-        .arg(&out)
-        .assert()
+    bench_transfer_baselines(cwd, &[OsStr::new("--dataset"), out.as_os_str()])
 }
 
 /// One small program: no k-fold or leave-one-program-out split exists, and `bench transfer`
@@ -224,18 +214,7 @@ fn a_machine_twin_in_datasets_is_left_out_both_ways() {
             .assert()
             .success();
     }
-    advise()
-        .current_dir(dir.path())
-        .args([
-            "-q",
-            "bench",
-            "transfer",
-            "--method",
-            "baselines",
-            "--features",
-            "counters",
-        ])
-        .assert()
+    bench_transfer_baselines(dir.path(), &["--features", "counters"].map(OsStr::new))
         .success()
         .stdout(
             predicate::str::contains(

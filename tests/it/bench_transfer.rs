@@ -73,6 +73,7 @@ fn the_coulomb_space_is_left_out_to_the_gtx_1070() {
     }
     let provenance = std::fs::read_to_string(out.join("PROVENANCE.md")).unwrap();
     assert!(provenance.contains("265 results repeat an earlier configuration"));
+    assert!(provenance.contains("imported with --times-only"));
     assert!(provenance.contains("configurations: 210 (0 failed"));
     bench_transfer_baselines(
         root,

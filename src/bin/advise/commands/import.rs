@@ -83,6 +83,12 @@ fn import(tool: ToolArg, file: &Path, out: &Path, json: bool, times_only: bool) 
                     || metric.starts_with("ktt__")
             });
         }
+        space.notes.push((
+            "times only".into(),
+            "imported with --times-only: each configuration's time and compile data, not the \
+             profiler's counters"
+                .into(),
+        ));
     }
     let summary = write_dataset(&space, file, out, &command.join(" "))?;
     let stdout = Output::default();

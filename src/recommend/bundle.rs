@@ -306,6 +306,14 @@ pub fn train_reporting(
             pool.name
         )));
     }
+    let calibration = Calibration::fit(&points);
+    // Confidence as `suggest` gives it on a program the advisor had not seen: the calibration
+    // (fitted within programs) capped at the accuracy across programs.
+    let scored: Vec<(f64, bool)> = across_points
+        .iter()
+        .map(|(p, cap)| (calibration.apply(p.raw).min(*cap), p.correct))
+        .collect();
+    let reliability_across = binned(&scored);
     Ok(Advisor {
         format: FORMAT.into(),
         version: VERSION,
@@ -317,17 +325,8 @@ pub fn train_reporting(
         optimizations,
         view: settings.view,
         reliability: reliability(&points),
-        // Confidence as `suggest` gives it on a program the advisor had not seen: the
-        // calibration (fitted within programs) capped at the accuracy across programs.
-        reliability_across: {
-            let map = Calibration::fit(&points);
-            let scored: Vec<(f64, bool)> = across_points
-                .iter()
-                .map(|(p, cap)| (map.apply(p.raw).min(*cap), p.correct))
-                .collect();
-            binned(&scored)
-        },
-        calibration: Calibration::fit(&points),
+        reliability_across,
+        calibration,
     })
 }
 

@@ -2,7 +2,7 @@
 //! samples of an optimization family predicted by models of every other program that has the
 //! family, the position of a user's program, which the advisor has never seen.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::data::SamplePool;
 use super::splits::{programs, Fold};
@@ -19,31 +19,33 @@ pub(super) fn lopo(pool: &SamplePool, name: &str) -> Vec<Fold> {
         .iter()
         .filter_map(|s| pool.family(s))
         .collect();
-    let of = |program: &str, fam: &str| -> Vec<usize> {
-        (0..pool.samples.len())
-            .filter(|&i| {
-                let s = &pool.samples[i];
-                s.key.program == program && pool.family(&s.switch) == Some(fam)
-            })
-            .collect()
-    };
+    // Each program's samples of each family, in sample order, from one pass.
+    let mut of: BTreeMap<(&str, &str), Vec<usize>> = BTreeMap::new();
+    for (i, s) in pool.samples.iter().enumerate() {
+        if let Some(fam) = pool.family(&s.switch) {
+            of.entry((s.key.program.as_str(), fam)).or_default().push(i);
+        }
+    }
     let mut out = Vec::new();
     for b in &progs {
         for fam in &families {
-            let test = of(b, fam);
-            if test.is_empty() {
+            let Some(test) = of.get(&(b.as_str(), *fam)) else {
                 continue;
-            }
+            };
             // Every other program that has the family trains.
             let others: Vec<&String> = progs
                 .iter()
-                .filter(|a| *a != b && !of(a, fam).is_empty())
+                .filter(|a| *a != b && of.contains_key(&(a.as_str(), *fam)))
                 .collect();
             if others.is_empty() {
                 continue;
             }
-            let mut train: Vec<usize> = others.iter().flat_map(|a| of(a, fam)).collect();
+            let mut train: Vec<usize> = others
+                .iter()
+                .flat_map(|a| of[&(a.as_str(), *fam)].iter().copied())
+                .collect();
             train.sort_unstable();
+            let test = test.clone();
             out.push(Fold {
                 experiment: name.into(),
                 choice: format!(

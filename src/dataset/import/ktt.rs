@@ -85,6 +85,33 @@ struct Counter {
     value: serde_json::Value,
 }
 
+/// The kernel's duration, as every import names it.
+const TIME_METRIC: &str = "gpu__time_duration.sum";
+
+/// The compiler's facts of a configuration (name, unit): registers, local and private memory,
+/// in the order of `CompilationData`'s fields read below.
+const COMPILE_METRICS: [(&str, &str); 3] = [
+    ("launch__registers_per_thread", "register/thread"),
+    ("ktt__local_memory_size", "byte/block"),
+    ("ktt__private_memory_size", "byte/thread"),
+];
+
+/// Drops the profiler's counters and keeps each configuration's time and compile data (as a
+/// space recorded without profiling has them), and says so in the provenance notes.
+pub fn keep_times_only(space: &mut TuningSpace) {
+    for c in &mut space.configs {
+        c.counters.retain(|(_, metric, _, _)| {
+            metric == TIME_METRIC || COMPILE_METRICS.iter().any(|(name, _)| metric == name)
+        });
+    }
+    space.notes.push((
+        "times only".into(),
+        "imported with --times-only: each configuration's time and compile data, not the \
+         profiler's counters"
+            .into(),
+    ));
+}
+
 /// Milliseconds per unit of KTT's `TimeUnit`.
 fn ms_per_unit(path: &Path, unit: Option<&str>) -> Result<f64> {
     match unit.unwrap_or("Microseconds") {
@@ -142,25 +169,17 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
             let k = c.kernel_function.clone().unwrap_or_else(|| kernel.clone());
             counters.push((
                 k.clone(),
-                "gpu__time_duration.sum".into(),
+                TIME_METRIC.into(),
                 "second".into(),
                 c.duration * scale * 1e-3,
             ));
             if let Some(cd) = &c.compilation_data {
-                let statics = [
-                    (
-                        "launch__registers_per_thread",
-                        "register/thread",
-                        cd.registers_count,
-                    ),
-                    ("ktt__local_memory_size", "byte/block", cd.local_memory_size),
-                    (
-                        "ktt__private_memory_size",
-                        "byte/thread",
-                        cd.private_memory_size,
-                    ),
+                let values = [
+                    cd.registers_count,
+                    cd.local_memory_size,
+                    cd.private_memory_size,
                 ];
-                for (name, unit, v) in statics {
+                for ((name, unit), v) in COMPILE_METRICS.into_iter().zip(values) {
                     if let Some(v) = v {
                         counters.push((k.clone(), name.into(), unit.into(), v));
                     }

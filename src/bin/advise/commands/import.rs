@@ -75,20 +75,7 @@ fn import(tool: ToolArg, file: &Path, out: &Path, json: bool, times_only: bool) 
     };
     let mut space = read_space(tool, file)?;
     if times_only {
-        // The time and the compiler's facts stay (as in a space recorded without profiling).
-        for c in &mut space.configs {
-            c.counters.retain(|(_, metric, _, _)| {
-                metric == "gpu__time_duration.sum"
-                    || metric == "launch__registers_per_thread"
-                    || metric.starts_with("ktt__")
-            });
-        }
-        space.notes.push((
-            "times only".into(),
-            "imported with --times-only: each configuration's time and compile data, not the \
-             profiler's counters"
-                .into(),
-        ));
+        advise::dataset::import::ktt::keep_times_only(&mut space);
     }
     let summary = write_dataset(&space, file, out, &command.join(" "))?;
     let stdout = Output::default();

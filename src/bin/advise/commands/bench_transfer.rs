@@ -91,19 +91,16 @@ pub fn default_inputs(root: &Path) -> (Vec<PathBuf>, Vec<GpuPair>) {
             }
         }
     }
-    let stem = |p: &Path| -> String {
-        let name = p
-            .file_name()
-            .map(|n| n.to_string_lossy().to_string())
-            .unwrap_or_default();
-        name.rsplit_once('-')
-            .map(|(s, _)| s.to_string())
-            .unwrap_or(name)
-    };
     let name = |p: &Path| -> String {
         p.file_name()
             .map(|n| n.to_string_lossy().to_string())
             .unwrap_or_default()
+    };
+    let stem = |p: &Path| -> String {
+        let name = name(p);
+        name.rsplit_once('-')
+            .map(|(s, _)| s.to_string())
+            .unwrap_or(name)
     };
     let mut pairs: Vec<GpuPair> = with_counters
         .iter()

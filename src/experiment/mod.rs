@@ -14,6 +14,7 @@ pub mod run;
 pub mod splits;
 pub mod stats;
 pub mod statuner;
+pub mod step_features;
 pub mod synthetic;
 pub mod thesis;
 pub mod transfer;

@@ -97,3 +97,56 @@ fn the_coulomb_space_is_left_out_to_the_gtx_1070() {
         .code(2)
         .stderr(predicates::str::contains("--times-only is for `ktt`"));
 }
+
+/// `--step only`: models see the two step features and nothing else, on real KTT spaces, and
+/// bench transfer's JSON says so.
+#[test]
+fn step_features_alone_replace_the_counters() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = advise()
+        .current_dir(root)
+        .args([
+            "-q",
+            "experiment",
+            "--exp",
+            "lopo",
+            "--method",
+            "m5p",
+            "--step",
+            "only",
+            "--dataset",
+            "datasets/ktt-pnpoly-rtx2080ti",
+            "--dataset",
+            "datasets/ktt-coulomb-rtx2080ti",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains(" switches, 2 features"), "{text}");
+    assert!(
+        text.contains("BLOCK_SIZE") && text.contains("TILE_SIZE"),
+        "{text}"
+    );
+    let out = bench_transfer_baselines(
+        root,
+        &[
+            "--json",
+            "--step",
+            "only",
+            "--dataset",
+            "datasets/ktt-coulomb-rtx2080ti",
+        ]
+        .map(OsStr::new),
+    )
+    .success()
+    .get_output()
+    .stdout
+    .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let evals = v["evaluations"].as_array().unwrap();
+    assert!(!evals.is_empty());
+    assert!(evals.iter().all(|e| e["step"] == "only"));
+}

@@ -159,6 +159,29 @@ impl From<ViewArg> for View {
     }
 }
 
+/// Whether models also see what a sample's step is (experiment::step_features).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StepArg {
+    /// Counters only.
+    Off,
+    /// The step features beside the chosen view: log2 of the family's level in the
+    /// configuration (threads per block, outputs per thread) and log2 of the step's factor.
+    Add,
+    /// The step features alone: what is known from the source and launch, no counter.
+    Only,
+}
+
+impl From<StepArg> for advise::experiment::step_features::Step {
+    fn from(v: StepArg) -> Self {
+        use advise::experiment::step_features::Step;
+        match v {
+            StepArg::Off => Step::Off,
+            StepArg::Add => Step::Add,
+            StepArg::Only => Step::Only,
+        }
+    }
+}
+
 /// NB, BH or both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ProgramsArg {

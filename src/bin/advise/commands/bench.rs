@@ -10,7 +10,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::output::{note, Output};
-use crate::args::{method_spec, MethodArg, OutputArgs, ViewArg};
+use crate::args::{method_spec, MethodArg, OutputArgs, StepArg, ViewArg};
 use advise::error::{Error, Result};
 use advise::report::table::TextTable;
 use advise_ml::synthetic::synthetic;
@@ -208,6 +208,9 @@ pub struct TransferArgs {
     /// Feature view.
     #[arg(long, value_enum, default_value = "portable")]
     pub features: ViewArg,
+    /// Step features (what each sample's tuning step is: where it starts, how far it goes).
+    #[arg(long, value_enum, default_value = "off")]
+    pub step: StepArg,
     /// Folds of grouped k-fold and leave one GPU out.
     #[arg(long, default_value_t = 10)]
     pub folds: usize,
@@ -263,6 +266,7 @@ pub fn run(which: Which) -> Result<()> {
                     gpu_pairs,
                     methods: method_spec(&a.method),
                     view: a.features.into(),
+                    step: a.step.into(),
                     folds: a.folds,
                     seed: a.seed,
                 },

@@ -19,6 +19,7 @@ use advise::experiment::splits::{folds, Experiment, Fold, FoldLayout};
 pub use super::transfer_report::render;
 use super::transfer_report::{balanced, balanced_ci, outcomes};
 use advise::experiment::stats::Interval;
+use advise::experiment::step_features::{apply, Step};
 use advise::experiment::transfer::{across_gpus, across_sources, join};
 
 /// What to evaluate.
@@ -30,6 +31,7 @@ pub struct TransferSettings {
     pub gpu_pairs: Vec<GpuPair>,
     pub methods: String,
     pub view: View,
+    pub step: Step,
     pub folds: usize,
     pub seed: u64,
 }
@@ -54,6 +56,8 @@ pub struct Evaluation {
     pub name: String,
     pub data: String,
     pub view: View,
+    /// Whether the step features were added (or used alone).
+    pub step: Step,
     pub folds: usize,
     pub best_baseline: String,
     pub rows: Vec<MethodRow>,
@@ -176,7 +180,13 @@ pub fn evaluate(s: &TransferSettings) -> Result<(Vec<Evaluation>, Vec<String>)> 
     let mut out = Vec::new();
     let mut notes = Vec::new();
     let load = |dirs: &[PathBuf], view: View| -> Result<Vec<SamplePool>> {
-        dirs.iter().map(|d| load_pool_view(d, view)).collect()
+        dirs.iter()
+            .map(|d| {
+                let mut p = load_pool_view(d, view)?;
+                apply(&mut p, s.step);
+                Ok(p)
+            })
+            .collect()
     };
     let pools = load(&s.datasets, s.view)?;
     let names: Vec<String> = pools.iter().map(|p| p.name.clone()).collect();
@@ -280,6 +290,9 @@ pub fn evaluate(s: &TransferSettings) -> Result<(Vec<Evaluation>, Vec<String>)> 
             )?);
         }
     }
+    for e in &mut out {
+        e.step = s.step;
+    }
     Ok((out, notes))
 }
 
@@ -349,6 +362,7 @@ fn evaluation(
         name: name.to_string(),
         data: data.to_string(),
         view,
+        step: Step::Off,
         folds: fs.len(),
         best_baseline: best.map(|b| results[b].method.clone()).unwrap_or_default(),
         rows,

@@ -210,6 +210,7 @@ fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
             kfolds: 10,
             layout: advise::experiment::splits::FoldLayout::Grouped,
             view: Default::default(),
+            step: Default::default(),
             lenient: true,
             settings: RunSettings {
                 seed,

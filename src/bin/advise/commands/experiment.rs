@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use indicatif::ProgressBar;
 
 use super::output::{note, Output};
-use crate::args::{exp_spec, method_spec, ExpArg, JsonArg, MethodArg, ViewArg};
+use crate::args::{exp_spec, method_spec, ExpArg, JsonArg, MethodArg, StepArg, ViewArg};
 use advise::dataset::features::View;
 use advise::error::{Error, Result};
 use advise::experiment::data::{load_pools_view, SamplePool};
@@ -14,6 +14,7 @@ use advise::experiment::method::{contenders, Contender};
 use advise::experiment::record::{json, FoldLog};
 use advise::experiment::run::{self as running, ExperimentResult, RunSettings};
 use advise::experiment::splits::{folds, Experiment, Fold, FoldLayout};
+use advise::experiment::step_features::{apply, Step};
 use advise::report::experiment::render_text;
 use advise::report::experiment_files::write_report;
 
@@ -30,6 +31,8 @@ pub struct ExperimentCommand {
     /// How k-fold assigns samples to folds.
     pub layout: FoldLayout,
     pub view: View,
+    /// Step features beside (or instead of) the view (experiment::step_features).
+    pub step: Step,
     /// Skip experiments the data cannot run (with a note) even when named explicitly.
     pub lenient: bool,
     pub settings: RunSettings,
@@ -201,6 +204,10 @@ pub struct Args {
     /// Feature view: every metric, the portable ratios, or both.
     #[arg(long, value_enum, default_value = "counters")]
     pub features: ViewArg,
+    /// Step features: what each sample's tuning step is (log2 of the family's level in the
+    /// configuration, log2 of the step's factor), beside the view (`add`) or alone (`only`).
+    #[arg(long, value_enum, default_value = "off")]
+    pub step: StepArg,
     /// Folds of `kfold`: a number K (grouped: samples of one program, input and
     /// configuration family never sit on both sides), `ungrouped:K` (samples shuffled one by
     /// one, which leaks), or `weka` / `weka:K` (exactly Weka's `-x K -s SEED` layout).
@@ -236,6 +243,7 @@ pub fn run(args: Args) -> Result<()> {
             kfolds,
             layout,
             view: args.features.into(),
+            step: args.step.into(),
             lenient: false,
             settings: RunSettings {
                 seed: args.seed,
@@ -263,7 +271,8 @@ pub fn run_command(cmd: &ExperimentCommand, out: &Output) -> Result<()> {
             "give the dataset folder with --dataset DIR".into(),
         ));
     }
-    let pool = load_pools_view(&cmd.datasets, cmd.view)?;
+    let mut pool = load_pools_view(&cmd.datasets, cmd.view)?;
+    apply(&mut pool, cmd.step);
     let parts: Vec<&str> = cmd.experiments.split(',').map(str::trim).collect();
     let nbbh = pool
         .samples

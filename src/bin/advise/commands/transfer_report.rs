@@ -4,6 +4,7 @@
 
 use advise::experiment::run::{ExperimentResult, SampleResult};
 use advise::experiment::stats::{mcnemar_exact, percentile, Interval};
+use advise::experiment::step_features::Step;
 use advise::report::table::TextTable;
 use advise_ml::SplitMix64;
 
@@ -200,11 +201,15 @@ pub fn render(evals: &[Evaluation], notes: &[String]) -> String {
             .map(|r| r.method.clone())
             .collect::<Vec<_>>();
         text.push_str(&format!(
-            "== {} ({} folds; {}; {:?} features) ==\n{}: {}\n{}\n",
+            "== {} ({} folds; {}; {} features) ==\n{}: {}\n{}\n",
             e.name,
             e.folds,
             e.data,
-            e.view,
+            match e.step {
+                Step::Off => format!("{:?}", e.view),
+                Step::Add => format!("{:?} + step", e.view),
+                Step::Only => "step".to_string(),
+            },
             if winner.is_empty() {
                 "no model beats the best baseline significantly".to_string()
             } else {

@@ -1,0 +1,159 @@
+//! Step features: what a sample's switch does, in words every program shares. A counter says
+//! how the code runs; whether raising a block size helps depends as much on where it starts
+//! (64 threads or 1,024) and how far it goes. For a switch that changes a numeric tuning
+//! parameter these are
+//!
+//! - `step.level_log2`: log2 of the product of the variant's values of every parameter of the
+//!   switch's family (threads per block for BLOCK_SIZE, outputs per thread for TILE_SIZE),
+//! - `step.factor_log2`: log2(to / from), how far the step goes.
+//!
+//! Static features in the sense of STATuner (Gupta et al., "STATuner: Efficient Tuning of CUDA
+//! Kernels Parameters", SC 2015): known from the source and launch, not measured. On/off
+//! switches and NB/BH bits get missing values, never invented ones.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::data::SamplePool;
+
+/// Whether models see the step features: not at all, beside the other features, or alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Step {
+    #[default]
+    Off,
+    Add,
+    Only,
+}
+
+/// Applies the choice to a pool: `Add` appends the step features, `Only` keeps nothing else.
+pub fn apply(pool: &mut SamplePool, step: Step) {
+    if step == Step::Off {
+        return;
+    }
+    add_step_features(pool);
+    if step == Step::Only {
+        let n = pool.columns.len() - STEP_COLUMNS.len();
+        pool.columns.drain(..n);
+        for s in &mut pool.samples {
+            s.features.drain(..n);
+        }
+    }
+}
+
+/// The step features' column names.
+pub const STEP_COLUMNS: [&str; 2] = ["step.level_log2", "step.factor_log2"];
+
+/// Appends the step features to every sample of the pool (missing where they do not apply).
+pub fn add_step_features(pool: &mut SamplePool) {
+    // Each parameter's family, from the switches the pool knows.
+    let mut family_of_param: BTreeMap<String, String> = BTreeMap::new();
+    for sw in &pool.switches {
+        if let (Some((param, _)), Some(fam)) = (sw.split_once(':'), pool.family(sw)) {
+            family_of_param.insert(param.trim().to_string(), fam.to_string());
+        }
+    }
+    let families = pool.families.clone();
+    for s in &mut pool.samples {
+        let step = families
+            .get(&s.switch)
+            .and_then(|f| f.as_deref())
+            .and_then(|fam| step_of(&s.switch, &s.key.variant, fam, &family_of_param));
+        match step {
+            Some((level, factor)) => s.features.extend([Some(level), Some(factor)]),
+            None => s.features.extend([None, None]),
+        }
+    }
+    pool.columns
+        .extend(STEP_COLUMNS.iter().map(|c| c.to_string()));
+}
+
+/// (level, factor) of a numeric parameter step `param:from->to` taken from `variant`.
+fn step_of(
+    switch: &str,
+    variant: &str,
+    family: &str,
+    family_of_param: &BTreeMap<String, String>,
+) -> Option<(f64, f64)> {
+    let (_, change) = switch.split_once(':')?;
+    let (from, to) = change.split_once("->")?;
+    let (from, to) = (positive(from)?, positive(to)?);
+    let mut level = 1.0;
+    for kv in variant.split(',') {
+        let (k, v) = kv.split_once('=')?;
+        if family_of_param.get(k.trim()).map(String::as_str) == Some(family) {
+            level *= positive(v)?;
+        }
+    }
+    Some((level.log2(), (to / from).log2()))
+}
+
+fn positive(s: &str) -> Option<f64> {
+    s.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite() && *v > 0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dataset::measurements::RunKey;
+    use crate::dataset::samples::SpeedupSample;
+
+    fn sample(switch: &str, variant: &str) -> SpeedupSample {
+        SpeedupSample {
+            switch: switch.into(),
+            key: RunKey {
+                program: "p".into(),
+                input: "i".into(),
+                run: 0,
+                variant: variant.into(),
+            },
+            partner: String::new(),
+            features: vec![Some(1.0)],
+            speedup: 1.0,
+            speedup_range: None,
+        }
+    }
+
+    /// Synthetic: a 16 x 8 block raised in x to 32; an on/off switch and a bit get missing
+    /// values.
+    #[test]
+    fn a_block_size_step_knows_its_threads_and_its_factor() {
+        let mut pool = SamplePool {
+            name: "p".into(),
+            columns: vec!["c".into()],
+            samples: vec![
+                sample("bx:16->32", "bx=16,by=8,u=0"),
+                sample("u:0->1", "bx=16,by=8,u=0"),
+                sample("SHMEM", "000000"),
+            ],
+            switches: vec!["bx:16->32".into(), "by:8->16".into(), "u:0->1".into()],
+            normalizer: None,
+            families: [
+                ("bx:16->32", Some("BLOCK_SIZE")),
+                ("by:8->16", Some("BLOCK_SIZE")),
+                ("u:0->1", Some("UNROLL")),
+                ("SHMEM", Some("SHMEM")),
+            ]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v.map(str::to_string)))
+            .collect(),
+            simulated: Default::default(),
+        };
+        add_step_features(&mut pool);
+        assert_eq!(pool.columns.len(), 3);
+        assert_eq!(
+            pool.samples[0].features,
+            vec![Some(1.0), Some(7.0), Some(1.0)]
+        );
+        // u's level is 0: no positive value, so no step.
+        assert_eq!(pool.samples[1].features, vec![Some(1.0), None, None]);
+        assert_eq!(pool.samples[2].features, vec![Some(1.0), None, None]);
+        apply(&mut pool, Step::Only);
+        assert_eq!(pool.columns, STEP_COLUMNS);
+        assert_eq!(pool.samples[0].features, vec![Some(7.0), Some(1.0)]);
+    }
+}

@@ -45,21 +45,27 @@ pub fn apply(pool: &mut SamplePool, step: Step) {
 /// The step features' column names.
 pub const STEP_COLUMNS: [&str; 2] = ["step.level_log2", "step.factor_log2"];
 
-/// Appends the step features to every sample of the pool (missing where they do not apply).
-pub fn add_step_features(pool: &mut SamplePool) {
-    // Each parameter's family, from the switches the pool knows.
+/// Each sample's (level_log2, factor_log2), `None` where the step features do not apply.
+pub fn step_values(pool: &SamplePool) -> Vec<Option<(f64, f64)>> {
     let mut family_of_param: BTreeMap<String, String> = BTreeMap::new();
     for sw in &pool.switches {
         if let (Some((param, _)), Some(fam)) = (sw.split_once(':'), pool.family(sw)) {
             family_of_param.insert(param.trim().to_string(), fam.to_string());
         }
     }
-    let families = pool.families.clone();
-    for s in &mut pool.samples {
-        let step = families
-            .get(&s.switch)
-            .and_then(|f| f.as_deref())
-            .and_then(|fam| step_of(&s.switch, &s.key.variant, fam, &family_of_param));
+    pool.samples
+        .iter()
+        .map(|s| {
+            pool.family(&s.switch)
+                .and_then(|fam| step_of(&s.switch, &s.key.variant, fam, &family_of_param))
+        })
+        .collect()
+}
+
+/// Appends the step features to every sample of the pool (missing where they do not apply).
+pub fn add_step_features(pool: &mut SamplePool) {
+    let steps = step_values(pool);
+    for (s, step) in pool.samples.iter_mut().zip(steps) {
         match step {
             Some((level, factor)) => s.features.extend([Some(level), Some(factor)]),
             None => s.features.extend([None, None]),

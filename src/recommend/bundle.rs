@@ -60,6 +60,10 @@ pub struct OptimizationModel {
     /// the advisor, so this says more about it than the grouped validation within programs.
     #[serde(default)]
     pub across_programs: Option<Validation>,
+    /// For a many-valued family: M5P on where a step starts and how far it goes, no counter
+    /// (recommend::step_model), with its own accuracy across programs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<super::step_model::StepModel>,
 }
 
 /// The whole advisor.
@@ -114,6 +118,10 @@ impl Advisor {
             add(n);
         }
         add("sm__cycles_active.sum");
+        // Where the code stands for the step models (threads per block).
+        if self.optimizations.iter().any(|m| m.step.is_some()) {
+            add("launch__block_size");
+        }
         out
     }
 
@@ -209,6 +217,7 @@ pub fn train_reporting(
     let portable_cols: Vec<usize> = (0..features.len())
         .filter(|&j| features[j].starts_with("portable__"))
         .collect();
+    let steps = crate::experiment::step_features::step_values(pool);
     let mut optimizations = Vec::new();
     let mut points: Vec<Point> = Vec::new();
     // Leave-one-program-out points, each with its optimization's accuracy across programs.
@@ -223,6 +232,9 @@ pub fn train_reporting(
         for j in (1..idx.len()).rev() {
             idx.swap(j, rng.below(j + 1));
         }
+        // The step model has two features: it learns from every sample, not the subsample.
+        let mut all = idx.clone();
+        all.sort_unstable();
         idx.truncate(settings.max_samples);
         idx.sort_unstable();
         let rows: Vec<Vec<f64>> = idx
@@ -267,6 +279,12 @@ pub fn train_reporting(
             across_points.extend(o.points.into_iter().map(|p| (p, cap)));
             o.validation
         });
+        let step = match super::step_model::level_meaning(&name) {
+            Some(_) => {
+                super::step_model::fit(pool, &all, &steps, settings.seed ^ fnv1a(name.as_bytes()))?
+            }
+            None => None,
+        };
         let ranges = ranges_of(&rows, features.len());
         let typical = typical_distance(&rows, &ranges);
         let typical_portable_distance = if portable_cols.is_empty() {
@@ -293,6 +311,7 @@ pub fn train_reporting(
             typical_distance: typical,
             typical_portable_distance,
             across_programs,
+            step,
             simulated_only: idx
                 .iter()
                 .all(|&i| pool.simulated.contains(&pool.samples[i].key.program)),

@@ -4,6 +4,8 @@
 pub mod bundle;
 pub mod catalogue;
 mod evidence;
+mod profile_input;
 mod programs;
+pub mod step_model;
 pub mod suggest;
 pub mod validation;

@@ -14,30 +14,28 @@
 //! counters the profile has: missing ones are not silently ignored).
 //! A profile whose nearest training row is more than 3 typical distances away in the portable
 //! features, or with a portable feature far outside the training range, is an extrapolation.
+//! Where the profile shows where the code stands in a many-valued family (threads per block)
+//! and the family's step model (recommend::step_model: no counter, only where a step starts
+//! and how far it goes) was right more often on programs it had not seen than the counter
+//! model, the step model predicts one doubling; its accuracy across programs then takes the
+//! counter model's place in the score and the cap, and the counter model is the second
+//! opinion (none where the profile lacks its counters; the step model needs none).
+
+use std::collections::BTreeMap;
 
 use serde::Serialize;
 
 use super::bundle::Advisor;
 use super::evidence::{decisions, evidence, nearest, outside_range, reason, subset_distance};
+use super::profile_input::coverage;
+pub use super::profile_input::{profile_features, ProfileSummary, MIN_COVERAGE};
+use super::step_model::{applies, STEP_FACTOR};
 use super::validation::raw_score;
-use crate::dataset::features::{build, FeatureSettings, FeatureTable, Normalize};
-use crate::dataset::measurements::MeasurementRow;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use advise_ml::Data;
 
 /// A predicted speedup within this of 1.0 is reported as "no clear effect".
 pub const NO_EFFECT_BAND: f64 = 0.02;
-
-/// The least share of a model's training features a profile must have for the model to
-/// advise on it (below, the optimization is left out and the profile summary says so).
-pub const MIN_COVERAGE: f64 = 0.5;
-
-/// The share of the features `m` was trained with (those its training data had) that the
-/// profile row `x` has.
-fn coverage(m: &super::bundle::OptimizationModel, x: &[f64]) -> f64 {
-    let trained: Vec<usize> = (0..x.len()).filter(|&j| !m.ranges[j].0.is_nan()).collect();
-    trained.iter().filter(|&&j| !x[j].is_nan()).count() as f64 / trained.len().max(1) as f64
-}
 
 /// One suggestion.
 #[derive(Debug, Clone, Serialize)]
@@ -69,6 +67,20 @@ pub struct Suggestion {
     pub simulated_only: bool,
     /// The counters that decided (M5P path) and that lie furthest outside the training range.
     pub deciding_counters: Vec<CounterEvidence>,
+    /// Where the step model answered (recommend::step_model): the level the profile shows,
+    /// the level proposed, and both models' accuracy on programs they had not seen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub step: Option<StepUse>,
+}
+
+/// A suggestion the step model made: raise the family's level from `level` to `to`.
+#[derive(Debug, Clone, Serialize)]
+pub struct StepUse {
+    pub level: f64,
+    pub to: f64,
+    pub meaning: &'static str,
+    pub step_accuracy_across: f64,
+    pub counters_accuracy_across: Option<f64>,
 }
 
 /// A counter of the user's profile next to the training data's range.
@@ -80,116 +92,6 @@ pub struct CounterEvidence {
     pub train_max: f64,
     /// For a decision of the M5P tree: the threshold it was compared with.
     pub threshold: Option<f64>,
-}
-
-/// What the profile gave the advisor.
-#[derive(Debug, Clone, Serialize)]
-pub struct ProfileSummary {
-    pub kernels: Vec<String>,
-    pub features_present: usize,
-    pub features_expected: usize,
-    pub missing_features: Vec<String>,
-    /// Optimizations whose models were trained on counters the profile mostly lacks (less
-    /// than `MIN_COVERAGE` of them): not advised on.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub left_out: Vec<String>,
-}
-
-/// The advisor's features for one profile: measurements aggregated over the selected
-/// kernels (one row), normalized as the training data was.
-pub fn profile_features(
-    advisor: &Advisor,
-    rows: &[MeasurementRow],
-) -> Result<(Vec<f64>, ProfileSummary)> {
-    // An advisor trained without normalization (no active cycles in its data) reads raw values.
-    let settings = FeatureSettings {
-        normalizer: advisor.normalizer.clone(),
-        normalize: if advisor.normalizer.is_some() {
-            Normalize::Units
-        } else {
-            Normalize::None
-        },
-        view: advisor.view,
-        ..FeatureSettings::default()
-    };
-    let table: FeatureTable = build(rows, &[], &settings).map_err(|e| match e {
-        Error::MissingMetric { metric, .. } => Error::MissingMetric {
-            metric,
-            context: "in the profile".into(),
-            hint: "profile with the advisor's metric list (`advise profile` does it)".into(),
-        },
-        other => other,
-    })?;
-    let row = table.rows.first().ok_or_else(|| {
-        Error::Data("the profile has no measurements of the selected kernels".into())
-    })?;
-    let mut kernels: Vec<String> = rows.iter().map(|r| r.kernel.clone()).collect();
-    kernels.sort();
-    kernels.dedup();
-    let x: Vec<f64> = advisor
-        .features
-        .iter()
-        .map(|f| {
-            table
-                .columns
-                .iter()
-                .position(|c| c == f)
-                .and_then(|j| row.values[j])
-                .unwrap_or(f64::NAN)
-        })
-        .collect();
-    // Only features the training data knew count: a portable feature that no training source
-    // could compute is not expected of the profile either.
-    let known: Vec<bool> = (0..advisor.features.len())
-        .map(|j| {
-            advisor
-                .optimizations
-                .iter()
-                .any(|m| !m.ranges[j].0.is_nan())
-        })
-        .collect();
-    let expected = known.iter().filter(|&&k| k).count();
-    let missing: Vec<String> = advisor
-        .features
-        .iter()
-        .zip(&x)
-        .zip(&known)
-        .filter(|((_, v), k)| **k && v.is_nan())
-        .map(|((f, _), _)| f.clone())
-        .collect();
-    let left_out: Vec<String> = advisor
-        .optimizations
-        .iter()
-        .filter(|m| coverage(m, &x) < MIN_COVERAGE)
-        .map(|m| m.name.clone())
-        .collect();
-    let summary = ProfileSummary {
-        kernels,
-        features_present: expected - missing.len(),
-        features_expected: expected,
-        missing_features: missing.clone(),
-        left_out,
-    };
-    // Some models may have learned from fewer counters (section values of Nsight Compute's
-    // details pages): the profile is refused only when no model has enough of its own.
-    if summary.left_out.len() == advisor.optimizations.len() {
-        return Err(Error::Data(format!(
-            "the profile lacks the counters behind {} of the {expected} features the advisor's \
-             models use ({}, ...), too many to advise on (an Nsight Compute details page or \
-             another tool's default output has section summaries, not these raw counters); \
-             profile with `advise profile -- ./app`, or run `ncu --csv --page raw --metrics {} \
-             ./app` and pass its output",
-            missing.len(),
-            missing
-                .iter()
-                .take(3)
-                .map(|f| f.trim_start_matches("portable__"))
-                .collect::<Vec<_>>()
-                .join(", "),
-            advisor.metrics_to_profile().join(",")
-        )));
-    }
-    Ok((x, summary))
 }
 
 fn label(c: f64) -> &'static str {
@@ -205,6 +107,19 @@ fn label(c: f64) -> &'static str {
 /// Suggestions for one feature row, ranked by expected gain (confidence x (speedup - 1)),
 /// recommended ones first. `applied` optimizations are left out.
 pub fn suggest(advisor: &Advisor, x: &[f64], applied: &[String]) -> Result<Vec<Suggestion>> {
+    suggest_at(advisor, x, applied, &BTreeMap::new())
+}
+
+/// [`suggest`] knowing where the code stands in some families (`levels`: threads per block
+/// for BLOCK_SIZE, ...): where a family's step model was right more often on programs it had
+/// not seen than its counter model, the step model predicts the speedup of one doubling, and
+/// the counter model's prediction becomes the second opinion.
+pub fn suggest_at(
+    advisor: &Advisor,
+    x: &[f64],
+    applied: &[String],
+    levels: &BTreeMap<String, f64>,
+) -> Result<Vec<Suggestion>> {
     let mut out = Vec::new();
     let data = Data::numeric(
         &advisor.features,
@@ -217,40 +132,63 @@ pub fn suggest(advisor: &Advisor, x: &[f64], applied: &[String]) -> Result<Vec<S
             continue;
         }
         let coverage = coverage(m, x);
-        if coverage < MIN_COVERAGE {
+        // The step model needs no counter: it advises where the counter model cannot.
+        let step = match applies(m, levels) {
+            Some((sm, level, meaning)) => {
+                Some((sm, level, meaning, sm.predict(level, STEP_FACTOR)?))
+            }
+            None => None,
+        };
+        let counters_usable = coverage >= MIN_COVERAGE;
+        if !counters_usable && step.is_none() {
             continue;
         }
         let p = m.primary.predict(&data)?[0];
         let q = m.secondary.predict(&data)?[0];
         let (nearest, d) = nearest(m, x);
+        // With the step model, it predicts and the counter model is the second opinion (none
+        // when the profile lacks the counter model's counters).
+        let (p_counter, q_counter) = (p, q);
+        let (p, q) = match step {
+            Some((_, _, _, ps)) if counters_usable => (ps, p),
+            Some((_, _, _, ps)) => (ps, ps),
+            None => (p, q),
+        };
+        let coverage = if step.is_some() { 1.0 } else { coverage };
         // A user's program is new to the advisor: where the optimization was validated on
         // programs it had not seen (leave one program out), that accuracy enters the score,
         // not the one within programs.
-        let accuracy = m.validation.as_ref().map(|v| v.accuracy);
-        let score_accuracy = m
-            .across_programs
-            .as_ref()
-            .or(m.validation.as_ref())
-            .map(|v| v.accuracy);
+        // The step model's validation is its leave one program out.
+        let validation = match step {
+            Some((sm, ..)) => Some(&sm.across_programs),
+            None => m.validation.as_ref(),
+        };
+        let accuracy = validation.map(|v| v.accuracy);
+        let across = step
+            .map(|(sm, ..)| &sm.across_programs)
+            .or(m.across_programs.as_ref());
+        let score_accuracy = across.or(m.validation.as_ref()).map(|v| v.accuracy);
         let beats_majority = m
             .validation
             .as_ref()
             .is_some_and(|v| v.accuracy > v.majority_accuracy);
+        // The step model's closeness is whether the level lies in its training levels.
+        let (d_score, typical_score) = if step.is_some() {
+            (0.0, 1.0)
+        } else {
+            (d, m.typical_distance)
+        };
         let raw = raw_score(
             score_accuracy.unwrap_or(0.5),
-            d,
-            m.typical_distance,
+            d_score,
+            typical_score,
             (p > 1.0) == (q > 1.0),
         );
         // The calibration maps scores to the share right on held-out groups of known
         // programs; on programs the advisor had not seen this optimization's direction was
         // right only as often as `across_programs` says, so that caps it.
         let calibrated = advisor.calibration.apply(raw);
-        let confidence = m
-            .across_programs
-            .as_ref()
-            .map_or(calibrated, |a| calibrated.min(a.accuracy))
-            * coverage;
+        let confidence = across.map_or(calibrated, |a| calibrated.min(a.accuracy)) * coverage;
         let cols = advisor.extrapolation_columns();
         let d_portable = m
             .rows
@@ -268,10 +206,15 @@ pub fn suggest(advisor: &Advisor, x: &[f64], applied: &[String]) -> Result<Vec<S
         };
         // A speedup at or below zero cannot happen: a model that predicts one (M5P's linear
         // leaves, far from their data) is extrapolating whatever the distances say.
-        let extrapolation = d_portable > 3.0 * typical
-            || outside.iter().any(|(_, how_far)| *how_far > 0.5)
-            || p <= 0.0
-            || q <= 0.0;
+        let extrapolation = match step {
+            Some((sm, level, ..)) => !sm.covers(level) || p <= 0.0,
+            None => {
+                d_portable > 3.0 * typical
+                    || outside.iter().any(|(_, how_far)| *how_far > 0.5)
+                    || p <= 0.0
+                    || q <= 0.0
+            }
+        };
         let verdict = if (p - 1.0).abs() < NO_EFFECT_BAND {
             "no clear effect"
         } else if p > 1.0 {
@@ -279,14 +222,45 @@ pub fn suggest(advisor: &Advisor, x: &[f64], applied: &[String]) -> Result<Vec<S
         } else {
             "not recommended"
         };
-        let mut deciding = decisions(advisor, m, x);
-        deciding.extend(
-            outside
-                .iter()
-                .take(3)
-                .map(|(j, _)| evidence(advisor, m, x, *j, None)),
-        );
-        let mut reason = reason(m, q, nearest, &deciding, extrapolation);
+        // Counters the counter model could not use are no evidence.
+        let mut deciding = Vec::new();
+        if counters_usable {
+            deciding = decisions(advisor, m, x);
+            deciding.extend(
+                outside
+                    .iter()
+                    .take(3)
+                    .map(|(j, _)| evidence(advisor, m, x, *j, None)),
+            );
+        }
+        let mut reason = match step {
+            Some((sm, level, meaning, _)) => {
+                let counters = if counters_usable {
+                    format!(
+                        "the counter model predicts {}x; {}",
+                        crate::number_format::fmt_sig(p_counter, 3),
+                        reason(m, q_counter, nearest, &deciding, extrapolation)
+                    )
+                } else {
+                    "the profile lacks most of the counter model's counters".to_string()
+                };
+                format!(
+                    "raising {meaning} from {level} to {}: the step model (M5P on where a step \
+                     starts and how far it goes, no counter) was right {:.0}% of the time on a \
+                     program it had not seen (balanced {:.0}%, the majority rule's {:.0}%), the \
+                     counter model {}; {counters}",
+                    level * STEP_FACTOR,
+                    100.0 * sm.across_programs.accuracy,
+                    100.0 * sm.across_programs.balanced_accuracy,
+                    100.0 * sm.across_programs.majority_accuracy,
+                    m.across_programs.as_ref().map_or(
+                        "was not validated across programs".into(),
+                        |a| format!("{:.0}%", 100.0 * a.accuracy)
+                    ),
+                )
+            }
+            None => reason(m, q, nearest, &deciding, extrapolation),
+        };
         if m.simulated_only {
             reason.push_str(&format!(
                 "; learned only from SIMULATED data ({} on GPGPU-Sim): no GPU measurement backs it",
@@ -298,14 +272,14 @@ pub fn suggest(advisor: &Advisor, x: &[f64], applied: &[String]) -> Result<Vec<S
                 m.programs.join(", ")
             ));
         }
-        if let (false, Some(v)) = (beats_majority, &m.validation) {
+        if let (None, false, Some(v)) = (step, beats_majority, &m.validation) {
             reason.push_str(&format!(
                 "; validated accuracy {:.0}% is no better than the majority rule's ({:.0}%)",
                 100.0 * v.accuracy,
                 100.0 * v.majority_accuracy
             ));
         }
-        if let Some(a) = &m.across_programs {
+        if let (None, Some(a)) = (step, &m.across_programs) {
             let second = a
                 .secondary_accuracy
                 .map(|s| format!(" (the second model's {:.0}%)", 100.0 * s))
@@ -328,13 +302,20 @@ pub fn suggest(advisor: &Advisor, x: &[f64], applied: &[String]) -> Result<Vec<S
             extrapolation,
             reason,
             validated_accuracy: accuracy,
-            majority_accuracy: m.validation.as_ref().map(|v| v.majority_accuracy),
-            across_programs_accuracy: m.across_programs.as_ref().map(|v| v.accuracy),
-            validation_table: m.validation.as_ref().map(|v| [v.pp, v.pn, v.np, v.nn]),
+            majority_accuracy: validation.map(|v| v.majority_accuracy),
+            across_programs_accuracy: across.map(|v| v.accuracy),
+            validation_table: validation.map(|v| [v.pp, v.pn, v.np, v.nn]),
             raw_score: raw,
             coverage,
             simulated_only: m.simulated_only,
             deciding_counters: deciding,
+            step: step.map(|(sm, level, meaning, _)| StepUse {
+                level,
+                to: level * STEP_FACTOR,
+                meaning,
+                step_accuracy_across: sm.across_programs.accuracy,
+                counters_accuracy_across: m.across_programs.as_ref().map(|a| a.accuracy),
+            }),
         });
     }
     out.sort_by(rank);
@@ -396,6 +377,7 @@ mod tests {
                 coverage: 1.0,
                 simulated_only: false,
                 deciding_counters: Vec::new(),
+                step: None,
             };
         let mut list = [
             s("NOTHING", "no clear effect", 1.01, 0.99, false),

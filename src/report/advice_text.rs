@@ -76,6 +76,51 @@ pub fn training(advisor: &Advisor) -> String {
          optimization (each predicted by models of the others), beside the others' majority \
          rule; a new program is in that position.\n",
     );
+    let stepped: Vec<_> = advisor
+        .optimizations
+        .iter()
+        .filter_map(|m| m.step.as_ref().map(|s| (m, s)))
+        .collect();
+    if !stepped.is_empty() {
+        let mut st = TextTable::new([
+            "step model",
+            "level",
+            "samples",
+            "across programs %",
+            "balanced %",
+            "across majority %",
+            "counter model across %",
+            "used",
+        ]);
+        for (m, s) in stepped {
+            let a = &s.across_programs;
+            let counters = m.across_programs.as_ref().map(|c| c.accuracy);
+            st.push([
+                m.name.clone(),
+                crate::recommend::step_model::level_meaning(&m.name)
+                    .unwrap_or("-")
+                    .to_string(),
+                s.samples.to_string(),
+                format!("{:.1}", 100.0 * a.accuracy),
+                format!("{:.1}", 100.0 * a.balanced_accuracy),
+                format!("{:.1}", 100.0 * a.majority_accuracy),
+                counters.map_or("-".into(), |c| format!("{:.1}", 100.0 * c)),
+                if counters.is_none_or(|c| a.accuracy > c) {
+                    "yes, when the level is known"
+                } else {
+                    "no"
+                }
+                .to_string(),
+            ]);
+        }
+        text.push_str(&format!(
+            "\nStep models (M5P on where a step starts and how far it goes, no counter; leave \
+             one program out). Where one beats its counter model across programs and the \
+             profile shows the level (threads per block from launch__block_size, or --level), \
+             it predicts one doubling:\n{}",
+            st.render()
+        ));
+    }
     if !advisor.reliability.is_empty() {
         let r = reliability_table(advisor);
         text.push_str(
@@ -167,6 +212,11 @@ pub fn suggestions(
         advisor.method,
         advisor.datasets.join(", ")
     ));
+    if let Some(levels) = summary.levels_text() {
+        text.push_str(&format!(
+            "Where the code stands: {levels} (one doubling is what the step models predict).\n"
+        ));
+    }
     if !summary.left_out.is_empty() {
         text.push_str(&format!(
             "Not advised on (the profile has under half the counters their models learned from): {}.\n",
@@ -193,7 +243,10 @@ pub fn validation_tables(list: &[Suggestion]) -> String {
             continue;
         };
         t.push([
-            s.optimization.clone(),
+            match s.step {
+                Some(_) => format!("{} (step model, programs held out)", s.optimization),
+                None => s.optimization.clone(),
+            },
             pp.to_string(),
             pn.to_string(),
             np.to_string(),

@@ -215,8 +215,12 @@ pub fn document(
             summary.left_out.join(", ")
         )
     };
+    let levels = summary
+        .levels_text()
+        .map(|l| format!(" Where the code stands: {l}; the step models predict one doubling."))
+        .unwrap_or_default();
     d.push(Block::Paragraph(Text(vec![Inline::Plain(format!(
-        "Kernels: {}. {} of the advisor's {} counters were present.{left_out}",
+        "Kernels: {}. {} of the advisor's {} counters were present.{levels}{left_out}",
         summary.kernels.join(", "),
         summary.features_present,
         summary.features_expected

@@ -23,7 +23,8 @@ fn suggest(page: &str, json: bool) -> assert_cmd::assert::Assert {
 }
 
 /// The unified-memory models advise on a details page; the models trained on raw counters
-/// are left out, and the output says which.
+/// are left out, and the output says which. BLOCK_SIZE, whose step model needs no counter,
+/// advises from the page's "Block Size" (512 threads) instead.
 #[test]
 fn a_details_page_gets_the_models_it_has_counters_for() {
     let out = suggest(LASSEN, true).success().get_output().stdout.clone();
@@ -35,32 +36,81 @@ fn a_details_page_gets_the_models_it_has_counters_for() {
         .map(|s| s["optimization"].as_str().unwrap())
         .collect();
     assert!(!names.is_empty());
-    assert!(names.iter().all(|n| n.starts_with("UM_")), "{names:?}");
+    assert!(
+        names
+            .iter()
+            .all(|n| n.starts_with("UM_") || *n == "BLOCK_SIZE"),
+        "{names:?}"
+    );
+    assert_eq!(v["profile"]["levels"]["BLOCK_SIZE"], 512.0);
     let left_out: Vec<&str> = v["profile"]["left_out"]
         .as_array()
         .unwrap()
         .iter()
         .map(|s| s.as_str().unwrap())
         .collect();
-    assert!(left_out.contains(&"BLOCK_SIZE") && left_out.contains(&"SHMEM"));
+    assert!(left_out.contains(&"SHMEM") && !left_out.contains(&"BLOCK_SIZE"));
     assert!(left_out.iter().all(|n| !names.contains(n)));
-    // Learned from four programs: each suggestion says how it did on programs it had not
+    // Learned from several programs: each suggestion says how it did on programs it had not
     // seen, and its confidence is no higher than that.
     for s in v["suggestions"].as_array().unwrap() {
         let across = s["across_programs_accuracy"].as_f64().unwrap();
+        let reason = s["reason"].as_str().unwrap();
         assert!(s["confidence"].as_f64().unwrap() <= across + 1e-12, "{s}");
-        assert!(s["reason"]
-            .as_str()
-            .unwrap()
-            .contains("on a program it had not seen"));
-        assert!(s["reason"]
-            .as_str()
-            .unwrap()
-            .contains("(the second model's "));
+        assert!(reason.contains("on a program it had not seen"), "{reason}");
+        if s["optimization"] == "BLOCK_SIZE" {
+            assert_eq!(s["step"]["level"], 512.0);
+            assert_eq!(s["step"]["to"], 1024.0);
+            assert_eq!(s["step"]["step_accuracy_across"].as_f64(), Some(across));
+            assert!(reason.contains("raising threads per block from 512 to 1024"));
+        } else {
+            assert!(reason.contains("(the second model's "), "{reason}");
+        }
     }
     suggest(LASSEN, false).success().stdout(
-        predicate::str::contains("Not advised on").and(predicate::str::contains("BLOCK_SIZE")),
+        predicate::str::contains("Not advised on")
+            .and(predicate::str::contains("SHMEM"))
+            .and(predicate::str::contains(
+                "BLOCK_SIZE (step model, programs held out)",
+            )),
     );
+}
+
+/// `--level` says where the code stands in a family the profile cannot show; a family
+/// without levels, or a value that is not a positive number, is refused.
+#[test]
+fn a_level_given_by_the_user_brings_its_step_model() {
+    let run = |level: &str| {
+        let mut cmd = advise();
+        cmd.current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
+            .env_remove("ADVISE_MODEL")
+            .args([
+                "-q",
+                "suggest",
+                "--json",
+                "--level",
+                level,
+                "--ncu-csv",
+                LASSEN,
+            ])
+            .assert()
+    };
+    let out = run("TILE_SIZE=1").success().get_output().stdout.clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let tile = v["suggestions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["optimization"] == "TILE_SIZE")
+        .expect("TILE_SIZE advised from its step model");
+    assert_eq!(tile["step"]["meaning"], "outputs per thread");
+    assert_eq!(tile["step"]["to"], 2.0);
+    run("FOO=2")
+        .failure()
+        .stderr(predicate::str::contains("FOO has no levels"));
+    run("BLOCK_SIZE=-4")
+        .failure()
+        .stderr(predicate::str::contains("positive number"));
 }
 
 /// A page with too few of any model's counters is refused with the command that collects them.

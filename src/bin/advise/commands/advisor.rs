@@ -101,6 +101,13 @@ pub struct SuggestOptions {
     /// Besides the whole program, suggest for each kernel on its own.
     #[arg(long)]
     pub per_kernel: bool,
+    /// Where the code stands in a many-valued family, FAMILY=VALUE (comma list):
+    /// `BLOCK_SIZE=256` (threads per block; read from the profile's launch__block_size when
+    /// every launch has the same), `TILE_SIZE=4` (outputs per thread), `UNROLL=2`. With it,
+    /// the family's step model predicts one doubling where it validated better across
+    /// programs than the counter model.
+    #[arg(long, value_delimiter = ',')]
+    pub level: Vec<String>,
     #[command(flatten)]
     pub out: OutputArgs,
 }
@@ -115,6 +122,7 @@ impl SuggestOptions {
                 source: self.source,
                 report: self.report,
                 per_kernel: self.per_kernel,
+                levels: self.level,
             },
             self.out.into(),
         )
@@ -253,6 +261,36 @@ pub struct SuggestSettings {
     pub report: Option<PathBuf>,
     /// Also suggest for each kernel alone.
     pub per_kernel: bool,
+    /// `FAMILY=VALUE` levels the user gave (`--level`).
+    pub levels: Vec<String>,
+}
+
+/// The levels of the profile's launches, overridden by those the user gave.
+fn levels_of(
+    rows: &[advise::dataset::measurements::MeasurementRow],
+    given: &[String],
+) -> Result<std::collections::BTreeMap<String, f64>> {
+    let mut out = advise::recommend::step_model::profile_levels(rows);
+    for g in given {
+        let bad = || {
+            Error::Usage(format!(
+                "--level {g}: write FAMILY=VALUE with a positive number, e.g. BLOCK_SIZE=256"
+            ))
+        };
+        let (family, value) = g.split_once('=').ok_or_else(bad)?;
+        let family = family.trim().to_ascii_uppercase();
+        let value: f64 = value.trim().parse().map_err(|_| bad())?;
+        if !(value.is_finite() && value > 0.0) {
+            return Err(bad());
+        }
+        if advise::recommend::step_model::level_meaning(&family).is_none() {
+            return Err(Error::Usage(format!(
+                "--level {g}: {family} has no levels; BLOCK_SIZE, TILE_SIZE and UNROLL do"
+            )));
+        }
+        out.insert(family, value);
+    }
+    Ok(out)
 }
 
 /// The optimizations to leave out: those named, plus those detected in the source.
@@ -299,15 +337,26 @@ fn suggestions_for(csv: &Path, s: &SuggestSettings, out: &Output) -> Result<()> 
         }
     }
     let applied = applied(s)?;
-    let (x, summary) = profile_features(&advisor, &rows)?;
-    let list = suggesting::suggest(&advisor, &x, &applied)?;
+    let (x, mut summary) = profile_features(&advisor, &rows)?;
+    summary.levels = levels_of(&rows, &s.levels)?;
+    // A step model needs no counter: its optimization is advised on whatever the profile lacks.
+    let stepped = |name: &String| {
+        advisor.optimizations.iter().any(|m| {
+            &m.name == name && advise::recommend::step_model::applies(m, &summary.levels).is_some()
+        })
+    };
+    summary.left_out.retain(|n| !stepped(n));
+    let list = suggesting::suggest_at(&advisor, &x, &applied, &summary.levels)?;
     // Per kernel: the same, on each kernel's launches alone.
     let mut kernels = Vec::new();
     if s.per_kernel {
         for k in &summary.kernels {
             let mine: Vec<_> = rows.iter().filter(|r| &r.kernel == k).cloned().collect();
             let entry = profile_features(&advisor, &mine)
-                .and_then(|(x, _)| suggesting::suggest(&advisor, &x, &applied))
+                .and_then(|(x, _)| {
+                    let levels = levels_of(&mine, &s.levels)?;
+                    suggesting::suggest_at(&advisor, &x, &applied, &levels)
+                })
                 .map_err(|e| e.to_string());
             kernels.push(KernelSuggestions {
                 kernel: k.clone(),

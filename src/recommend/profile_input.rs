@@ -1,0 +1,156 @@
+//! What a profile gives the advisor: its measurements as the advisor's feature row (the
+//! selected kernels aggregated, normalized as the training data was), which counters it
+//! lacks, and which optimizations' models it covers too thinly to advise on.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::bundle::Advisor;
+use crate::dataset::features::{build, FeatureSettings, FeatureTable, Normalize};
+use crate::dataset::measurements::MeasurementRow;
+use crate::error::{Error, Result};
+
+/// The least share of a model's training features a profile must have for the model to
+/// advise on it (below, the optimization is left out and the profile summary says so).
+pub const MIN_COVERAGE: f64 = 0.5;
+
+/// The share of the features `m` was trained with (those its training data had) that the
+/// profile row `x` has.
+pub(super) fn coverage(m: &super::bundle::OptimizationModel, x: &[f64]) -> f64 {
+    let trained: Vec<usize> = (0..x.len()).filter(|&j| !m.ranges[j].0.is_nan()).collect();
+    trained.iter().filter(|&&j| !x[j].is_nan()).count() as f64 / trained.len().max(1) as f64
+}
+
+/// What the profile gave the advisor.
+#[derive(Debug, Clone, Serialize)]
+pub struct ProfileSummary {
+    pub kernels: Vec<String>,
+    pub features_present: usize,
+    pub features_expected: usize,
+    pub missing_features: Vec<String>,
+    /// Optimizations whose models were trained on counters the profile mostly lacks (less
+    /// than `MIN_COVERAGE` of them): not advised on.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<String>,
+    /// Where the code stands in families with a step model (threads per block for
+    /// BLOCK_SIZE, from the profile's launch__block_size or the user's --level).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub levels: BTreeMap<String, f64>,
+}
+
+/// The advisor's features for one profile: measurements aggregated over the selected
+/// kernels (one row), normalized as the training data was.
+pub fn profile_features(
+    advisor: &Advisor,
+    rows: &[MeasurementRow],
+) -> Result<(Vec<f64>, ProfileSummary)> {
+    // An advisor trained without normalization (no active cycles in its data) reads raw values.
+    let settings = FeatureSettings {
+        normalizer: advisor.normalizer.clone(),
+        normalize: if advisor.normalizer.is_some() {
+            Normalize::Units
+        } else {
+            Normalize::None
+        },
+        view: advisor.view,
+        ..FeatureSettings::default()
+    };
+    let table: FeatureTable = build(rows, &[], &settings).map_err(|e| match e {
+        Error::MissingMetric { metric, .. } => Error::MissingMetric {
+            metric,
+            context: "in the profile".into(),
+            hint: "profile with the advisor's metric list (`advise profile` does it)".into(),
+        },
+        other => other,
+    })?;
+    let row = table.rows.first().ok_or_else(|| {
+        Error::Data("the profile has no measurements of the selected kernels".into())
+    })?;
+    let mut kernels: Vec<String> = rows.iter().map(|r| r.kernel.clone()).collect();
+    kernels.sort();
+    kernels.dedup();
+    let x: Vec<f64> = advisor
+        .features
+        .iter()
+        .map(|f| {
+            table
+                .columns
+                .iter()
+                .position(|c| c == f)
+                .and_then(|j| row.values[j])
+                .unwrap_or(f64::NAN)
+        })
+        .collect();
+    // Only features the training data knew count: a portable feature that no training source
+    // could compute is not expected of the profile either.
+    let known: Vec<bool> = (0..advisor.features.len())
+        .map(|j| {
+            advisor
+                .optimizations
+                .iter()
+                .any(|m| !m.ranges[j].0.is_nan())
+        })
+        .collect();
+    let expected = known.iter().filter(|&&k| k).count();
+    let missing: Vec<String> = advisor
+        .features
+        .iter()
+        .zip(&x)
+        .zip(&known)
+        .filter(|((_, v), k)| **k && v.is_nan())
+        .map(|((f, _), _)| f.clone())
+        .collect();
+    let left_out: Vec<String> = advisor
+        .optimizations
+        .iter()
+        .filter(|m| coverage(m, &x) < MIN_COVERAGE)
+        .map(|m| m.name.clone())
+        .collect();
+    let summary = ProfileSummary {
+        kernels,
+        features_present: expected - missing.len(),
+        features_expected: expected,
+        missing_features: missing.clone(),
+        left_out,
+        levels: BTreeMap::new(),
+    };
+    // Some models may have learned from fewer counters (section values of Nsight Compute's
+    // details pages): the profile is refused only when no model has enough of its own.
+    if summary.left_out.len() == advisor.optimizations.len() {
+        return Err(Error::Data(format!(
+            "the profile lacks the counters behind {} of the {expected} features the advisor's \
+             models use ({}, ...), too many to advise on (an Nsight Compute details page or \
+             another tool's default output has section summaries, not these raw counters); \
+             profile with `advise profile -- ./app`, or run `ncu --csv --page raw --metrics {} \
+             ./app` and pass its output",
+            missing.len(),
+            missing
+                .iter()
+                .take(3)
+                .map(|f| f.trim_start_matches("portable__"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            advisor.metrics_to_profile().join(",")
+        )));
+    }
+    Ok((x, summary))
+}
+
+impl ProfileSummary {
+    /// "BLOCK_SIZE 256 threads per block, ..." where the profile or the user gave levels.
+    pub fn levels_text(&self) -> Option<String> {
+        (!self.levels.is_empty()).then(|| {
+            self.levels
+                .iter()
+                .map(|(f, v)| {
+                    format!(
+                        "{f} {v} {}",
+                        super::step_model::level_meaning(f).unwrap_or("")
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+    }
+}

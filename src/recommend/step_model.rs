@@ -1,0 +1,255 @@
+//! The step model of a many-valued optimization family: M5P on the two step features
+//! (experiment::step_features: log2 of where the step starts, log2 of how far it goes), with
+//! no counter. Across programs it carries over better than the counters do (`advise bench
+//! transfer --step only`, docs/families.md), so where a profile shows where the user's code
+//! stands (its threads per block) and the step model was right more often on programs it had
+//! not seen than the counter model, it answers "raise it by one step (x2)?".
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::bundle::OptimizationModel;
+use super::validation::{validate, Validation};
+use crate::dataset::measurements::MeasurementRow;
+use crate::error::Result;
+use crate::experiment::data::SamplePool;
+use crate::experiment::step_features::STEP_COLUMNS;
+use advise_ml::{Data, FittedModel, Method};
+
+/// The step a suggestion proposes: one doubling of the family's level.
+pub const STEP_FACTOR: f64 = 2.0;
+
+/// Fewest samples with a known step for a step model.
+const MIN_SAMPLES: usize = 20;
+
+/// One family's step model.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct StepModel {
+    pub model: FittedModel,
+    pub samples: usize,
+    /// log2 of the lowest and highest level it was trained on.
+    pub level_range: (f64, f64),
+    /// Leave one program out (each program predicted by a step model of the others), against
+    /// the others' majority rule.
+    pub across_programs: Validation,
+}
+
+/// What a family's level counts.
+pub fn level_meaning(family: &str) -> Option<&'static str> {
+    match family {
+        "BLOCK_SIZE" => Some("threads per block"),
+        "TILE_SIZE" => Some("outputs per thread"),
+        "UNROLL" => Some("unroll factor"),
+        _ => None,
+    }
+}
+
+fn columns() -> Vec<String> {
+    STEP_COLUMNS.iter().map(|c| c.to_string()).collect()
+}
+
+/// The step model of samples `idx` (`steps`: every sample's step features), validated by
+/// leaving one program out; `None` with fewer than two programs or [`MIN_SAMPLES`] samples.
+pub(super) fn fit(
+    pool: &SamplePool,
+    idx: &[usize],
+    steps: &[Option<(f64, f64)>],
+    seed: u64,
+) -> Result<Option<StepModel>> {
+    let known: Vec<(usize, f64, f64)> = idx
+        .iter()
+        .filter_map(|&i| steps.get(i).copied().flatten().map(|(l, f)| (i, l, f)))
+        .collect();
+    let mut programs: Vec<&str> = known
+        .iter()
+        .map(|&(i, _, _)| pool.samples[i].key.program.as_str())
+        .collect();
+    programs.sort_unstable();
+    programs.dedup();
+    if programs.len() < 2 || known.len() < MIN_SAMPLES {
+        return Ok(None);
+    }
+    let x: Vec<Vec<f64>> = known.iter().map(|&(_, l, f)| vec![l, f]).collect();
+    let y: Vec<f64> = known
+        .iter()
+        .map(|&(i, _, _)| pool.samples[i].speedup)
+        .collect();
+    let of: Vec<usize> = known
+        .iter()
+        .map(|&(i, _, _)| {
+            programs
+                .binary_search(&pool.samples[i].key.program.as_str())
+                .unwrap_or(0)
+        })
+        .collect();
+    let features = columns();
+    let Some(outcome) = validate(
+        &features,
+        &x,
+        &y,
+        &of,
+        Method::M5p,
+        Method::Ibk,
+        programs.len(),
+        seed,
+    )?
+    else {
+        return Ok(None);
+    };
+    let model =
+        Method::M5p
+            .default_params()
+            .fit(&Data::numeric(&features, "speedup", x.clone(), y))?;
+    let level_range = x
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), r| {
+            (lo.min(r[0]), hi.max(r[0]))
+        });
+    Ok(Some(StepModel {
+        model,
+        samples: known.len(),
+        level_range,
+        across_programs: outcome.validation,
+    }))
+}
+
+impl StepModel {
+    /// The predicted speedup of raising the level from `level` by `factor`.
+    pub fn predict(&self, level: f64, factor: f64) -> Result<f64> {
+        let data = Data::numeric(
+            &columns(),
+            "speedup",
+            vec![vec![level.log2(), factor.log2()]],
+            vec![f64::NAN],
+        );
+        Ok(self.model.predict(&data)?[0])
+    }
+
+    /// Whether `level` lies within the levels it was trained on.
+    pub fn covers(&self, level: f64) -> bool {
+        let l = level.log2();
+        l >= self.level_range.0 && l <= self.level_range.1
+    }
+}
+
+/// The step model of `m`, the level `levels` gives its family and what the level counts,
+/// where the step model was right more often across programs than the counter model (or the
+/// counter model was not validated across programs).
+pub fn applies<'a>(
+    m: &'a OptimizationModel,
+    levels: &BTreeMap<String, f64>,
+) -> Option<(&'a StepModel, f64, &'static str)> {
+    let family = m.name.split_whitespace().next().unwrap_or(&m.name);
+    let (sm, level, meaning) = (
+        m.step.as_ref()?,
+        *levels.get(family)?,
+        level_meaning(family)?,
+    );
+    m.across_programs
+        .as_ref()
+        .is_none_or(|a| sm.across_programs.accuracy > a.accuracy)
+        .then_some((sm, level, meaning))
+}
+
+/// The levels a profile shows: BLOCK_SIZE (threads per block) from Nsight Compute's
+/// `launch__block_size` (a details page's "Block Size"; GPGPU-Sim logs give it too) when
+/// every launch of the selected kernels has the same block size. Others only from the user
+/// (`--level`).
+pub fn profile_levels(rows: &[MeasurementRow]) -> BTreeMap<String, f64> {
+    let mut sizes: Vec<f64> = rows
+        .iter()
+        .filter(|r| {
+            // A details page names it by its label ("Block Size").
+            let metric = crate::profile::section_labels::metric_of(&r.metric).unwrap_or(&r.metric);
+            metric == "launch__block_size" && r.value.is_finite() && r.value > 0.0
+        })
+        .map(|r| r.value)
+        .collect();
+    sizes.dedup();
+    let mut out = BTreeMap::new();
+    if let [one] = sizes[..] {
+        out.insert("BLOCK_SIZE".to_string(), one);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dataset::measurements::RunKey;
+    use crate::dataset::samples::SpeedupSample;
+
+    fn row(kernel: &str, value: f64) -> MeasurementRow {
+        MeasurementRow {
+            program: "user".into(),
+            input: String::new(),
+            run: 1,
+            variant: String::new(),
+            kernel: kernel.into(),
+            launch: 0,
+            invocations: 1,
+            metric: "launch__block_size".into(),
+            unit: String::new(),
+            value,
+        }
+    }
+
+    #[test]
+    fn one_block_size_over_all_launches_is_the_level() {
+        let l = profile_levels(&[row("a", 256.0), row("a", 256.0)]);
+        assert_eq!(l.get("BLOCK_SIZE"), Some(&256.0));
+        assert!(profile_levels(&[row("a", 256.0), row("b", 128.0)]).is_empty());
+        assert!(profile_levels(&[]).is_empty());
+        let mut label = row("a", 512.0);
+        label.metric = "Block Size".into();
+        assert_eq!(profile_levels(&[label]).get("BLOCK_SIZE"), Some(&512.0));
+    }
+
+    /// Synthetic: in two programs raising a block helps below 256 threads and hurts above;
+    /// each program's step model, learned from the other, says so.
+    #[test]
+    fn a_step_model_learns_where_raising_helps_across_programs() {
+        let mut samples = Vec::new();
+        let mut steps = Vec::new();
+        for program in ["p", "q"] {
+            for (k, level) in [32.0f64, 64.0, 128.0, 512.0, 1024.0, 2048.0]
+                .iter()
+                .enumerate()
+            {
+                for rep in 0..3 {
+                    samples.push(SpeedupSample {
+                        switch: "b:1->2".into(),
+                        key: RunKey {
+                            program: program.into(),
+                            input: format!("{k}-{rep}"),
+                            run: 0,
+                            variant: String::new(),
+                        },
+                        partner: String::new(),
+                        features: Vec::new(),
+                        speedup: if *level < 256.0 { 1.3 } else { 0.8 },
+                        speedup_range: None,
+                    });
+                    steps.push(Some((level.log2(), 1.0)));
+                }
+            }
+        }
+        let pool = SamplePool {
+            name: "synthetic".into(),
+            columns: Vec::new(),
+            samples,
+            switches: vec!["b:1->2".into()],
+            normalizer: None,
+            families: Default::default(),
+            simulated: Default::default(),
+        };
+        let idx: Vec<usize> = (0..pool.samples.len()).collect();
+        let m = fit(&pool, &idx, &steps, 1).unwrap().expect("two programs");
+        assert_eq!(m.samples, 36);
+        assert!(m.across_programs.accuracy > 0.99, "{:?}", m.across_programs);
+        assert!(m.predict(64.0, 2.0).unwrap() > 1.0);
+        assert!(m.predict(1024.0, 2.0).unwrap() < 1.0);
+        assert!(m.covers(100.0) && !m.covers(4096.0));
+    }
+}

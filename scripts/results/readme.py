@@ -4,7 +4,7 @@ comments (<!-- results:NAME --> ... <!-- /results:NAME -->), so that the README 
 figure that scripts/results/regenerate.sh did not produce.
 
 Usage: readme.py [README.md] [docs/results]
-Blocks: demo (demo.json), advisor (train.txt), results (transfer.json, transfer-step.json, search-bench.json,
+Blocks: demo (demo.json), advisor (train.txt), results (transfer.json, search-bench.json,
 statuner.json, bench-models.json, bench-experiments.json; a missing file leaves its line out).
 """
 import json
@@ -87,24 +87,6 @@ def results_list(folder):
                 f"- `advise bench transfer`, {e['name']} ({e['data']}): best model {m['method']} "
                 f"{pct(m['accuracy'])}% accuracy, {pct(m['balanced_accuracy'])}% balanced; best "
                 f"baseline {base['method'].removeprefix('baseline:')} {pct(base['accuracy'])}% "
-                f"(McNemar p {p_text(p)})."
-            )
-    t = load(folder, "transfer-step.json")
-    if t:
-        for e in t["evaluations"]:
-            if e["name"] != "leave one program out":
-                continue
-            models = [r for r in e["rows"] if not r["baseline"]]
-            base = next((r for r in e["rows"] if r["method"] == e["best_baseline"]), None)
-            if not models or base is None:
-                continue
-            m = max(models, key=lambda r: r["accuracy"] or 0)
-            p = m.get("p_vs_best_baseline")
-            items.append(
-                f"- `advise bench transfer --step only` (the tuning step's features alone, no "
-                f"counter), {e['name']}: best model {m['method']} {pct(m['accuracy'])}% accuracy, "
-                f"{pct(m['balanced_accuracy'])}% balanced; best baseline "
-                f"{base['method'].removeprefix('baseline:')} {pct(base['accuracy'])}% "
                 f"(McNemar p {p_text(p)})."
             )
     s = load(folder, "search-bench.json")

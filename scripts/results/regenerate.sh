@@ -38,7 +38,6 @@ step "demo"
 "$A" -q demo --json --summary | $F experiment > "$R/demo.json"
 step "transfer"
 "$A" -q bench transfer --json > "$R/transfer.json"
-"$A" -q bench transfer --step only --json > "$R/transfer-step.json"
 if [ -d ../shared/data/kerneltuner-caches-rtx ]; then
     step "search-bench on the public spaces (23 minutes on 2 cores; bayes_opt is the slowest strategy, 59 ms per search at 2% on convolution)"
     "$A" -q search-bench --space ../shared/data/kerneltuner-caches-rtx/*.json.gz \

@@ -41,6 +41,16 @@ fn simulator_and_hardware_meet_on_unroll() {
         .iter()
         .filter(|e| e["name"] == "grouped k-fold")
         .all(|e| e.get("by_family").is_none()));
+    // Leave one program out runs on the step features alone too, and says so.
+    let stepped = evals
+        .iter()
+        .find(|e| e["name"] == "leave one program out, step features only")
+        .expect("leave one program out on the step features");
+    assert_eq!(stepped["step"], "only");
+    assert!(evals
+        .iter()
+        .filter(|e| e["name"] != stepped["name"])
+        .all(|e| e["step"] == "off"));
 }
 
 /// KTT's Coulomb-sum run on a GTX 1070 (a searcher's run: repeated configurations, a few

@@ -20,7 +20,7 @@ pub use super::transfer_report::render;
 use super::transfer_report::{balanced, balanced_ci, outcomes};
 use advise::experiment::stats::Interval;
 use advise::experiment::step_features::{apply, Step};
-use advise::experiment::transfer::{across_gpus, across_sources, join};
+use advise::experiment::transfer::{across_gpus, across_sources, join, Joined};
 
 /// What to evaluate.
 #[derive(Debug, Clone)]
@@ -180,17 +180,18 @@ pub fn evaluate(s: &TransferSettings) -> Result<(Vec<Evaluation>, Vec<String>)> 
     let mut out = Vec::new();
     let mut notes = Vec::new();
     let load = |dirs: &[PathBuf], view: View| -> Result<Vec<SamplePool>> {
-        dirs.iter()
-            .map(|d| {
-                let mut p = load_pool_view(d, view)?;
-                apply(&mut p, s.step);
-                Ok(p)
-            })
-            .collect()
+        dirs.iter().map(|d| load_pool_view(d, view)).collect()
+    };
+    // The step features are added to joined pools (as `advise experiment` adds them), so
+    // their columns come in one order whatever the datasets.
+    let joined_with_step = |pools: Vec<SamplePool>| -> Result<Joined> {
+        let mut j = join(pools)?;
+        apply(&mut j.pool, s.step);
+        Ok(j)
     };
     let pools = load(&s.datasets, s.view)?;
     let names: Vec<String> = pools.iter().map(|p| p.name.clone()).collect();
-    let joined = join(pools)?;
+    let joined = joined_with_step(pools)?;
     let all = &joined.pool;
     let kfold = |layout| Experiment::KFold {
         k: s.folds,
@@ -218,6 +219,31 @@ pub fn evaluate(s: &TransferSettings) -> Result<(Vec<Evaluation>, Vec<String>)> 
             Err(e) => notes.push(format!("{label}: {e}")),
         }
     }
+    // Across programs the step alone carries over better than the counters of a portable
+    // view (docs/families.md): with the step features off, leave one program out also runs on
+    // them alone, labelled so.
+    if s.step == Step::Off {
+        let label = "leave one program out, step features only";
+        let mut stepped = all.clone();
+        apply(&mut stepped, Step::Only);
+        note(&format!("bench transfer: {label}"));
+        match folds(&stepped, &Experiment::LeaveOneProgramOut, None) {
+            Ok(fs) => {
+                let mut e = evaluation(
+                    label,
+                    &names.join(" + "),
+                    s.view,
+                    &stepped,
+                    &fs,
+                    &preds,
+                    &settings,
+                )?;
+                e.step = Step::Only;
+                out.push(e);
+            }
+            Err(e) => notes.push(format!("{label}: {e}")),
+        }
+    }
     let unmatched = all.unmatched_switches();
     if !unmatched.is_empty() {
         notes.push(format!(
@@ -238,7 +264,7 @@ pub fn evaluate(s: &TransferSettings) -> Result<(Vec<Evaluation>, Vec<String>)> 
             shown(a),
             shown(b)
         ));
-        let pa = join(load(a, s.view)?)?.pool;
+        let pa = joined_with_step(load(a, s.view)?)?.pool;
         let pb = join(load(b, View::Counters)?)?.pool;
         let (pool, fs) = across_gpus(&pa, &pb, s.folds, s.seed, "logo")?;
         out.push(evaluation(
@@ -260,7 +286,7 @@ pub fn evaluate(s: &TransferSettings) -> Result<(Vec<Evaluation>, Vec<String>)> 
         let mut pools = load(&sim, View::Portable)?;
         let ns = pools.len();
         pools.extend(load(&hw, View::Portable)?);
-        let j = join(pools)?;
+        let j = joined_with_step(pools)?;
         let (sims, hws): (Vec<usize>, Vec<usize>) = (
             (0..ns).collect(),
             (ns..j.origin.iter().max().map_or(ns, |m| m + 1)).collect(),
@@ -290,7 +316,7 @@ pub fn evaluate(s: &TransferSettings) -> Result<(Vec<Evaluation>, Vec<String>)> 
             )?);
         }
     }
-    for e in &mut out {
+    for e in out.iter_mut().filter(|e| e.step == Step::Off) {
         e.step = s.step;
     }
     Ok((out, notes))
@@ -369,7 +395,10 @@ fn evaluation(
         // Folds of these evaluations are families; k-fold and leave one GPU out are per switch.
         by_family: if matches!(
             name,
-            "leave one program out" | "simulator -> hardware" | "hardware -> simulator"
+            "leave one program out"
+                | "leave one program out, step features only"
+                | "simulator -> hardware"
+                | "hardware -> simulator"
         ) {
             super::transfer_report::by_family(&results)
         } else {

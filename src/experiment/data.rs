@@ -84,10 +84,19 @@ pub fn load_pool_view(dir: &Path, view: View) -> Result<SamplePool> {
     })?;
     let t = table_path(dir, "timings")
         .ok_or_else(|| Error::Usage(format!("{}: no timings.csv(.gz)", dir.display())))?;
-    let measurements = read_measurements(&m)?;
     let timings = read_timings(&t)?;
-    let mut table = None;
+    // A times-only dataset (a tuning space imported without counters) has an empty
+    // measurements table: its samples have no feature but the step features can be added.
+    let measurements = if is_empty(&m)? {
+        Vec::new()
+    } else {
+        read_measurements(&m)?
+    };
+    let mut table = measurements.is_empty().then(|| times_only(&timings));
     for normalizer in [None, Some("gpu__time_duration.sum")] {
+        if table.is_some() {
+            break;
+        }
         let settings = FeatureSettings {
             normalizer: normalizer.map(str::to_string),
             view,
@@ -131,6 +140,34 @@ pub fn load_pool_view(dir: &Path, view: View) -> Result<SamplePool> {
         pool.simulated = pool.samples.iter().map(|s| s.key.program.clone()).collect();
     }
     Ok(pool)
+}
+
+/// Whether a (possibly gzipped) table file holds no byte once decompressed.
+fn is_empty(path: &Path) -> Result<bool> {
+    use std::io::Read;
+    let mut byte = [0u8; 1];
+    let n = crate::dataset::table::open(path)?
+        .read(&mut byte)
+        .map_err(|e| Error::io(path, e))?;
+    Ok(n == 0)
+}
+
+/// A feature table without columns: one row per timed run.
+fn times_only(timings: &[crate::dataset::measurements::TimingRow]) -> FeatureTable {
+    FeatureTable {
+        columns: Vec::new(),
+        rows: timings
+            .iter()
+            .map(|t| crate::dataset::features::FeatureRow {
+                key: t.key(),
+                kernel: None,
+                time_ms: Some(t.time_ms),
+                time_spread: t.spread(),
+                values: Vec::new(),
+            })
+            .collect(),
+        normalizer: None,
+    }
 }
 
 /// Pairs a feature table on the given switches.

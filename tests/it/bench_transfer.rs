@@ -160,3 +160,44 @@ fn step_features_alone_replace_the_counters() {
     assert!(!evals.is_empty());
     assert!(evals.iter().all(|e| e["step"] == "only"));
 }
+
+/// A times-only tuning space (a Kernel Tuner cache, imported without counters) gives samples
+/// with no feature; the step features are all its models can learn from, and the command
+/// says so when they are off.
+#[test]
+fn a_times_only_space_learns_from_its_steps() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("pnpoly");
+    advise()
+        .current_dir(root)
+        .args(["-q", "import", "kernel-tuner"])
+        .arg("tests/fixtures/spaces/pnpoly__RTX_2080_Ti.json.gz")
+        .arg("--out-dir")
+        .arg(&out)
+        .assert()
+        .success();
+    let run = |step: &str| {
+        advise()
+            .current_dir(root)
+            .args([
+                "experiment",
+                "--exp",
+                "kfold",
+                "--method",
+                "m5p",
+                "--step",
+                step,
+            ])
+            .arg("--dataset")
+            .arg(&out)
+            .assert()
+            .success()
+    };
+    run("only").stdout(predicates::str::contains(" switches, 2 features"));
+    run("off")
+        .stdout(predicates::str::contains(" switches, 0 features"))
+        .stderr(predicates::str::contains(
+            "no counters (a times-only dataset)",
+        ));
+}

@@ -273,6 +273,13 @@ pub fn run_command(cmd: &ExperimentCommand, out: &Output) -> Result<()> {
     }
     let mut pool = load_pools_view(&cmd.datasets, cmd.view)?;
     apply(&mut pool, cmd.step);
+    if pool.columns.is_empty() {
+        note(&format!(
+            "{}: no counters (a times-only dataset): every model sees no feature and predicts \
+             its training mean; `--step only` gives them the step features",
+            pool.name
+        ));
+    }
     let parts: Vec<&str> = cmd.experiments.split(',').map(str::trim).collect();
     let nbbh = pool
         .samples

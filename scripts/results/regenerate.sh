@@ -38,6 +38,23 @@ step "demo"
 "$A" -q demo --json --summary | $F experiment > "$R/demo.json"
 step "transfer"
 "$A" -q bench transfer --json > "$R/transfer.json"
+# Step features across programs on times-only Kernel Tuner spaces (docs/families.md): the
+# RTX 3090 convolution and pnpoly caches of ../shared/data and benchmark_hub's dedispersion A100
+# cache (AutoTuningAssociation/benchmark_hub at 8eeb99e, path in $BENCHMARK_HUB_DEDISPERSION).
+DD=${BENCHMARK_HUB_DEDISPERSION:-}
+if [ -d ../shared/data/kerneltuner-caches-rtx ] && [ -f "$DD" ]; then
+    step "step features on Kernel Tuner spaces"
+    T=$(mktemp -d)
+    for f in ../shared/data/kerneltuner-caches-rtx/convolution__RTX_3090.json.gz \
+        ../shared/data/kerneltuner-caches-rtx/pnpoly__RTX_3090.json.gz "$DD"; do
+        "$A" -q import kernel-tuner "$f" --out-dir "$T/$(basename "$f" .json.gz)" > /dev/null
+    done
+    AA=$(realpath "$A")
+    (cd "$T" && "$AA" -q experiment --exp lopo --step only --method m5p,gbrt,forest,linear,ibk \
+        --dataset convolution__RTX_3090 --dataset pnpoly__RTX_3090 \
+        --dataset "$(basename "$DD" .json.gz)") > "$R/step-transfer-kernel-tuner.txt"
+    rm -rf "$T"
+fi
 if [ -d ../shared/data/kerneltuner-caches-rtx ]; then
     step "search-bench on the public spaces (23 minutes on 2 cores; bayes_opt is the slowest strategy, 59 ms per search at 2% on convolution)"
     "$A" -q search-bench --space ../shared/data/kerneltuner-caches-rtx/*.json.gz \

@@ -105,16 +105,12 @@ fn label(c: f64) -> &'static str {
 }
 
 /// Suggestions for one feature row, ranked by expected gain (confidence x (speedup - 1)),
-/// recommended ones first. `applied` optimizations are left out.
-pub fn suggest(advisor: &Advisor, x: &[f64], applied: &[String]) -> Result<Vec<Suggestion>> {
-    suggest_at(advisor, x, applied, &BTreeMap::new())
-}
-
-/// [`suggest`] knowing where the code stands in some families (`levels`: threads per block
-/// for BLOCK_SIZE, ...): where a family's step model was right more often on programs it had
-/// not seen than its counter model, the step model predicts the speedup of one doubling, and
-/// the counter model's prediction becomes the second opinion.
-pub fn suggest_at(
+/// recommended ones first. `applied` optimizations are left out. `levels` says where the code
+/// stands in some families (threads per block for BLOCK_SIZE, ...; may be empty): where a
+/// family's step model was right more often on programs it had not seen than its counter
+/// model, the step model predicts the speedup of one doubling, and the counter model's
+/// prediction becomes the second opinion.
+pub fn suggest(
     advisor: &Advisor,
     x: &[f64],
     applied: &[String],

@@ -5,29 +5,31 @@ use std::path::Path;
 
 use crate::common::{advise, bench_transfer_baselines};
 
+/// `advise bench transfer --method baselines --json ARGS` from the repository: its evaluations.
+fn evaluations(args: &[&str]) -> Vec<serde_json::Value> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut all = vec![OsStr::new("--json")];
+    all.extend(args.iter().map(OsStr::new));
+    let out = bench_transfer_baselines(root, &all)
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    v["evaluations"].as_array().unwrap().clone()
+}
+
 /// The real Coulomb-sum space (INNER_UNROLL_FACTOR: UNROLL) beside the simulated NB campaign
 /// (its UNROLL bit): simulator <-> hardware runs on the family both have, broken down by
 /// family, and the JSON carries the breakdown.
 #[test]
 fn simulator_and_hardware_meet_on_unroll() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let out = bench_transfer_baselines(
-        root,
-        &[
-            "--json",
-            "--dataset",
-            "datasets/sim-qv100-nb",
-            "--dataset",
-            "datasets/ktt-coulomb-rtx2080ti",
-        ]
-        .map(OsStr::new),
-    )
-    .success()
-    .get_output()
-    .stdout
-    .clone();
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
-    let evals = v["evaluations"].as_array().unwrap();
+    let evals = evaluations(&[
+        "--dataset",
+        "datasets/sim-qv100-nb",
+        "--dataset",
+        "datasets/ktt-coulomb-rtx2080ti",
+    ]);
     let sim_hw = evals
         .iter()
         .find(|e| e["name"] == "simulator -> hardware")
@@ -140,23 +142,12 @@ fn step_features_alone_replace_the_counters() {
         text.contains("BLOCK_SIZE") && text.contains("TILE_SIZE"),
         "{text}"
     );
-    let out = bench_transfer_baselines(
-        root,
-        &[
-            "--json",
-            "--step",
-            "only",
-            "--dataset",
-            "datasets/ktt-coulomb-rtx2080ti",
-        ]
-        .map(OsStr::new),
-    )
-    .success()
-    .get_output()
-    .stdout
-    .clone();
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
-    let evals = v["evaluations"].as_array().unwrap();
+    let evals = evaluations(&[
+        "--step",
+        "only",
+        "--dataset",
+        "datasets/ktt-coulomb-rtx2080ti",
+    ]);
     assert!(!evals.is_empty());
     assert!(evals.iter().all(|e| e["step"] == "only"));
 }

@@ -346,7 +346,7 @@ fn suggestions_for(csv: &Path, s: &SuggestSettings, out: &Output) -> Result<()> 
         })
     };
     summary.left_out.retain(|n| !stepped(n));
-    let list = suggesting::suggest_at(&advisor, &x, &applied, &summary.levels)?;
+    let list = suggesting::suggest(&advisor, &x, &applied, &summary.levels)?;
     // Per kernel: the same, on each kernel's launches alone.
     let mut kernels = Vec::new();
     if s.per_kernel {
@@ -355,7 +355,7 @@ fn suggestions_for(csv: &Path, s: &SuggestSettings, out: &Output) -> Result<()> 
             let entry = profile_features(&advisor, &mine)
                 .and_then(|(x, _)| {
                     let levels = levels_of(&mine, &s.levels)?;
-                    suggesting::suggest_at(&advisor, &x, &applied, &levels)
+                    suggesting::suggest(&advisor, &x, &applied, &levels)
                 })
                 .map_err(|e| e.to_string());
             kernels.push(KernelSuggestions {

@@ -40,10 +40,13 @@ pub struct ProfileSummary {
 }
 
 /// The advisor's features for one profile: measurements aggregated over the selected
-/// kernels (one row), normalized as the training data was.
+/// kernels (one row), normalized as the training data was. `levels` says where the code
+/// stands (recommend::step_model::profile_levels and the user's --level): an optimization
+/// whose step model applies is advised on whatever counters the profile lacks.
 pub fn profile_features(
     advisor: &Advisor,
     rows: &[MeasurementRow],
+    levels: &BTreeMap<String, f64>,
 ) -> Result<(Vec<f64>, ProfileSummary)> {
     // An advisor trained without normalization (no active cycles in its data) reads raw values.
     let settings = FeatureSettings {
@@ -104,7 +107,9 @@ pub fn profile_features(
     let left_out: Vec<String> = advisor
         .optimizations
         .iter()
-        .filter(|m| coverage(m, &x) < MIN_COVERAGE)
+        .filter(|m| {
+            coverage(m, &x) < MIN_COVERAGE && super::step_model::applies(m, levels).is_none()
+        })
         .map(|m| m.name.clone())
         .collect();
     let summary = ProfileSummary {
@@ -113,7 +118,7 @@ pub fn profile_features(
         features_expected: expected,
         missing_features: missing.clone(),
         left_out,
-        levels: BTreeMap::new(),
+        levels: levels.clone(),
     };
     // Some models may have learned from fewer counters (section values of Nsight Compute's
     // details pages): the profile is refused only when no model has enough of its own.

@@ -1,6 +1,7 @@
 //! The shipped advisor (models/default.advisor.json.gz) on real Nsight Compute details pages
 //! of XPlacer's V100 runs (tests/fixtures/PROVENANCE.md): the Lassen page has the section
-//! values the unified-memory models learned from, the AWS page too few of them.
+//! values the unified-memory models learned from, the AWS page too few of them; both show the
+//! block size the step model of BLOCK_SIZE needs.
 
 use std::path::Path;
 
@@ -9,6 +10,7 @@ use predicates::prelude::*;
 
 const LASSEN: &str = "tests/fixtures/ncu/ncu_details_V100_xplacer_bfs_graph4096_lassen.csv";
 const AWS: &str = "tests/fixtures/ncu/ncu_details_V100_xplacer_bfs_graph4096_aws.csv";
+const NVPROF: &str = "tests/fixtures/nvprof/nvprof_metrics_K20c_ieee2017_j2d5pt_jacobi-orig.csv";
 
 /// `advise -q suggest [--json] --ncu-csv PAGE` with the shipped advisor, from the repository.
 fn suggest(page: &str, json: bool) -> assert_cmd::assert::Assert {
@@ -113,10 +115,22 @@ fn a_level_given_by_the_user_brings_its_step_model() {
         .stderr(predicate::str::contains("positive number"));
 }
 
-/// A page with too few of any model's counters is refused with the command that collects them.
+/// The AWS page has too few of any counter model's counters, but shows its block size: only
+/// the block-size step model, which needs no counter, advises on it. A profile with neither
+/// (nvprof's metrics of a Kepler stencil) is refused with the command that collects them.
 #[test]
-fn a_page_without_enough_counters_for_any_model_is_refused() {
-    suggest(AWS, false).failure().stderr(
+fn a_page_without_enough_counters_gets_only_the_step_model() {
+    let out = suggest(AWS, true).success().get_output().stdout.clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let names: Vec<&str> = v["suggestions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["optimization"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["BLOCK_SIZE"]);
+    assert_eq!(v["suggestions"][0]["step"]["level"], 512.0);
+    suggest(NVPROF, false).failure().stderr(
         predicate::str::contains("too many to advise on")
             .and(predicate::str::contains("ncu --csv --page raw --metrics")),
     );

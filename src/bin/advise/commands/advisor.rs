@@ -337,24 +337,17 @@ fn suggestions_for(csv: &Path, s: &SuggestSettings, out: &Output) -> Result<()> 
         }
     }
     let applied = applied(s)?;
-    let (x, mut summary) = profile_features(&advisor, &rows)?;
-    summary.levels = levels_of(&rows, &s.levels)?;
-    // A step model needs no counter: its optimization is advised on whatever the profile lacks.
-    let stepped = |name: &String| {
-        advisor.optimizations.iter().any(|m| {
-            &m.name == name && advise::recommend::step_model::applies(m, &summary.levels).is_some()
-        })
-    };
-    summary.left_out.retain(|n| !stepped(n));
+    let levels = levels_of(&rows, &s.levels)?;
+    let (x, summary) = profile_features(&advisor, &rows, &levels)?;
     let list = suggesting::suggest(&advisor, &x, &applied, &summary.levels)?;
     // Per kernel: the same, on each kernel's launches alone.
     let mut kernels = Vec::new();
     if s.per_kernel {
         for k in &summary.kernels {
             let mine: Vec<_> = rows.iter().filter(|r| &r.kernel == k).cloned().collect();
-            let entry = profile_features(&advisor, &mine)
-                .and_then(|(x, _)| {
-                    let levels = levels_of(&mine, &s.levels)?;
+            let entry = levels_of(&mine, &s.levels)
+                .and_then(|levels| {
+                    let (x, _) = profile_features(&advisor, &mine, &levels)?;
                     suggesting::suggest(&advisor, &x, &applied, &levels)
                 })
                 .map_err(|e| e.to_string());

@@ -225,6 +225,10 @@ pub fn train_reporting(
     let total = groups.len();
     for (done, (name, mut idx)) in groups.into_iter().enumerate() {
         progress(done, total, &name);
+        // The step model has two features: it learns from every sample, those of times-only
+        // datasets (no counter) included; the counter models from samples with counters.
+        let all = idx.clone();
+        idx.retain(|&i| cols.iter().any(|&j| pool.samples[i].features[j].is_some()));
         if idx.len() < 2 * settings.folds {
             continue;
         }
@@ -232,9 +236,6 @@ pub fn train_reporting(
         for j in (1..idx.len()).rev() {
             idx.swap(j, rng.below(j + 1));
         }
-        // The step model has two features: it learns from every sample, not the subsample.
-        let mut all = idx.clone();
-        all.sort_unstable();
         idx.truncate(settings.max_samples);
         idx.sort_unstable();
         let rows: Vec<Vec<f64>> = idx

@@ -78,8 +78,8 @@ fn a_details_page_gets_the_models_it_has_counters_for() {
     );
 }
 
-/// `--level` says where the code stands in a family the profile cannot show; a family
-/// without levels, or a value that is not a positive number, is refused.
+/// `--level` says where the code stands where the profile cannot show it, and overrides what
+/// it shows; a family without levels, or a value that is not a positive number, is refused.
 #[test]
 fn a_level_given_by_the_user_brings_its_step_model() {
     let run = |level: &str| {
@@ -97,16 +97,17 @@ fn a_level_given_by_the_user_brings_its_step_model() {
             ])
             .assert()
     };
-    let out = run("TILE_SIZE=1").success().get_output().stdout.clone();
+    let out = run("BLOCK_SIZE=128").success().get_output().stdout.clone();
     let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
-    let tile = v["suggestions"]
+    assert_eq!(v["profile"]["levels"]["BLOCK_SIZE"], 128.0);
+    let block = v["suggestions"]
         .as_array()
         .unwrap()
         .iter()
-        .find(|s| s["optimization"] == "TILE_SIZE")
-        .expect("TILE_SIZE advised from its step model");
-    assert_eq!(tile["step"]["meaning"], "outputs per thread");
-    assert_eq!(tile["step"]["to"], 2.0);
+        .find(|s| s["optimization"] == "BLOCK_SIZE")
+        .expect("BLOCK_SIZE advised from its step model");
+    assert_eq!(block["step"]["meaning"], "threads per block");
+    assert_eq!(block["step"]["to"], 256.0);
     run("FOO=2")
         .failure()
         .stderr(predicate::str::contains("FOO has no levels"));

@@ -200,11 +200,22 @@ pub fn train_reporting(
     }
     let features: Vec<String> = cols.iter().map(|&j| pool.columns[j].clone()).collect();
     let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    // Whether the catalogue explains each family, looked up once per family (each lookup
+    // reads the catalogue).
+    let mut explained: BTreeMap<&str, bool> = BTreeMap::new();
     for (i, s) in pool.samples.iter().enumerate() {
         let Some(name) = pool.family(&s.switch) else {
             continue;
         };
-        if crate::recommend::catalogue::lookup(name)?.is_some() {
+        let known = match explained.get(name) {
+            Some(&k) => k,
+            None => {
+                let k = crate::recommend::catalogue::lookup(name)?.is_some();
+                explained.insert(name, k);
+                k
+            }
+        };
+        if known {
             groups.entry(name.to_string()).or_default().push(i);
         }
     }

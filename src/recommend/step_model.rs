@@ -23,6 +23,9 @@ pub const STEP_FACTOR: f64 = 2.0;
 /// Fewest samples with a known step for a step model.
 const MIN_SAMPLES: usize = 20;
 
+/// Most samples a step model takes from one program.
+const PER_PROGRAM: usize = 2000;
+
 /// One family's step model.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct StepModel {
@@ -57,10 +60,29 @@ pub(super) fn fit(
     steps: &[Option<(f64, f64)>],
     seed: u64,
 ) -> Result<Option<StepModel>> {
-    let known: Vec<(usize, f64, f64)> = idx
+    let mut known: Vec<(usize, f64, f64)> = idx
         .iter()
         .filter_map(|&i| steps.get(i).copied().flatten().map(|(l, f)| (i, l, f)))
         .collect();
+    // At most PER_PROGRAM samples of each program (a seeded subsample), so that a program
+    // with a large space does not outweigh the others in the model or in its validation.
+    let mut of_program: BTreeMap<&str, Vec<(usize, f64, f64)>> = BTreeMap::new();
+    for &k in &known {
+        of_program
+            .entry(pool.samples[k.0].key.program.as_str())
+            .or_default()
+            .push(k);
+    }
+    let mut rng = advise_ml::SplitMix64::new(seed);
+    known.clear();
+    for (_, mut list) in of_program {
+        for j in (1..list.len()).rev() {
+            list.swap(j, rng.below(j + 1));
+        }
+        list.truncate(PER_PROGRAM);
+        known.extend(list);
+    }
+    known.sort_unstable_by_key(|k| k.0);
     let mut programs: Vec<&str> = known
         .iter()
         .map(|&(i, _, _)| pool.samples[i].key.program.as_str())

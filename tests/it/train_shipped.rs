@@ -49,3 +49,44 @@ fn an_optimization_of_two_programs_is_validated_across_them() {
         .sum();
     assert_eq!(n, unroll["samples"].as_u64().unwrap());
 }
+
+/// A times-only space (Kernel Tuner's dedispersion on an A100: no counters) beside the
+/// Coulomb-sum space: the counter models learn from Coulomb sum alone, the block-size step
+/// model from both programs, validated by leaving each out.
+#[test]
+fn a_times_only_program_teaches_the_step_models_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("advisor.json");
+    advise()
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .args([
+            "-q",
+            "train",
+            "--dataset",
+            "datasets/ktt-coulomb-rtx2080ti",
+            "--dataset",
+            "datasets/kt-dedispersion-a100",
+            "-o",
+        ])
+        .arg(&model)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("Step models"));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&model).unwrap()).unwrap();
+    let block = v["optimizations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["name"] == "BLOCK_SIZE")
+        .unwrap();
+    assert_eq!(
+        block["programs"],
+        serde_json::json!(["directCoulombSum_kernel"])
+    );
+    assert!(block["across_programs"].is_null());
+    let step = &block["step"];
+    // Coulomb's 210 block-size steps and 2,000 of dedispersion's 18,585 (the cap per program).
+    assert_eq!(step["samples"], 2210);
+    assert_eq!(step["across_programs"]["folds"], 2);
+}

@@ -24,19 +24,26 @@ fn suggest(page: &str, json: bool) -> assert_cmd::assert::Assert {
     cmd.args(["--ncu-csv", page]).assert()
 }
 
+/// The JSON of `suggest --json` on a page, and the names of its suggestions in order.
+fn suggestions(page: &str) -> (serde_json::Value, Vec<String>) {
+    let out = suggest(page, true).success().get_output().stdout.clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let names = v["suggestions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["optimization"].as_str().unwrap().to_string())
+        .collect();
+    (v, names)
+}
+
 /// The unified-memory models advise on a details page; the models trained on raw counters
 /// are left out, and the output says which. BLOCK_SIZE, whose step model needs no counter,
 /// advises from the page's "Block Size" (512 threads) instead.
 #[test]
 fn a_details_page_gets_the_models_it_has_counters_for() {
-    let out = suggest(LASSEN, true).success().get_output().stdout.clone();
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
-    let names: Vec<&str> = v["suggestions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["optimization"].as_str().unwrap())
-        .collect();
+    let (v, names) = suggestions(LASSEN);
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
     assert!(!names.is_empty());
     assert!(
         names
@@ -121,14 +128,7 @@ fn a_level_given_by_the_user_brings_its_step_model() {
 /// (nvprof's metrics of a Kepler stencil) is refused with the command that collects them.
 #[test]
 fn a_page_without_enough_counters_gets_only_the_step_model() {
-    let out = suggest(AWS, true).success().get_output().stdout.clone();
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
-    let names: Vec<&str> = v["suggestions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["optimization"].as_str().unwrap())
-        .collect();
+    let (v, names) = suggestions(AWS);
     assert_eq!(names, ["BLOCK_SIZE"]);
     assert_eq!(v["suggestions"][0]["step"]["level"], 512.0);
     suggest(NVPROF, false).failure().stderr(

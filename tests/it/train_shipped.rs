@@ -5,36 +5,37 @@ use std::path::Path;
 
 use crate::common::advise;
 
-/// UNROLL is validated across programs too, and the reliability of the confidence on the
-/// program left out is printed and stored.
-#[test]
-fn an_optimization_of_two_programs_is_validated_across_them() {
+/// `advise -q train` on shipped datasets: its output and the advisor file it wrote.
+fn train(datasets: &[&str]) -> (String, serde_json::Value) {
     let dir = tempfile::tempdir().unwrap();
     let model = dir.path().join("advisor.json");
-    let out = advise()
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
-        .args([
-            "-q",
-            "train",
-            "--dataset",
-            "datasets/ktt-coulomb-rtx2080ti",
-            "--dataset",
-            "datasets/sim-qv100-nb",
-            "-o",
-        ])
+    let mut cmd = advise();
+    cmd.current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .args(["-q", "train"]);
+    for d in datasets {
+        cmd.args(["--dataset", d]);
+    }
+    let out = cmd
+        .arg("-o")
         .arg(&model)
         .assert()
         .success()
         .get_output()
         .stdout
         .clone();
-    let text = String::from_utf8(out).unwrap();
+    let v = serde_json::from_str(&std::fs::read_to_string(&model).unwrap()).unwrap();
+    (String::from_utf8(out).unwrap(), v)
+}
+
+/// UNROLL is validated across programs too, and the reliability of the confidence on the
+/// program left out is printed and stored.
+#[test]
+fn an_optimization_of_two_programs_is_validated_across_them() {
+    let (text, v) = train(&["datasets/ktt-coulomb-rtx2080ti", "datasets/sim-qv100-nb"]);
     assert!(
         text.contains("Reliability on programs the advisor had not seen"),
         "{text}"
     );
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&model).unwrap()).unwrap();
     let opts = v["optimizations"].as_array().unwrap();
     let unroll = opts.iter().find(|o| o["name"] == "UNROLL").unwrap();
     let across = &unroll["across_programs"];
@@ -55,25 +56,11 @@ fn an_optimization_of_two_programs_is_validated_across_them() {
 /// model from both programs, validated by leaving each out.
 #[test]
 fn a_times_only_program_teaches_the_step_models_only() {
-    let dir = tempfile::tempdir().unwrap();
-    let model = dir.path().join("advisor.json");
-    advise()
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
-        .args([
-            "-q",
-            "train",
-            "--dataset",
-            "datasets/ktt-coulomb-rtx2080ti",
-            "--dataset",
-            "datasets/kt-dedispersion-a100",
-            "-o",
-        ])
-        .arg(&model)
-        .assert()
-        .success()
-        .stdout(predicates::str::contains("Step models"));
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&model).unwrap()).unwrap();
+    let (text, v) = train(&[
+        "datasets/ktt-coulomb-rtx2080ti",
+        "datasets/kt-dedispersion-a100",
+    ]);
+    assert!(text.contains("Step models"), "{text}");
     let block = v["optimizations"]
         .as_array()
         .unwrap()

@@ -22,6 +22,7 @@ use crate::experiment::data::SamplePool;
 use advise_ml::SplitMix64;
 use advise_ml::{Data, FittedModel, Method};
 
+pub use super::evidence::{ranges_of, scaled_distance, typical_distance};
 pub use super::validation::Validation;
 use super::validation::{binned, reliability, Calibration, Point, ReliabilityRow};
 
@@ -367,59 +368,6 @@ fn sample_id(pool: &SamplePool, i: usize) -> String {
         "{} {} run {} {} ({})",
         s.key.program, s.key.input, s.key.run, s.key.variant, s.switch
     )
-}
-
-/// Per-feature (min, max) over known values; (NaN, NaN) where a feature is never known.
-pub fn ranges_of(rows: &[Vec<f64>], width: usize) -> Vec<(f64, f64)> {
-    (0..width)
-        .map(|j| {
-            rows.iter().map(|r| r[j]).filter(|v| !v.is_nan()).fold(
-                (f64::NAN, f64::NAN),
-                |(lo, hi), v| {
-                    (
-                        if lo.is_nan() { v } else { lo.min(v) },
-                        if hi.is_nan() { v } else { hi.max(v) },
-                    )
-                },
-            )
-        })
-        .collect()
-}
-
-/// Euclidean distance on min-max scaled features, skipping features missing in either row
-/// and constant ones (as IBk ignores them).
-pub fn scaled_distance(a: &[f64], b: &[f64], ranges: &[(f64, f64)]) -> f64 {
-    let mut sum = 0.0;
-    for ((x, y), (lo, hi)) in a.iter().zip(b).zip(ranges) {
-        let w = hi - lo;
-        if x.is_nan() || y.is_nan() || w.is_nan() || w <= 0.0 {
-            continue;
-        }
-        let d = (x - y) / w;
-        sum += d * d;
-    }
-    sum.sqrt()
-}
-
-/// Median nearest-other-row distance over at most 200 rows (evenly spaced).
-pub fn typical_distance(rows: &[Vec<f64>], ranges: &[(f64, f64)]) -> f64 {
-    let step = (rows.len() / 200).max(1);
-    let mut d: Vec<f64> = (0..rows.len())
-        .step_by(step)
-        .map(|i| {
-            rows.iter()
-                .enumerate()
-                .filter(|(j, _)| *j != i)
-                .map(|(_, r)| scaled_distance(&rows[i], r, ranges))
-                .fold(f64::INFINITY, f64::min)
-        })
-        .filter(|v| v.is_finite())
-        .collect();
-    if d.is_empty() {
-        return 0.0;
-    }
-    d.sort_by(f64::total_cmp);
-    d[d.len() / 2]
 }
 
 impl Advisor {

@@ -1,8 +1,9 @@
 //! Why a suggestion says what it says: the nearest training rows of the user's profile, the
 //! portable features outside the training range (an extrapolation), and the counters that
-//! decide the model's prediction, as plain-language reasons (suggest.rs).
+//! decide the model's prediction, as plain-language reasons (suggest.rs); and the scaled
+//! distances between feature rows all of these rest on (training and validation use them too).
 
-use super::bundle::{scaled_distance, Advisor, OptimizationModel};
+use super::bundle::{Advisor, OptimizationModel};
 use super::suggest::CounterEvidence;
 use crate::number_format::fmt_sig;
 
@@ -148,4 +149,57 @@ pub(super) fn reason(
         parts.push("the profile lies far from the training data: this is an extrapolation".into());
     }
     parts.join("; ")
+}
+
+/// Per-feature (min, max) over known values; (NaN, NaN) where a feature is never known.
+pub fn ranges_of(rows: &[Vec<f64>], width: usize) -> Vec<(f64, f64)> {
+    (0..width)
+        .map(|j| {
+            rows.iter().map(|r| r[j]).filter(|v| !v.is_nan()).fold(
+                (f64::NAN, f64::NAN),
+                |(lo, hi), v| {
+                    (
+                        if lo.is_nan() { v } else { lo.min(v) },
+                        if hi.is_nan() { v } else { hi.max(v) },
+                    )
+                },
+            )
+        })
+        .collect()
+}
+
+/// Euclidean distance on min-max scaled features, skipping features missing in either row
+/// and constant ones (as IBk ignores them).
+pub fn scaled_distance(a: &[f64], b: &[f64], ranges: &[(f64, f64)]) -> f64 {
+    let mut sum = 0.0;
+    for ((x, y), (lo, hi)) in a.iter().zip(b).zip(ranges) {
+        let w = hi - lo;
+        if x.is_nan() || y.is_nan() || w.is_nan() || w <= 0.0 {
+            continue;
+        }
+        let d = (x - y) / w;
+        sum += d * d;
+    }
+    sum.sqrt()
+}
+
+/// Median nearest-other-row distance over at most 200 rows (evenly spaced).
+pub fn typical_distance(rows: &[Vec<f64>], ranges: &[(f64, f64)]) -> f64 {
+    let step = (rows.len() / 200).max(1);
+    let mut d: Vec<f64> = (0..rows.len())
+        .step_by(step)
+        .map(|i| {
+            rows.iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i)
+                .map(|(_, r)| scaled_distance(&rows[i], r, ranges))
+                .fold(f64::INFINITY, f64::min)
+        })
+        .filter(|v| v.is_finite())
+        .collect();
+    if d.is_empty() {
+        return 0.0;
+    }
+    d.sort_by(f64::total_cmp);
+    d[d.len() / 2]
 }

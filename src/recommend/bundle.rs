@@ -22,7 +22,7 @@ use crate::experiment::data::SamplePool;
 use advise_ml::SplitMix64;
 use advise_ml::{Data, FittedModel, Method};
 
-pub use super::evidence::{ranges_of, scaled_distance, typical_distance};
+use super::evidence::{ranges_of, typical_distance};
 pub use super::validation::Validation;
 use super::validation::{binned, reliability, Calibration, Point, ReliabilityRow};
 

@@ -123,6 +123,8 @@ pub fn suggest(
         vec![x.to_vec()],
         vec![f64::NAN],
     );
+    // The portable features judge extrapolation for every optimization alike.
+    let cols = advisor.extrapolation_columns();
     for m in &advisor.optimizations {
         if applied.iter().any(|a| is_applied(&m.name, a)) {
             continue;
@@ -185,26 +187,26 @@ pub fn suggest(
         // right only as often as `across_programs` says, so that caps it.
         let calibrated = advisor.calibration.apply(raw);
         let confidence = across.map_or(calibrated, |a| calibrated.min(a.accuracy)) * coverage;
-        let cols = advisor.extrapolation_columns();
-        let d_portable = m
-            .rows
-            .iter()
-            .map(|r| subset_distance(x, r, &m.ranges, &cols))
-            .fold(f64::INFINITY, f64::min);
         let outside: Vec<(usize, f64)> = outside_range(advisor, m, x)
             .into_iter()
             .filter(|(j, _)| cols.contains(j))
             .collect();
-        let typical = if m.typical_portable_distance > 0.0 {
-            m.typical_portable_distance
-        } else {
-            m.typical_distance
-        };
         // A speedup at or below zero cannot happen: a model that predicts one (M5P's linear
-        // leaves, far from their data) is extrapolating whatever the distances say.
+        // leaves, far from their data) is extrapolating whatever the distances say. The step
+        // model extrapolates outside the levels it learned from.
         let extrapolation = match step {
             Some((sm, level, ..)) => !sm.covers(level) || p <= 0.0,
             None => {
+                let d_portable = m
+                    .rows
+                    .iter()
+                    .map(|r| subset_distance(x, r, &m.ranges, &cols))
+                    .fold(f64::INFINITY, f64::min);
+                let typical = if m.typical_portable_distance > 0.0 {
+                    m.typical_portable_distance
+                } else {
+                    m.typical_distance
+                };
                 d_portable > 3.0 * typical
                     || outside.iter().any(|(_, how_far)| *how_far > 0.5)
                     || p <= 0.0

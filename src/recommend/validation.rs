@@ -12,7 +12,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::bundle::{ranges_of, scaled_distance, typical_distance};
+use super::evidence::{ranges_of, scaled_distance, typical_distance};
 use crate::error::Result;
 use advise_ml::SplitMix64;
 

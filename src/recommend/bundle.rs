@@ -244,7 +244,8 @@ pub fn train_reporting(
         if idx.len() < 2 * settings.folds {
             continue;
         }
-        let mut rng = SplitMix64::new(settings.seed ^ fnv1a(name.as_bytes()));
+        let seed = settings.seed ^ fnv1a(name.as_bytes());
+        let mut rng = SplitMix64::new(seed);
         for j in (1..idx.len()).rev() {
             idx.swap(j, rng.below(j + 1));
         }
@@ -271,7 +272,7 @@ pub fn train_reporting(
             settings.method,
             secondary,
             settings.folds,
-            settings.seed ^ fnv1a(name.as_bytes()),
+            seed,
         )?;
         let validation = outcome.as_ref().map(|o| o.validation.clone());
         if let Some(o) = outcome {
@@ -283,9 +284,9 @@ pub fn train_reporting(
             &features,
             &rows,
             &y,
-            settings,
+            settings.method,
             secondary,
-            settings.seed ^ fnv1a(name.as_bytes()),
+            seed,
         )?;
         let across_programs = across_outcome.map(|o| {
             let cap = o.validation.accuracy;
@@ -293,9 +294,7 @@ pub fn train_reporting(
             o.validation
         });
         let step = match super::step_model::level_meaning(&name) {
-            Some(_) => {
-                super::step_model::fit(pool, &all, &steps, settings.seed ^ fnv1a(name.as_bytes()))?
-            }
+            Some(_) => super::step_model::fit(pool, &all, &steps, seed)?,
             None => None,
         };
         let ranges = ranges_of(&rows, features.len());

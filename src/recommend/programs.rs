@@ -2,7 +2,6 @@
 //! (each simulated one labelled so where measured ones are beside it), and leave one program
 //! out, the advisor's accuracy on a program it has not seen, which is a user's position.
 
-use super::bundle::TrainSettings;
 use super::validation::Outcome;
 use crate::error::Result;
 use crate::experiment::data::SamplePool;
@@ -38,7 +37,7 @@ pub(super) fn across(
     features: &[String],
     x: &[Vec<f64>],
     y: &[f64],
-    settings: &TrainSettings,
+    primary: Method,
     secondary: Method,
     seed: u64,
 ) -> Result<Option<Outcome>> {
@@ -64,7 +63,7 @@ pub(super) fn across(
         x,
         y,
         &of,
-        settings.method,
+        primary,
         secondary,
         programs.len(),
         seed,

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::bundle::OptimizationModel;
-use super::validation::{validate, Validation};
+use super::validation::Validation;
 use crate::dataset::measurements::MeasurementRow;
 use crate::error::Result;
 use crate::experiment::data::SamplePool;
@@ -74,7 +74,7 @@ pub(super) fn fit(
             .or_default()
             .push(k);
     }
-    let programs: Vec<&str> = of_program.keys().copied().collect();
+    let programs = of_program.len();
     let mut rng = advise_ml::SplitMix64::new(seed);
     known.clear();
     for (_, mut list) in of_program {
@@ -85,7 +85,7 @@ pub(super) fn fit(
         known.extend(list);
     }
     known.sort_unstable_by_key(|k| k.0);
-    if programs.len() < 2 || known.len() < MIN_SAMPLES {
+    if programs < 2 || known.len() < MIN_SAMPLES {
         return Ok(None);
     }
     let x: Vec<Vec<f64>> = known.iter().map(|&(_, l, f)| vec![l, f]).collect();
@@ -93,23 +93,17 @@ pub(super) fn fit(
         .iter()
         .map(|&(i, _, _)| pool.samples[i].speedup)
         .collect();
-    let of: Vec<usize> = known
-        .iter()
-        .map(|&(i, _, _)| {
-            programs
-                .binary_search(&pool.samples[i].key.program.as_str())
-                .unwrap_or(0)
-        })
-        .collect();
     let features = columns();
-    let Some(outcome) = validate(
+    // Each program predicted by a step model of the others.
+    let idx: Vec<usize> = known.iter().map(|k| k.0).collect();
+    let Some(outcome) = super::programs::across(
+        pool,
+        &idx,
         &features,
         &x,
         &y,
-        &of,
         Method::M5p,
         Method::Ibk,
-        programs.len(),
         seed,
     )?
     else {

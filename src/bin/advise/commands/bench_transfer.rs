@@ -198,50 +198,61 @@ pub fn evaluate(s: &TransferSettings) -> Result<(Vec<Evaluation>, Vec<String>)> 
         seed: s.seed,
         layout,
     };
-    for (label, exp) in [
-        ("grouped k-fold", kfold(FoldLayout::Grouped)),
-        ("ungrouped k-fold", kfold(FoldLayout::Ungrouped)),
-        ("leave one program out", Experiment::LeaveOneProgramOut),
-    ] {
-        note(&format!("bench transfer: {label} on {}", names.join(" + ")));
+    // Across programs the step alone carries over better than the counters of a portable
+    // view on this project's data (docs/families.md): with the step features off, leave one
+    // program out also runs on them alone, labelled so.
+    let stepped = (s.step == Step::Off).then(|| {
+        let mut p = all.clone();
+        apply(&mut p, Step::Only);
+        p
+    });
+    let mut plans = vec![
+        (
+            Label::new("grouped k-fold", s.step, false),
+            kfold(FoldLayout::Grouped),
+            all,
+        ),
+        (
+            Label::new("ungrouped k-fold", s.step, false),
+            kfold(FoldLayout::Ungrouped),
+            all,
+        ),
+        (
+            Label::new("leave one program out", s.step, true),
+            Experiment::LeaveOneProgramOut,
+            all,
+        ),
+    ];
+    if let Some(p) = &stepped {
+        plans.push((
+            Label::new(
+                "leave one program out, step features only",
+                Step::Only,
+                true,
+            ),
+            Experiment::LeaveOneProgramOut,
+            p,
+        ));
+    }
+    for (label, exp, pool) in plans {
+        note(&format!(
+            "bench transfer: {} on {}",
+            label.name,
+            names.join(" + ")
+        ));
         // A split the data cannot make (too few samples per switch for k folds, one program)
         // is a note, not the end of the other evaluations.
-        match folds(all, &exp, None) {
+        match folds(pool, &exp, None) {
             Ok(fs) => out.push(evaluation(
-                label,
+                &label,
                 &names.join(" + "),
                 s.view,
-                all,
+                pool,
                 &fs,
                 &preds,
                 &settings,
             )?),
-            Err(e) => notes.push(format!("{label}: {e}")),
-        }
-    }
-    // Across programs the step alone carries over better than the counters of a portable
-    // view (docs/families.md): with the step features off, leave one program out also runs on
-    // them alone, labelled so.
-    if s.step == Step::Off {
-        let label = "leave one program out, step features only";
-        let mut stepped = all.clone();
-        apply(&mut stepped, Step::Only);
-        note(&format!("bench transfer: {label}"));
-        match folds(&stepped, &Experiment::LeaveOneProgramOut, None) {
-            Ok(fs) => {
-                let mut e = evaluation(
-                    label,
-                    &names.join(" + "),
-                    s.view,
-                    &stepped,
-                    &fs,
-                    &preds,
-                    &settings,
-                )?;
-                e.step = Step::Only;
-                out.push(e);
-            }
-            Err(e) => notes.push(format!("{label}: {e}")),
+            Err(e) => notes.push(format!("{}: {e}", label.name)),
         }
     }
     let unmatched = all.unmatched_switches();
@@ -268,7 +279,7 @@ pub fn evaluate(s: &TransferSettings) -> Result<(Vec<Evaluation>, Vec<String>)> 
         let pb = join(load(b, View::Counters)?)?.pool;
         let (pool, fs) = across_gpus(&pa, &pb, s.folds, s.seed, "logo")?;
         out.push(evaluation(
-            "leave one GPU out",
+            &Label::new("leave one GPU out", s.step, false),
             &pool.name,
             s.view,
             &pool,
@@ -306,7 +317,7 @@ pub fn evaluate(s: &TransferSettings) -> Result<(Vec<Evaluation>, Vec<String>)> 
                 continue;
             }
             out.push(evaluation(
-                label,
+                &Label::new(label, s.step, true),
                 &j.pool.name,
                 View::Portable,
                 &j.pool,
@@ -315,9 +326,6 @@ pub fn evaluate(s: &TransferSettings) -> Result<(Vec<Evaluation>, Vec<String>)> 
                 &settings,
             )?);
         }
-    }
-    for e in out.iter_mut().filter(|e| e.step == Step::Off) {
-        e.step = s.step;
     }
     Ok((out, notes))
 }
@@ -334,9 +342,27 @@ fn family_list(j: &advise::experiment::transfer::Joined, from: &[usize]) -> Stri
     f.join(", ")
 }
 
-#[allow(clippy::too_many_arguments)]
+/// An evaluation's name, the step features its models saw, and whether its folds are
+/// optimization families (leave one program out, simulator <-> hardware), so that the report
+/// breaks it down by family.
+struct Label<'a> {
+    name: &'a str,
+    step: Step,
+    by_family: bool,
+}
+
+impl<'a> Label<'a> {
+    fn new(name: &'a str, step: Step, by_family: bool) -> Self {
+        Label {
+            name,
+            step,
+            by_family,
+        }
+    }
+}
+
 fn evaluation(
-    name: &str,
+    label: &Label,
     data: &str,
     view: View,
     pool: &SamplePool,
@@ -344,6 +370,7 @@ fn evaluation(
     preds: &[&dyn Contender],
     settings: &RunSettings,
 ) -> Result<Evaluation> {
+    let name = label.name;
     if fs.is_empty() {
         return Err(Error::Data(format!("{name}: no folds on {data}")));
     }
@@ -388,18 +415,11 @@ fn evaluation(
         name: name.to_string(),
         data: data.to_string(),
         view,
-        step: Step::Off,
+        step: label.step,
         folds: fs.len(),
         best_baseline: best.map(|b| results[b].method.clone()).unwrap_or_default(),
         rows,
-        // Folds of these evaluations are families; k-fold and leave one GPU out are per switch.
-        by_family: if matches!(
-            name,
-            "leave one program out"
-                | "leave one program out, step features only"
-                | "simulator -> hardware"
-                | "hardware -> simulator"
-        ) {
+        by_family: if label.by_family {
             super::transfer_report::by_family(&results)
         } else {
             Vec::new()

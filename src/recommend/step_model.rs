@@ -145,23 +145,25 @@ impl StepModel {
     }
 }
 
-/// The step model of `m`, the level `levels` gives its family and what the level counts,
-/// where the step model was right more often across programs than the counter model (or the
-/// counter model was not validated across programs).
+/// The [`preferred`] step model of `m`, the level `levels` gives its family and what the
+/// level counts.
 pub fn applies<'a>(
     m: &'a OptimizationModel,
     levels: &BTreeMap<String, f64>,
 ) -> Option<(&'a StepModel, f64, &'static str)> {
     let family = m.name.split_whitespace().next().unwrap_or(&m.name);
-    let (sm, level, meaning) = (
-        m.step.as_ref()?,
-        *levels.get(family)?,
-        level_meaning(family)?,
-    );
+    Some((preferred(m)?, *levels.get(family)?, level_meaning(family)?))
+}
+
+/// `m`'s step model where it was right more often across programs than the counter model (or
+/// the counter model was not validated across programs): the one that answers when the level
+/// is known.
+pub fn preferred(m: &OptimizationModel) -> Option<&StepModel> {
+    let sm = m.step.as_ref()?;
     m.across_programs
         .as_ref()
         .is_none_or(|a| sm.across_programs.accuracy > a.accuracy)
-        .then_some((sm, level, meaning))
+        .then_some(sm)
 }
 
 /// The levels a profile shows: BLOCK_SIZE (threads per block) from Nsight Compute's

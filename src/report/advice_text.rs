@@ -105,7 +105,7 @@ pub fn training(advisor: &Advisor) -> String {
                 format!("{:.1}", 100.0 * a.balanced_accuracy),
                 format!("{:.1}", 100.0 * a.majority_accuracy),
                 counters.map_or("-".into(), |c| format!("{:.1}", 100.0 * c)),
-                if counters.is_none_or(|c| a.accuracy > c) {
+                if crate::recommend::step_model::preferred(m).is_some() {
                     "yes, when the level is known"
                 } else {
                     "no"

@@ -65,13 +65,22 @@ pub(super) fn answer_all(
         let handles: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= jobs.len() {
-                            break mine;
+                    let work = || {
+                        let mut mine = Vec::new();
+                        loop {
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            if i >= jobs.len() {
+                                break mine;
+                            }
+                            mine.extend(one(&jobs[i]));
                         }
-                        mine.extend(one(&jobs[i]));
+                    };
+                    // Folds already use every core: the models' helper thread would only take
+                    // one from another fold.
+                    if threads > 1 {
+                        advise_ml::helper_thread::alone(work)
+                    } else {
+                        work()
                     }
                 })
             })

@@ -18,6 +18,7 @@ pub mod boosting;
 pub mod data;
 pub mod error;
 pub mod forest;
+pub mod helper_thread;
 pub mod knn;
 pub mod levels;
 pub mod linalg;

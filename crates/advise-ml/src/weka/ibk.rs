@@ -18,6 +18,7 @@ use super::ibk_nearest::nearest_one;
 use super::ibk_scan::{complete_distance, fits, initial_ranges, rejects_low, sequential, Scaled};
 use crate::data::Data;
 use crate::error::{MlError, Result};
+use crate::helper_thread::join;
 use crate::{Fit, Predict};
 
 /// How neighbours are weighted (`-I`, `-F`).
@@ -277,7 +278,7 @@ impl Ibk {
 
 /// Work (training rows x test rows x columns) above which a run of test rows is shared
 /// between threads.
-const PARALLEL_WORK: usize = 4_000_000;
+const PARALLEL_WORK: usize = 1_000_000;
 
 impl Ibk {
     /// The prediction for one test row against the current scaled state.
@@ -307,7 +308,6 @@ impl Ibk {
         }
         let mut scaled = Scaled::new(&self.x, &self.nominal, self.ranges.clone());
         let numeric = !self.nominal.iter().any(|&n| n);
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         let mut out = Vec::with_capacity(x.len());
         let mut t = 0;
         while t < x.len() {
@@ -318,32 +318,20 @@ impl Ibk {
             }
             let run = &x[t..end];
             let work = run.len() * self.x.len() * scaled.width;
-            if threads < 2 || work < parallel_work {
+            if work < parallel_work {
                 out.extend(run.iter().map(|r| self.predict_scaled(&scaled, numeric, r)));
             } else {
-                let chunk = run.len().div_ceil(threads);
+                // Half the run on the helper thread (when it is free).
+                let (first, second) = run.split_at(run.len() / 2);
                 let scaled = &scaled;
-                let parts: Vec<Vec<f64>> = std::thread::scope(|scope| {
-                    let handles: Vec<_> = run
-                        .chunks(chunk)
-                        .map(|rows| {
-                            scope.spawn(move || {
-                                rows.iter()
-                                    .map(|r| self.predict_scaled(scaled, numeric, r))
-                                    .collect::<Vec<f64>>()
-                            })
-                        })
-                        .collect();
-                    handles
-                        .into_iter()
-                        .map(|h| h.join().map_err(|_| ()))
-                        .collect::<std::result::Result<_, ()>>()
-                        .unwrap_or_default()
-                });
-                if parts.iter().map(Vec::len).sum::<usize>() != run.len() {
-                    return Err(MlError::Data("ibk: a prediction thread failed".into()));
-                }
-                out.extend(parts.into_iter().flatten());
+                let predict = |rows: &[Vec<f64>]| {
+                    rows.iter()
+                        .map(|r| self.predict_scaled(scaled, numeric, r))
+                        .collect::<Vec<f64>>()
+                };
+                let (a, b) = join(|| predict(first), || predict(second));
+                out.extend(a);
+                out.extend(b);
             }
             t = end;
         }

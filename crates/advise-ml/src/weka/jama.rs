@@ -11,6 +11,8 @@
 //! bit for bit JAMA's. Row k of the column is final (`col[k] -= s_k`) before its term is
 //! added to the rows below it, as in JAMA, where row i < j reads the already updated col[k].
 
+use std::cell::RefCell;
+
 use super::jama_crout::{factor_body, Sums};
 
 /// A square matrix stored by columns: `a[j * n + i]` is row i, column j.
@@ -150,22 +152,50 @@ pub struct Checkpoints {
     pub(super) levels: Vec<Vec<f64>>,
 }
 
+impl Drop for Checkpoints {
+    fn drop(&mut self) {
+        let levels = std::mem::take(&mut self.levels);
+        SPARE_LEVELS.with_borrow_mut(|spare| {
+            for v in levels {
+                let held: usize = spare.iter().map(Vec::len).sum();
+                if held + v.len() <= SPARE_VALUES {
+                    spare.push(v);
+                }
+            }
+        });
+    }
+}
+
+thread_local! {
+    static SPARE_LEVELS: RefCell<Vec<Vec<f64>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The most values of level buffers kept per thread for reuse (32 MiB).
+const SPARE_VALUES: usize = 1 << 22;
+
 /// Steps between kept partial sums (a multiple of the loop's four terms per pass).
 pub const STEP: usize = 32;
 
 impl Checkpoints {
-    /// Room for decompositions of at most `width` attributes (ids below `width`).
+    /// Room for decompositions of at most `width` attributes (ids below `width`). The level
+    /// buffers of a dropped store are reused by the next on the same thread as they are (a
+    /// fresh store costs its page faults): every entry a decomposition reads was written by
+    /// an earlier one of the same fit, whose first decomposition writes every level.
     pub fn new(width: usize) -> Checkpoints {
-        let levels = (1..)
-            .map(|l| l * STEP)
-            .take_while(|&k| k < width)
-            .map(|_| vec![0.0; width * width])
+        let count = (1..).map(|l| l * STEP).take_while(|&k| k < width).count();
+        let mut spare = SPARE_LEVELS.take();
+        let levels = (0..count)
+            .map(|_| {
+                let mut v = spare.pop().unwrap_or_default();
+                if v.len() != width * width {
+                    v.clear();
+                    v.resize(width * width, 0.0);
+                }
+                v
+            })
             .collect();
+        SPARE_LEVELS.set(spare);
         Checkpoints { width, levels }
-    }
-
-    pub(super) fn at(&self, k: usize, col: usize, row: usize) -> f64 {
-        self.levels[k / STEP - 1][col * self.width + row]
     }
 }
 
@@ -227,7 +257,7 @@ mod tests {
     #[test]
     fn same_bits_as_jamas_row_loops() {
         let mut rng = crate::rng::JavaRandom::new(5);
-        for n in [1, 2, 3, 7, 8, 9, 16, 17, 33, 70] {
+        for n in [1, 2, 3, 7, 8, 9, 16, 17, 33, 65, 70, 100, 131] {
             let m: Vec<Vec<f64>> = (0..n)
                 .map(|_| (0..n).map(|_| rng.next_double() - 0.5).collect())
                 .collect();

@@ -1,16 +1,29 @@
-//! JAMA's Crout loop (`LUDecomposition`'s constructor) by columns, two columns at a time.
+//! JAMA's Crout loop (`LUDecomposition`'s constructor) in panels of a few steps.
 //!
-//! Column j's open sums take the terms of steps k < j; column j + 1's the terms of steps
-//! k < j + 1. Both read the same finished L columns for every step k + 4 <= j, so those
-//! passes run for both columns at once, each L value loaded once for two sums. Each sum
-//! still starts at 0.0 (or at its kept partial sum) and takes its terms in increasing k, one
-//! multiply then one add, so every bit is that of JAMA's loop. Column j's pivot swap then
-//! exchanges two rows of column j + 1's open state, both at or below row j (not yet
-//! final), exactly as it exchanges them in the matrix column j + 1 would have been copied
-//! from; partial sums are kept by attribute id, so keeping them before or after that swap
-//! stores the same numbers under the same ids.
+//! JAMA forms, for column j, each row's sum `s_ij = sum_{k < min(i, j)} LU[i][k] * LU[k][j]`
+//! from 0.0 in increasing k, one multiply then one add, and stores `LU[i][j] - s_ij`. Any
+//! schedule that gives every sum its terms in that order gives JAMA's bits. Here the steps
+//! are taken a panel of [`PANEL`] at a time:
+//!
+//! - the panel's own columns are formed as JAMA forms them, one after another: their open
+//!   sums take the panel's steps (four terms a pass), the rows at and below the diagonal
+//!   become final, the pivot is chosen and the rows swapped, L's column divided by the pivot;
+//! - then every later column takes the panel's steps at once (jama_panel.rs): a small
+//!   triangle for its rows in the panel, a register-blocked update for the rows below. The
+//!   later columns are independent of one another there, so when there are many they are
+//!   shared with the helper thread (`helper_thread`), half each.
+//!
+//! The later columns' open sums live in a buffer beside the matrix; a pivot swap exchanges
+//! their rows too, as it exchanges the rows those sums were formed from. At a panel's end
+//! that falls on a multiple of [`STEP`] the open sums of the later columns are exactly the
+//! partial sums [`Checkpoints`] keeps, so they are kept there, and a decomposition that
+//! resumes from kept sums starts its later columns from them.
+
+use std::cell::RefCell;
 
 use super::jama::{Checkpoints, STEP};
+use super::jama_panel::{take_panel, take_panel_fast, Keep, PANEL, SPLIT_WORK};
+use crate::helper_thread::join;
 
 /// Kept sums while a loop runs: the store and the attribute id of each row and column.
 pub(super) struct Sums<'a> {
@@ -19,78 +32,173 @@ pub(super) struct Sums<'a> {
 }
 
 impl Sums<'_> {
-    /// Keeps the open sums `s` of column j's rows at positions >= k (k a multiple of STEP).
-    #[inline(always)]
-    fn keep(&mut self, k: usize, j: usize, s: &[f64], piv: &[usize]) {
-        let level = k / STEP - 1;
+    /// Column j's kept sums of step k for the rows at positions >= k.
+    fn load(&self, k: usize, j: usize, s: &mut [f64], piv: &[usize]) {
         let w = self.store.width;
-        if let Some(store) = self.store.levels.get_mut(level) {
-            let row = &mut store[self.ids[j] * w..(self.ids[j] + 1) * w];
-            for (&p, &v) in piv[k..].iter().zip(&s[k..]) {
-                row[self.ids[p]] = v;
-            }
+        let ids = self.ids;
+        let row = &self.store.levels[k / STEP - 1][ids[j] * w..(ids[j] + 1) * w];
+        for (si, &p) in s[k..].iter_mut().zip(&piv[k..]) {
+            *si = row[ids[p]];
         }
     }
 }
 
-/// One column being formed: its values (rows in pivoted order) and its rows' open sums.
-struct Column {
-    col: Vec<f64>,
-    s: Vec<f64>,
+/// JAMA's loop over columns `from..n`, columns before `from` being final already; with kept
+/// sums and `start` > 0 (a multiple of [`STEP`], at most `from`), each column's rows at
+/// positions below `start` hold their final values and the others start from the kept sums
+/// of step `start`.
+#[inline(always)]
+pub(super) fn factor_body(
+    n: usize,
+    lu: &mut [f64],
+    piv: &mut [usize],
+    from: usize,
+    start: usize,
+    sums: Option<Sums>,
+) {
+    if from >= n {
+        return;
+    }
+    let start = if sums.is_some() { start } else { 0 };
+    // The open sums of columns from.. (column j at (j - from) * n), rows by position; the
+    // buffer is kept per thread for the next decomposition (a fresh one per call costs its
+    // page faults, about as much as the loop itself at 250 attributes).
+    let mut open = OPEN.take();
+    open.clear();
+    open.resize((n - from) * n, 0.0);
+    panels(n, lu, piv, from, start, sums, &mut open);
+    if open.capacity() <= KEEP_OPEN {
+        OPEN.set(open);
+    }
 }
 
-impl Column {
-    /// Loads column j; returns the step its sums start at (`start` where rows resume from
-    /// kept sums, else 0).
-    #[inline(always)]
-    fn begin(&mut self, j: usize, n: usize, lu: &[f64], piv: &[usize], resume: Resume) -> usize {
-        self.col.copy_from_slice(&lu[j * n..(j + 1) * n]);
-        self.s.iter_mut().for_each(|v| *v = 0.0);
-        match resume {
-            Resume::From(start, sm) => {
-                // Rows below `start` are final; the others resume their sums at `start`.
-                let (w, c) = (sm.ids[j], &sm.store);
-                for (si, &p) in self.s[start..].iter_mut().zip(&piv[start..n]) {
-                    *si = c.at(start, w, sm.ids[p]);
+thread_local! {
+    static OPEN: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The largest buffer of open sums kept for the next decomposition (values): 1,024
+/// attributes.
+const KEEP_OPEN: usize = 1 << 20;
+
+#[inline(always)]
+fn panels(
+    n: usize,
+    lu: &mut [f64],
+    piv: &mut [usize],
+    from: usize,
+    start: usize,
+    mut sums: Option<Sums>,
+    open: &mut [f64],
+) {
+    if start > 0 {
+        if let Some(sm) = &sums {
+            for (j, s) in (from..n).zip(open.chunks_exact_mut(n)) {
+                sm.load(start, j, s, piv);
+            }
+        }
+    }
+    let rise = ids_rise(&sums);
+    let mut k0 = start;
+    while k0 < n {
+        let k1 = ((k0 / PANEL + 1) * PANEL).min(n);
+        for j in from.max(k0)..k1 {
+            panel_column(n, lu, piv, open, from, j, k0);
+        }
+        let first = from.max(k1);
+        if first < n {
+            let (l, later) = lu.split_at_mut(first * n);
+            let open_later = &mut open[(first - from) * n..];
+            // At a kept step the later columns keep their open sums of the rows below it,
+            // each column into its own run of the level (by attribute id).
+            let mut row_ids = Vec::new();
+            let mut keep = None;
+            if k1.is_multiple_of(STEP) {
+                if let Some(sm) = sums.as_mut() {
+                    let ids = sm.ids;
+                    row_ids.extend(piv[k1..].iter().map(|&p| ids[p]));
+                    let w = sm.store.width;
+                    keep = sm.store.levels.get_mut(k1 / STEP - 1).map(|level| Keep {
+                        level: level.as_mut_slice(),
+                        offset: 0,
+                        w,
+                        col_ids: &ids[first..],
+                        row_ids: &row_ids,
+                        k1,
+                    });
                 }
-                start
             }
-            Resume::No => 0,
-        }
-    }
-
-    /// Rows k..k + kb (all above the column's diagonal) take this pass's terms before them
-    /// and become final; returns their values, the pass's multipliers.
-    #[inline(always)]
-    fn triangle(&mut self, k: usize, kb: usize, n: usize, lu: &[f64]) -> [f64; 4] {
-        let mut c = [0.0; 4];
-        for a in 0..kb {
-            let r = k + a;
-            for (t, &ct) in c.iter().enumerate().take(a) {
-                self.s[r] += lu[(k + t) * n + r] * ct;
+            let m = n - first;
+            if m >= 8 && m * (n - k1) >= SPLIT_WORK && rise {
+                // Two halves of the later columns (groups of four), one on the helper thread.
+                let half = m.div_ceil(8) * 4;
+                let (la, lb) = later.split_at_mut(half * n);
+                let (oa, ob) = open_later.split_at_mut(half * n);
+                let (ka, kb) = match keep {
+                    Some(k) => {
+                        let (a, b) = k.split(half);
+                        (Some(a), Some(b))
+                    }
+                    None => (None, None),
+                };
+                join(
+                    || take_panel_fast(n, l, la, oa, k0, k1, ka),
+                    || take_panel_fast(n, l, lb, ob, k0, k1, kb),
+                );
+            } else {
+                take_panel(n, l, later, open_later, k0, k1, keep);
             }
-            self.col[r] -= self.s[r];
-            c[a] = self.col[r];
         }
-        c
+        k0 = k1;
     }
+}
 
-    /// The passes of steps k.. below column j's diagonal, for this column alone.
-    #[inline(always)]
-    fn passes(&mut self, j: usize, mut k: usize, n: usize, lu: &[f64], ctx: &mut Ctx) {
+/// Whether the attribute ids of the columns rise with their positions (so that a level's
+/// runs of two ranges of columns are two disjoint ranges of the level).
+fn ids_rise(sums: &Option<Sums>) -> bool {
+    sums.as_ref()
+        .is_none_or(|sm| sm.ids.windows(2).all(|w| w[0] < w[1]))
+}
+
+/// Column j of the panel starting at step k0: its open sums take steps k0..j (each row
+/// above the diagonal final before its term reaches the rows below), then its rows at and
+/// below the diagonal are final, the pivot row is swapped into place (in every column and
+/// every open sum) and L's column divided by the pivot.
+#[inline(always)]
+fn panel_column(
+    n: usize,
+    lu: &mut [f64],
+    piv: &mut [usize],
+    open: &mut [f64],
+    from: usize,
+    j: usize,
+    k0: usize,
+) {
+    {
+        let (l, rest) = lu.split_at_mut(j * n);
+        let col = &mut rest[..n];
+        let s = &mut open[(j - from) * n..(j - from + 1) * n];
+        let mut k = k0;
         while k < j {
-            ctx.keep_at_pass(k, j, &self.s);
+            // Rows k..k + kb become final (each before its term reaches the next), then
+            // the rows below take the kb terms in increasing k.
             let kb = (j - k).min(4);
-            let c = self.triangle(k, kb, n, lu);
-            let from = k + kb;
+            let mut c = [0.0; 4];
+            for a in 0..kb {
+                let r = k + a;
+                for (t, &ct) in c.iter().enumerate().take(a) {
+                    s[r] += l[(k + t) * n + r] * ct;
+                }
+                col[r] -= s[r];
+                c[a] = col[r];
+            }
+            let below = k + kb;
             if kb == 4 {
-                let l = four_columns(lu, n, k, from);
-                for ((((si, &a0), &a1), &a2), &a3) in self.s[from..]
-                    .iter_mut()
-                    .zip(l[0])
-                    .zip(l[1])
-                    .zip(l[2])
-                    .zip(l[3])
+                let l0 = &l[k * n + below..(k + 1) * n];
+                let l1 = &l[(k + 1) * n + below..(k + 2) * n];
+                let l2 = &l[(k + 2) * n + below..(k + 3) * n];
+                let l3 = &l[(k + 3) * n + below..(k + 4) * n];
+                for ((((si, &a0), &a1), &a2), &a3) in
+                    s[below..].iter_mut().zip(l0).zip(l1).zip(l2).zip(l3)
                 {
                     let mut v = *si;
                     v += a0 * c[0];
@@ -101,158 +209,38 @@ impl Column {
                 }
             } else {
                 for (t, &ct) in c.iter().enumerate().take(kb) {
-                    let lt = &lu[(k + t) * n + from..(k + t + 1) * n];
-                    for (si, &l) in self.s[from..].iter_mut().zip(lt) {
-                        *si += l * ct;
+                    let lt = &l[(k + t) * n + below..(k + t + 1) * n];
+                    for (si, &lv) in s[below..].iter_mut().zip(lt) {
+                        *si += lv * ct;
                     }
                 }
             }
             k += kb;
         }
-    }
-
-    /// Column j's last step: its rows at and below the diagonal take their sums, the column
-    /// is stored, the pivot row swapped into place and L's column divided by the pivot.
-    /// Returns the pivot's position.
-    #[inline(always)]
-    fn finish(&mut self, j: usize, n: usize, lu: &mut [f64], ctx: &mut Ctx) -> usize {
-        if j > ctx.start && j > 0 && j.is_multiple_of(STEP) {
-            if let Some(sm) = ctx.sums.as_mut() {
-                sm.keep(j, j, &self.s, ctx.piv);
-            }
-        }
-        for i in j..n {
-            self.col[i] -= self.s[i];
-        }
-        lu[j * n..(j + 1) * n].copy_from_slice(&self.col);
-        let col = &self.col;
-        let mut p = j;
-        for i in j + 1..n {
-            if col[i].abs() > col[p].abs() {
-                p = i;
-            }
-        }
-        if p != j {
-            for c in 0..n {
-                lu.swap(c * n + p, c * n + j);
-            }
-            ctx.piv.swap(p, j);
-        }
-        let d = lu[j * n + j];
-        if d != 0.0 {
-            for v in &mut lu[j * n + j + 1..(j + 1) * n] {
-                *v /= d;
-            }
-        }
-        p
-    }
-}
-
-/// How a column's sums start.
-enum Resume<'b, 'a> {
-    No,
-    From(usize, &'b Sums<'a>),
-}
-
-/// The loop's shared state besides the matrix.
-struct Ctx<'p, 'a> {
-    piv: &'p mut [usize],
-    start: usize,
-    sums: Option<Sums<'a>>,
-}
-
-impl Ctx<'_, '_> {
-    fn resumes(&self, j: usize) -> bool {
-        self.sums.is_some() && self.start > 0 && self.start <= j
-    }
-
-    fn resume(&self, j: usize) -> Resume<'_, '_> {
-        match &self.sums {
-            Some(sm) if self.resumes(j) => Resume::From(self.start, sm),
-            _ => Resume::No,
+        for (c, &si) in col[j..].iter_mut().zip(&s[j..]) {
+            *c -= si;
         }
     }
-
-    #[inline(always)]
-    fn keep_at_pass(&mut self, k: usize, j: usize, s: &[f64]) {
-        if k > self.start && k.is_multiple_of(STEP) {
-            if let Some(sm) = self.sums.as_mut() {
-                sm.keep(k, j, s, self.piv);
-            }
+    let col = &lu[j * n..(j + 1) * n];
+    let mut p = j;
+    for i in j + 1..n {
+        if col[i].abs() > col[p].abs() {
+            p = i;
         }
     }
-}
-
-/// L's columns k..k + 4 from row `from` down.
-#[inline(always)]
-fn four_columns(lu: &[f64], n: usize, k: usize, from: usize) -> [&[f64]; 4] {
-    [0, 1, 2, 3].map(|t| &lu[(k + t) * n + from..(k + t + 1) * n])
-}
-
-/// JAMA's loop over columns `from..n`, columns before `from` being final already (see
-/// `Factors::factor_from` for `start`).
-#[inline(always)]
-pub(super) fn factor_body(
-    n: usize,
-    lu: &mut [f64],
-    piv: &mut [usize],
-    from: usize,
-    start: usize,
-    sums: Option<Sums>,
-) {
-    let mut ctx = Ctx { piv, start, sums };
-    let mut a = Column {
-        col: vec![0.0; n],
-        s: vec![0.0; n],
-    };
-    let mut b = Column {
-        col: vec![0.0; n],
-        s: vec![0.0; n],
-    };
-    let mut j = from;
-    while j < n {
-        let k0 = a.begin(j, n, lu, ctx.piv, ctx.resume(j));
-        if j + 1 >= n || ctx.resumes(j) != ctx.resumes(j + 1) {
-            a.passes(j, k0, n, lu, &mut ctx);
-            a.finish(j, n, lu, &mut ctx);
-            j += 1;
-            continue;
+    if p != j {
+        for c in 0..n {
+            lu.swap(c * n + p, c * n + j);
         }
-        b.begin(j + 1, n, lu, ctx.piv, ctx.resume(j + 1));
-        let mut k = k0;
-        while k + 4 <= j {
-            ctx.keep_at_pass(k, j, &a.s);
-            ctx.keep_at_pass(k, j + 1, &b.s);
-            let ca = a.triangle(k, 4, n, lu);
-            let cb = b.triangle(k, 4, n, lu);
-            let from = k + 4;
-            let l = four_columns(lu, n, k, from);
-            let sums = a.s[from..].iter_mut().zip(&mut b.s[from..]);
-            for (((((sa, sb), &a0), &a1), &a2), &a3) in sums.zip(l[0]).zip(l[1]).zip(l[2]).zip(l[3])
-            {
-                let mut v = *sa;
-                v += a0 * ca[0];
-                v += a1 * ca[1];
-                v += a2 * ca[2];
-                v += a3 * ca[3];
-                *sa = v;
-                let mut w = *sb;
-                w += a0 * cb[0];
-                w += a1 * cb[1];
-                w += a2 * cb[2];
-                w += a3 * cb[3];
-                *sb = w;
-            }
-            k += 4;
+        for s in open.chunks_exact_mut(n) {
+            s.swap(p, j);
         }
-        a.passes(j, k, n, lu, &mut ctx);
-        let p = a.finish(j, n, lu, &mut ctx);
-        if p != j {
-            b.col.swap(p, j);
-            b.s.swap(p, j);
+        piv.swap(p, j);
+    }
+    let d = lu[j * n + j];
+    if d != 0.0 {
+        for v in &mut lu[j * n + j + 1..(j + 1) * n] {
+            *v /= d;
         }
-        b.passes(j + 1, k, n, lu, &mut ctx);
-        b.finish(j + 1, n, lu, &mut ctx);
-        j += 2;
     }
 }

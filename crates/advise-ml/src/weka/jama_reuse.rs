@@ -53,10 +53,21 @@ impl Factors {
         } else {
             0
         };
+        // `src` is mostly runs of consecutive positions (rows move only where JAMA swapped
+        // them): each reused column is copied run by run.
+        let mut runs: Vec<(usize, usize)> = Vec::new();
+        for (i, &p) in src.iter().enumerate() {
+            match runs.last_mut() {
+                Some((from, len)) if *from + *len == p && i > 0 => *len += 1,
+                _ => runs.push((p, 1)),
+            }
+        }
         let mut lu = Vec::with_capacity(m * m);
         for k in 0..keep {
             let old = &self.lu[k * n..(k + 1) * n];
-            lu.extend(src.iter().map(|&i| old[i]));
+            for &(from, len) in &runs {
+                lu.extend_from_slice(&old[from..from + len]);
+            }
         }
         for j in keep..m {
             // Rows at positions below `start` (< keep) have not moved since their step.

@@ -7,6 +7,7 @@ use std::cell::RefCell;
 
 use super::jama::{Checkpoints, ColMajor, Factors};
 use super::linear::{LinearFit, LinearParams, Selection};
+use crate::helper_thread::join;
 
 pub(super) struct Regression<'a> {
     cols: &'a [Vec<f64>],
@@ -56,6 +57,49 @@ fn variance(v: &[f64]) -> f64 {
     }
 }
 
+/// Rows times attributes squared from which the Gram matrix is shared with the helper thread.
+const GRAM_SPLIT_WORK: usize = 1 << 20;
+
+/// The Gram runs of attributes `range` of the standardized rows `z` (w values a row): for
+/// each attribute a, its products with attributes b >= a, each entry its own sum in row
+/// order from 0.0, one run after another; and each attribute's products with the class.
+/// Attributes are taken in blocks whose runs fit in the L1 cache (about 32 KiB), each block
+/// over all rows, so the rows are read once per block instead of once per attribute.
+fn gram_runs(
+    z: &[f64],
+    y: &[f64],
+    w: usize,
+    range: std::ops::Range<usize>,
+) -> (Vec<f64>, Vec<f64>) {
+    let total: usize = range.clone().map(|a| w - a).sum();
+    let mut runs = vec![0.0; total];
+    let mut ya = vec![0.0; range.len()];
+    let mut a0 = range.start;
+    let mut base = 0;
+    while a0 < range.end {
+        let (mut a1, mut len) = (a0, 0);
+        while a1 < range.end && (a1 == a0 || len + (w - a1) <= 4096) {
+            len += w - a1;
+            a1 += 1;
+        }
+        let block = &mut runs[base..base + len];
+        for (row, &yr) in z.chunks_exact(w).zip(y) {
+            let mut off = 0;
+            for (ia, &u) in row.iter().enumerate().take(a1).skip(a0) {
+                let run = &mut block[off..off + (w - ia)];
+                for (s, &v) in run.iter_mut().zip(&row[ia..]) {
+                    *s += u * v;
+                }
+                ya[ia - range.start] += u * yr;
+                off += w - ia;
+            }
+        }
+        base += len;
+        a0 = a1;
+    }
+    (runs, ya)
+}
+
 impl<'a> Regression<'a> {
     pub(super) fn new(cols: &'a [Vec<f64>], y: &'a [f64], params: &'a LinearParams) -> Self {
         let means: Vec<f64> = cols.iter().map(|c| mean(c)).collect();
@@ -77,41 +121,36 @@ impl<'a> Regression<'a> {
         }
         let mut gram = vec![vec![0.0; p]; p];
         let mut aty = vec![0.0; p];
-        // Attributes a in blocks whose runs fit in the L1 cache (about 32 KiB), each block
-        // over all rows, then copied into the matrix.
-        let mut block = Vec::with_capacity(w.min(4096));
-        let mut ya = vec![0.0; w];
-        let mut a0 = 0;
-        while a0 < w {
-            let (mut a1, mut len) = (a0, 0);
-            while a1 < w && (a1 == a0 || len + (w - a1) <= 4096) {
-                len += w - a1;
-                a1 += 1;
+        // The attributes' runs in two parts of about equal work (attribute a has w - a
+        // products), the second on the helper thread when the matrix is large.
+        let split = if y.len() * w * w >= GRAM_SPLIT_WORK {
+            w - (w as f64 / std::f64::consts::SQRT_2) as usize
+        } else {
+            w
+        };
+        let ((runs_a, ya_a), (runs_b, ya_b)) = if split < w {
+            join(
+                || gram_runs(&z, y, w, 0..split),
+                || gram_runs(&z, y, w, split..w),
+            )
+        } else {
+            (gram_runs(&z, y, w, 0..w), (Vec::new(), Vec::new()))
+        };
+        let mut off = 0;
+        for (ia, runs, ya) in (0..split)
+            .map(|ia| (ia, &runs_a, &ya_a[ia]))
+            .chain((split..w).map(|ia| (ia, &runs_b, &ya_b[ia - split])))
+        {
+            if ia == split {
+                off = 0;
             }
-            block.clear();
-            block.resize(len, 0.0);
-            for (row, &yr) in z.chunks_exact(w).zip(y) {
-                let mut off = 0;
-                for (ia, &u) in row.iter().enumerate().take(a1).skip(a0) {
-                    let run = &mut block[off..off + (w - ia)];
-                    for (s, &v) in run.iter_mut().zip(&row[ia..]) {
-                        *s += u * v;
-                    }
-                    ya[ia] += u * yr;
-                    off += w - ia;
-                }
+            let a = live[ia];
+            for (ib, &b) in live.iter().enumerate().skip(ia) {
+                gram[a][b] = runs[off + ib - ia];
+                gram[b][a] = runs[off + ib - ia];
             }
-            let mut off = 0;
-            for ia in a0..a1 {
-                let a = live[ia];
-                for (ib, &b) in live.iter().enumerate().skip(ia) {
-                    gram[a][b] = block[off + ib - ia];
-                    gram[b][a] = block[off + ib - ia];
-                }
-                aty[a] = ya[ia];
-                off += w - ia;
-            }
-            a0 = a1;
+            aty[a] = *ya;
+            off += w - ia;
         }
         Regression {
             cols,

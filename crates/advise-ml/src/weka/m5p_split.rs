@@ -10,6 +10,7 @@
 use super::m5p_bound::{Reciprocals, Stretch};
 use super::m5p_impurity::{FifthRoots, Impurity};
 use super::util::eq_small;
+use crate::helper_thread::join;
 
 /// Candidates whose running sums and bounds are formed together.
 const STRETCH: usize = 64;
@@ -20,6 +21,38 @@ pub(super) fn key(v: f64) -> f64 {
         f64::MAX
     } else {
         v
+    }
+}
+
+/// Values (columns times rows) from which the root's columns are sorted on two threads.
+const PARALLEL_SORT: usize = 1 << 14;
+
+/// Sorts each column of `cols` (all `len` rows) into its block of `order` and `values`.
+fn sort_columns(cols: &[Vec<f64>], len: usize, order: &mut [u32], values: &mut [f64]) {
+    // Each row's key as an integer whose order is `total_cmp`'s (integers sort faster than
+    // floats). Rows with equal keys may come in any order: an attribute with ties in a node
+    // is ordered by Weka's quicksort there, never by this order.
+    let mut packed: Vec<(u64, u32)> = Vec::with_capacity(len);
+    for ((col, o), v) in cols
+        .iter()
+        .zip(order.chunks_exact_mut(len))
+        .zip(values.chunks_exact_mut(len))
+    {
+        packed.clear();
+        packed.extend(col.iter().zip(0u32..).map(|(&x, r)| {
+            let bits = key(x).to_bits();
+            let ordered = if bits >> 63 == 1 {
+                !bits
+            } else {
+                bits | 1 << 63
+            };
+            (ordered, r)
+        }));
+        packed.sort_unstable_by_key(|p| p.0);
+        for ((&(_, r), oi), vi) in packed.iter().zip(o.iter_mut()).zip(v.iter_mut()) {
+            *oi = r;
+            *vi = col[r as usize];
+        }
     }
 }
 
@@ -38,30 +71,22 @@ pub(super) struct SortedColumns {
 }
 
 impl SortedColumns {
-    /// Sorts every column (`cols[attr][row]`, all of `len` rows; `len` fits in `u32`).
+    /// Sorts every column (`cols[attr][row]`, all of `len` rows; `len` fits in `u32`); the
+    /// second half of the columns on the helper thread when there are many.
     pub(super) fn new(cols: &[Vec<f64>], len: usize) -> Self {
-        let mut order = Vec::with_capacity(cols.len() * len);
-        let mut values = Vec::with_capacity(cols.len() * len);
-        // Each row's key as an integer whose order is `total_cmp`'s (integers sort faster than
-        // floats). Rows with equal keys may come in any order: an attribute with ties in a
-        // node is ordered by Weka's quicksort there, never by this order.
-        let mut packed: Vec<(u64, u32)> = Vec::with_capacity(len);
-        for col in cols {
-            packed.clear();
-            packed.extend(col.iter().zip(0u32..).map(|(&v, r)| {
-                let bits = key(v).to_bits();
-                let ordered = if bits >> 63 == 1 {
-                    !bits
-                } else {
-                    bits | 1 << 63
-                };
-                (ordered, r)
-            }));
-            packed.sort_unstable_by_key(|p| p.0);
-            for &(_, r) in &packed {
-                order.push(r);
-                values.push(col[r as usize]);
-            }
+        let mut order = vec![0u32; cols.len() * len];
+        let mut values = vec![0.0; cols.len() * len];
+        let half = cols.len() / 2;
+        if cols.len() * len >= PARALLEL_SORT && half > 0 {
+            let (oa, ob) = order.split_at_mut(half * len);
+            let (va, vb) = values.split_at_mut(half * len);
+            let (ca, cb) = cols.split_at(half);
+            join(
+                || sort_columns(ca, len, oa, va),
+                || sort_columns(cb, len, ob, vb),
+            );
+        } else {
+            sort_columns(cols, len, &mut order, &mut values);
         }
         SortedColumns {
             len,
@@ -70,6 +95,26 @@ impl SortedColumns {
             goes_left: vec![false; len],
             spill_order: vec![0; len],
             spill_values: vec![0.0; len],
+        }
+    }
+
+    /// A copy of positions `lo..hi` of every attribute's block (a node's rows), as a store
+    /// of its own whose positions start at 0; rows keep their ids.
+    pub(super) fn extract(&self, lo: usize, hi: usize) -> SortedColumns {
+        let width = self.order.len().checked_div(self.len).unwrap_or(0);
+        let mut order = Vec::with_capacity(width * (hi - lo));
+        let mut values = Vec::with_capacity(width * (hi - lo));
+        for attr in 0..width {
+            order.extend_from_slice(self.order(attr, lo, hi));
+            values.extend_from_slice(self.values(attr, lo, hi));
+        }
+        SortedColumns {
+            len: hi - lo,
+            order,
+            values,
+            goes_left: vec![false; self.goes_left.len()],
+            spill_order: vec![0; hi - lo],
+            spill_values: vec![0.0; hi - lo],
         }
     }
 

@@ -14,6 +14,10 @@ use serde::{Deserialize, Serialize};
 use super::linear::{fit_columns, LinearParams};
 use super::m5p_split::{SortedColumns, Split, SplitScan};
 use super::util::sort_indices_into;
+use crate::helper_thread::{is_free, join};
+
+/// Rows of the smaller child from which a node's children may grow on two threads.
+const PARALLEL_ROWS: usize = 16;
 
 /// A linear model over all (preprocessed) attributes; zero where an attribute is unused.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -103,9 +107,9 @@ pub fn std_dev(y: &[f64], rows: &[usize]) -> f64 {
 }
 
 /// Scratch of [`Builder::prune`].
-struct Pruning {
+struct Pruning<'a> {
     /// Whether a row has no infinite value (the sparse prediction is exact there).
-    finite: Vec<bool>,
+    finite: &'a [bool],
     /// Each row's prediction by the pruned subtree of the deepest node done that holds it.
     subtree: Vec<f64>,
     /// The node model's predictions of the node's rows.
@@ -198,8 +202,7 @@ impl Builder<'_> {
                         }
                     }
                     node.split = Some((attr, best.value));
-                    let left = self.grow(sorted, lo, mid, l);
-                    let right = self.grow(sorted, mid, hi, r);
+                    let (left, right) = self.children(sorted, lo, mid, hi, l, r);
                     if !self.regression_tree {
                         let mut below = vec![false; width];
                         tested_below(&left, &mut below);
@@ -216,6 +219,40 @@ impl Builder<'_> {
         }
         node.rows = rows;
         node
+    }
+
+    /// The two children of the node at `lo..hi` split at `mid`. When the helper thread is
+    /// free and both children are large, the smaller one grows there from a copy of its
+    /// sorted rows while this thread grows the other (the tree is the same: a subtree reads
+    /// only its own rows).
+    fn children(
+        &self,
+        sorted: &mut SortedColumns,
+        lo: usize,
+        mid: usize,
+        hi: usize,
+        l: Vec<usize>,
+        r: Vec<usize>,
+    ) -> (Node, Node) {
+        if (mid - lo).min(hi - mid) < PARALLEL_ROWS || !is_free() {
+            let left = self.grow(sorted, lo, mid, l);
+            let right = self.grow(sorted, mid, hi, r);
+            return (left, right);
+        }
+        if mid - lo <= hi - mid {
+            let mut own = sorted.extract(lo, mid);
+            let (right, left) = join(
+                || self.grow(sorted, mid, hi, r),
+                || self.grow(&mut own, 0, mid - lo, l),
+            );
+            (left, right)
+        } else {
+            let mut own = sorted.extract(mid, hi);
+            join(
+                || self.grow(sorted, lo, mid, l),
+                || self.grow(&mut own, 0, hi - mid, r),
+            )
+        }
     }
 
     /// `RuleNode.buildLinearModel`: Weka's default linear regression on the node's rows and
@@ -241,12 +278,13 @@ impl Builder<'_> {
 
     /// `RuleNode.prune` over the whole tree.
     pub fn prune(&self, node: &mut Node) {
+        let finite: Vec<bool> = self
+            .x
+            .iter()
+            .map(|r| r.iter().all(|v| !v.is_infinite()))
+            .collect();
         let mut pruning = Pruning {
-            finite: self
-                .x
-                .iter()
-                .map(|r| r.iter().all(|v| !v.is_infinite()))
-                .collect(),
+            finite: &finite,
             subtree: vec![f64::NAN; self.y.len()],
             own: Vec::new(),
         };
@@ -258,11 +296,24 @@ impl Builder<'_> {
     /// child leaves its predictions of its rows in `pruning.subtree` and the node reads
     /// them (the same values, summed in the same order) instead of descending again.
     fn prune_at(&self, node: &mut Node, pruning: &mut Pruning) {
-        if !node.is_leaf() {
-            if let Some(l) = node.left.as_mut() {
+        if let (Some(l), Some(r)) = (node.left.as_mut(), node.right.as_mut()) {
+            if l.num_instances.min(r.num_instances) >= PARALLEL_ROWS && is_free() {
+                // The right subtree on the helper thread with its own scratch; its rows'
+                // predictions are copied back (the two subtrees' rows are disjoint).
+                let mut other = Pruning {
+                    finite: pruning.finite,
+                    subtree: vec![f64::NAN; pruning.subtree.len()],
+                    own: Vec::new(),
+                };
+                join(
+                    || self.prune_at(l, pruning),
+                    || self.prune_at(r, &mut other),
+                );
+                for &row in &r.rows {
+                    pruning.subtree[row] = other.subtree[row];
+                }
+            } else {
                 self.prune_at(l, pruning);
-            }
-            if let Some(r) = node.right.as_mut() {
                 self.prune_at(r, pruning);
             }
         }

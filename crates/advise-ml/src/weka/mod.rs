@@ -10,6 +10,7 @@ mod ibk_nearest;
 mod ibk_scan;
 mod jama;
 mod jama_crout;
+mod jama_panel;
 mod jama_reuse;
 pub mod linear;
 mod linear_select;

@@ -1,0 +1,311 @@
+//! One helper thread for fork-join work too fine for spawning threads: [`join`] runs one
+//! closure on the calling thread and the other on the helper when the helper is free (else
+//! both on the calling thread, one after the other), and returns when both are done.
+//!
+//! The models use it where one fit is a sequence of many small parallel steps (JAMA's panels
+//! in LinearRegression: hundreds per fit, some microseconds each), where a new thread per step
+//! would cost more than the step. After a job the helper spins a short while for the next one,
+//! then sleeps until one comes. Results never depend on whether the helper took a job: the
+//! two closures of a join touch disjoint data.
+//!
+//! `ADVISE_THREADS=1` (read once) keeps every job on the calling thread, for measurements of
+//! one core.
+
+use std::cell::{Cell, UnsafeCell};
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Condvar, Mutex, OnceLock};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// A job handed to the helper: a pointer to a [`StackJob`] on the caller's stack and the
+/// function that runs it.
+#[derive(Clone, Copy)]
+struct JobRef {
+    data: *const (),
+    run: unsafe fn(*const ()),
+}
+
+// SAFETY: the data behind `data` is a `StackJob` whose closure and result are `Send`, and the
+// caller does not touch it until the helper has set `done`.
+unsafe impl Send for JobRef {}
+
+struct Slot {
+    job: Option<JobRef>,
+    sleeping: bool,
+}
+
+struct Helper {
+    /// Claimed by the caller whose job the helper runs (or is about to run).
+    busy: AtomicBool,
+    /// A job waits in `slot`.
+    posted: AtomicBool,
+    slot: Mutex<Slot>,
+    wake: Condvar,
+}
+
+/// How long the helper spins for the next job before it sleeps. Waking a sleeping thread
+/// costs microseconds (on a virtual machine, where the idle core halts, tens of them), more
+/// than many a job; a fit's jobs come some microseconds apart.
+const SPIN_TIME: Duration = Duration::from_millis(2);
+
+/// Spins of a caller waiting for its job before it yields its core between checks.
+const CALLER_SPINS: u32 = 1 << 12;
+
+fn helper() -> Option<&'static Helper> {
+    static HELPER: OnceLock<Option<&'static Helper>> = OnceLock::new();
+    *HELPER.get_or_init(|| {
+        let one_core = std::env::var("ADVISE_THREADS").is_ok_and(|v| v.trim() == "1");
+        let cores = thread::available_parallelism().map_or(1, |n| n.get());
+        if one_core || cores < 2 {
+            return None;
+        }
+        let h: &'static Helper = Box::leak(Box::new(Helper {
+            busy: AtomicBool::new(false),
+            posted: AtomicBool::new(false),
+            slot: Mutex::new(Slot {
+                job: None,
+                sleeping: false,
+            }),
+            wake: Condvar::new(),
+        }));
+        thread::Builder::new()
+            .name("advise-helper".into())
+            .spawn(move || h.serve())
+            .ok()
+            .map(|_| h)
+    })
+}
+
+impl Helper {
+    fn serve(&self) {
+        loop {
+            let mut spins = 0u32;
+            let mut since: Option<Instant> = None;
+            while !self.posted.load(Ordering::Acquire) {
+                spins = spins.wrapping_add(1);
+                if !spins.is_multiple_of(1024) {
+                    std::hint::spin_loop();
+                    continue;
+                }
+                let t0 = *since.get_or_insert_with(Instant::now);
+                if t0.elapsed() < SPIN_TIME {
+                    continue;
+                }
+                let mut slot = self.slot.lock().unwrap_or_else(|e| e.into_inner());
+                slot.sleeping = true;
+                while slot.job.is_none() {
+                    slot = self.wake.wait(slot).unwrap_or_else(|e| e.into_inner());
+                }
+                slot.sleeping = false;
+                break;
+            }
+            let job = {
+                let mut slot = self.slot.lock().unwrap_or_else(|e| e.into_inner());
+                self.posted.store(false, Ordering::Relaxed);
+                slot.job.take()
+            };
+            if let Some(job) = job {
+                // SAFETY: `job` came from `post`, whose caller keeps the StackJob alive until
+                // `done` is set, which `run` does last.
+                unsafe { (job.run)(job.data) };
+            }
+        }
+    }
+
+    fn post(&self, job: JobRef) {
+        let mut slot = self.slot.lock().unwrap_or_else(|e| e.into_inner());
+        slot.job = Some(job);
+        self.posted.store(true, Ordering::Release);
+        if slot.sleeping {
+            self.wake.notify_one();
+        }
+    }
+}
+
+/// A closure and its result, on the stack of the thread that waits for it.
+struct StackJob<F, R> {
+    f: UnsafeCell<Option<F>>,
+    result: UnsafeCell<Option<thread::Result<R>>>,
+    done: AtomicBool,
+}
+
+impl<F: FnOnce() -> R + Send, R: Send> StackJob<F, R> {
+    /// Runs the job behind `data` (a `StackJob<F, R>`) and marks it done.
+    unsafe fn run(data: *const ()) {
+        // SAFETY: `data` points to a live StackJob<F, R> (see `JobRef`); only this thread
+        // touches its cells until `done` is set.
+        let job = unsafe { &*(data as *const Self) };
+        let f = unsafe { (*job.f.get()).take() };
+        if let Some(f) = f {
+            let r = catch_unwind(AssertUnwindSafe(f));
+            unsafe { *job.result.get() = Some(r) };
+        }
+        job.done.store(true, Ordering::Release);
+    }
+}
+
+/// Waits for a posted job even when the calling closure panics, so that the job never
+/// outlives the data it borrows.
+struct WaitGuard<'a> {
+    done: &'a AtomicBool,
+    helper: &'static Helper,
+}
+
+impl Drop for WaitGuard<'_> {
+    fn drop(&mut self) {
+        let mut spins = 0;
+        while !self.done.load(Ordering::Acquire) {
+            if spins < CALLER_SPINS {
+                spins += 1;
+                std::hint::spin_loop();
+            } else {
+                thread::yield_now();
+            }
+        }
+        self.helper.busy.store(false, Ordering::Release);
+    }
+}
+
+thread_local! {
+    /// Set on threads whose joins stay on the thread (see [`alone`]).
+    static ALONE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `f` with every join on this thread kept on it: for worker threads that already
+/// share the machine's cores among themselves (cross-validation folds on every core), where
+/// the helper would only take a core from another worker.
+pub fn alone<R>(f: impl FnOnce() -> R) -> R {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            ALONE.set(self.0);
+        }
+    }
+    let _restore = Restore(ALONE.replace(true));
+    f()
+}
+
+/// Whether the helper thread exists and runs no job now (it may be taken the next moment):
+/// work worth handing over only when it can start at once is prepared after this answers
+/// yes.
+pub fn is_free() -> bool {
+    !ALONE.get() && helper().is_some_and(|h| !h.busy.load(Ordering::Relaxed))
+}
+
+/// Runs `a` here and `b` on the helper thread if it is free (otherwise `b` here after `a`),
+/// and returns both results once both are done. A panic in either is resumed here.
+pub fn join<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
+where
+    A: FnOnce() -> RA,
+    B: FnOnce() -> RB + Send,
+    RB: Send,
+{
+    if ALONE.get() {
+        return (a(), b());
+    }
+    let Some(h) = helper() else {
+        return (a(), b());
+    };
+    if h.busy
+        .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
+        .is_err()
+    {
+        return (a(), b());
+    }
+    let job = StackJob {
+        f: UnsafeCell::new(Some(b)),
+        result: UnsafeCell::new(None),
+        done: AtomicBool::new(false),
+    };
+    h.post(JobRef {
+        data: &job as *const StackJob<B, RB> as *const (),
+        run: StackJob::<B, RB>::run,
+    });
+    let ra = {
+        let _wait = WaitGuard {
+            done: &job.done,
+            helper: h,
+        };
+        a()
+    };
+    // SAFETY: `done` was set (the guard waited for it), so the helper no longer touches the
+    // job.
+    let rb = unsafe { (*job.result.get()).take() };
+    match rb {
+        Some(Ok(rb)) => (ra, rb),
+        Some(Err(panic)) => resume_unwind(panic),
+        // The closure was taken by nobody: cannot happen once `done` is set.
+        None => {
+            let f = unsafe { (*job.f.get()).take() };
+            match f {
+                Some(f) => (ra, f()),
+                None => unreachable!("a finished job leaves its result"),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_sides_run_and_return() {
+        let mut left = vec![0u64; 1000];
+        let mut right = vec![0u64; 1000];
+        for round in 0..200u64 {
+            let (a, b) = join(
+                || {
+                    left.iter_mut().for_each(|v| *v += round);
+                    left.iter().sum::<u64>()
+                },
+                || {
+                    right.iter_mut().for_each(|v| *v += 2 * round);
+                    right.iter().sum::<u64>()
+                },
+            );
+            let expect = 1000 * (round * (round + 1) / 2);
+            assert_eq!((a, b), (expect, 2 * expect));
+        }
+    }
+
+    #[test]
+    fn nested_and_concurrent_joins_finish() {
+        let totals: Vec<u64> = thread::scope(|s| {
+            let hs: Vec<_> = (0..3u64)
+                .map(|t| {
+                    s.spawn(move || {
+                        let mut total = 0;
+                        for i in 0..300u64 {
+                            let (a, (b, c)) = join(|| i + t, || join(|| 2 * i, || 3 * i));
+                            total += a + b + c;
+                        }
+                        total
+                    })
+                })
+                .collect();
+            hs.into_iter().map(|h| h.join().unwrap_or(0)).collect()
+        });
+        for (t, total) in totals.into_iter().enumerate() {
+            let sum_i: u64 = (0..300).sum();
+            assert_eq!(total, 6 * sum_i + 300 * t as u64);
+        }
+    }
+
+    #[test]
+    fn alone_keeps_joins_on_the_thread() {
+        let here = thread::current().id();
+        let (a, b) = alone(|| join(|| thread::current().id(), || thread::current().id()));
+        assert_eq!((a, b), (here, here));
+        assert!(!alone(is_free));
+    }
+
+    #[test]
+    fn a_panic_on_the_helper_reaches_the_caller() {
+        let r = catch_unwind(|| join(|| 1, || -> u32 { panic!("helper side") }));
+        assert!(r.is_err());
+        // The helper is free again afterwards.
+        assert_eq!(join(|| 1, || 2), (1, 2));
+    }
+}

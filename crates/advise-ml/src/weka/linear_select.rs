@@ -7,7 +7,7 @@ use std::cell::RefCell;
 
 use super::jama::{Checkpoints, ColMajor, Factors};
 use super::linear::{LinearFit, LinearParams, Selection};
-use crate::helper_thread::join;
+use super::linear_gram::normal_sums;
 
 pub(super) struct Regression<'a> {
     cols: &'a [Vec<f64>],
@@ -57,101 +57,13 @@ fn variance(v: &[f64]) -> f64 {
     }
 }
 
-/// Rows times attributes squared from which the Gram matrix is shared with the helper thread.
-const GRAM_SPLIT_WORK: usize = 1 << 20;
-
-/// The Gram runs of attributes `range` of the standardized rows `z` (w values a row): for
-/// each attribute a, its products with attributes b >= a, each entry its own sum in row
-/// order from 0.0, one run after another; and each attribute's products with the class.
-/// Attributes are taken in blocks whose runs fit in the L1 cache (about 32 KiB), each block
-/// over all rows, so the rows are read once per block instead of once per attribute.
-fn gram_runs(
-    z: &[f64],
-    y: &[f64],
-    w: usize,
-    range: std::ops::Range<usize>,
-) -> (Vec<f64>, Vec<f64>) {
-    let total: usize = range.clone().map(|a| w - a).sum();
-    let mut runs = vec![0.0; total];
-    let mut ya = vec![0.0; range.len()];
-    let mut a0 = range.start;
-    let mut base = 0;
-    while a0 < range.end {
-        let (mut a1, mut len) = (a0, 0);
-        while a1 < range.end && (a1 == a0 || len + (w - a1) <= 4096) {
-            len += w - a1;
-            a1 += 1;
-        }
-        let block = &mut runs[base..base + len];
-        for (row, &yr) in z.chunks_exact(w).zip(y) {
-            let mut off = 0;
-            for (ia, &u) in row.iter().enumerate().take(a1).skip(a0) {
-                let run = &mut block[off..off + (w - ia)];
-                for (s, &v) in run.iter_mut().zip(&row[ia..]) {
-                    *s += u * v;
-                }
-                ya[ia - range.start] += u * yr;
-                off += w - ia;
-            }
-        }
-        base += len;
-        a0 = a1;
-    }
-    (runs, ya)
-}
-
 impl<'a> Regression<'a> {
     pub(super) fn new(cols: &'a [Vec<f64>], y: &'a [f64], params: &'a LinearParams) -> Self {
         let means: Vec<f64> = cols.iter().map(|c| mean(c)).collect();
         let std_devs: Vec<f64> = cols.iter().map(|c| variance(c).sqrt()).collect();
         let p = cols.len();
         let live: Vec<usize> = (0..p).filter(|&j| std_devs[j] != 0.0).collect();
-        // The standardized rows (live columns only), in one flat row-major block. Each
-        // Gram entry is a sum of its own in Weka's order, row after row from 0.0; the upper
-        // triangle is kept as one run per attribute a (its products with attributes b >= a),
-        // and a block of runs is formed over all rows at a time, so the rows are read once
-        // per block instead of once per attribute.
-        let w = live.len();
-        let mut z = vec![0.0; y.len() * w];
-        for (c, &j) in live.iter().enumerate() {
-            let (m, sd) = (means[j], std_devs[j]);
-            for (r, &v) in cols[j].iter().enumerate().take(y.len()) {
-                z[r * w + c] = (v - m) / sd;
-            }
-        }
-        let mut gram = vec![vec![0.0; p]; p];
-        let mut aty = vec![0.0; p];
-        // The attributes' runs in two parts of about equal work (attribute a has w - a
-        // products), the second on the helper thread when the matrix is large.
-        let split = if y.len() * w * w >= GRAM_SPLIT_WORK {
-            w - (w as f64 / std::f64::consts::SQRT_2) as usize
-        } else {
-            w
-        };
-        let ((runs_a, ya_a), (runs_b, ya_b)) = if split < w {
-            join(
-                || gram_runs(&z, y, w, 0..split),
-                || gram_runs(&z, y, w, split..w),
-            )
-        } else {
-            (gram_runs(&z, y, w, 0..w), (Vec::new(), Vec::new()))
-        };
-        let mut off = 0;
-        for (ia, runs, ya) in (0..split)
-            .map(|ia| (ia, &runs_a, &ya_a[ia]))
-            .chain((split..w).map(|ia| (ia, &runs_b, &ya_b[ia - split])))
-        {
-            if ia == split {
-                off = 0;
-            }
-            let a = live[ia];
-            for (ib, &b) in live.iter().enumerate().skip(ia) {
-                gram[a][b] = runs[off + ib - ia];
-                gram[b][a] = runs[off + ib - ia];
-            }
-            aty[a] = *ya;
-            off += w - ia;
-        }
+        let (gram, aty) = normal_sums(cols, y, &means, &std_devs, &live);
         Regression {
             cols,
             y,

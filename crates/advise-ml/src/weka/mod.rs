@@ -13,6 +13,7 @@ mod jama_crout;
 mod jama_panel;
 mod jama_reuse;
 pub mod linear;
+mod linear_gram;
 mod linear_select;
 pub mod m5p;
 mod m5p_bound;

@@ -144,12 +144,23 @@ unsafe fn factor_avx2(
 
 /// Partial sums of JAMA's dot products, kept at every [`STEP`]th step: level l holds, for
 /// K = STEP (l + 1), each entry's sum of its terms k < K (as JAMA adds them, from 0.0 in
-/// increasing k), by attribute id of column and row. Sums over steps that a reduced
-/// decomposition repeats are the same numbers, so its later columns start from them.
+/// increasing k) for the columns and rows at positions >= K of the decomposition that wrote
+/// it last, laid out as that decomposition had them, with their attribute ids. Sums over
+/// steps that a reduced decomposition repeats are the same numbers, so its later columns
+/// start from them, found by attribute id.
 #[derive(Debug)]
 pub struct Checkpoints {
     pub(super) width: usize,
-    pub(super) levels: Vec<Vec<f64>>,
+    pub(super) levels: Vec<Level>,
+}
+
+/// One level of [`Checkpoints`]: `sums[c * rows + i]` is the sum of column `col_ids[c]`
+/// and row `row_ids[i]` (attribute ids), columns and rows in the writer's order.
+#[derive(Debug, Default)]
+pub(super) struct Level {
+    pub(super) col_ids: Vec<usize>,
+    pub(super) row_ids: Vec<usize>,
+    pub(super) sums: Vec<f64>,
 }
 
 impl Drop for Checkpoints {
@@ -157,8 +168,8 @@ impl Drop for Checkpoints {
         let levels = std::mem::take(&mut self.levels);
         SPARE_LEVELS.with_borrow_mut(|spare| {
             for v in levels {
-                let held: usize = spare.iter().map(Vec::len).sum();
-                if held + v.len() <= SPARE_VALUES {
+                let held: usize = spare.iter().map(|l| l.sums.capacity()).sum();
+                if held + v.sums.capacity() <= SPARE_VALUES {
                     spare.push(v);
                 }
             }
@@ -167,32 +178,25 @@ impl Drop for Checkpoints {
 }
 
 thread_local! {
-    static SPARE_LEVELS: RefCell<Vec<Vec<f64>>> = const { RefCell::new(Vec::new()) };
+    static SPARE_LEVELS: RefCell<Vec<Level>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The most values of level buffers kept per thread for reuse (32 MiB).
 const SPARE_VALUES: usize = 1 << 22;
 
-/// Steps between kept partial sums (a multiple of the loop's four terms per pass).
+/// Steps between kept partial sums (a multiple of the loop's panels).
 pub const STEP: usize = 32;
 
 impl Checkpoints {
     /// Room for decompositions of at most `width` attributes (ids below `width`). The level
-    /// buffers of a dropped store are reused by the next on the same thread as they are (a
-    /// fresh store costs its page faults): every entry a decomposition reads was written by
-    /// an earlier one of the same fit, whose first decomposition writes every level.
+    /// buffers of a dropped store are reused by the next on the same thread (a fresh store
+    /// costs its page faults); a level is read only after a decomposition of the same fit
+    /// wrote it.
     pub fn new(width: usize) -> Checkpoints {
         let count = (1..).map(|l| l * STEP).take_while(|&k| k < width).count();
         let mut spare = SPARE_LEVELS.take();
         let levels = (0..count)
-            .map(|_| {
-                let mut v = spare.pop().unwrap_or_default();
-                if v.len() != width * width {
-                    v.clear();
-                    v.resize(width * width, 0.0);
-                }
-                v
-            })
+            .map(|_| spare.pop().unwrap_or_default())
             .collect();
         SPARE_LEVELS.set(spare);
         Checkpoints { width, levels }

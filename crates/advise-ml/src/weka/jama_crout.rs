@@ -32,13 +32,36 @@ pub(super) struct Sums<'a> {
 }
 
 impl Sums<'_> {
-    /// Column j's kept sums of step k for the rows at positions >= k.
-    fn load(&self, k: usize, j: usize, s: &mut [f64], piv: &[usize]) {
-        let w = self.store.width;
-        let ids = self.ids;
-        let row = &self.store.levels[k / STEP - 1][ids[j] * w..(ids[j] + 1) * w];
-        for (si, &p) in s[k..].iter_mut().zip(&piv[k..]) {
-            *si = row[ids[p]];
+    /// The kept sums of step k of columns from.. into their open sums (`open`, a column of n
+    /// a column), for the rows at positions >= k: each found in the level by the attribute
+    /// ids of its column and row. The rows' places in the level are the same for every
+    /// column, and mostly runs of consecutive places, copied run by run.
+    fn load(&self, k: usize, from: usize, open: &mut [f64], piv: &[usize]) {
+        let n = piv.len();
+        let level = &self.store.levels[k / STEP - 1];
+        let rows = level.row_ids.len();
+        let mut at = vec![usize::MAX; self.store.width];
+        for (i, &id) in level.row_ids.iter().enumerate() {
+            at[id] = i;
+        }
+        let mut runs: Vec<(usize, usize, usize)> = Vec::new();
+        for (p, &q) in piv.iter().enumerate().skip(k) {
+            let i = at[self.ids[q]];
+            match runs.last_mut() {
+                Some((_, src, len)) if *src + *len == i => *len += 1,
+                _ => runs.push((p, i, 1)),
+            }
+        }
+        at.iter_mut().for_each(|v| *v = usize::MAX);
+        for (c, &id) in level.col_ids.iter().enumerate() {
+            at[id] = c;
+        }
+        for (j, s) in (from..n).zip(open.chunks_exact_mut(n)) {
+            let c = at[self.ids[j]];
+            let col = &level.sums[c * rows..(c + 1) * rows];
+            for &(p, i, len) in &runs {
+                s[p..p + len].copy_from_slice(&col[i..i + len]);
+            }
         }
     }
 }
@@ -92,12 +115,9 @@ fn panels(
 ) {
     if start > 0 {
         if let Some(sm) = &sums {
-            for (j, s) in (from..n).zip(open.chunks_exact_mut(n)) {
-                sm.load(start, j, s, piv);
-            }
+            sm.load(start, from, open, piv);
         }
     }
-    let rise = ids_rise(&sums);
     let mut k0 = start;
     while k0 < n {
         let k1 = ((k0 / PANEL + 1) * PANEL).min(n);
@@ -108,34 +128,35 @@ fn panels(
         if first < n {
             let (l, later) = lu.split_at_mut(first * n);
             let open_later = &mut open[(first - from) * n..];
-            // At a kept step the later columns keep their open sums of the rows below it,
-            // each column into its own run of the level (by attribute id).
-            let mut row_ids = Vec::new();
+            // At a kept step the later columns keep their open sums of the rows below it
+            // in the level, laid out as they stand, with their attribute ids.
             let mut keep = None;
             if k1.is_multiple_of(STEP) {
                 if let Some(sm) = sums.as_mut() {
                     let ids = sm.ids;
-                    row_ids.extend(piv[k1..].iter().map(|&p| ids[p]));
-                    let w = sm.store.width;
-                    keep = sm.store.levels.get_mut(k1 / STEP - 1).map(|level| Keep {
-                        level: level.as_mut_slice(),
-                        offset: 0,
-                        w,
-                        col_ids: &ids[first..],
-                        row_ids: &row_ids,
-                        k1,
-                    });
+                    if let Some(level) = sm.store.levels.get_mut(k1 / STEP - 1) {
+                        level.col_ids.clear();
+                        level.col_ids.extend_from_slice(&ids[first..]);
+                        level.row_ids.clear();
+                        level.row_ids.extend(piv[k1..].iter().map(|&p| ids[p]));
+                        // Every value is written below before any is read.
+                        level.sums.resize((n - first) * (n - k1), 0.0);
+                        keep = Some(Keep {
+                            sums: &mut level.sums,
+                            k1,
+                        });
+                    }
                 }
             }
             let m = n - first;
-            if m >= 8 && m * (n - k1) >= SPLIT_WORK && rise {
+            if m >= 8 && m * (n - k1) >= SPLIT_WORK {
                 // Two halves of the later columns (groups of four), one on the helper thread.
                 let half = m.div_ceil(8) * 4;
                 let (la, lb) = later.split_at_mut(half * n);
                 let (oa, ob) = open_later.split_at_mut(half * n);
                 let (ka, kb) = match keep {
                     Some(k) => {
-                        let (a, b) = k.split(half);
+                        let (a, b) = k.split(half, n);
                         (Some(a), Some(b))
                     }
                     None => (None, None),
@@ -150,13 +171,6 @@ fn panels(
         }
         k0 = k1;
     }
-}
-
-/// Whether the attribute ids of the columns rise with their positions (so that a level's
-/// runs of two ranges of columns are two disjoint ranges of the level).
-fn ids_rise(sums: &Option<Sums>) -> bool {
-    sums.as_ref()
-        .is_none_or(|sm| sm.ids.windows(2).all(|w| w[0] < w[1]))
 }
 
 /// Column j of the panel starting at step k0: its open sums take steps k0..j (each row

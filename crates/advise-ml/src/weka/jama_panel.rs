@@ -9,39 +9,24 @@
 /// Steps per panel (`jama::STEP` is a multiple of it, so kept sums fall on panel ends).
 pub(super) const PANEL: usize = 8;
 
-/// Where later columns keep their open sums at a kept step k1: `level[id * w - offset + row
-/// id]` for column id `col_ids[c]` (c counting from the first later column handled) and the
-/// row at position k1 + i, whose id is `row_ids[i]`.
+/// Where later columns keep their open sums at a kept step k1: the rows at positions k1..n
+/// of the c-th column handled at `sums[c * (n - k1)..]`.
 pub(super) struct Keep<'a> {
-    pub(super) level: &'a mut [f64],
-    pub(super) offset: usize,
-    pub(super) w: usize,
-    pub(super) col_ids: &'a [usize],
-    pub(super) row_ids: &'a [usize],
+    pub(super) sums: &'a mut [f64],
     pub(super) k1: usize,
 }
 
 impl<'a> Keep<'a> {
-    /// The targets of the first `c` columns and of the rest (column ids rise).
-    pub(super) fn split(self, c: usize) -> (Keep<'a>, Keep<'a>) {
-        let at = self.col_ids[c] * self.w - self.offset;
-        let (a, b) = self.level.split_at_mut(at);
-        let (ca, cb) = self.col_ids.split_at(c);
+    /// The targets of the first `c` columns and of the rest, for a matrix of n.
+    pub(super) fn split(self, c: usize, n: usize) -> (Keep<'a>, Keep<'a>) {
+        let (a, b) = self.sums.split_at_mut(c * (n - self.k1));
         (
             Keep {
-                level: a,
-                offset: self.offset,
-                w: self.w,
-                col_ids: ca,
-                row_ids: self.row_ids,
+                sums: a,
                 k1: self.k1,
             },
             Keep {
-                level: b,
-                offset: self.offset + at,
-                w: self.w,
-                col_ids: cb,
-                row_ids: self.row_ids,
+                sums: b,
                 k1: self.k1,
             },
         )
@@ -50,11 +35,8 @@ impl<'a> Keep<'a> {
     /// Keeps the open sums `s` (by position) of the c-th column.
     #[inline(always)]
     fn column(&mut self, c: usize, s: &[f64]) {
-        let base = self.col_ids[c] * self.w - self.offset;
-        let run = &mut self.level[base..base + self.w];
-        for (&id, &v) in self.row_ids.iter().zip(&s[self.k1..]) {
-            run[id] = v;
-        }
+        let rows = s.len() - self.k1;
+        self.sums[c * rows..(c + 1) * rows].copy_from_slice(&s[self.k1..]);
     }
 }
 

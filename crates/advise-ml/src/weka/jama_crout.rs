@@ -23,7 +23,7 @@ use std::cell::RefCell;
 
 use super::jama::{Checkpoints, STEP};
 use super::jama_panel::{take_panel, take_panel_fast, Keep, PANEL, SPLIT_WORK};
-use crate::helper_thread::join;
+use crate::helper_thread::join_fine;
 
 /// Kept sums while a loop runs: the store and the attribute id of each row and column.
 pub(super) struct Sums<'a> {
@@ -121,8 +121,11 @@ fn panels(
     let mut k0 = start;
     while k0 < n {
         let k1 = ((k0 / PANEL + 1) * PANEL).min(n);
+        // The panel's row swaps reach the later columns when they take the panel's steps
+        // (each thread swaps the columns it owns, in order).
+        let mut swaps = Vec::new();
         for j in from.max(k0)..k1 {
-            panel_column(n, lu, piv, open, from, j, k0);
+            panel_column(n, lu, piv, open, from, j, (k0, k1), &mut swaps);
         }
         let first = from.max(k1);
         if first < n {
@@ -161,23 +164,25 @@ fn panels(
                     }
                     None => (None, None),
                 };
-                join(
-                    || take_panel_fast(n, l, la, oa, k0, k1, ka),
-                    || take_panel_fast(n, l, lb, ob, k0, k1, kb),
+                join_fine(
+                    || take_panel_fast(n, l, la, oa, (k0, k1), &swaps, ka),
+                    || take_panel_fast(n, l, lb, ob, (k0, k1), &swaps, kb),
                 );
             } else {
-                take_panel(n, l, later, open_later, k0, k1, keep);
+                take_panel(n, l, later, open_later, (k0, k1), &swaps, keep);
             }
         }
         k0 = k1;
     }
 }
 
-/// Column j of the panel starting at step k0: its open sums take steps k0..j (each row
-/// above the diagonal final before its term reaches the rows below), then its rows at and
-/// below the diagonal are final, the pivot row is swapped into place (in every column and
-/// every open sum) and L's column divided by the pivot.
+/// Column j of the panel of steps k0..k1: its open sums take steps k0..j (each row above
+/// the diagonal final before its term reaches the rows below), then its rows at and below
+/// the diagonal are final, the pivot row is swapped into place (in the columns up to the
+/// panel's end and their open sums; later columns get the swap from `swaps`, in order) and
+/// L's column divided by the pivot.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn panel_column(
     n: usize,
     lu: &mut [f64],
@@ -185,7 +190,8 @@ fn panel_column(
     open: &mut [f64],
     from: usize,
     j: usize,
-    k0: usize,
+    (k0, k1): (usize, usize),
+    swaps: &mut Vec<(usize, usize)>,
 ) {
     {
         let (l, rest) = lu.split_at_mut(j * n);
@@ -243,13 +249,14 @@ fn panel_column(
         }
     }
     if p != j {
-        for c in 0..n {
+        for c in 0..k1 {
             lu.swap(c * n + p, c * n + j);
         }
-        for s in open.chunks_exact_mut(n) {
+        for s in open[..(k1 - from) * n].chunks_exact_mut(n) {
             s.swap(p, j);
         }
         piv.swap(p, j);
+        swaps.push((j, p));
     }
     let d = lu[j * n + j];
     if d != 0.0 {

@@ -51,17 +51,17 @@ pub(super) fn take_panel_fast(
     l: &[f64],
     cols: &mut [f64],
     open: &mut [f64],
-    k0: usize,
-    k1: usize,
+    (k0, k1): (usize, usize),
+    swaps: &[(usize, usize)],
     keep: Option<Keep>,
 ) {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU has AVX2, the one requirement of `take_panel_avx2`.
-        unsafe { take_panel_avx2(n, l, cols, open, k0, k1, keep) };
+        unsafe { take_panel_avx2(n, l, cols, open, (k0, k1), swaps, keep) };
         return;
     }
-    take_panel(n, l, cols, open, k0, k1, keep)
+    take_panel(n, l, cols, open, (k0, k1), swaps, keep)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -71,11 +71,11 @@ unsafe fn take_panel_avx2(
     l: &[f64],
     cols: &mut [f64],
     open: &mut [f64],
-    k0: usize,
-    k1: usize,
+    (k0, k1): (usize, usize),
+    swaps: &[(usize, usize)],
     keep: Option<Keep>,
 ) {
-    take_panel(n, l, cols, open, k0, k1, keep)
+    take_panel(n, l, cols, open, (k0, k1), swaps, keep)
 }
 
 /// Rows a register block of the update covers.
@@ -89,8 +89,8 @@ pub(super) fn take_panel(
     l: &[f64],
     cols: &mut [f64],
     open: &mut [f64],
-    k0: usize,
-    k1: usize,
+    (k0, k1): (usize, usize),
+    swaps: &[(usize, usize)],
     mut keep: Option<Keep>,
 ) {
     // The rows below the last full block of R, zero-padded to R: one copy a panel instead of
@@ -107,6 +107,13 @@ pub(super) fn take_panel(
         .zip(open.chunks_mut(4 * n))
         .enumerate()
     {
+        // The panel's row swaps, in order, in the group's values and open sums.
+        for (col, s) in group.chunks_exact_mut(n).zip(sums.chunks_exact_mut(n)) {
+            for &(j, p) in swaps {
+                col.swap(j, p);
+                s.swap(j, p);
+            }
+        }
         // The triangle: rows k0..k1 become final, each before its term reaches the rows
         // below it in the panel; the group's sums of those rows side by side (`t[i][g]`).
         let width = group.len() / n;

@@ -33,6 +33,9 @@ struct BenchRow {
     dataset: String,
     method: Method,
     reps: usize,
+    /// Threads advise's fit and predict could use (2 where the models' helper thread took
+    /// jobs; see advise_ml::helper_thread).
+    threads: usize,
     advise_s: f64,
     weka_s: Option<f64>,
     /// Weka's time over advise's.
@@ -324,6 +327,7 @@ fn models(s: &BenchSettings, out: &Output) -> Result<()> {
                 dataset: name.clone(),
                 method,
                 reps,
+                threads: advise_ml::helper_thread::threads(),
                 advise_s: ours,
                 weka_s,
                 ratio: weka_s.map(|w| w / ours),
@@ -336,13 +340,21 @@ fn models(s: &BenchSettings, out: &Output) -> Result<()> {
     if out.json {
         return out.emit_json(&rows);
     }
-    let mut t = TextTable::new(["dataset", "method", "advise s", "weka s", "weka/advise"]);
+    let mut t = TextTable::new([
+        "dataset",
+        "method",
+        "threads",
+        "advise s",
+        "weka s",
+        "weka/advise",
+    ]);
     for r in &rows {
         t.push([
             r.dataset.clone(),
             r.method.to_string(),
-            format!("{:.4}", r.advise_s),
-            r.weka_s.map_or("-".into(), |w| format!("{w:.4}")),
+            r.threads.to_string(),
+            format!("{:.5}", r.advise_s),
+            r.weka_s.map_or("-".into(), |w| format!("{w:.5}")),
             r.ratio.map_or("-".into(), |x| format!("{x:.1}x")),
         ]);
     }

@@ -2,14 +2,20 @@
 //! closure on the calling thread and the other on the helper when the helper is free (else
 //! both on the calling thread, one after the other), and returns when both are done.
 //!
-//! The models use it where one fit is a sequence of many small parallel steps (JAMA's panels
-//! in LinearRegression: hundreds per fit, some microseconds each), where a new thread per step
-//! would cost more than the step. After a job the helper spins a short while for the next one,
-//! then sleeps until one comes. Results never depend on whether the helper took a job: the
-//! two closures of a join touch disjoint data.
+//! The models use it for a few large halves per fit (M5P's subtrees, the root's sorts,
+//! LinearRegression's Gram matrix, IBk's test rows) and, through [`join_fine`], for the many
+//! small steps of JAMA's panels (hundreds per fit, some microseconds each, passing their
+//! columns between the threads), where a new thread per step would cost more than the step.
+//! After a job the helper spins 2 ms for the next one (waking a sleeping thread costs more
+//! than many a job), then sleeps until one comes, and it moves itself off the poster's CPU
+//! when the scheduler put both on one (`placement`). Results never depend on whether the
+//! helper took a job: the two closures of a join touch disjoint data.
 //!
-//! `ADVISE_THREADS=1` (read once) keeps every job on the calling thread, for measurements of
-//! one core.
+//! When it starts the helper is tested (about 1.5 ms, `calibrate`): it takes no job where two
+//! threads do not compute side by side at the speed of one, and no fine job where hand-overs
+//! do not pay. `ADVISE_THREADS=1` (read once) keeps every job on the calling thread, for
+//! measurements of one core; `ADVISE_THREADS=2` uses the helper for every job without the
+//! tests; `ADVISE_HELPER_DEBUG` prints the tests' times on standard error.
 
 use std::cell::{Cell, UnsafeCell};
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
@@ -18,12 +24,20 @@ use std::sync::{Condvar, Mutex, OnceLock};
 use std::thread;
 use std::time::{Duration, Instant};
 
+mod calibrate;
+mod placement;
+
+use calibrate::{cores_side_by_side, hand_overs_pay};
+use placement as cpu_placement;
+
 /// A job handed to the helper: a pointer to a [`StackJob`] on the caller's stack and the
 /// function that runs it.
 #[derive(Clone, Copy)]
 struct JobRef {
     data: *const (),
     run: unsafe fn(*const ()),
+    /// The CPU the poster ran on when it posted.
+    cpu: Option<usize>,
 }
 
 // SAFETY: the data behind `data` is a `StackJob` whose closure and result are `Send`, and the
@@ -40,6 +54,9 @@ struct Helper {
     busy: AtomicBool,
     /// A job waits in `slot`.
     posted: AtomicBool,
+    /// Whether jobs of a few microseconds whose data the two threads pass back and forth
+    /// are worth handing over (see [`join_fine`]).
+    fine: AtomicBool,
     slot: Mutex<Slot>,
     wake: Condvar,
 }
@@ -55,14 +72,16 @@ const CALLER_SPINS: u32 = 1 << 12;
 fn helper() -> Option<&'static Helper> {
     static HELPER: OnceLock<Option<&'static Helper>> = OnceLock::new();
     *HELPER.get_or_init(|| {
-        let one_core = std::env::var("ADVISE_THREADS").is_ok_and(|v| v.trim() == "1");
+        let setting = std::env::var("ADVISE_THREADS").ok();
+        let setting = setting.as_deref().map(str::trim);
         let cores = thread::available_parallelism().map_or(1, |n| n.get());
-        if one_core || cores < 2 {
+        if setting == Some("1") || cores < 2 {
             return None;
         }
         let h: &'static Helper = Box::leak(Box::new(Helper {
             busy: AtomicBool::new(false),
             posted: AtomicBool::new(false),
+            fine: AtomicBool::new(false),
             slot: Mutex::new(Slot {
                 job: None,
                 sleeping: false,
@@ -72,8 +91,16 @@ fn helper() -> Option<&'static Helper> {
         thread::Builder::new()
             .name("advise-helper".into())
             .spawn(move || h.serve())
-            .ok()
-            .map(|_| h)
+            .ok()?;
+        if setting == Some("2") {
+            h.fine.store(true, Ordering::Relaxed);
+            return Some(h);
+        }
+        if !cores_side_by_side(h) {
+            return None;
+        }
+        h.fine.store(hand_overs_pay(h), Ordering::Relaxed);
+        Some(h)
     })
 }
 
@@ -106,6 +133,12 @@ impl Helper {
                 slot.job.take()
             };
             if let Some(job) = job {
+                // On the poster's CPU the two threads would take turns: move to another.
+                if let (Some(theirs), Some(mine)) = (job.cpu, cpu_placement::current()) {
+                    if theirs == mine {
+                        cpu_placement::move_off(mine);
+                    }
+                }
                 // SAFETY: `job` came from `post`, whose caller keeps the StackJob alive until
                 // `done` is set, which `run` does last.
                 unsafe { (job.run)(job.data) };
@@ -186,11 +219,35 @@ pub fn alone<R>(f: impl FnOnce() -> R) -> R {
     f()
 }
 
+/// Threads a fit may use: 2 where the helper thread takes jobs, else 1 (starts the helper,
+/// and its test, when nothing has yet).
+pub fn threads() -> usize {
+    if helper().is_some() {
+        2
+    } else {
+        1
+    }
+}
+
 /// Whether the helper thread exists and runs no job now (it may be taken the next moment):
 /// work worth handing over only when it can start at once is prepared after this answers
 /// yes.
 pub fn is_free() -> bool {
     !ALONE.get() && helper().is_some_and(|h| !h.busy.load(Ordering::Relaxed))
+}
+
+/// [`join`] for jobs of some microseconds whose data the two threads pass back and forth:
+/// on the helper only where such hand-overs were measured to pay (see `hand_overs_pay`).
+pub fn join_fine<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
+where
+    A: FnOnce() -> RA,
+    B: FnOnce() -> RB + Send,
+    RB: Send,
+{
+    match helper() {
+        Some(h) if h.fine.load(Ordering::Relaxed) => join(a, b),
+        _ => (a(), b()),
+    }
 }
 
 /// Runs `a` here and `b` on the helper thread if it is free (otherwise `b` here after `a`),
@@ -213,6 +270,16 @@ where
     {
         return (a(), b());
     }
+    join_on(h, a, b)
+}
+
+/// [`join`] with the helper `h` already claimed (`busy` set); releases it.
+fn join_on<A, B, RA, RB>(h: &'static Helper, a: A, b: B) -> (RA, RB)
+where
+    A: FnOnce() -> RA,
+    B: FnOnce() -> RB + Send,
+    RB: Send,
+{
     let job = StackJob {
         f: UnsafeCell::new(Some(b)),
         result: UnsafeCell::new(None),
@@ -221,6 +288,7 @@ where
     h.post(JobRef {
         data: &job as *const StackJob<B, RB> as *const (),
         run: StackJob::<B, RB>::run,
+        cpu: cpu_placement::current(),
     });
     let ra = {
         let _wait = WaitGuard {
@@ -235,7 +303,8 @@ where
     match rb {
         Some(Ok(rb)) => (ra, rb),
         Some(Err(panic)) => resume_unwind(panic),
-        // The closure was taken by nobody: cannot happen once `done` is set.
+        // The helper sets `done` only after storing the result; a job it never ran (it
+        // cannot happen) runs here.
         None => {
             let f = unsafe { (*job.f.get()).take() };
             match f {

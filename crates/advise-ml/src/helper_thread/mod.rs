@@ -59,6 +59,14 @@ struct Helper {
     fine: AtomicBool,
     slot: Mutex<Slot>,
     wake: Condvar,
+    /// The thread that claimed the helper waits for its job; meanwhile it runs the jobs the
+    /// helper hands back (`back`), so that neither thread idles while the other has work.
+    owner_waiting: AtomicBool,
+    /// Claimed by the helper while a job it handed back is out.
+    back_busy: AtomicBool,
+    /// A job handed back waits in `back`.
+    back_posted: AtomicBool,
+    back: Mutex<Option<JobRef>>,
 }
 
 /// How long the helper spins for the next job before it sleeps. Waking a sleeping thread
@@ -87,6 +95,10 @@ fn helper() -> Option<&'static Helper> {
                 sleeping: false,
             }),
             wake: Condvar::new(),
+            owner_waiting: AtomicBool::new(false),
+            back_busy: AtomicBool::new(false),
+            back_posted: AtomicBool::new(false),
+            back: Mutex::new(None),
         }));
         thread::Builder::new()
             .name("advise-helper".into())
@@ -106,6 +118,7 @@ fn helper() -> Option<&'static Helper> {
 
 impl Helper {
     fn serve(&self) {
+        IS_HELPER.set(true);
         loop {
             let mut spins = 0u32;
             let mut since: Option<Instant> = None;
@@ -187,6 +200,45 @@ struct WaitGuard<'a> {
 
 impl Drop for WaitGuard<'_> {
     fn drop(&mut self) {
+        let h = self.helper;
+        h.owner_waiting.store(true, Ordering::Release);
+        let mut spins = 0;
+        while !self.done.load(Ordering::Acquire) {
+            if h.back_posted.load(Ordering::Acquire) {
+                let job = {
+                    let mut back = h.back.lock().unwrap_or_else(|e| e.into_inner());
+                    h.back_posted.store(false, Ordering::Relaxed);
+                    back.take()
+                };
+                if let Some(job) = job {
+                    // SAFETY: the helper posted it from `join_back`, which keeps the StackJob
+                    // alive until `done` is set, which `run` does last.
+                    unsafe { (job.run)(job.data) };
+                }
+                spins = 0;
+                continue;
+            }
+            if spins < CALLER_SPINS {
+                spins += 1;
+                std::hint::spin_loop();
+            } else {
+                thread::yield_now();
+            }
+        }
+        // The helper's job is done, so every job it handed back is done too.
+        h.owner_waiting.store(false, Ordering::Relaxed);
+        h.busy.store(false, Ordering::Release);
+    }
+}
+
+/// Waits, on the helper thread, for a job it handed back.
+struct BackGuard<'a> {
+    done: &'a AtomicBool,
+    helper: &'static Helper,
+}
+
+impl Drop for BackGuard<'_> {
+    fn drop(&mut self) {
         let mut spins = 0;
         while !self.done.load(Ordering::Acquire) {
             if spins < CALLER_SPINS {
@@ -196,13 +248,15 @@ impl Drop for WaitGuard<'_> {
                 thread::yield_now();
             }
         }
-        self.helper.busy.store(false, Ordering::Release);
+        self.helper.back_busy.store(false, Ordering::Release);
     }
 }
 
 thread_local! {
     /// Set on threads whose joins stay on the thread (see [`alone`]).
     static ALONE: Cell<bool> = const { Cell::new(false) };
+    /// Set on the helper thread.
+    static IS_HELPER: Cell<bool> = const { Cell::new(false) };
 }
 
 /// Runs `f` with every join on this thread kept on it: for worker threads that already
@@ -233,7 +287,16 @@ pub fn threads() -> usize {
 /// work worth handing over only when it can start at once is prepared after this answers
 /// yes.
 pub fn is_free() -> bool {
-    !ALONE.get() && helper().is_some_and(|h| !h.busy.load(Ordering::Relaxed))
+    if ALONE.get() {
+        return false;
+    }
+    helper().is_some_and(|h| {
+        if IS_HELPER.get() {
+            h.owner_waiting.load(Ordering::Relaxed) && !h.back_busy.load(Ordering::Relaxed)
+        } else {
+            !h.busy.load(Ordering::Relaxed)
+        }
+    })
 }
 
 /// [`join`] for jobs of some microseconds whose data the two threads pass back and forth:
@@ -264,6 +327,17 @@ where
     let Some(h) = helper() else {
         return (a(), b());
     };
+    if IS_HELPER.get() {
+        // On the helper: hand `b` back to the thread waiting for it, if it waits.
+        if h.owner_waiting.load(Ordering::Acquire)
+            && h.back_busy
+                .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
+                .is_ok()
+        {
+            return join_back(h, a, b);
+        }
+        return (a(), b());
+    }
     if h.busy
         .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
         .is_err()
@@ -271,6 +345,39 @@ where
         return (a(), b());
     }
     join_on(h, a, b)
+}
+
+/// [`join`] on the helper thread with `back_busy` claimed: `b` goes to the owner, which
+/// waits for the helper's job and runs it meanwhile (it cannot stop waiting before this
+/// returns: this runs inside that job).
+fn join_back<A, B, RA, RB>(h: &'static Helper, a: A, b: B) -> (RA, RB)
+where
+    A: FnOnce() -> RA,
+    B: FnOnce() -> RB + Send,
+    RB: Send,
+{
+    let job = StackJob {
+        f: UnsafeCell::new(Some(b)),
+        result: UnsafeCell::new(None),
+        done: AtomicBool::new(false),
+    };
+    {
+        let mut back = h.back.lock().unwrap_or_else(|e| e.into_inner());
+        *back = Some(JobRef {
+            data: &job as *const StackJob<B, RB> as *const (),
+            run: StackJob::<B, RB>::run,
+            cpu: None,
+        });
+        h.back_posted.store(true, Ordering::Release);
+    }
+    let ra = {
+        let _wait = BackGuard {
+            done: &job.done,
+            helper: h,
+        };
+        a()
+    };
+    finish(ra, &job)
 }
 
 /// [`join`] with the helper `h` already claimed (`busy` set); releases it.
@@ -297,8 +404,13 @@ where
         };
         a()
     };
-    // SAFETY: `done` was set (the guard waited for it), so the helper no longer touches the
-    // job.
+    finish(ra, &job)
+}
+
+/// The results of a join once its job is done (`done` set): a panic in the job is resumed.
+fn finish<B: FnOnce() -> RB, RA, RB>(ra: RA, job: &StackJob<B, RB>) -> (RA, RB) {
+    // SAFETY: `done` was set (the guard waited for it), so the other thread no longer
+    // touches the job.
     let rb = unsafe { (*job.result.get()).take() };
     match rb {
         Some(Ok(rb)) => (ra, rb),

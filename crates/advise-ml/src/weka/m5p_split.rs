@@ -176,6 +176,7 @@ impl SortedColumns {
 }
 
 /// The best split of one attribute (or of the node so far).
+#[derive(Clone)]
 pub(super) struct Split {
     pub(super) attr: Option<usize>,
     pub(super) impurity: f64,

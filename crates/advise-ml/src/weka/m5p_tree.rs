@@ -19,6 +19,9 @@ use crate::helper_thread::{is_free, join};
 /// Rows of the smaller child from which a node's children may grow on two threads.
 const PARALLEL_ROWS: usize = 16;
 
+/// Rows of a node from which its attribute loop may run in two parts on two threads.
+const PARALLEL_SCAN_ROWS: usize = 48;
+
 /// A linear model over all (preprocessed) attributes; zero where an attribute is unused.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct NodeModel {
@@ -152,41 +155,22 @@ impl Builder<'_> {
             num_parameters: 1,
         };
         if !leaf {
-            let mut best = Split::none();
             let width = self.cols.len();
-            let mut scan = SplitScan::new(self.y, n);
-            // The attribute whose ascending order `rows` stands for, until it is written out.
-            let mut rows_are: Option<usize> = None;
-            // Scratch of Weka's quicksort for attributes with ties.
-            let (mut keys, mut index, mut sorted_rows) = (Vec::new(), Vec::new(), Vec::new());
-            for attr in 0..width {
-                let col = &self.cols[attr];
-                let floor = best.impurity + 1e-6;
-                let cur = if sorted.has_ties(attr, lo, hi) {
-                    if let Some(a) = rows_are.take() {
-                        copy_order(&mut rows, sorted.order(a, lo, hi));
+            let (best, sorted_rows) = match self.scan_split_point(sorted, lo, hi, n) {
+                Some(at) => self.scan_in_two(sorted, lo, hi, rows, at),
+                None => {
+                    let mut one = AttributeLoop::new(self.y, rows, None);
+                    let mut best = Split::none();
+                    for attr in 0..width {
+                        let cur = one.split(self, sorted, lo, hi, attr, best.impurity + 1e-6);
+                        if best.beaten_by(&cur) {
+                            best = cur;
+                        }
                     }
-                    sort_indices_into(rows.iter().map(|&r| col[r]), &mut keys, &mut index);
-                    sorted_rows.clear();
-                    sorted_rows.extend(index.iter().map(|&i| rows[i]));
-                    std::mem::swap(&mut rows, &mut sorted_rows);
-                    scan.by_rows(attr, col, &rows, floor)
-                } else {
-                    rows_are = Some(attr);
-                    scan.sorted(
-                        attr,
-                        sorted.order(attr, lo, hi),
-                        sorted.values(attr, lo, hi),
-                        floor,
-                    )
-                };
-                if best.beaten_by(&cur) {
-                    best = cur;
+                    (best, one.finish(sorted, lo, hi))
                 }
-            }
-            if let Some(a) = rows_are {
-                copy_order(&mut rows, sorted.order(a, lo, hi));
-            }
+            };
+            rows = sorted_rows;
             match best.attr {
                 Some(attr) if best.position >= 1 && best.position < n as isize => {
                     let col = &self.cols[attr];
@@ -219,6 +203,77 @@ impl Builder<'_> {
         }
         node.rows = rows;
         node
+    }
+
+    /// Where a node's attribute loop may be cut in two, one part on the helper thread: an
+    /// attribute near the middle after one without ties in the node (whose presorted order
+    /// is then the row order the second part starts from), when the node is large and the
+    /// helper free.
+    fn scan_split_point(
+        &self,
+        sorted: &SortedColumns,
+        lo: usize,
+        hi: usize,
+        n: usize,
+    ) -> Option<usize> {
+        let width = self.cols.len();
+        if n < PARALLEL_SCAN_ROWS || width < 8 || !is_free() {
+            return None;
+        }
+        (width / 2..width * 3 / 4)
+            .chain((width / 4..width / 2).rev())
+            .find(|&at| !sorted.has_ties(at - 1, lo, hi))
+    }
+
+    /// `RuleNode.split`'s attribute loop in two parts, attributes `..at` here and `at..` on
+    /// the helper thread, with the same result as one loop. The second part starts from the
+    /// presorted order of attribute `at - 1` (tie-free, so every sort gives it) and skips
+    /// candidates only below its own best so far, with no margin: an attribute the whole loop
+    /// would take beats the node's best by more than 1e-6, and the node's best is never below
+    /// any attribute's best less 1e-6, so it beats the second part's best and is scanned in
+    /// full. Its splits are then taken in order by Weka's test, as one loop takes them.
+    fn scan_in_two(
+        &self,
+        sorted: &SortedColumns,
+        lo: usize,
+        hi: usize,
+        rows: Vec<usize>,
+        at: usize,
+    ) -> (Split, Vec<usize>) {
+        let width = self.cols.len();
+        let n = rows.len();
+        let mut first = AttributeLoop::new(self.y, rows, None);
+        let mut second = AttributeLoop::new(self.y, Vec::with_capacity(n), Some(at - 1));
+        let (mut best, splits) = join(
+            || {
+                let mut best = Split::none();
+                for attr in 0..at {
+                    let cur = first.split(self, sorted, lo, hi, attr, best.impurity + 1e-6);
+                    if best.beaten_by(&cur) {
+                        best = cur;
+                    }
+                }
+                best
+            },
+            || {
+                let mut own = Split::none();
+                let mut splits = Vec::with_capacity(width - at);
+                for attr in at..width {
+                    let cur = second.split(self, sorted, lo, hi, attr, own.impurity);
+                    if own.beaten_by(&cur) {
+                        own = cur.clone();
+                    }
+                    splits.push(cur);
+                }
+                splits
+            },
+        );
+        for cur in splits {
+            if best.beaten_by(&cur) {
+                best = cur;
+            }
+        }
+        (best, second.finish(sorted, lo, hi))
     }
 
     /// The two children of the node at `lo..hi` split at `mid`. When the helper thread is
@@ -383,6 +438,76 @@ impl Builder<'_> {
             self.install_models(r);
         }
         node.model = Some(self.linear_model(node));
+    }
+}
+
+/// One run of `RuleNode.split`'s attribute loop over a node: the rows in the order the
+/// last attribute's sort left them (or, while `rows_are` names a tie-free attribute, in that
+/// attribute's presorted order, not yet written out) and the scratch of the scans and sorts.
+struct AttributeLoop<'a> {
+    scan: SplitScan<'a>,
+    rows: Vec<usize>,
+    rows_are: Option<usize>,
+    keys: Vec<f64>,
+    index: Vec<usize>,
+    sorted_rows: Vec<usize>,
+}
+
+impl<'a> AttributeLoop<'a> {
+    fn new(y: &'a [f64], rows: Vec<usize>, rows_are: Option<usize>) -> Self {
+        let n = rows.capacity().max(rows.len());
+        AttributeLoop {
+            scan: SplitScan::new(y, n),
+            rows,
+            rows_are,
+            keys: Vec::new(),
+            index: Vec::new(),
+            sorted_rows: Vec::new(),
+        }
+    }
+
+    /// `attr`'s best split in the node at `lo..hi` (see [`SplitScan`] for `floor`).
+    fn split(
+        &mut self,
+        b: &Builder,
+        sorted: &SortedColumns,
+        lo: usize,
+        hi: usize,
+        attr: usize,
+        floor: f64,
+    ) -> Split {
+        let col = &b.cols[attr];
+        if sorted.has_ties(attr, lo, hi) {
+            if let Some(a) = self.rows_are.take() {
+                copy_order(&mut self.rows, sorted.order(a, lo, hi));
+            }
+            sort_indices_into(
+                self.rows.iter().map(|&r| col[r]),
+                &mut self.keys,
+                &mut self.index,
+            );
+            self.sorted_rows.clear();
+            self.sorted_rows
+                .extend(self.index.iter().map(|&i| self.rows[i]));
+            std::mem::swap(&mut self.rows, &mut self.sorted_rows);
+            self.scan.by_rows(attr, col, &self.rows, floor)
+        } else {
+            self.rows_are = Some(attr);
+            self.scan.sorted(
+                attr,
+                sorted.order(attr, lo, hi),
+                sorted.values(attr, lo, hi),
+                floor,
+            )
+        }
+    }
+
+    /// The rows in the order the loop's last attribute left them.
+    fn finish(mut self, sorted: &SortedColumns, lo: usize, hi: usize) -> Vec<usize> {
+        if let Some(a) = self.rows_are {
+            copy_order(&mut self.rows, sorted.order(a, lo, hi));
+        }
+        self.rows
     }
 }
 

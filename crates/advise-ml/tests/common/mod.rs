@@ -1,5 +1,8 @@
 //! Helpers shared by the prediction-identity tests.
 
+#[allow(dead_code)]
+pub mod weka_cases;
+
 /// FNV-1a over the predictions' bit patterns.
 pub fn hash(values: &[f64]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;

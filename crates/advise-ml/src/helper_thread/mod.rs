@@ -483,6 +483,26 @@ mod tests {
     }
 
     #[test]
+    fn the_helper_hands_work_back_to_the_waiting_thread() {
+        if helper().is_none() {
+            return;
+        }
+        let here = thread::current().id();
+        // The caller's own part is empty, so it waits (and takes work back) while the
+        // helper, a moment later, forks its part.
+        let (_, (on_helper, handed_back)) = join(
+            || (),
+            || {
+                thread::sleep(Duration::from_millis(5));
+                join(|| thread::current().id(), || thread::current().id())
+            },
+        );
+        if on_helper != here {
+            assert_eq!(handed_back, here);
+        }
+    }
+
+    #[test]
     fn a_panic_on_the_helper_reaches_the_caller() {
         let r = catch_unwind(|| join(|| 1, || -> u32 { panic!("helper side") }));
         assert!(r.is_err());

@@ -122,9 +122,11 @@ def results_list(folder):
                 size = r["dataset"].removeprefix("synthetic ")
                 parts.append(f"{r['method']} {size} {r['ratio']:.1f}x")
         if parts:
+            threads = max((r.get("threads", 1) for r in b), default=1)
+            used = "both cores" if threads > 1 else "one core"
             items.append("- `advise bench models` (synthetic data; one run on a shared 2-core "
-                         "machine, docs/performance.md), Weka 3.6.14 time / advise time: "
-                         + ", ".join(parts) + ".")
+                         f"machine, advise on {used}, Weka on one, docs/performance.md), "
+                         "Weka 3.6.14 time / advise time: " + ", ".join(parts) + ".")
     return "\n".join(items)
 
 

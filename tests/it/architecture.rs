@@ -132,7 +132,8 @@ fn the_learning_layer_depends_on_nothing_of_advise() {
         .map(str::trim)
         .filter(|n| !n.is_empty() && !n.starts_with('['))
         .collect();
-    assert_eq!(names, ["serde", "thiserror"], "{toml}");
+    // libc (Linux only) lets the helper thread read and set which CPU it runs on.
+    assert_eq!(names, ["serde", "thiserror", "libc"], "{toml}");
 }
 
 #[test]

@@ -167,6 +167,24 @@ impl Helper {
             self.wake.notify_one();
         }
     }
+
+    /// Runs the job the helper handed back, if one waits; whether one did.
+    fn run_handed_back(&self) -> bool {
+        if !self.back_posted.load(Ordering::Acquire) {
+            return false;
+        }
+        let job = {
+            let mut back = self.back.lock().unwrap_or_else(|e| e.into_inner());
+            self.back_posted.store(false, Ordering::Relaxed);
+            back.take()
+        };
+        if let Some(job) = job {
+            // SAFETY: the helper posted it from `join_back`, which keeps the StackJob alive
+            // until `done` is set, which `run` does last.
+            unsafe { (job.run)(job.data) };
+        }
+        true
+    }
 }
 
 /// A closure and its result, on the stack of the thread that waits for it.
@@ -177,6 +195,23 @@ struct StackJob<F, R> {
 }
 
 impl<F: FnOnce() -> R + Send, R: Send> StackJob<F, R> {
+    fn new(f: F) -> Self {
+        StackJob {
+            f: UnsafeCell::new(Some(f)),
+            result: UnsafeCell::new(None),
+            done: AtomicBool::new(false),
+        }
+    }
+
+    /// The job as handed to the other thread; `cpu`, where the poster runs.
+    fn job_ref(&self, cpu: Option<usize>) -> JobRef {
+        JobRef {
+            data: self as *const Self as *const (),
+            run: Self::run,
+            cpu,
+        }
+    }
+
     /// Runs the job behind `data` (a `StackJob<F, R>`) and marks it done.
     unsafe fn run(data: *const ()) {
         // SAFETY: `data` points to a live StackJob<F, R> (see `JobRef`); only this thread
@@ -202,29 +237,7 @@ impl Drop for WaitGuard<'_> {
     fn drop(&mut self) {
         let h = self.helper;
         h.owner_waiting.store(true, Ordering::Release);
-        let mut spins = 0;
-        while !self.done.load(Ordering::Acquire) {
-            if h.back_posted.load(Ordering::Acquire) {
-                let job = {
-                    let mut back = h.back.lock().unwrap_or_else(|e| e.into_inner());
-                    h.back_posted.store(false, Ordering::Relaxed);
-                    back.take()
-                };
-                if let Some(job) = job {
-                    // SAFETY: the helper posted it from `join_back`, which keeps the StackJob
-                    // alive until `done` is set, which `run` does last.
-                    unsafe { (job.run)(job.data) };
-                }
-                spins = 0;
-                continue;
-            }
-            if spins < CALLER_SPINS {
-                spins += 1;
-                std::hint::spin_loop();
-            } else {
-                thread::yield_now();
-            }
-        }
+        wait_until(self.done, || h.run_handed_back());
         // The helper's job is done, so every job it handed back is done too.
         h.owner_waiting.store(false, Ordering::Relaxed);
         h.busy.store(false, Ordering::Release);
@@ -239,16 +252,24 @@ struct BackGuard<'a> {
 
 impl Drop for BackGuard<'_> {
     fn drop(&mut self) {
-        let mut spins = 0;
-        while !self.done.load(Ordering::Acquire) {
-            if spins < CALLER_SPINS {
-                spins += 1;
-                std::hint::spin_loop();
-            } else {
-                thread::yield_now();
-            }
-        }
+        wait_until(self.done, || false);
         self.helper.back_busy.store(false, Ordering::Release);
+    }
+}
+
+/// Spins (then yields its core between checks) until `done` is set; `meanwhile` runs
+/// between checks and says whether it did some work (the spinning then starts over).
+fn wait_until(done: &AtomicBool, mut meanwhile: impl FnMut() -> bool) {
+    let mut spins = 0;
+    while !done.load(Ordering::Acquire) {
+        if meanwhile() {
+            spins = 0;
+        } else if spins < CALLER_SPINS {
+            spins += 1;
+            std::hint::spin_loop();
+        } else {
+            thread::yield_now();
+        }
     }
 }
 
@@ -356,18 +377,10 @@ where
     B: FnOnce() -> RB + Send,
     RB: Send,
 {
-    let job = StackJob {
-        f: UnsafeCell::new(Some(b)),
-        result: UnsafeCell::new(None),
-        done: AtomicBool::new(false),
-    };
+    let job = StackJob::new(b);
     {
         let mut back = h.back.lock().unwrap_or_else(|e| e.into_inner());
-        *back = Some(JobRef {
-            data: &job as *const StackJob<B, RB> as *const (),
-            run: StackJob::<B, RB>::run,
-            cpu: None,
-        });
+        *back = Some(job.job_ref(None));
         h.back_posted.store(true, Ordering::Release);
     }
     let ra = {
@@ -387,16 +400,8 @@ where
     B: FnOnce() -> RB + Send,
     RB: Send,
 {
-    let job = StackJob {
-        f: UnsafeCell::new(Some(b)),
-        result: UnsafeCell::new(None),
-        done: AtomicBool::new(false),
-    };
-    h.post(JobRef {
-        data: &job as *const StackJob<B, RB> as *const (),
-        run: StackJob::<B, RB>::run,
-        cpu: cpu_placement::current(),
-    });
+    let job = StackJob::new(b);
+    h.post(job.job_ref(cpu_placement::current()));
     let ra = {
         let _wait = WaitGuard {
             done: &job.done,

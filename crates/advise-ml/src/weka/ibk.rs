@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use super::ibk_heap::Heap;
 use super::ibk_nearest::nearest_one;
+use super::ibk_pivots::{PivotUse, Pivots};
 use super::ibk_scan::{complete_distance, fits, initial_ranges, rejects_low, sequential, Scaled};
 use crate::data::Data;
 use crate::error::{MlError, Result};
@@ -149,6 +150,7 @@ impl Ibk {
         fast: bool,
         skip: Option<usize>,
         k: usize,
+        pivots: Option<&PivotUse>,
     ) -> Vec<(usize, f64)> {
         let low_target: Option<Vec<f32>> =
             (fast && fits(target)).then(|| target.iter().map(|&v| v as f32).collect());
@@ -162,7 +164,16 @@ impl Ibk {
                     self.distance(target, row, cutoff)
                 }
             };
-            if let Some(out) = nearest_one(scaled, target, t, skip, slow) {
+            let mut bounds = Vec::new();
+            let active = pivots.and_then(PivotUse::active);
+            let bounds = active.map(|p| {
+                p.lower_bounds(scaled, target, &mut bounds);
+                bounds.as_slice()
+            });
+            if let Some(out) = nearest_one(scaled, target, t, skip, bounds, slow) {
+                if let (Some(usage), Some(b), Some(first)) = (pivots, bounds, out.first()) {
+                    usage.record(b, first.1 * first.1);
+                }
                 return out;
             }
         }
@@ -244,7 +255,7 @@ impl Ibk {
         let numeric = !self.nominal.iter().any(|&n| n);
         for i in 0..self.x.len() {
             let fast = numeric && scaled.complete[i];
-            let mut neigh = self.neighbours(&scaled, scaled.row(i), fast, Some(i), upper);
+            let mut neigh = self.neighbours(&scaled, scaled.row(i), fast, Some(i), upper, None);
             let orig: Vec<f64> = neigh.iter().map(|n| n.1).collect();
             for j in (0..upper).rev() {
                 let mut conv = orig.clone();
@@ -276,16 +287,28 @@ impl Ibk {
     }
 }
 
+/// Pivots of the one-neighbour scan (ibk_pivots.rs), and the run of targets from which they
+/// are formed.
+const PIVOTS: usize = 2;
+const PIVOT_RUN: usize = 32;
+
 /// Work (training rows x test rows x columns) above which a run of test rows is shared
 /// between threads.
 const PARALLEL_WORK: usize = 1_000_000;
 
 impl Ibk {
     /// The prediction for one test row against the current scaled state.
-    fn predict_scaled(&self, scaled: &Scaled, numeric: bool, row: &[f64]) -> f64 {
+    fn predict_scaled(
+        &self,
+        scaled: &Scaled,
+        pivots: &PivotUse,
+        numeric: bool,
+        row: &[f64],
+    ) -> f64 {
         let target = scaled.scale(&self.nominal, row);
         let fast = numeric && !row.iter().any(|v| v.is_nan());
-        let neigh = self.neighbours(scaled, &target, fast, None, self.k);
+        let pivots = Some(pivots).filter(|_| fast);
+        let neigh = self.neighbours(scaled, &target, fast, None, self.k, pivots);
         let mut d: Vec<f64> = neigh.iter().map(|n| n.1).collect();
         self.combine(&neigh, &mut d)
     }
@@ -317,16 +340,27 @@ impl Ibk {
                 end += 1;
             }
             let run = &x[t..end];
+            // Pivots pay for their distances (a few rows' worth a training row) over a run of
+            // targets of the one-neighbour scan.
+            let pivots = (self.k == 1 && numeric && run.len() >= PIVOT_RUN)
+                .then(|| Pivots::new(&scaled, PIVOTS))
+                .flatten();
+            let pivots = pivots.as_ref();
             let work = run.len() * self.x.len() * scaled.width;
             if work < parallel_work {
-                out.extend(run.iter().map(|r| self.predict_scaled(&scaled, numeric, r)));
+                let usage = PivotUse::new(pivots);
+                out.extend(
+                    run.iter()
+                        .map(|r| self.predict_scaled(&scaled, &usage, numeric, r)),
+                );
             } else {
                 // Half the run on the helper thread (when it is free).
                 let (first, second) = run.split_at(run.len() / 2);
                 let scaled = &scaled;
                 let predict = |rows: &[Vec<f64>]| {
+                    let usage = PivotUse::new(pivots);
                     rows.iter()
-                        .map(|r| self.predict_scaled(scaled, numeric, r))
+                        .map(|r| self.predict_scaled(scaled, &usage, numeric, r))
                         .collect::<Vec<f64>>()
                 };
                 let (a, b) = join(|| predict(first), || predict(second));

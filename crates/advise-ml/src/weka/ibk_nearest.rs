@@ -28,11 +28,16 @@ enum Candidate {
 /// rows are too wide for the `f32` bounds. `low` is `target` rounded to `f32`, every value
 /// within the `f32` test's limit; `distance(i, cutoff)` is Weka's distance to row `i` with its
 /// early exit (infinity beyond `cutoff`), used for rows outside the `f32` copy.
+///
+/// With `bounds` (lower bounds of every row's squared distance, ibk_pivots.rs) the row with
+/// the least bound is scanned first, so that the cutoff is small from the start, and a row
+/// whose bound exceeds the cutoff is passed over: it is farther than the nearest row.
 pub fn nearest_one(
     scaled: &Scaled,
     target: &[f64],
     low: &[f32],
     skip: Option<usize>,
+    bounds: Option<&[f64]>,
     distance: impl Fn(usize, f64) -> f64,
 ) -> Option<Vec<(usize, f64)>> {
     let n = scaled.complete.len();
@@ -41,10 +46,21 @@ pub fn nearest_one(
     if !scaled.small[first] || f32_sum_error(width).is_none() {
         return None;
     }
+    let start = bounds.and_then(|b| {
+        (0..n)
+            .filter(|&i| Some(i) != skip)
+            .min_by(|&x, &y| b[x].total_cmp(&b[y]))
+    });
     let mut cutoff = f64::INFINITY;
     let mut kept: Vec<(usize, Candidate)> = Vec::new();
-    for i in 0..n {
+    for i in start
+        .into_iter()
+        .chain((0..n).filter(|&i| Some(i) != start))
+    {
         if Some(i) == skip {
+            continue;
+        }
+        if bounds.is_some_and(|b| b[i] > cutoff) {
             continue;
         }
         if scaled.small[i] {
@@ -72,6 +88,8 @@ pub fn nearest_one(
             exact.push((i, d));
         }
     }
+    // In scan order (the row with the least bound may have come first).
+    exact.sort_by_key(|k| k.0);
     let least = exact.iter().fold(f64::INFINITY, |m, k| m.min(k.1));
     Some(
         exact
@@ -87,6 +105,7 @@ mod tests {
     use super::*;
     use crate::rng::JavaRandom;
     use crate::weka::ibk_heap::Heap;
+    use crate::weka::ibk_pivots::Pivots;
     use crate::weka::ibk_scan::{complete_distance, fits};
 
     /// Weka's k = 1 scan as `LinearNNSearch` runs it: every exact distance, the heap and its
@@ -149,6 +168,8 @@ mod tests {
                 }
                 let ranges = vec![[0.0, 1.0, 1.0]; width];
                 let scaled = Scaled::new(&x, &vec![false; width], ranges);
+                let pivots = Pivots::new(&scaled, 1 + trial % 4);
+                let mut bounds = Vec::new();
                 for (t, row) in x.iter().enumerate() {
                     // Targets are within the f32 test's limit (the caller's precondition).
                     let target: Vec<f64> = if t % 2 == 0 && fits(row) {
@@ -158,7 +179,7 @@ mod tests {
                     };
                     let low: Vec<f32> = target.iter().map(|&v| v as f32).collect();
                     let skip = (t % 5 == 0).then_some(t);
-                    let got = nearest_one(&scaled, &target, &low, skip, |i, c| {
+                    let got = nearest_one(&scaled, &target, &low, skip, None, |i, c| {
                         complete_distance(&target, scaled.row(i), c)
                     });
                     let first_small = scaled.small[if skip == Some(0) { 1 } else { 0 }];
@@ -173,6 +194,20 @@ mod tests {
                         bits(&want),
                         "width {width} trial {trial} row {t}"
                     );
+                    // With pivots' bounds (rows passed over, the likely nearest first):
+                    // the same rows and distances.
+                    if let Some(p) = &pivots {
+                        p.lower_bounds(&scaled, &target, &mut bounds);
+                        let pruned =
+                            nearest_one(&scaled, &target, &low, skip, Some(&bounds), |i, c| {
+                                complete_distance(&target, scaled.row(i), c)
+                            });
+                        assert_eq!(
+                            pruned.map(|v| bits(&v)),
+                            Some(bits(&want)),
+                            "pivots: width {width} trial {trial} row {t}"
+                        );
+                    }
                 }
             }
         }

@@ -7,6 +7,7 @@ pub mod filters;
 pub mod ibk;
 mod ibk_heap;
 mod ibk_nearest;
+mod ibk_pivots;
 mod ibk_scan;
 mod jama;
 mod jama_crout;

@@ -142,6 +142,20 @@ unsafe fn factor_avx2(
     factor_body(n, lu, piv, from, start, sums)
 }
 
+/// The runs of consecutive values in `sources` (rows mostly keep their order: they move only
+/// where JAMA swapped them): `(at, from, len)` where `sources[at..at + len]` is
+/// `from..from + len`, so that a gather through `sources` copies run by run.
+pub(super) fn runs(sources: impl IntoIterator<Item = usize>) -> Vec<(usize, usize, usize)> {
+    let mut runs: Vec<(usize, usize, usize)> = Vec::new();
+    for (at, from) in sources.into_iter().enumerate() {
+        match runs.last_mut() {
+            Some((_, start, len)) if *start + *len == from => *len += 1,
+            _ => runs.push((at, from, 1)),
+        }
+    }
+    runs
+}
+
 /// Partial sums of JAMA's dot products, kept at every [`STEP`]th step: level l holds, for
 /// K = STEP (l + 1), each entry's sum of its terms k < K (as JAMA adds them, from 0.0 in
 /// increasing k) for the columns and rows at positions >= K of the decomposition that wrote

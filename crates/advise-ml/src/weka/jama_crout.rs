@@ -21,7 +21,7 @@
 
 use std::cell::RefCell;
 
-use super::jama::{Checkpoints, STEP};
+use super::jama::{runs, Checkpoints, STEP};
 use super::jama_panel::{take_panel, take_panel_fast, Keep, PANEL, SPLIT_WORK};
 use crate::helper_thread::join_fine;
 
@@ -35,7 +35,7 @@ impl Sums<'_> {
     /// The kept sums of step k of columns from.. into their open sums (`open`, a column of n
     /// a column), for the rows at positions >= k: each found in the level by the attribute
     /// ids of its column and row. The rows' places in the level are the same for every
-    /// column, and mostly runs of consecutive places, copied run by run.
+    /// column, and mostly runs of consecutive places ([`runs`]), copied run by run.
     fn load(&self, k: usize, from: usize, open: &mut [f64], piv: &[usize]) {
         let n = piv.len();
         let level = &self.store.levels[k / STEP - 1];
@@ -44,14 +44,7 @@ impl Sums<'_> {
         for (i, &id) in level.row_ids.iter().enumerate() {
             at[id] = i;
         }
-        let mut runs: Vec<(usize, usize, usize)> = Vec::new();
-        for (p, &q) in piv.iter().enumerate().skip(k) {
-            let i = at[self.ids[q]];
-            match runs.last_mut() {
-                Some((_, src, len)) if *src + *len == i => *len += 1,
-                _ => runs.push((p, i, 1)),
-            }
-        }
+        let row_runs = runs(piv[k..].iter().map(|&q| at[self.ids[q]]));
         at.iter_mut().for_each(|v| *v = usize::MAX);
         for (c, &id) in level.col_ids.iter().enumerate() {
             at[id] = c;
@@ -59,8 +52,8 @@ impl Sums<'_> {
         for (j, s) in (from..n).zip(open.chunks_exact_mut(n)) {
             let c = at[self.ids[j]];
             let col = &level.sums[c * rows..(c + 1) * rows];
-            for &(p, i, len) in &runs {
-                s[p..p + len].copy_from_slice(&col[i..i + len]);
+            for &(to, i, len) in &row_runs {
+                s[k + to..k + to + len].copy_from_slice(&col[i..i + len]);
             }
         }
     }

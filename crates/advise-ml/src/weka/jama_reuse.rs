@@ -2,7 +2,7 @@
 //! JAMA's loop would compute again: LinearRegression's attribute elimination drops one
 //! attribute per step and refits (Weka 3.6's `LinearRegression.findBestModel`).
 
-use super::jama::{Factors, STEP};
+use super::jama::{runs, Factors, STEP};
 
 impl Factors {
     /// JAMA's decomposition of the reduced matrix, this matrix without row and column `r`,
@@ -53,19 +53,12 @@ impl Factors {
         } else {
             0
         };
-        // `src` is mostly runs of consecutive positions (rows move only where JAMA swapped
-        // them): each reused column is copied run by run.
-        let mut runs: Vec<(usize, usize)> = Vec::new();
-        for (i, &p) in src.iter().enumerate() {
-            match runs.last_mut() {
-                Some((from, len)) if *from + *len == p && i > 0 => *len += 1,
-                _ => runs.push((p, 1)),
-            }
-        }
+        // Each reused column is copied run by run.
+        let src_runs = runs(src.iter().copied());
         let mut lu = Vec::with_capacity(m * m);
         for k in 0..keep {
             let old = &self.lu[k * n..(k + 1) * n];
-            for &(from, len) in &runs {
+            for &(_, from, len) in &src_runs {
                 lu.extend_from_slice(&old[from..from + len]);
             }
         }

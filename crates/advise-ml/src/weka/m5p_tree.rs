@@ -160,13 +160,7 @@ impl Builder<'_> {
                 Some(at) => self.scan_in_two(sorted, lo, hi, rows, at),
                 None => {
                     let mut one = AttributeLoop::new(self.y, rows, None);
-                    let mut best = Split::none();
-                    for attr in 0..width {
-                        let cur = one.split(self, sorted, lo, hi, attr, best.impurity + 1e-6);
-                        if best.beaten_by(&cur) {
-                            best = cur;
-                        }
-                    }
+                    let best = one.best(self, sorted, lo, hi, 0..width);
                     (best, one.finish(sorted, lo, hi))
                 }
             };
@@ -245,16 +239,7 @@ impl Builder<'_> {
         let mut first = AttributeLoop::new(self.y, rows, None);
         let mut second = AttributeLoop::new(self.y, Vec::with_capacity(n), Some(at - 1));
         let (mut best, splits) = join(
-            || {
-                let mut best = Split::none();
-                for attr in 0..at {
-                    let cur = first.split(self, sorted, lo, hi, attr, best.impurity + 1e-6);
-                    if best.beaten_by(&cur) {
-                        best = cur;
-                    }
-                }
-                best
-            },
+            || first.best(self, sorted, lo, hi, 0..at),
             || {
                 let mut own = Split::none();
                 let mut splits = Vec::with_capacity(width - at);
@@ -500,6 +485,26 @@ impl<'a> AttributeLoop<'a> {
                 floor,
             )
         }
+    }
+
+    /// `RuleNode.split`'s loop over `attrs`: the node's best split, each attribute's scan
+    /// skipping what cannot beat the best so far by Weka's margin of 1e-6.
+    fn best(
+        &mut self,
+        b: &Builder,
+        sorted: &SortedColumns,
+        lo: usize,
+        hi: usize,
+        attrs: std::ops::Range<usize>,
+    ) -> Split {
+        let mut best = Split::none();
+        for attr in attrs {
+            let cur = self.split(b, sorted, lo, hi, attr, best.impurity + 1e-6);
+            if best.beaten_by(&cur) {
+                best = cur;
+            }
+        }
+        best
     }
 
     /// The rows in the order the loop's last attribute left them.

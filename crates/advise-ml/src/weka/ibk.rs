@@ -347,22 +347,18 @@ impl Ibk {
                 .flatten();
             let pivots = pivots.as_ref();
             let work = run.len() * self.x.len() * scaled.width;
-            if work < parallel_work {
+            // Each thread judges the pivots on its own targets.
+            let predict = |rows: &[Vec<f64>]| {
                 let usage = PivotUse::new(pivots);
-                out.extend(
-                    run.iter()
-                        .map(|r| self.predict_scaled(&scaled, &usage, numeric, r)),
-                );
+                rows.iter()
+                    .map(|r| self.predict_scaled(&scaled, &usage, numeric, r))
+                    .collect::<Vec<f64>>()
+            };
+            if work < parallel_work {
+                out.extend(predict(run));
             } else {
                 // Half the run on the helper thread (when it is free).
                 let (first, second) = run.split_at(run.len() / 2);
-                let scaled = &scaled;
-                let predict = |rows: &[Vec<f64>]| {
-                    let usage = PivotUse::new(pivots);
-                    rows.iter()
-                        .map(|r| self.predict_scaled(scaled, &usage, numeric, r))
-                        .collect::<Vec<f64>>()
-                };
                 let (a, b) = join(|| predict(first), || predict(second));
                 out.extend(a);
                 out.extend(b);

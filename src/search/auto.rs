@@ -3,8 +3,11 @@
 //! - a budget that covers the space: exhaustive search;
 //! - a budget under 8 evaluations (too few to learn anything): random search;
 //! - otherwise model-guided iterated local search ([`Ils`]): a random 15% of the budget
-//!   first, then first-improvement descent from the fastest configuration by variable
-//!   neighbourhood descent (adjacent values first, then any single-parameter change: the
+//!   first; where the budget is at least 100 evaluations, 10% of it (at most 20 steps) on
+//!   Bayesian-optimisation steps (a Gaussian process on the 30 fastest measurements, expected
+//!   improvement over 100 random unmeasured configurations and the best's neighbours:
+//!   [`BayesOpt::steps`]); then first-improvement descent from the fastest configuration by
+//!   variable neighbourhood descent (adjacent values first, then any single-parameter change: the
 //!   two neighbourhoods of Kernel Tuner 1.5.0's `searchspace.py`), neighbours tried in the
 //!   order a main-effects model of log time predicts (refitted on every measurement; failed
 //!   configurations count as twice the slowest time, so failing regions are avoided), and at
@@ -21,9 +24,15 @@
 //! best left every run on some spaces in the same second-best basin (convolution on a W6600:
 //! 0.836 of the optimum at 2% and at 5%); the Metropolis rule takes the 12 benchmark_hub
 //! spaces' mean of medians from 0.962 to 0.967 at 2% and from 0.984 to 0.998 at 5%, and
-//! leaves 19 other public spaces within 0.001 (docs/search-results.md).
+//! leaves 19 other public spaces within 0.001 (docs/search-results.md). The Bayesian steps
+//! find regions a main-effects model steers away from when the fast configurations need two
+//! parameters at once (dedispersion on an MI250X at 1%: 0.751 -> 1.000 of the optimum); under
+//! 100 evaluations the process has too few rows and cost convolution on an A6000 at 2%
+//! (0.947 -> 0.778), so smaller budgets skip them; past 20 steps they cost more CPU (about 70
+//! us a step) than they found on the development spaces.
 
 use super::basic::{Exhaustive, RandomSearch};
+use super::bayes::BayesOpt;
 use super::evaluator::Evaluator;
 use super::ils::{Ils, Neighbourhood};
 use super::Strategy;
@@ -48,6 +57,14 @@ impl Default for Auto {
                 restart: 0,
                 init: 0.15,
                 noise: 0.0,
+                bo: 0.1,
+                bo_opt: BayesOpt {
+                    candidates: 100,
+                    max_train: 30,
+                    ..BayesOpt::default()
+                },
+                bo_min: 100,
+                bo_max: 20,
             },
         }
     }
@@ -68,5 +85,31 @@ impl Strategy for Auto {
         } else {
             self.ils.search(ev, rng)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::testutil::{grid_space, optimum_hits};
+
+    #[test]
+    fn bayesian_steps_only_from_a_hundred_evaluations() {
+        let space = grid_space();
+        let plain = Auto {
+            ils: Ils {
+                bo: 0.0,
+                ..Auto::default().ils
+            },
+        };
+        let trace = |st: &Auto, budget| {
+            crate::search::run(&space, st, budget, 5)
+                .map(|r| r.trace)
+                .unwrap()
+        };
+        // Under 100 evaluations `auto` is the local search alone; from 100 it is not.
+        assert_eq!(trace(&Auto::default(), 99), trace(&plain, 99));
+        assert_ne!(trace(&Auto::default(), 100), trace(&plain, 100));
+        assert!(optimum_hits(&Auto::default(), 100, 10) >= 9);
     }
 }

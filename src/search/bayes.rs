@@ -14,6 +14,7 @@
 
 use super::evaluator::{Eval, Evaluator};
 use super::neighbours::hamming;
+use super::space::SearchSpace;
 use super::Strategy;
 use advise_ml::{Cholesky, Rng};
 
@@ -95,14 +96,48 @@ impl Gp {
         ))
     }
 
-    fn predict(&self, q: &[f64], buf: &mut Vec<f64>) -> (f64, f64) {
-        buf.clear();
-        buf.extend(self.x.iter().map(|xi| matern52(dist2(xi, q), self.ell)));
-        let mean = buf.iter().zip(&self.alpha).map(|(a, b)| a * b).sum::<f64>();
-        self.chol.solve_lower(buf);
-        let var = (1.0 - buf.iter().map(|v| v * v).sum::<f64>()).max(1e-12);
-        (mean, var.sqrt())
+    /// Mean and standard deviation at each of `qs` (as one prediction at a time would give
+    /// them, bit for bit: every sum runs over the training rows in order), in `out`. The
+    /// kernel columns of all queries are solved together ([`Cholesky::solve_lower_many`]).
+    fn predict_many(&self, qs: &[Vec<f64>], scratch: &mut Scratch, out: &mut Vec<(f64, f64)>) {
+        let (n, c) = (self.x.len(), qs.len());
+        let k = &mut scratch.k;
+        k.clear();
+        for xi in &self.x {
+            k.extend(qs.iter().map(|q| matern52(dist2(xi, q), self.ell)));
+        }
+        let mean = &mut scratch.mean;
+        mean.clear();
+        mean.resize(c, -0.0);
+        for (row, a) in k.chunks_exact(c.max(1)).zip(&self.alpha) {
+            for (m, kv) in mean.iter_mut().zip(row) {
+                *m += kv * a;
+            }
+        }
+        scratch.sum.resize(c, 0.0);
+        self.chol.solve_lower_many(k, c, &mut scratch.sum);
+        let sq = &mut scratch.sum;
+        sq.fill(-0.0);
+        for row in k.chunks_exact(c.max(1)).take(n) {
+            for (s, v) in sq.iter_mut().zip(row) {
+                *s += v * v;
+            }
+        }
+        out.clear();
+        out.extend(
+            mean.iter()
+                .zip(sq.iter())
+                .map(|(&m, &s)| (m, (1.0 - s).max(1e-12).sqrt())),
+        );
     }
+}
+
+/// Buffers reused from one step's predictions to the next.
+#[derive(Default)]
+struct Scratch {
+    k: Vec<f64>,
+    mean: Vec<f64>,
+    sum: Vec<f64>,
 }
 
 /// A random configuration not measured yet (the caller checks one exists).
@@ -119,46 +154,44 @@ fn dist2(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum()
 }
 
-impl Strategy for BayesOpt {
-    fn name(&self) -> String {
-        "bayes_opt".into()
-    }
+/// The parameters' level indices scaled to [0, 1]: the process's inputs.
+fn features(space: &SearchSpace, radix: &[usize], id: usize) -> Vec<f64> {
+    space
+        .levels(id)
+        .iter()
+        .zip(radix)
+        .map(|(&l, &r)| {
+            if r > 1 {
+                l as f64 / (r - 1) as f64
+            } else {
+                0.0
+            }
+        })
+        .collect()
+}
 
-    fn search(&self, ev: &mut Evaluator, rng: &mut Rng) {
+impl BayesOpt {
+    /// Measures the candidate of largest expected improvement, step after step, until
+    /// `until` evaluations are used (or the budget or space ends). `seen` holds the
+    /// measurements so far (log time; `None`: failed) and gains every new one.
+    pub(crate) fn steps(
+        &self,
+        ev: &mut Evaluator,
+        rng: &mut Rng,
+        seen: &mut Vec<(usize, Option<f64>)>,
+        until: usize,
+    ) {
         let space = ev.space();
         let radix = space.radix();
-        let feat = |id: usize| -> Vec<f64> {
-            space
-                .levels(id)
-                .iter()
-                .zip(&radix)
-                .map(|(&l, &r)| {
-                    if r > 1 {
-                        l as f64 / (r - 1) as f64
-                    } else {
-                        0.0
-                    }
-                })
-                .collect()
-        };
-        let n_init = ((self.init * ev.budget() as f64).round() as usize).max(5);
-        let mut ids: Vec<usize> = (0..space.len()).collect();
-        rng.choose_front(&mut ids, n_init);
-        // Measured configurations and log time (None: failed).
-        let mut seen: Vec<(usize, Option<f64>)> = Vec::new();
-        for &id in ids.iter().take(n_init) {
-            match ev.evaluate(id) {
-                Eval::Time(t) => seen.push((id, Some(t.ln()))),
-                Eval::Failed => seen.push((id, None)),
-                Eval::Exhausted => return,
-            }
-        }
+        let feat = |id: usize| features(space, &radix, id);
         let scale = (space.n_params().max(1) as f64).sqrt();
         let mut ell = 0.2 * scale;
         let mut tuned_at = 0;
-        let mut buf = Vec::new();
+        let mut scratch = Scratch::default();
+        let mut queries = Vec::new();
+        let mut predicted = Vec::new();
         let mut cands = Vec::new();
-        while ev.remaining() > 0 && ev.used() < space.len() {
+        while ev.remaining() > 0 && ev.used() < space.len() && ev.used() < until {
             let worst = seen.iter().filter_map(|s| s.1).fold(f64::MIN, f64::max);
             if worst == f64::MIN {
                 // Nothing succeeded yet: keep sampling at random.
@@ -214,8 +247,10 @@ impl Strategy for BayesOpt {
             }
             let mut pick = None;
             let mut best_ei = f64::NEG_INFINITY;
-            for &c in &cands {
-                let (mu, s) = gp.predict(&feat(c), &mut buf);
+            queries.clear();
+            queries.extend(cands.iter().map(|&c| feat(c)));
+            gp.predict_many(&queries, &mut scratch, &mut predicted);
+            for (&c, &(mu, s)) in cands.iter().zip(&predicted) {
                 let imp = best_y - mu - 0.01;
                 let z = imp / s;
                 let ei = imp * phi_cdf(z) + s * phi_pdf(z);
@@ -231,6 +266,29 @@ impl Strategy for BayesOpt {
                 Eval::Exhausted => return,
             }
         }
+    }
+}
+
+impl Strategy for BayesOpt {
+    fn name(&self) -> String {
+        "bayes_opt".into()
+    }
+
+    fn search(&self, ev: &mut Evaluator, rng: &mut Rng) {
+        let space = ev.space();
+        let n_init = ((self.init * ev.budget() as f64).round() as usize).max(5);
+        let mut ids: Vec<usize> = (0..space.len()).collect();
+        rng.choose_front(&mut ids, n_init);
+        // Measured configurations and log time (None: failed).
+        let mut seen: Vec<(usize, Option<f64>)> = Vec::new();
+        for &id in ids.iter().take(n_init) {
+            match ev.evaluate(id) {
+                Eval::Time(t) => seen.push((id, Some(t.ln()))),
+                Eval::Failed => seen.push((id, None)),
+                Eval::Exhausted => return,
+            }
+        }
+        self.steps(ev, rng, &mut seen, usize::MAX);
     }
 }
 

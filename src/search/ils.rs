@@ -8,6 +8,7 @@
 //! jumps from the best. Both stop when the budget is spent, unlike scipy's basinhopping, which
 //! Kernel Tuner lets end early.
 
+use super::bayes::BayesOpt;
 use super::evaluator::{Eval, Evaluator};
 use super::neighbours::{adjacent, hamming};
 use super::space::SearchSpace;
@@ -47,6 +48,16 @@ pub struct Ils {
     /// Noise added to the model's predictions (standard deviations of log time), so that
     /// repeated runs do not all follow the same path.
     pub noise: f64,
+    /// Share of the budget spent, after the random share, on Bayesian-optimisation steps
+    /// (a Gaussian process and expected improvement, [`BayesOpt::steps`]) before the first
+    /// descent (0: none).
+    pub bo: f64,
+    /// The Bayesian-optimisation phase's settings (candidates scored per step, most rows).
+    pub bo_opt: BayesOpt,
+    /// Smallest budget (evaluations) that gets the Bayesian-optimisation phase.
+    pub bo_min: usize,
+    /// Most Bayesian-optimisation steps (they cost far more CPU than the local search's).
+    pub bo_max: usize,
 }
 
 impl Ils {
@@ -61,6 +72,10 @@ impl Ils {
             restart: 0,
             init: 0.0,
             noise: 0.0,
+            bo: 0.0,
+            bo_opt: BayesOpt::default(),
+            bo_min: 0,
+            bo_max: usize::MAX,
         }
     }
 
@@ -75,6 +90,10 @@ impl Ils {
             restart: 0,
             init: 0.0,
             noise: 0.0,
+            bo: 0.0,
+            bo_opt: BayesOpt::default(),
+            bo_min: 0,
+            bo_max: usize::MAX,
         }
     }
 }
@@ -180,6 +199,17 @@ impl Strategy for Ils {
             if random_start(ev, rng).is_none() {
                 break;
             }
+        }
+        if self.bo > 0.0 && ev.budget() >= self.bo_min {
+            let space = ev.space();
+            let mut seen: Vec<(usize, Option<f64>)> = ev
+                .evaluated()
+                .iter()
+                .map(|&id| (id, space.time(id).map(f64::ln)))
+                .collect();
+            let steps = ((self.bo * ev.budget() as f64).round() as usize).min(self.bo_max);
+            let until = ev.used() + steps;
+            self.bo_opt.steps(ev, rng, &mut seen, until);
         }
         let Some(mut cur) = ev.best().or_else(|| random_start(ev, rng)) else {
             return;

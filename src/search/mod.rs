@@ -181,6 +181,7 @@ mod tests {
             "greedy_ils:nb=vnd,model=1,restart=2,init=0.2,noise=0.1,scan=4",
             "basinhopping:nb=hamming,perturb=1,temp=0.5",
             "auto:init=0.3,perturb=3,temp=0",
+            "auto:bo=0.3,bomin=10,bocand=20,botrain=10",
             "iterml-cart",
             "iterml-knn",
             "iterml-svr",

@@ -194,6 +194,26 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
                 s.ils.temp = non_negative("temp", &v)?;
                 s.ils.name += &format!("-t{v}");
             }
+            if let Some(v) = take("bo") {
+                s.ils.bo = non_negative("bo", &v)?.min(1.0);
+                s.ils.name += &format!("-bo{v}");
+            }
+            if let Some(v) = take("bocand") {
+                s.ils.bo_opt.candidates = count("bocand", &v)?;
+                s.ils.name += &format!("-c{v}");
+            }
+            if let Some(v) = take("bomin") {
+                s.ils.bo_min = count("bomin", &v)?;
+                s.ils.name += &format!("-min{v}");
+            }
+            if let Some(v) = take("bomax") {
+                s.ils.bo_max = count("bomax", &v)?;
+                s.ils.name += &format!("-max{v}");
+            }
+            if let Some(v) = take("botrain") {
+                s.ils.bo_opt.max_train = count("botrain", &v)?;
+                s.ils.name += &format!("-m{v}");
+            }
             Box::new(s)
         }
         other => {

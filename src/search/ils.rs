@@ -13,7 +13,7 @@ use super::evaluator::{Eval, Evaluator};
 use super::neighbours::{adjacent, hamming};
 use super::space::SearchSpace;
 use super::Strategy;
-use advise_ml::{OneHotRidge, Rng};
+use advise_ml::{LevelCounts, OneHotRidge, Rng};
 
 /// Which configurations are neighbours.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -140,30 +140,58 @@ pub(crate) fn normal(rng: &mut Rng) -> f64 {
     (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * rng.unit()).cos()
 }
 
-/// A main-effects model of log time on every measurement (failures: twice the slowest).
-pub(crate) fn fit_model(ev: &Evaluator) -> Option<OneHotRidge> {
-    let space = ev.space();
-    let worst = ev
-        .evaluated()
-        .iter()
-        .filter_map(|&id| space.time(id))
-        .fold(f64::NEG_INFINITY, f64::max);
-    if !worst.is_finite() {
-        return None;
+/// The measurements a main-effects model of log time is fitted on, kept from one refit to the
+/// next (a search's measurements only grow): their levels, their log times and the levels'
+/// co-occurrence counts, so that each refit reads only the new measurements.
+pub(crate) struct ModelRows {
+    counts: LevelCounts,
+    rows: Vec<u16>,
+    /// Log time of each measurement; `None`: failed.
+    logs: Vec<Option<f64>>,
+    /// The slowest time measured.
+    worst: f64,
+    y: Vec<f64>,
+}
+
+impl ModelRows {
+    pub(crate) fn new(space: &SearchSpace) -> ModelRows {
+        ModelRows {
+            counts: LevelCounts::new(&space.radix()),
+            rows: Vec::new(),
+            logs: Vec::new(),
+            worst: f64::NEG_INFINITY,
+            y: Vec::new(),
+        }
     }
-    let mut rows = Vec::with_capacity(ev.used() * space.n_params());
-    let mut y = Vec::with_capacity(ev.used());
-    for &id in ev.evaluated() {
-        rows.extend_from_slice(space.levels(id));
-        y.push(space.time(id).unwrap_or(2.0 * worst).ln());
+
+    /// A main-effects model of log time on every measurement (failures: twice the slowest),
+    /// the same bit for bit as [`OneHotRidge::fit`] on all of them.
+    pub(crate) fn fit(&mut self, ev: &Evaluator) -> Option<OneHotRidge> {
+        let space = ev.space();
+        for &id in ev.evaluated().get(self.logs.len()..).unwrap_or(&[]) {
+            let levels = space.levels(id);
+            self.counts.add(levels).ok()?;
+            self.rows.extend_from_slice(levels);
+            let t = space.time(id);
+            if let Some(t) = t {
+                self.worst = self.worst.max(t);
+            }
+            self.logs.push(t.map(f64::ln));
+        }
+        if !self.worst.is_finite() {
+            return None;
+        }
+        let failed = (2.0 * self.worst).ln();
+        self.y.clear();
+        self.y.extend(self.logs.iter().map(|l| l.unwrap_or(failed)));
+        OneHotRidge::fit_counted(&self.counts, &self.rows, &self.y, 1.0).ok()
     }
-    OneHotRidge::fit(&space.radix(), &rows, &y, 1.0).ok()
 }
 
 impl Ils {
     /// Puts neighbours in the order they are tried: predicted fastest first, or at random.
-    fn order(&self, ev: &Evaluator, nb: &mut Vec<usize>, rng: &mut Rng) {
-        let model = if self.model { fit_model(ev) } else { None };
+    fn order(&self, ev: &Evaluator, nb: &mut Vec<usize>, data: &mut ModelRows, rng: &mut Rng) {
+        let model = if self.model { data.fit(ev) } else { None };
         match model {
             Some(m) => {
                 let space = ev.space();
@@ -218,6 +246,7 @@ impl Strategy for Ils {
         let mut best_seen = f64::INFINITY;
         let mut stale = 0usize;
         let mut nb = Vec::new();
+        let mut data = ModelRows::new(space);
         while ev.remaining() > 0 && ev.used() < space.len() {
             // First-improvement descent from `cur`.
             let stages: &[Neighbourhood] = match self.neighbourhood {
@@ -233,7 +262,7 @@ impl Strategy for Ils {
                         _ => hamming(space, cur.0, &mut nb),
                     }
                     nb.retain(|&c| !ev.is_evaluated(c));
-                    self.order(ev, &mut nb, rng);
+                    self.order(ev, &mut nb, &mut data, rng);
                     let limit = if self.scan > 0 { self.scan } else { nb.len() };
                     for &c in nb.iter().take(limit) {
                         match ev.evaluate(c) {

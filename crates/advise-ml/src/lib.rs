@@ -43,7 +43,7 @@ pub use forest::{Forest, ForestParams};
 pub use knn::{Knn, KnnParams};
 pub use levels::{LevelModel, LevelScale, LevelSet, Levels, Refit};
 pub use linalg::Cholesky;
-pub use ridge::OneHotRidge;
+pub use ridge::{LevelCounts, OneHotRidge};
 pub use rng::{JavaRandom, Rng, SplitMix64};
 pub use weka::ibk::{Ibk, IbkParams};
 pub use weka::linear::{LinearParams, LinearRegression};

@@ -17,6 +17,75 @@ pub struct OneHotRidge {
     weights: Vec<f64>,
 }
 
+/// The normal equations' level co-occurrence counts of a growing set of level rows: entry
+/// (c, d) counts the rows that hold both level columns c and d. Counts are whole numbers,
+/// exact in `f64` whatever the order rows are added in, so a search that measures one
+/// configuration at a time adds each row once instead of recounting every row at every
+/// refit, and the fit comes out bit for bit as from scratch.
+#[derive(Debug, Clone)]
+pub struct LevelCounts {
+    radix: Vec<usize>,
+    offsets: Vec<usize>,
+    /// Level columns in all (the sum of the radixes).
+    f: usize,
+    a: Vec<f64>,
+    rows: usize,
+    cols: Vec<usize>,
+}
+
+impl LevelCounts {
+    pub fn new(radix: &[usize]) -> LevelCounts {
+        let mut offsets = Vec::with_capacity(radix.len());
+        let mut f = 0;
+        for &r in radix {
+            offsets.push(f);
+            f += r;
+        }
+        LevelCounts {
+            radix: radix.to_vec(),
+            offsets,
+            f,
+            a: vec![0.0; f * f],
+            rows: 0,
+            cols: vec![0; radix.len()],
+        }
+    }
+
+    /// Rows counted so far.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Counts one more row of levels (one per parameter).
+    pub fn add(&mut self, row: &[u16]) -> Result<()> {
+        let p = self.radix.len();
+        if row.len() != p {
+            return Err(MlError::Data(format!(
+                "a row needs {p} levels, got {}",
+                row.len()
+            )));
+        }
+        for (j, (&l, &r)) in row.iter().zip(&self.radix).enumerate() {
+            let l = l as usize;
+            if l >= r {
+                return Err(MlError::Data(format!(
+                    "level {l} of parameter {j} is outside its {r} levels"
+                )));
+            }
+            self.cols[j] = self.offsets[j] + l;
+        }
+        let f = self.f;
+        for &c in &self.cols {
+            let line = &mut self.a[c * f..(c + 1) * f];
+            for &d in &self.cols {
+                line[d] += 1.0;
+            }
+        }
+        self.rows += 1;
+        Ok(())
+    }
+}
+
 impl OneHotRidge {
     /// Fits `y` on the level rows (`rows.len() == y.len() * radix.len()`, row-major) with
     /// ridge penalty `lambda` (> 0) on the level weights; the mean is not penalised.
@@ -30,6 +99,34 @@ impl OneHotRidge {
                 rows.len()
             )));
         }
+        let mut counts = LevelCounts::new(radix);
+        if p == 0 {
+            counts.rows = y.len(); // no levels: the model is the mean
+        }
+        for row in rows.chunks_exact(p.max(1)).take(y.len()) {
+            counts.add(row)?;
+        }
+        OneHotRidge::fit_counted(&counts, rows, y, lambda)
+    }
+
+    /// [`OneHotRidge::fit`] with the rows' co-occurrence counts already formed: `counts` must
+    /// have counted exactly `rows` (checked by number; the caller keeps them the same rows).
+    pub fn fit_counted(
+        counts: &LevelCounts,
+        rows: &[u16],
+        y: &[f64],
+        lambda: f64,
+    ) -> Result<OneHotRidge> {
+        let p = counts.radix.len();
+        if rows.len() != y.len() * p || counts.rows != y.len() {
+            return Err(MlError::Data(format!(
+                "{} targets need {} level numbers and as many counted rows, got {} and {}",
+                y.len(),
+                y.len() * p,
+                rows.len(),
+                counts.rows
+            )));
+        }
         if y.is_empty() {
             return Err(MlError::Data("no rows to fit".into()));
         }
@@ -38,32 +135,14 @@ impl OneHotRidge {
                 "ridge penalty {lambda} must be a positive number"
             )));
         }
-        let mut offsets = Vec::with_capacity(p);
-        let mut f = 0;
-        for &r in radix {
-            offsets.push(f);
-            f += r;
-        }
+        let f = counts.f;
+        let offsets = &counts.offsets;
         let mean = y.iter().sum::<f64>() / y.len() as f64;
-        let mut a = vec![0.0; f * f];
+        let mut a = counts.a.clone();
         let mut b = vec![0.0; f];
-        let mut cols = vec![0usize; p];
         for (row, &yi) in rows.chunks_exact(p.max(1)).zip(y) {
-            for j in 0..p {
-                let l = row[j] as usize;
-                if l >= radix[j] {
-                    return Err(MlError::Data(format!(
-                        "level {l} of parameter {j} is outside its {} levels",
-                        radix[j]
-                    )));
-                }
-                cols[j] = offsets[j] + l;
-            }
-            for &c in &cols {
-                b[c] += yi - mean;
-                for &d in &cols {
-                    a[c * f + d] += 1.0;
-                }
+            for (&l, &o) in row.iter().zip(offsets) {
+                b[o + l as usize] += yi - mean;
             }
         }
         for c in 0..f {
@@ -72,7 +151,7 @@ impl OneHotRidge {
         let chol = Cholesky::new(&a, f)?;
         chol.solve(&mut b);
         Ok(OneHotRidge {
-            offsets,
+            offsets: offsets.clone(),
             mean,
             weights: b,
         })
@@ -111,6 +190,33 @@ mod tests {
             assert!((m.predict(r) - want).abs() < 1e-4);
         }
         assert!(m.predict(&[2, 1]) < m.predict(&[1, 0]));
+    }
+
+    #[test]
+    fn counts_kept_between_fits_give_the_same_model_bit_for_bit() {
+        let radix = [3, 4, 1, 2];
+        let mut rng = crate::Rng::new(2);
+        let mut rows = Vec::new();
+        let mut y = Vec::new();
+        let mut counts = LevelCounts::new(&radix);
+        for n in 1..=40 {
+            let row: Vec<u16> = radix.iter().map(|&r| rng.below(r) as u16).collect();
+            counts.add(&row).unwrap();
+            rows.extend_from_slice(&row);
+            y.push(rng.unit() * 3.0 - 1.0);
+            let kept = OneHotRidge::fit_counted(&counts, &rows, &y, 1.0).unwrap();
+            let fresh = OneHotRidge::fit(&radix, &rows, &y, 1.0).unwrap();
+            let bits = |m: &OneHotRidge| {
+                let mut b: Vec<u64> = m.weights.iter().map(|w| w.to_bits()).collect();
+                b.push(m.mean.to_bits());
+                b
+            };
+            assert_eq!(bits(&kept), bits(&fresh), "{n} rows");
+        }
+        // Counts of other rows than the ones given are refused, as is a level out of range.
+        assert!(OneHotRidge::fit_counted(&counts, &rows[..4], &y[..1], 1.0).is_err());
+        assert!(counts.add(&[3, 0, 0, 0]).is_err());
+        assert!(counts.add(&[0, 0]).is_err());
     }
 
     #[test]

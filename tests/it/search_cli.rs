@@ -140,3 +140,63 @@ fn unknown_strategy_and_oversized_budget_exit_2_and_a_missing_space_5() {
         .code(5)
         .stderr(predicate::str::contains("no/such/file.json"));
 }
+
+#[test]
+fn auto_takes_its_settings_and_names_a_bad_one() {
+    // Under 100 evaluations `auto` runs no Bayesian steps, so `bo=0` changes nothing there.
+    let results = |strategy: &str, budget: &str| {
+        let o = advise()
+            .args([
+                "search-bench",
+                "--strategies",
+                strategy,
+                "--budgets",
+                budget,
+            ])
+            .args(["--repeats", "5", "--no-charts", "--json", "--space"])
+            .arg(space())
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let v: serde_json::Value = serde_json::from_slice(&o).unwrap();
+        let r = &v["results"][0];
+        (
+            r["median_fraction"].clone(),
+            r["p5_fraction"].clone(),
+            r["evals_to_95"].clone(),
+        )
+    };
+    assert_eq!(results("auto", "99"), results("auto:bo=0", "99"));
+    let (median, _, _) = results("auto:bo=0.2,bomin=50,bomax=10,bocand=50,botrain=20", "164");
+    assert!(median.as_f64().is_some_and(|m| m > 0.0 && m <= 1.0));
+    advise()
+        .args([
+            "search",
+            "--strategy",
+            "auto:bomax=0",
+            "--budget",
+            "164",
+            "--space",
+        ])
+        .arg(space())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "option bomax=0: expected a positive integer",
+        ));
+    advise()
+        .args([
+            "search",
+            "--strategy",
+            "auto:bo=lots",
+            "--budget",
+            "164",
+            "--space",
+        ])
+        .arg(space())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("option bo=lots"));
+}

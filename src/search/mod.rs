@@ -190,7 +190,7 @@ mod tests {
         ]);
         for name in names {
             let st = strategy(name).unwrap();
-            for budget in [1, 7, 40, s.len()] {
+            for budget in [1, 7, 40, 120, s.len() - 1, s.len()] {
                 let a = run(&s, st.as_ref(), budget, 11).unwrap();
                 let b = run(&s, st.as_ref(), budget, 11).unwrap();
                 assert!(

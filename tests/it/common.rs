@@ -25,6 +25,23 @@ pub fn advise() -> assert_cmd::Command {
     c
 }
 
+/// `advise -q ARGS...`, which must succeed, and its standard output read as JSON.
+pub fn run_json<I, S>(args: I) -> serde_json::Value
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let out = advise()
+        .arg("-q")
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    serde_json::from_slice(&out).unwrap()
+}
+
 /// `advise -q bench transfer --method baselines ARGS...` run in `cwd` (the baselines are
 /// enough to see which evaluations run, and fast).
 pub fn bench_transfer_baselines(

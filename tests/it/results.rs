@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 
-use crate::common::advise;
+use crate::common::run_json;
 
 fn committed(name: &str) -> Value {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -16,18 +16,6 @@ fn committed(name: &str) -> Value {
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("{}: {e}; run scripts/results/regenerate.sh", path.display()));
     serde_json::from_str(&text).unwrap()
-}
-
-fn run_json(args: &[&str]) -> Value {
-    let out = advise()
-        .arg("-q")
-        .args(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    serde_json::from_slice(&out).unwrap()
 }
 
 /// The fields scripts/results/figures.py keeps of an experiment document.
@@ -80,7 +68,7 @@ fn search_figures(doc: &Value) -> Value {
 
 #[test]
 fn fast_experiment_figures_are_the_committed_ones() {
-    let doc = run_json(&[
+    let doc = run_json([
         "experiment",
         "--dataset",
         "datasets/ktt-pnpoly-rtx2080ti",
@@ -98,7 +86,7 @@ fn fast_experiment_figures_are_the_committed_ones() {
 
 #[test]
 fn fast_search_figures_are_the_committed_ones() {
-    let doc = run_json(&[
+    let doc = run_json([
         "search-bench",
         "--space",
         "tests/fixtures/spaces/pnpoly__RTX_2080_Ti.json.gz",
@@ -120,7 +108,7 @@ fn fast_search_figures_are_the_committed_ones() {
 
 #[test]
 fn statuner_figures_are_the_committed_ones() {
-    let doc = run_json(&["statuner", "--json"]);
+    let doc = run_json(["statuner", "--json"]);
     assert_eq!(
         json!({"mean": doc["mean"], "paper": doc["paper"]}),
         committed("statuner.json")

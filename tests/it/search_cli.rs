@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::advise;
+use crate::common::{advise, run_json};
 use predicates::prelude::*;
 
 fn space() -> PathBuf {
@@ -145,22 +145,21 @@ fn unknown_strategy_and_oversized_budget_exit_2_and_a_missing_space_5() {
 fn auto_takes_its_settings_and_names_a_bad_one() {
     // Under 100 evaluations `auto` runs no Bayesian steps, so `bo=0` changes nothing there.
     let results = |strategy: &str, budget: &str| {
-        let o = advise()
-            .args([
-                "search-bench",
-                "--strategies",
-                strategy,
-                "--budgets",
-                budget,
-            ])
-            .args(["--repeats", "5", "--no-charts", "--json", "--space"])
-            .arg(space())
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        let v: serde_json::Value = serde_json::from_slice(&o).unwrap();
+        let space = space();
+        let space = space.to_str().unwrap();
+        let v = run_json([
+            "search-bench",
+            "--strategies",
+            strategy,
+            "--budgets",
+            budget,
+            "--repeats",
+            "5",
+            "--no-charts",
+            "--json",
+            "--space",
+            space,
+        ]);
         let r = &v["results"][0];
         (
             r["median_fraction"].clone(),

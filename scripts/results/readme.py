@@ -126,7 +126,8 @@ def results_list(folder):
             used = "both cores" if threads > 1 else "one core"
             items.append("- `advise bench models` (synthetic data; one run on a shared 2-core "
                          f"machine, advise on {used}, Weka on one, docs/performance.md), "
-                         "Weka 3.6.14 time / advise time: " + ", ".join(parts) + ".")
+                         "Weka 3.6.14 time / advise time, best runs, Weka's after its JIT's "
+                         "warm-up: " + ", ".join(parts) + ".")
     return "\n".join(items)
 
 

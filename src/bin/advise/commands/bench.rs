@@ -1,7 +1,12 @@
 //! `advise bench models`: fit + predict time of every model on the seeded `synthetic` dataset
 //! (rows x columns as asked), and, where `java` and Weka's jar exist, the same for Weka's IBk,
 //! M5P and LinearRegression through scripts/weka/WekaBench.java, with the ratio Weka / advise.
-//! Both sides time fit + predict of the same rows on data already in memory, best of a few runs.
+//! Both sides time fit + predict of the same rows on data already in memory: each runs at least
+//! the size's repetitions and until a minimum time has passed, and the best run is compared.
+//! Weka runs until [`WEKA_SECONDS`]: its JIT compiles the hot code only after some runs (M5P at
+//! 192 x 250 rows: best of 5 runs 0.048-0.052 s, best of 50 or more 0.033-0.034 s), and a
+//! comparison with a cold JIT would flatter advise. advise, compiled ahead of time, runs until
+//! [`ADVISE_SECONDS`].
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -36,23 +41,70 @@ struct BenchRow {
     /// Threads advise's fit and predict could use (2 where the models' helper thread took
     /// jobs; see advise_ml::helper_thread).
     threads: usize,
+    /// advise's best run.
     advise_s: f64,
+    /// Median of advise's later half of runs.
+    advise_median_s: f64,
+    advise_runs: usize,
+    /// Weka's best run.
     weka_s: Option<f64>,
-    /// Weka's time over advise's.
+    /// Median of Weka's later half of runs (after the JIT's warm-up).
+    weka_median_s: Option<f64>,
+    weka_runs: Option<usize>,
+    /// Weka's best time over advise's.
     ratio: Option<f64>,
+    /// Weka's median time over advise's.
+    median_ratio: Option<f64>,
 }
 
-fn time_ours(method: Method, data: &Data, reps: usize) -> Result<f64> {
+/// Seconds Weka runs fit + predict at least (see the module's note).
+const WEKA_SECONDS: f64 = 5.0;
+/// Seconds advise runs fit + predict at least.
+const ADVISE_SECONDS: f64 = 1.0;
+/// Most runs of one timing.
+const MAX_RUNS: usize = 1000;
+
+/// Wall times of repeated fit + predict runs.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Timing {
+    /// The best run, in seconds.
+    pub best: f64,
+    /// The median of the later half of the runs.
+    pub median: f64,
+    pub runs: usize,
+}
+
+impl Timing {
+    /// Runs `once` at least `reps` times and until `seconds` have passed (at most
+    /// [`MAX_RUNS`] times); `once` returns one run's seconds.
+    fn measure(reps: usize, seconds: f64, mut once: impl FnMut() -> Result<f64>) -> Result<Timing> {
+        let mut times = Vec::new();
+        let mut spent = 0.0;
+        while times.len() < MAX_RUNS && (times.len() < reps.max(1) || spent < seconds) {
+            let s = once()?;
+            spent += s;
+            times.push(s);
+        }
+        let best = times.iter().copied().fold(f64::INFINITY, f64::min);
+        let mut late = times[times.len() / 2..].to_vec();
+        late.sort_by(f64::total_cmp);
+        Ok(Timing {
+            best,
+            median: late[late.len() / 2],
+            runs: times.len(),
+        })
+    }
+}
+
+fn time_ours(method: Method, data: &Data, reps: usize) -> Result<Timing> {
     let params = method.default_params();
-    let mut best = f64::INFINITY;
-    for _ in 0..reps {
+    Timing::measure(reps, ADVISE_SECONDS, || {
         let t0 = Instant::now();
         let model = params.fit(data)?;
         let p = model.model.predict(&data.x)?;
         std::hint::black_box(p);
-        best = best.min(t0.elapsed().as_secs_f64());
-    }
-    Ok(best)
+        Ok(t0.elapsed().as_secs_f64())
+    })
 }
 
 pub(super) fn write_csv(data: &Data, path: &Path) -> Result<()> {
@@ -111,30 +163,39 @@ impl Weka {
         })
     }
 
-    fn time(&self, class: &str, csv: &Path, reps: usize) -> Result<f64> {
-        self.time_split(class, csv, csv, reps)
+    fn time(&self, class: &str, csv: &Path, reps: usize) -> Result<Timing> {
+        self.time_split(class, csv, csv, reps, WEKA_SECONDS)
     }
 
-    /// Best-of-`reps` fit on `train` + predict of `test`, in seconds.
+    /// Fit on `train` + predict of `test`, at least `reps` times and for at least `seconds`, in
+    /// one JVM (WekaBench prints "best first median runs").
     pub(super) fn time_split(
         &self,
         class: &str,
         train: &Path,
         test: &Path,
         reps: usize,
-    ) -> Result<f64> {
+        seconds: f64,
+    ) -> Result<Timing> {
         let out = Command::new(&self.java)
             .args(["-cp", &self.classpath, "WekaBench", class, ""])
             .arg(train)
             .arg(test)
             .arg(reps.to_string())
+            .arg(seconds.to_string())
             .output()
             .map_err(|e| Error::tool("java", format!("cannot run {}: {e}", self.java)))?;
         let text = String::from_utf8_lossy(&out.stdout);
-        text.split_whitespace()
-            .next()
-            .and_then(|s| s.parse::<f64>().ok())
-            .filter(|_| out.status.success())
+        let fields: Vec<f64> = text
+            .split_whitespace()
+            .filter_map(|s| s.parse::<f64>().ok())
+            .collect();
+        (out.status.success() && fields.len() == 4)
+            .then(|| Timing {
+                best: fields[0],
+                median: fields[2],
+                runs: fields[3] as usize,
+            })
             .ok_or_else(|| {
                 Error::tool(
                     "java",
@@ -319,7 +380,7 @@ fn models(s: &BenchSettings, out: &Output) -> Result<()> {
         for &method in &methods {
             bar.set_message(format!("{name}: {method}"));
             let ours = time_ours(method, &data, reps)?;
-            let weka_s = match (&weka, method.weka_class()) {
+            let weka_t = match (&weka, method.weka_class()) {
                 (Some(w), Some(class)) => Some(w.time(class, &csv, reps)?),
                 _ => None,
             };
@@ -328,9 +389,14 @@ fn models(s: &BenchSettings, out: &Output) -> Result<()> {
                 method,
                 reps,
                 threads: advise_ml::helper_thread::threads(),
-                advise_s: ours,
-                weka_s,
-                ratio: weka_s.map(|w| w / ours),
+                advise_s: ours.best,
+                advise_median_s: ours.median,
+                advise_runs: ours.runs,
+                weka_s: weka_t.map(|w| w.best),
+                weka_median_s: weka_t.map(|w| w.median),
+                weka_runs: weka_t.map(|w| w.runs),
+                ratio: weka_t.map(|w| w.best / ours.best),
+                median_ratio: weka_t.map(|w| w.median / ours.median),
             });
             bar.inc(1);
         }
@@ -345,8 +411,11 @@ fn models(s: &BenchSettings, out: &Output) -> Result<()> {
         "method",
         "threads",
         "advise s",
+        "runs",
         "weka s",
+        "runs",
         "weka/advise",
+        "median ratio",
     ]);
     for r in &rows {
         t.push([
@@ -354,9 +423,37 @@ fn models(s: &BenchSettings, out: &Output) -> Result<()> {
             r.method.to_string(),
             r.threads.to_string(),
             format!("{:.5}", r.advise_s),
+            r.advise_runs.to_string(),
             r.weka_s.map_or("-".into(), |w| format!("{w:.5}")),
+            r.weka_runs.map_or("-".into(), |n| n.to_string()),
             r.ratio.map_or("-".into(), |x| format!("{x:.1}x")),
+            r.median_ratio.map_or("-".into(), |x| format!("{x:.1}x")),
         ]);
     }
     out.emit(&t.render())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timing_runs_until_both_reps_and_seconds_and_takes_the_later_median() {
+        // Runs of 0.5, 0.3, 0.1, 0.2, 0.05 s: 3 reps take 0.9 s, so a 4th run reaches 1 s.
+        let times = [0.5, 0.3, 0.1, 0.2, 0.05];
+        let mut i = 0;
+        let t = Timing::measure(3, 1.0, || {
+            i += 1;
+            Ok(times[i - 1])
+        })
+        .unwrap();
+        assert_eq!(t.runs, 4);
+        assert_eq!(t.best, 0.1);
+        // The later half is runs 3 and 4 (0.1, 0.2): its upper median.
+        assert_eq!(t.median, 0.2);
+        // Reps alone when the time is reached at once; at most MAX_RUNS runs.
+        assert_eq!(Timing::measure(2, 1.0, || Ok(5.0)).unwrap().runs, 2);
+        assert_eq!(Timing::measure(1, 1.0, || Ok(0.0)).unwrap().runs, MAX_RUNS);
+        assert!(Timing::measure(1, 0.0, || Err(Error::Usage("x".into()))).is_err());
+    }
 }

@@ -110,6 +110,10 @@ pub struct Args {
 /// finished step otherwise (logs of batch jobs).
 pub struct Bar {
     bar: ProgressBar,
+    /// When the current stage started: the ETA of the log lines is the mean time per step so
+    /// far times the steps left (indicatif's own estimate, a decaying average, reads 0 when
+    /// steps take minutes, as simulations do).
+    started: std::sync::Mutex<std::time::Instant>,
 }
 
 impl Bar {
@@ -120,7 +124,10 @@ impl Bar {
             ProgressDrawTarget::stderr()
         };
         let bar = ProgressBar::with_draw_target(Some(0), target);
-        Bar { bar }
+        Bar {
+            bar,
+            started: std::sync::Mutex::new(std::time::Instant::now()),
+        }
     }
 }
 
@@ -135,6 +142,9 @@ impl Progress for Bar {
         self.bar.set_length(total);
         self.bar.set_position(0);
         self.bar.set_prefix(what.to_string());
+        if let Ok(mut started) = self.started.lock() {
+            *started = std::time::Instant::now();
+        }
         if let Ok(style) = ProgressStyle::with_template(
             "{prefix} [{bar:30}] {pos}/{len} {elapsed_precise} ETA {eta} {wide_msg}",
         ) {
@@ -147,7 +157,13 @@ impl Progress for Bar {
         self.bar.inc(1);
         self.bar.set_message(message.to_string());
         if self.bar.is_hidden() {
-            let eta = self.bar.eta().as_secs();
+            let (done, total) = (self.bar.position(), self.bar.length().unwrap_or(0));
+            let elapsed = self
+                .started
+                .lock()
+                .map(|s| s.elapsed().as_secs_f64())
+                .unwrap_or(0.0);
+            let eta = eta_seconds(elapsed, done, total);
             note(&format!(
                 "[{}/{}] {message} (ETA {}m{:02}s)",
                 self.bar.position(),
@@ -169,6 +185,14 @@ impl Progress for Bar {
     fn finish(&self) {
         self.bar.finish_and_clear();
     }
+}
+
+/// Seconds left after `done` of `total` steps took `elapsed` seconds, at the mean pace so far.
+fn eta_seconds(elapsed: f64, done: u64, total: u64) -> u64 {
+    if done == 0 {
+        return 0;
+    }
+    (elapsed / done as f64 * total.saturating_sub(done) as f64).round() as u64
 }
 
 pub fn run(args: Args) -> Result<()> {
@@ -291,4 +315,17 @@ fn render(s: &CollectSummary) -> String {
         t.push_str(&format!("FAILED {job}: {why}\n"));
     }
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::eta_seconds;
+
+    #[test]
+    fn eta_is_the_mean_pace_times_the_steps_left() {
+        // 4 of 64 simulations in 20 minutes: 60 left at 5 minutes each.
+        assert_eq!(eta_seconds(1200.0, 4, 64), 18_000);
+        assert_eq!(eta_seconds(1200.0, 0, 64), 0);
+        assert_eq!(eta_seconds(10.0, 5, 5), 0);
+    }
 }

@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::bench::{write_csv, Weka};
+use super::bench_weka::{write_csv, Weka};
 use super::output::{note, Output};
 use advise::dataset::features::{build, FeatureSettings};
 use advise::dataset::samples::Switch;

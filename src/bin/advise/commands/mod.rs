@@ -5,6 +5,7 @@ pub mod advisor;
 pub mod bench;
 pub mod bench_experiments;
 pub mod bench_transfer;
+pub mod bench_weka;
 pub mod blocksize;
 pub mod build;
 pub mod collect;

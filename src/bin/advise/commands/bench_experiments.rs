@@ -191,7 +191,7 @@ pub fn run_bench(counters: usize, seed: u64, with_weka: bool, out: &Output) -> R
         _ => String::new(),
     };
     out.emit(&format!(
-        "Synthetic NB/BH campaign of the thesis's size ({} speedup samples, {} features); the six experiments run together ({fits} distinct training sets), all methods and baselines: {total:.2} s in all, of which ibk+m5p+linear {advise_weka_methods_s:.2} s; peak memory {}.\nWeka est.: one fold measured per experiment (fit + predict, best of 3, JVM start excluded) times the folds (\"fits shared\": times the training sets no earlier experiment has).{totals}\n{}",
+        "Synthetic NB/BH campaign of the thesis's size ({} speedup samples, {} features); the six experiments run together ({fits} distinct training sets), all methods and baselines: {total:.2} s in all, of which ibk+m5p+linear {advise_weka_methods_s:.2} s; peak memory {}.\nWeka est.: one fold measured per experiment (fit + predict, the best of runs for at least 3 s in one JVM, so after its JIT warm-up; JVM start excluded) times the folds (\"fits shared\": times the training sets no earlier experiment has).{totals}\n{}",
         pool.samples.len(),
         pool.columns.len(),
         peak.map_or("unknown".into(), |m| format!("{m:.0} MiB")),

@@ -94,12 +94,29 @@ pub struct Curve {
     pub median_fraction: Vec<f64>,
 }
 
+/// One run of one (space, strategy, budget) cell, for statistics beyond the summary
+/// (bootstrap intervals, tests between strategies).
+#[derive(Debug, Clone, Serialize)]
+pub struct RunRow {
+    pub space: String,
+    pub strategy: String,
+    pub budget: String,
+    pub seed: u64,
+    pub fraction: f64,
+    pub evaluations: usize,
+    /// Evaluations to first reach 95% of the optimum; `None`: never within the budget.
+    pub evals_to_95: Option<usize>,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct BenchReport {
     pub results: Vec<BenchRow>,
     pub standards: Vec<StandardRow>,
     #[serde(skip)]
     pub curves: Vec<Curve>,
+    /// Every run, cell by cell in the order of `results`, seeds ascending.
+    #[serde(skip)]
+    pub runs: Vec<RunRow>,
 }
 
 /// Benchmark settings.
@@ -199,6 +216,7 @@ fn summarise(
 ) -> Result<BenchReport> {
     let mut rows = Vec::new();
     let mut curves = Vec::new();
+    let mut run_rows = Vec::new();
     for (c, &(si, ti, bi, evals)) in cells.iter().enumerate() {
         let runs: Vec<&RunResult> = results[c * settings.repeats..(c + 1) * settings.repeats]
             .iter()
@@ -207,6 +225,15 @@ fn summarise(
                     .ok_or_else(|| Error::Internal("a benchmark run is missing".into()))
             })
             .collect::<Result<_>>()?;
+        run_rows.extend(runs.iter().zip(0u64..).map(|(r, i)| RunRow {
+            space: spaces[si].name.clone(),
+            strategy: strategies[ti].name(),
+            budget: settings.budgets[bi].label(),
+            seed: settings.seed.wrapping_add(i),
+            fraction: r.0,
+            evaluations: r.1,
+            evals_to_95: r.2,
+        }));
         let mut fr: Vec<f64> = runs.iter().map(|r| r.0).collect();
         fr.sort_by(f64::total_cmp);
         let mut reach: Vec<f64> = runs
@@ -271,6 +298,7 @@ fn summarise(
         results: rows,
         standards,
         curves,
+        runs: run_rows,
     })
 }
 

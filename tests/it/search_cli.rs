@@ -199,3 +199,78 @@ fn auto_takes_its_settings_and_names_a_bad_one() {
         .code(2)
         .stderr(predicate::str::contains("option bo=lots"));
 }
+
+/// `--runs-csv`: one line per run, seeds SEED..SEED+repeats, each the run `advise search`
+/// makes with that seed, and each cell's median the summary's.
+#[test]
+fn search_bench_runs_csv_holds_every_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv_path = dir.path().join("runs.csv");
+    let v = run_json([
+        "search-bench".as_ref(),
+        "--strategies".as_ref(),
+        "random,auto".as_ref(),
+        "--budgets".as_ref(),
+        "2%".as_ref(),
+        "--repeats".as_ref(),
+        "5".as_ref(),
+        "--seed".as_ref(),
+        "7".as_ref(),
+        "--no-charts".as_ref(),
+        "--json".as_ref(),
+        "--runs-csv".as_ref(),
+        csv_path.as_os_str(),
+        "--space".as_ref(),
+        space().as_os_str(),
+    ]);
+    let mut reader = csv::Reader::from_path(&csv_path).unwrap();
+    let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
+    assert_eq!(rows.len(), 10);
+    assert_eq!(
+        reader.headers().unwrap().iter().collect::<Vec<_>>(),
+        [
+            "space",
+            "strategy",
+            "budget",
+            "seed",
+            "fraction",
+            "evaluations",
+            "evals_to_95"
+        ]
+    );
+    for summary in v["results"].as_array().unwrap() {
+        let strategy = summary["strategy"].as_str().unwrap();
+        let mut fr: Vec<f64> = rows
+            .iter()
+            .filter(|r| &r[1] == strategy)
+            .map(|r| r[4].parse().unwrap())
+            .collect();
+        let seeds: Vec<&str> = rows
+            .iter()
+            .filter(|r| &r[1] == strategy)
+            .map(|r| r.get(3).unwrap())
+            .collect();
+        assert_eq!(seeds, ["7", "8", "9", "10", "11"]);
+        fr.sort_by(f64::total_cmp);
+        assert_eq!(fr[2], summary["median_fraction"].as_f64().unwrap());
+    }
+    // The auto run with seed 9 is `advise search --seed 9`.
+    let one = run_json([
+        "search".as_ref(),
+        "--space".as_ref(),
+        space().as_os_str(),
+        "--budget".as_ref(),
+        "2%".as_ref(),
+        "--seed".as_ref(),
+        "9".as_ref(),
+        "--json".as_ref(),
+    ]);
+    let row = rows
+        .iter()
+        .find(|r| &r[1] == "auto" && &r[3] == "9")
+        .unwrap();
+    assert_eq!(
+        row[4].parse::<f64>().unwrap(),
+        one["fraction_of_optimum"].as_f64().unwrap()
+    );
+}

@@ -26,6 +26,8 @@ pub struct BenchCommand {
     pub threads: Option<usize>,
     /// Folder for charts; `None` draws none.
     pub charts: Option<PathBuf>,
+    /// CSV file for every run's result; `None` writes none.
+    pub runs_csv: Option<PathBuf>,
 }
 
 #[derive(Serialize)]
@@ -84,6 +86,10 @@ pub struct Args {
     /// Do not draw charts.
     #[arg(long)]
     pub no_charts: bool,
+    /// Also write every run's result (space, strategy, budget, seed, fraction of the optimum,
+    /// evaluations, evaluations to 95%) to this CSV file, for intervals and tests of one's own.
+    #[arg(long, value_name = "FILE")]
+    pub runs_csv: Option<PathBuf>,
     #[command(flatten)]
     pub out: OutputArgs,
 }
@@ -98,6 +104,7 @@ pub fn run(args: Args) -> Result<()> {
             seed: args.seed,
             threads: args.threads,
             charts: (!args.no_charts).then_some(args.charts),
+            runs_csv: args.runs_csv,
         },
         &args.out.into(),
     )
@@ -157,6 +164,14 @@ fn bench_spaces(cmd: &BenchCommand, out: &Output) -> Result<()> {
     note(&format!(
         "search-bench: {total} runs in {seconds:.1} s on {threads} threads"
     ));
+    if let Some(path) = &cmd.runs_csv {
+        write_runs(&report, path)?;
+        note(&format!(
+            "wrote {} runs to {}",
+            report.runs.len(),
+            path.display()
+        ));
+    }
     let mut charts = Vec::new();
     if let Some(dir) = &cmd.charts {
         match write_charts(&report, dir) {
@@ -223,6 +238,19 @@ pub fn render(report: &BenchReport) -> String {
 }
 
 /// One convergence chart per space at the largest budget, as SVG and PNG.
+/// Every run as CSV: `space,strategy,budget,seed,fraction,evaluations,evals_to_95`.
+fn write_runs(report: &BenchReport, path: &std::path::Path) -> Result<()> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for r in &report.runs {
+        w.serialize(r)
+            .map_err(|e| Error::Internal(format!("{}: {e}", path.display())))?;
+    }
+    let bytes = w
+        .into_inner()
+        .map_err(|e| Error::Internal(format!("{}: {e}", path.display())))?;
+    std::fs::write(path, bytes).map_err(|e| Error::io(path, e))
+}
+
 fn write_charts(report: &BenchReport, dir: &std::path::Path) -> Result<Vec<String>> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let mut names: Vec<&str> = report.curves.iter().map(|c| c.space.as_str()).collect();

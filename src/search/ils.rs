@@ -229,7 +229,6 @@ impl Strategy for Ils {
             }
         }
         if self.bo > 0.0 && ev.budget() >= self.bo_min {
-            let space = ev.space();
             let mut seen: Vec<(usize, Option<f64>)> = ev
                 .evaluated()
                 .iter()

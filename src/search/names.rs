@@ -137,82 +137,23 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
             } else {
                 ils::Ils::basinhopping()
             };
-            if let Some(v) = take("nb") {
-                s.neighbourhood = match v.as_str() {
-                    "hamming" => ils::Neighbourhood::Hamming,
-                    "adjacent" => ils::Neighbourhood::Adjacent,
-                    "vnd" => ils::Neighbourhood::Vnd,
-                    _ => {
-                        return Err(Error::Usage(format!(
-                            "option nb={v}: use hamming, adjacent or vnd"
-                        )))
-                    }
-                };
-                s.name += &format!("-{v}");
-            }
-            if let Some(v) = take("perturb") {
-                s.perturb = count("perturb", &v)?;
-                s.name += &format!("-p{v}");
-            }
-            if let Some(v) = take("temp") {
-                s.temp = non_negative("temp", &v)?;
-                s.name += &format!("-t{v}");
-            }
-            if let Some(v) = take("restart") {
-                s.restart = count("restart", &v)?;
-                s.name += &format!("-r{v}");
-            }
-            if let Some(v) = take("init") {
-                s.init = ratio("init", &v)?;
-                s.name += &format!("-i{v}");
-            }
-            if let Some(v) = take("noise") {
-                s.noise = non_negative("noise", &v)?;
-                s.name += &format!("-n{v}");
-            }
-            if let Some(v) = take("scan") {
-                s.scan = count("scan", &v)?;
-                s.name += &format!("-s{v}");
-            }
-            if let Some(v) = take("model") {
-                s.model = v == "1" || v == "true";
-                s.name += &format!("-m{v}");
+            for key in [
+                "nb", "perturb", "temp", "restart", "init", "noise", "scan", "model",
+            ] {
+                if let Some(v) = take(key) {
+                    ils_option(&mut s, key, &v)?;
+                }
             }
             Box::new(s)
         }
         "auto" => {
             let mut s = auto::Auto::default();
-            if let Some(v) = take("init") {
-                s.ils.init = ratio("init", &v)?;
-                s.ils.name += &format!("-i{v}");
-            }
-            if let Some(v) = take("perturb") {
-                s.ils.perturb = count("perturb", &v)?;
-                s.ils.name += &format!("-p{v}");
-            }
-            if let Some(v) = take("temp") {
-                s.ils.temp = non_negative("temp", &v)?;
-                s.ils.name += &format!("-t{v}");
-            }
-            if let Some(v) = take("bo") {
-                s.ils.bo = non_negative("bo", &v)?.min(1.0);
-                s.ils.name += &format!("-bo{v}");
-            }
-            if let Some(v) = take("bocand") {
-                s.ils.bo_opt.candidates = count("bocand", &v)?;
-                s.ils.name += &format!("-c{v}");
-            }
-            if let Some(v) = take("bomin") {
-                s.ils.bo_min = count("bomin", &v)?;
-                s.ils.name += &format!("-min{v}");
-            }
-            if let Some(v) = take("bomax") {
-                s.ils.bo_max = count("bomax", &v)?;
-                s.ils.name += &format!("-max{v}");
-            }
-            if let Some(v) = take("botrain") {
-                s.ils.bo_opt.max_train = count("botrain", &v)?;
-                s.ils.name += &format!("-m{v}");
+            for key in [
+                "init", "perturb", "temp", "bo", "bocand", "bomin", "bomax", "botrain",
+            ] {
+                if let Some(v) = take(key) {
+                    ils_option(&mut s.ils, key, &v)?;
+                }
             }
             Box::new(s)
         }
@@ -251,6 +192,77 @@ pub fn strategies(specs: &[String]) -> Result<Vec<Box<dyn Strategy>>> {
     let mut seen = std::collections::HashSet::new();
     out.retain(|s| seen.insert(s.name()));
     Ok(out)
+}
+
+/// Sets one option `key=v` of an iterated local search (greedy_ils, basinhopping and auto's
+/// local search) and appends its mark to the strategy's name.
+fn ils_option(s: &mut ils::Ils, key: &str, v: &str) -> Result<()> {
+    let mark = match key {
+        "nb" => {
+            s.neighbourhood = match v {
+                "hamming" => ils::Neighbourhood::Hamming,
+                "adjacent" => ils::Neighbourhood::Adjacent,
+                "vnd" => ils::Neighbourhood::Vnd,
+                _ => {
+                    return Err(Error::Usage(format!(
+                        "option nb={v}: use hamming, adjacent or vnd"
+                    )))
+                }
+            };
+            ""
+        }
+        "perturb" => {
+            s.perturb = count(key, v)?;
+            "p"
+        }
+        "temp" => {
+            s.temp = non_negative(key, v)?;
+            "t"
+        }
+        "restart" => {
+            s.restart = count(key, v)?;
+            "r"
+        }
+        "init" => {
+            s.init = ratio(key, v)?;
+            "i"
+        }
+        "noise" => {
+            s.noise = non_negative(key, v)?;
+            "n"
+        }
+        "scan" => {
+            s.scan = count(key, v)?;
+            "s"
+        }
+        "model" => {
+            s.model = v == "1" || v == "true";
+            "m"
+        }
+        "bo" => {
+            s.bo = non_negative(key, v)?.min(1.0);
+            "bo"
+        }
+        "bocand" => {
+            s.bo_opt.candidates = count(key, v)?;
+            "c"
+        }
+        "bomin" => {
+            s.bo_min = count(key, v)?;
+            "min"
+        }
+        "bomax" => {
+            s.bo_max = count(key, v)?;
+            "max"
+        }
+        "botrain" => {
+            s.bo_opt.max_train = count(key, v)?;
+            "m"
+        }
+        _ => return Err(Error::Internal(format!("no local-search option `{key}`"))),
+    };
+    s.name += &format!("-{mark}{v}");
+    Ok(())
 }
 
 fn ratio(key: &str, v: &str) -> Result<f64> {

@@ -51,11 +51,6 @@ impl LevelCounts {
         }
     }
 
-    /// Rows counted so far.
-    pub fn rows(&self) -> usize {
-        self.rows
-    }
-
     /// Counts one more row of levels (one per parameter).
     pub fn add(&mut self, row: &[u16]) -> Result<()> {
         let p = self.radix.len();

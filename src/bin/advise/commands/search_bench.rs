@@ -237,20 +237,16 @@ pub fn render(report: &BenchReport) -> String {
     )
 }
 
-/// One convergence chart per space at the largest budget, as SVG and PNG.
 /// Every run as CSV: `space,strategy,budget,seed,fraction,evaluations,evals_to_95`.
 fn write_runs(report: &BenchReport, path: &std::path::Path) -> Result<()> {
-    let mut w = csv::Writer::from_writer(Vec::new());
+    let mut w = csv::Writer::from_path(path).map_err(|e| Error::write(path, e))?;
     for r in &report.runs {
-        w.serialize(r)
-            .map_err(|e| Error::Internal(format!("{}: {e}", path.display())))?;
+        w.serialize(r).map_err(|e| Error::write(path, e))?;
     }
-    let bytes = w
-        .into_inner()
-        .map_err(|e| Error::Internal(format!("{}: {e}", path.display())))?;
-    std::fs::write(path, bytes).map_err(|e| Error::io(path, e))
+    w.flush().map_err(|e| Error::io(path, e))
 }
 
+/// One convergence chart per space at the largest budget, as SVG and PNG.
 fn write_charts(report: &BenchReport, dir: &std::path::Path) -> Result<Vec<String>> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let mut names: Vec<&str> = report.curves.iter().map(|c| c.space.as_str()).collect();

@@ -204,6 +204,39 @@ mod tests {
     }
 
     #[test]
+    fn sm_active_share_from_each_source() {
+        let at = |name: &str| PORTABLE.iter().position(|f| f.name == name).unwrap();
+        let s = at("portable__sm_active_share");
+        // KTT and ncu by name: a percentage of the elapsed cycles.
+        let ktt: HashMap<&str, f64> = [(
+            "smsp__cycles_active.avg.pct_of_peak_sustained_elapsed",
+            75.0,
+        )]
+        .into();
+        // ncu's details page: "SM Active Cycles" over "Elapsed Cycles".
+        let details: HashMap<&str, f64> = [
+            ("sm__cycles_active.avg", 300.0),
+            ("gpc__cycles_elapsed.max", 400.0),
+        ]
+        .into();
+        // nvprof: active_cycles over elapsed_cycles_sm, both summed over the SMs.
+        let nvprof: HashMap<&str, f64> = [
+            ("sm__cycles_active.sum", 6000.0),
+            ("sm__cycles_elapsed.sum", 8000.0),
+        ]
+        .into();
+        for m in [&ktt, &details, &nvprof] {
+            assert_eq!(compute(&getter(m))[s], Some(0.75), "{m:?}");
+        }
+        // The peak shares read their percentage and nothing else.
+        let dram: HashMap<&str, f64> =
+            [("dram__throughput.avg.pct_of_peak_sustained_elapsed", 40.0)].into();
+        let v = compute(&getter(&dram));
+        assert_eq!(v[at("portable__dram_busy")], Some(0.4));
+        assert_eq!(v.iter().filter(|x| x.is_some()).count(), 1);
+    }
+
+    #[test]
     fn the_first_formula_with_all_inputs_wins_and_zero_denominators_are_missing() {
         let sim: HashMap<&str, f64> = [
             ("gpgpusim__warp_state.stall", 10.0),

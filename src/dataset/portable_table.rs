@@ -502,4 +502,66 @@ pub const PORTABLE: &[PortableFeature] = &[
             ),
         ],
     ),
+    share(
+        "portable__sm_active_share",
+        "share of the elapsed cycles in which the SMs had work (low: too few blocks, a tail)",
+        &[
+            value(
+                "ncu, KTT",
+                "smsp__cycles_active.avg.pct_of_peak_sustained_elapsed",
+                0.01,
+            ),
+            ratio(
+                "ncu",
+                &["sm__cycles_active.avg"],
+                &["sm__cycles_elapsed.avg"],
+            ),
+            ratio(
+                "ncu",
+                &["sm__cycles_active.avg"],
+                &["gpc__cycles_elapsed.max"],
+            ),
+            ratio(
+                "nvprof",
+                &["sm__cycles_active.sum"],
+                &["sm__cycles_elapsed.sum"],
+            ),
+        ],
+    ),
+    share(
+        "portable__dram_busy",
+        "DRAM throughput, share of the GPU's peak",
+        &[value(
+            "ncu, KTT",
+            "dram__throughput.avg.pct_of_peak_sustained_elapsed",
+            0.01,
+        )],
+    ),
+    share(
+        "portable__l2_busy",
+        "L2 sector throughput, share of the GPU's peak",
+        &[value(
+            "ncu, KTT",
+            "lts__t_sectors.avg.pct_of_peak_sustained_elapsed",
+            0.01,
+        )],
+    ),
+    share(
+        "portable__lsu_busy",
+        "load/store pipe issue, share of its peak in active cycles",
+        &[value(
+            "ncu, KTT",
+            "smsp__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active",
+            0.01,
+        )],
+    ),
+    share(
+        "portable__fma_busy",
+        "FMA pipe, share of its peak in active cycles",
+        &[value(
+            "ncu, KTT",
+            "smsp__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active",
+            0.01,
+        )],
+    ),
 ];

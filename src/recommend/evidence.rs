@@ -67,6 +67,7 @@ pub(super) fn evidence(
         train_min: m.ranges[j].0,
         train_max: m.ranges[j].1,
         threshold,
+        taken_as: None,
     }
 }
 
@@ -85,7 +86,14 @@ pub(super) fn decisions(
         .unwrap_or_default()
         .into_iter()
         .take(4)
-        .map(|s| evidence(advisor, m, x, s.feature, Some(s.threshold)))
+        .map(|s| {
+            let mut e = evidence(advisor, m, x, s.feature, Some(s.threshold));
+            // The tree replaced a missing value by its training mean before the test.
+            if e.value.is_nan() {
+                e.taken_as = Some(s.value);
+            }
+            e
+        })
         .collect()
 }
 
@@ -110,8 +118,8 @@ pub(super) fn reason(
                 format!(
                     "{} = {} {} {}",
                     e.counter,
-                    fmt_sig(e.value, 3),
-                    if e.value <= t { "<=" } else { ">" },
+                    e.value_text(),
+                    if e.compared_value() <= t { "<=" } else { ">" },
                     fmt_sig(t, 3)
                 )
             })

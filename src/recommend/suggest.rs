@@ -32,6 +32,7 @@ pub use super::profile_input::{profile_features, ProfileSummary, MIN_COVERAGE};
 use super::step_model::{applies, STEP_FACTOR};
 use super::validation::raw_score;
 use crate::error::Result;
+use crate::number_format::fmt_sig;
 use advise_ml::Data;
 
 /// A predicted speedup within this of 1.0 is reported as "no clear effect".
@@ -92,6 +93,29 @@ pub struct CounterEvidence {
     pub train_max: f64,
     /// For a decision of the M5P tree: the threshold it was compared with.
     pub threshold: Option<f64>,
+    /// For a decision of the M5P tree on a counter the profile lacks (`value` NaN): the value
+    /// the tree compared instead, the training data's mean (Weka's ReplaceMissingValues).
+    pub taken_as: Option<f64>,
+}
+
+impl CounterEvidence {
+    /// The value the model's test saw: the profile's, or the training mean where it has none.
+    pub fn compared_value(&self) -> f64 {
+        self.taken_as.unwrap_or(self.value)
+    }
+
+    /// The profile's value as text, saying so where it lacks the counter.
+    pub fn value_text(&self) -> String {
+        match self.taken_as {
+            Some(m) if self.value.is_nan() => {
+                format!(
+                    "missing (the model took the training mean, {})",
+                    fmt_sig(m, 3)
+                )
+            }
+            _ => fmt_sig(self.value, 3),
+        }
+    }
 }
 
 fn label(c: f64) -> &'static str {

@@ -53,8 +53,13 @@ fn range_svg(e: &CounterEvidence) -> String {
         return String::new();
     }
     let span = (hi - lo).abs().max(f64::MIN_POSITIVE);
-    let view_lo = lo.min(e.value) - 0.05 * span;
-    let view_hi = hi.max(e.value) + 0.05 * span;
+    // A counter the profile lacks is marked, hollow, where the model took its training mean.
+    let v = e.compared_value();
+    if !v.is_finite() {
+        return String::new();
+    }
+    let view_lo = lo.min(v) - 0.05 * span;
+    let view_hi = hi.max(v) + 0.05 * span;
     let x = |v: f64| 10.0 + 380.0 * (v - view_lo) / (view_hi - view_lo).max(f64::MIN_POSITIVE);
     let mut svg = format!(
         "<svg width=\"400\" height=\"30\" viewBox=\"0 0 400 30\" xmlns=\"http://www.w3.org/2000/svg\">\
@@ -65,10 +70,15 @@ fn range_svg(e: &CounterEvidence) -> String {
     if let Some(t) = e.threshold {
         let _ = write!(svg, "<line x1=\"{0:.1}\" x2=\"{0:.1}\" y1=\"5\" y2=\"25\" stroke=\"#888\" stroke-dasharray=\"3,2\"/>", x(t));
     }
+    let fill = if e.value.is_finite() {
+        "fill=\"#c0392b\""
+    } else {
+        "fill=\"none\" stroke=\"#c0392b\" stroke-width=\"2\""
+    };
     let _ = write!(
         svg,
-        "<circle cx=\"{:.1}\" cy=\"15\" r=\"5\" fill=\"#c0392b\"/></svg>",
-        x(e.value)
+        "<circle cx=\"{:.1}\" cy=\"15\" r=\"5\" {fill}/></svg>",
+        x(v)
     );
     svg
 }
@@ -77,7 +87,7 @@ fn evidence_line(e: &CounterEvidence) -> String {
     format!(
         "{} = {} (training data {}..{}{})",
         e.counter,
-        fmt_sig(e.value, 3),
+        e.value_text(),
         fmt_sig(e.train_min, 3),
         fmt_sig(e.train_max, 3),
         e.threshold

@@ -136,3 +136,52 @@ fn a_page_without_enough_counters_gets_only_the_step_model() {
             .and(predicate::str::contains("ncu --csv --page raw --metrics")),
     );
 }
+
+/// A counter the profile lacks, where the shipped M5P tree tests it, is shown as missing with
+/// the training mean the tree compared in its place (Weka's ReplaceMissingValues), on the
+/// side of the threshold that mean lies, never as "NaN" (the GPGPU-Sim log of NB, simulated,
+/// has no achieved occupancy and no SM-active share).
+#[test]
+fn a_missing_counter_in_a_tree_rule_is_named_missing_with_the_value_the_tree_used() {
+    const SIM_LOG: &str = "tests/fixtures/gpgpusim/gpgpusim_SM7_QV100x2_NB_000000_512.log.gz";
+    let run = |json: bool| {
+        let mut cmd = advise();
+        cmd.current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
+            .env_remove("ADVISE_MODEL")
+            .args(["-q", "suggest"]);
+        if json {
+            cmd.arg("--json");
+        }
+        let out = cmd.args(["--profile", SIM_LOG]).assert().success();
+        String::from_utf8(out.get_output().stdout.clone()).unwrap()
+    };
+    let text = run(false);
+    assert!(!text.contains("NaN"), "{text}");
+    let v: serde_json::Value = serde_json::from_str(&run(true)).unwrap();
+    let mut missing = 0;
+    for s in v["suggestions"].as_array().unwrap() {
+        for e in s["deciding_counters"].as_array().unwrap() {
+            if !e["value"].is_null() {
+                assert!(e["taken_as"].is_null(), "{e}");
+                continue;
+            }
+            missing += 1;
+            let mean = e["taken_as"]
+                .as_f64()
+                .expect("a missing value names its stand-in");
+            let t = e["threshold"].as_f64().unwrap();
+            let side = if mean <= t { "<=" } else { ">" };
+            let name = e["counter"].as_str().unwrap();
+            assert!(
+                text.contains(&format!(
+                    "{name} = missing (the model took the training mean, "
+                )) && text.contains(&format!(") {side} ")),
+                "{name}: {text}"
+            );
+        }
+    }
+    assert!(
+        missing > 0,
+        "the fixture no longer exercises a missing counter"
+    );
+}

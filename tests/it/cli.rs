@@ -96,11 +96,17 @@ fn damaged_file_is_one_line_with_file_and_line_and_exit_3() {
 
 #[test]
 fn missing_file_exits_5_and_bad_arguments_exit_2() {
-    advise()
+    let out = advise()
         .args(["parse", "no/such/file.csv"])
         .assert()
         .code(5)
-        .stderr(predicate::str::contains("no/such/file.csv"));
+        .stderr(predicate::str::contains("no/such/file.csv"))
+        .get_output()
+        .stderr
+        .clone();
+    // The cause once, not once in the message and again as its source.
+    let err = String::from_utf8(out).unwrap();
+    assert_eq!(err.matches("os error 2").count(), 1, "{err}");
     advise()
         .args(["variants", "--program", "xx"])
         .assert()

@@ -22,7 +22,23 @@ fn main() {
     }
     if let Err(e) = cli.command.run() {
         let code = e.exit_code();
-        eprintln!("advise: error: {:#}", anyhow::Error::from(e));
+        eprintln!("advise: error: {}", one_line(&e));
         std::process::exit(code);
     }
+}
+
+/// The error and its causes on one line, each once: a cause whose text the line already holds
+/// (an I/O error's message is "{path}: {source}") is not repeated after it.
+fn one_line(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut line = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        let text = c.to_string();
+        if !line.contains(&text) {
+            line.push_str(": ");
+            line.push_str(&text);
+        }
+        cause = c.source();
+    }
+    line
 }

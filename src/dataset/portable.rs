@@ -114,13 +114,7 @@ pub fn ncu_inputs() -> Vec<&'static str> {
     let mut out: Vec<&'static str> = Vec::new();
     for f in PORTABLE {
         for formula in f.formulas.iter().filter(|x| x.source.starts_with("ncu")) {
-            let names: Vec<&'static str> = match formula.expr {
-                Expr::Ratio { num, den, .. } | Expr::Excess { num, den } => {
-                    num.iter().chain(den).copied().collect()
-                }
-                Expr::Value { metric, .. } => vec![metric],
-            };
-            for n in names {
+            for n in formula.expr.inputs() {
                 if !out.contains(&n) {
                     out.push(n);
                 }
@@ -136,6 +130,16 @@ fn sum(get: &dyn Fn(&str) -> Option<f64>, names: &[&str]) -> Option<f64> {
 }
 
 impl Expr {
+    /// The metrics the expression reads.
+    pub fn inputs(&self) -> Vec<&'static str> {
+        match *self {
+            Expr::Ratio { num, den, .. } | Expr::Excess { num, den } => {
+                num.iter().chain(den).copied().collect()
+            }
+            Expr::Value { metric, .. } => vec![metric],
+        }
+    }
+
     /// The value, or None when an input is missing or the denominator is not positive.
     pub fn eval(&self, get: &dyn Fn(&str) -> Option<f64>) -> Option<f64> {
         let v = match *self {

@@ -131,6 +131,37 @@ mod tests {
         assert!(list.len() >= 30);
     }
 
+    /// A campaign collected with the shipped list gets every portable feature that Nsight
+    /// Compute can give from one of its Nsight Compute formulas, except the instruction classes that need five more
+    /// `smsp__sass_thread_inst_executed_op_*` counters (replays) the NB/BH optimizations do
+    /// not call for; `advise profile` asks for those too (`portable::ncu_inputs`).
+    #[test]
+    fn the_shipped_list_gives_the_portable_view_but_the_instruction_classes() {
+        use crate::dataset::portable::PORTABLE;
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("variants/metrics.txt");
+        let list = load_metric_list(&path).unwrap();
+        let has = |n: &str| list.iter().any(|m| m.name == n);
+        let missing: Vec<&str> = PORTABLE
+            .iter()
+            .filter(|f| {
+                let mut ncu = f.formulas.iter().filter(|x| x.source.starts_with("ncu"));
+                let has_ncu = ncu.clone().next().is_some();
+                has_ncu && !ncu.any(|x| x.expr.inputs().iter().all(|n| has(n)))
+            })
+            .map(|f| f.name)
+            .collect();
+        assert_eq!(
+            missing,
+            [
+                "portable__fp64_share",
+                "portable__int_share",
+                "portable__control_share",
+                "portable__memory_share",
+                "portable__conversion_share"
+            ]
+        );
+    }
+
     #[test]
     fn passes_come_from_prof_lines() {
         let log = "==PROF== Connected to process 7 (/x/nb)\n\

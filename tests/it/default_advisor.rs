@@ -14,6 +14,11 @@ const NVPROF: &str = "tests/fixtures/nvprof/nvprof_metrics_K20c_ieee2017_j2d5pt_
 
 /// `advise -q suggest [--json] --ncu-csv PAGE` with the shipped advisor, from the repository.
 fn suggest(page: &str, json: bool) -> assert_cmd::assert::Assert {
+    suggest_from(&["--ncu-csv", page], json)
+}
+
+/// `advise -q suggest [--json] INPUT...` with the shipped advisor, from the repository.
+fn suggest_from(input: &[&str], json: bool) -> assert_cmd::assert::Assert {
     let mut cmd = advise();
     cmd.current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
         .env_remove("ADVISE_MODEL")
@@ -21,7 +26,7 @@ fn suggest(page: &str, json: bool) -> assert_cmd::assert::Assert {
     if json {
         cmd.arg("--json");
     }
-    cmd.args(["--ncu-csv", page]).assert()
+    cmd.args(input).assert()
 }
 
 /// The JSON of `suggest --json` on a page, and the names of its suggestions in order.
@@ -145,14 +150,7 @@ fn a_page_without_enough_counters_gets_only_the_step_model() {
 fn a_missing_counter_in_a_tree_rule_is_named_missing_with_the_value_the_tree_used() {
     const SIM_LOG: &str = "tests/fixtures/gpgpusim/gpgpusim_SM7_QV100x2_NB_000000_512.log.gz";
     let run = |json: bool| {
-        let mut cmd = advise();
-        cmd.current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
-            .env_remove("ADVISE_MODEL")
-            .args(["-q", "suggest"]);
-        if json {
-            cmd.arg("--json");
-        }
-        let out = cmd.args(["--profile", SIM_LOG]).assert().success();
+        let out = suggest_from(&["--profile", SIM_LOG], json).success();
         String::from_utf8(out.get_output().stdout.clone()).unwrap()
     };
     let text = run(false);

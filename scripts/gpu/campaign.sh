@@ -8,6 +8,15 @@
 #   bash scripts/gpu/campaign.sh collect bh 1/2
 #   bash scripts/gpu/campaign.sh collect bh 2/2
 #
+# A visit of 15 minutes of device time (machine start included) has room for two commands:
+#
+#   bash scripts/gpu/campaign.sh quick nb         # env, build NB, then NB on one input
+#   bash scripts/gpu/campaign.sh quick bh         # build BH, then BH on one input
+#
+# each under QUICK_LIMIT seconds (default 300, the build included), with QUICK_NB / QUICK_BH
+# inputs (default 100000:2 and 250000:2, of the thesis's Table 4.2) and 2 runs: all 64
+# variants of one program, verified, timed and profiled, before the full campaign.
+#
 # Before the visit, on the CPU machine: build the release binary and put it where the working
 # tree travels with it: `cargo build --release && mkdir -p build && cp "$CARGO_TARGET_DIR/release/advise" build/`
 # (or pass ADVISE=/path). The machine has CUDA 13 (nvcc, ncu) but no cargo and no network.
@@ -93,6 +102,42 @@ setup)
     echo "setup: $(( $(date +%s) - t0 )) s"
     pack "$CAMPAIGN-setup" "$(rel "$WORK")"
     ;;
+quick)
+    prog="${2:?quick nb|bh}"
+    case "$prog" in
+    nb) inputs="${QUICK_NB:-100000:2}" ;;
+    bh) inputs="${QUICK_BH:-250000:2}" ;;
+    *) echo "quick nb|bh" >&2; exit 2 ;;
+    esac
+    t0=$(date +%s)
+    deadline=$(( t0 + ${QUICK_LIMIT:-300} ))
+    if [ ! -f "$WORK/env.txt" ]; then
+        {
+            echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+            echo "host: $(hostname)"
+            echo "--- nvidia-smi"; nvidia-smi || true
+            echo "--- nvcc --version"; nvcc --version || true
+            echo "--- ncu --version"; ncu --version || true
+            echo "--- advise"; "$ADVISE" --version
+        } > "$WORK/env.txt" 2>&1
+    fi
+    "$ADVISE" build --program "$prog" --arch "$ARCH" --jobs "$(nproc)" --out "$BIN" --json \
+        > "$WORK/build-$prog.json" || echo "some variants did not compile: see build-$prog.json" >&2
+    echo "build $prog: $(( $(date +%s) - t0 )) s"
+    left=$(( deadline - $(date +%s) ))
+    [ "$left" -gt 30 ] || { echo "no time left after the build" >&2; left=30; }
+    set +e
+    timeout --signal=TERM "$left" "$ADVISE" collect --program "$prog" --inputs "$inputs" \
+        --runs 2 --reps "$REPS" --resume --bin-dir "$BIN" --out "$WORK/quick-$prog" \
+        2> "$WORK/quick-$prog.log"
+    rc=$?
+    set -e
+    tail -n 5 "$WORK/quick-$prog.log"
+    [ $rc = 124 ] && echo "stopped at the deadline: call the same command again to resume"
+    echo "quick $prog: rc $rc, $(( $(date +%s) - t0 )) s"
+    pack "$CAMPAIGN-quick-$prog" "$(rel "$WORK/quick-$prog")" "$(rel "$WORK/env.txt")" \
+        "$(rel "$WORK/build-$prog.json")" "$(rel "$WORK/quick-$prog.log")"
+    ;;
 collect)
     prog="${2:?collect nb|bh K/N}"
     shard="${3:-1/1}"
@@ -112,7 +157,7 @@ collect)
         "$(rel "$WORK/$prog-${shard/\//-of-}.log")"
     ;;
 *)
-    sed -n '2,12p' "$0"
+    sed -n '2,20p' "$0"
     exit 2
     ;;
 esac

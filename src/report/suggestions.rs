@@ -10,6 +10,7 @@ use std::path::Path;
 
 use super::document::{Block, Document, Inline, Text, Tone};
 use super::table::{fmt_sig, TextTable};
+use crate::dataset::portable::PORTABLE;
 use crate::error::{Error, Result};
 use crate::recommend::bundle::Advisor;
 use crate::recommend::catalogue::{lookup, Entry};
@@ -83,9 +84,16 @@ fn range_svg(e: &CounterEvidence) -> String {
     svg
 }
 
+/// A deciding counter's line: its value, what it measures where it is a portable feature (the
+/// report is for readers who do not know the counter names), and the training data's range.
 fn evidence_line(e: &CounterEvidence) -> String {
+    let meaning = PORTABLE
+        .iter()
+        .find(|f| f.name == e.counter)
+        .map(|f| format!("{}; ", f.meaning))
+        .unwrap_or_default();
     format!(
-        "{} = {} (training data {}..{}{})",
+        "{} = {} ({meaning}training data {}..{}{})",
         e.counter,
         e.value_text(),
         fmt_sig(e.train_min, 3),
@@ -305,4 +313,45 @@ pub fn write(
     std::fs::write(&md, d.to_markdown()).map_err(|e| Error::io(&md, e))?;
     let html = dir.join("index.html");
     std::fs::write(&html, d.to_html()).map_err(|e| Error::io(&html, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn evidence(counter: &str, value: f64, taken_as: Option<f64>) -> CounterEvidence {
+        CounterEvidence {
+            counter: counter.into(),
+            value,
+            train_min: 0.2,
+            train_max: 0.9,
+            threshold: Some(0.5),
+            taken_as,
+        }
+    }
+
+    #[test]
+    fn evidence_says_what_a_portable_feature_measures() {
+        let line = evidence_line(&evidence("portable__l1_hit_rate", 0.7, None));
+        assert_eq!(
+            line,
+            "portable__l1_hit_rate = 0.700 (L1 hit rate (0-1); training data 0.200..0.900; \
+             the model splits at 0.500)"
+        );
+        // A raw counter has no entry to explain it.
+        let raw = evidence_line(&evidence("lts__t_sectors.sum", 0.7, None));
+        assert!(
+            raw.starts_with("lts__t_sectors.sum = 0.700 (training data"),
+            "{raw}"
+        );
+    }
+
+    #[test]
+    fn a_missing_value_is_drawn_hollow_at_the_value_the_model_used() {
+        let svg = range_svg(&evidence("portable__occupancy", f64::NAN, Some(0.3)));
+        assert!(svg.contains("fill=\"none\""), "{svg}");
+        assert!(!svg.contains("NaN"), "{svg}");
+        assert!(range_svg(&evidence("portable__occupancy", f64::NAN, None)).is_empty());
+        assert!(range_svg(&evidence("portable__occupancy", 0.3, None)).contains("#c0392b\"/>"));
+    }
 }

@@ -92,6 +92,56 @@ pub fn verdict(results: &[ExperimentResult]) -> String {
     )
 }
 
+/// The closing table of several experiments: each one's best model beside its best baseline
+/// (the verdict lines, side by side).
+pub fn best_per_experiment(experiments: &[Vec<ExperimentResult>]) -> TextTable {
+    let mut t = TextTable::new([
+        "experiment",
+        "best model",
+        "acc %",
+        "95% CI",
+        "balanced %",
+        "best baseline",
+        "its acc %",
+        "model - baseline",
+        "against the majority rule",
+    ]);
+    for results in experiments {
+        let (Some(m), Some(b)) = (best(results, false), best(results, true)) else {
+            continue;
+        };
+        let majority = results
+            .iter()
+            .find(|r| r.method == "baseline:majority")
+            .and_then(|r| r.total.accuracy);
+        let against = match (&m.vs_majority, m.total.accuracy, majority) {
+            (Some(s), Some(x), Some(y)) if s.p_value < ALPHA => format!(
+                "{} (McNemar p {:.3})",
+                if x > y { "better" } else { "worse" },
+                s.p_value
+            ),
+            (Some(s), _, _) => format!("no clear difference (p {:.3})", s.p_value),
+            _ => "-".into(),
+        };
+        let gap = match (m.total.accuracy, b.total.accuracy) {
+            (Some(x), Some(y)) => format!("{:+.1}", 100.0 * (x - y)),
+            _ => "-".into(),
+        };
+        t.push([
+            m.name.clone(),
+            m.method.clone(),
+            pct(m.total.accuracy),
+            ci(m.total.accuracy_ci),
+            pct(m.total.balanced_accuracy),
+            b.method.clone(),
+            pct(b.total.accuracy),
+            gap,
+            against,
+        ]);
+    }
+    t
+}
+
 /// The summary table: one row per method of one experiment.
 pub fn methods_table(results: &[ExperimentResult]) -> TextTable {
     let mut t = TextTable::new([
@@ -298,6 +348,17 @@ pub fn render_text(title: &str, experiments: &[Vec<ExperimentResult>], notes: &[
                 out.push('\n');
             }
         }
+    }
+    let with_models = experiments
+        .iter()
+        .filter(|r| best(r, false).is_some() && best(r, true).is_some())
+        .count();
+    if with_models >= 2 {
+        let _ = writeln!(
+            out,
+            "In short: each experiment's best model beside its best baseline (accuracy in %; the tables above have every method)"
+        );
+        out.push_str(&best_per_experiment(experiments).render());
     }
     out
 }

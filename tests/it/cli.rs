@@ -444,3 +444,40 @@ fn every_json_document_carries_a_schema_version_and_quiet_silences_notes() {
         .success()
         .stderr(predicate::str::is_empty());
 }
+
+/// Several experiments end with one table of each one's best model beside its best baseline,
+/// the same figures as the verdict lines above it.
+#[test]
+fn several_experiments_end_with_the_best_model_of_each() {
+    let text = advise()
+        .args(["-q", "experiment", "--dataset", "datasets/sim-qv100-nb"])
+        .args(["--program", "NB", "--exp", "1,4", "--method", "ibk,m5p"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(text).unwrap();
+    let (body, last) = text.split_once("In short:").expect("a closing table");
+    let rows: Vec<&str> = last
+        .lines()
+        .skip(3)
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    assert_eq!(rows.len(), 2, "{last}");
+    for (row, exp) in rows.iter().zip(["exp1", "exp4"]) {
+        assert!(row.starts_with(exp), "{row}");
+        // The row's best model is the one its verdict line names.
+        let model = row[exp.len()..].split_whitespace().next().unwrap();
+        let verdict = body
+            .lines()
+            .skip_while(|l| !l.starts_with(&format!("== {exp} ")))
+            .nth(1)
+            .unwrap();
+        assert!(
+            verdict.starts_with(&format!("best model {model} ")),
+            "{verdict} / {row}"
+        );
+    }
+}

@@ -6,6 +6,7 @@ mod architecture;
 mod bench_transfer;
 mod catalogue_snippets;
 mod cli;
+mod cli_experiment;
 mod cli_predict;
 #[allow(dead_code)]
 mod common;

@@ -1,0 +1,200 @@
+//! The command line of the data pipeline and the experiments: features and samples from a
+//! campaign, experiment reports and their closing summary.
+
+use std::path::{Path, PathBuf};
+
+use predicates::prelude::*;
+
+use crate::common::advise;
+
+/// A generated (synthetic) campaign: all 64 NB variants, one input, one run; each variant's
+/// counters and time derived from its bits so that the expected speedups are known.
+fn synthetic_campaign(dir: &Path) -> (PathBuf, PathBuf) {
+    let mut m =
+        String::from("program,input,run,variant,kernel,launch,invocations,metric,unit,value\n");
+    let mut t = String::from("program,input,run,variant,time_ms,repetitions,checksum_ok\n");
+    for bits in 0..64u32 {
+        let v = format!("{bits:06b}");
+        let inst = 1000.0 + bits as f64;
+        m.push_str(&format!(
+            "NB,synthetic,1,{v},force,0,1,sm__cycles_active.sum,cycle,2000\n"
+        ));
+        m.push_str(&format!(
+            "NB,synthetic,1,{v},force,0,1,smsp__inst_executed.sum,inst,{inst}\n"
+        ));
+        m.push_str(&format!(
+            "NB,synthetic,1,{v},force,0,1,sm__warps_active.avg.pct_of_peak_sustained_active,%,50\n"
+        ));
+        t.push_str(&format!(
+            "NB,synthetic,1,{v},{},5,true\n",
+            100.0 - bits as f64
+        ));
+    }
+    let (mp, tp) = (dir.join("measurements.csv"), dir.join("timings.csv"));
+    std::fs::write(&mp, m).unwrap();
+    std::fs::write(&tp, t).unwrap();
+    (mp, tp)
+}
+
+#[test]
+fn features_and_samples_pipeline_on_a_synthetic_campaign() {
+    let dir = tempfile::tempdir().unwrap();
+    let (m, t) = synthetic_campaign(dir.path());
+    let features = dir.path().join("features.csv");
+    advise()
+        .args(["features", "--measurements"])
+        .arg(&m)
+        .arg("--timings")
+        .arg(&t)
+        .arg("-o")
+        .arg(&features)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&features).unwrap();
+    assert_eq!(text.lines().count(), 65);
+    assert!(text.starts_with("program,input,run,variant,time_ms,sm__cycles_active.sum,"));
+    // inst 1000 over 2000 active cycles -> 500000 per million; the percentage passes through.
+    assert!(
+        text.contains("NB,synthetic,1,000000,100,2000,50,500000"),
+        "{text}"
+    );
+
+    let out = advise()
+        .args(["samples", "--optimization", "shmem", "--features"])
+        .arg(&features)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let samples = String::from_utf8(out).unwrap();
+    assert_eq!(samples.lines().count(), 33);
+    // 000000 (100 ms) vs 000010 (98 ms).
+    assert!(samples.contains(&format!(
+        "SHMEM,NB,synthetic,1,000000,000010,2000,50,500000,{}",
+        100.0 / 98.0
+    )));
+
+    advise()
+        .args(["samples", "--optimization", "FTZ", "--features"])
+        .arg(&features)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--program"));
+}
+
+#[test]
+fn features_without_active_cycles_says_how_to_fix_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("m.csv");
+    std::fs::write(
+        &m,
+        "program,input,run,variant,kernel,launch,invocations,metric,unit,value\nX,,1,,k,0,1,smsp__inst_executed.sum,inst,5\n",
+    )
+    .unwrap();
+    advise()
+        .args(["features", "--measurements"])
+        .arg(&m)
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("--normalize none"));
+    std::fs::write(&m, "program,input,run\nX,,notanumber\n").unwrap();
+    advise()
+        .args(["features", "--measurements"])
+        .arg(&m)
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("m.csv:2:"));
+}
+
+/// A real Nsight Compute details page (V100, 2020, sections named by label): its labels stand
+/// for their metrics, so the portable view has the occupancy and IPC the sections printed.
+#[test]
+fn experiment_on_a_synthetic_campaign_writes_a_self_contained_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("synthetic-campaign");
+    std::fs::create_dir(&data).unwrap();
+    synthetic_campaign(&data);
+    let out = dir.path().join("report");
+    let json = advise()
+        .args([
+            "experiment",
+            "--exp",
+            "kfold",
+            "--folds",
+            "4",
+            "--json",
+            "--dataset",
+        ])
+        .arg(&data)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    let exps = v["experiments"].as_array().unwrap();
+    assert!(exps.iter().any(|e| e["method"] == "baseline:majority"));
+    for e in exps {
+        for o in e["optimizations"].as_array().unwrap() {
+            let cells: f64 = ["pp", "pn", "np", "nn"]
+                .iter()
+                .map(|k| o[k].as_f64().unwrap())
+                .sum();
+            assert_eq!(cells as usize, o["samples"].as_array().unwrap().len());
+        }
+    }
+    for f in [
+        "report.md",
+        "index.html",
+        "results.json",
+        "charts/kfold4_accuracy.png",
+        "charts/kfold4_accuracy.svg",
+    ] {
+        assert!(out.join(f).is_file(), "{f} missing");
+    }
+    crate::common::render_check(&out.join("index.html"), &["Summary", "kfold4"]);
+    let html = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(html.contains("<svg"));
+    // Nothing is loaded from outside: no src/href to another host.
+    assert!(!html.contains("src=\"http") && !html.contains("href=\"http"));
+}
+
+/// Several experiments end with one table of each one's best model beside its best baseline,
+/// the same figures as the verdict lines above it.
+#[test]
+fn several_experiments_end_with_the_best_model_of_each() {
+    let text = advise()
+        .args(["-q", "experiment", "--dataset", "datasets/sim-qv100-nb"])
+        .args(["--program", "NB", "--exp", "1,4", "--method", "ibk,m5p"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(text).unwrap();
+    let (body, last) = text.split_once("In short:").expect("a closing table");
+    let rows: Vec<&str> = last
+        .lines()
+        .skip(3)
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    assert_eq!(rows.len(), 2, "{last}");
+    for (row, exp) in rows.iter().zip(["exp1", "exp4"]) {
+        assert!(row.starts_with(exp), "{row}");
+        // The row's best model is the one its verdict line names.
+        let model = row[exp.len()..].split_whitespace().next().unwrap();
+        let verdict = body
+            .lines()
+            .skip_while(|l| !l.starts_with(&format!("== {exp} ")))
+            .nth(1)
+            .unwrap();
+        assert!(
+            verdict.starts_with(&format!("best model {model} ")),
+            "{verdict} / {row}"
+        );
+    }
+}

@@ -201,7 +201,7 @@ pub fn render(evals: &[Evaluation], notes: &[String]) -> String {
             .map(|r| r.method.clone())
             .collect::<Vec<_>>();
         text.push_str(&format!(
-            "== {} ({} folds; {}; {} features) ==\n{}: {}\n{}\n",
+            "== {} ({} folds; {}; {} features) ==\n{}\n{}\n",
             e.name,
             e.folds,
             e.data,
@@ -211,14 +211,17 @@ pub fn render(evals: &[Evaluation], notes: &[String]) -> String {
                 Step::Only => "step".to_string(),
             },
             if winner.is_empty() {
-                "no model beats the best baseline significantly".to_string()
-            } else {
                 format!(
-                    "beats the best baseline ({}) with p < 0.05",
+                    "no model beats the best baseline ({}) significantly",
                     e.best_baseline
                 )
+            } else {
+                format!(
+                    "beats the best baseline ({}) with p < 0.05: {}",
+                    e.best_baseline,
+                    winner.join(", ")
+                )
             },
-            winner.join(", "),
             t.render()
         ));
         if !e.by_family.is_empty() {

@@ -28,17 +28,18 @@ fn cell(v: f64) -> String {
     }
 }
 
-/// The best model and the best baseline of one experiment, by sample-weighted accuracy.
+/// The best model and the best baseline of one experiment, by sample-weighted accuracy; of
+/// equals, the first in the order run (so a tie of every baseline names "always recommend",
+/// the simplest rule, not the coin flip listed last).
 pub fn best(results: &[ExperimentResult], baseline: bool) -> Option<&ExperimentResult> {
-    results
-        .iter()
-        .filter(|r| r.baseline == baseline)
-        .max_by(|a, b| {
-            a.total
-                .accuracy
-                .unwrap_or(0.0)
-                .total_cmp(&b.total.accuracy.unwrap_or(0.0))
-        })
+    let acc = |r: &ExperimentResult| r.total.accuracy.unwrap_or(0.0);
+    results.iter().filter(|r| r.baseline == baseline).fold(
+        None,
+        |best: Option<&ExperimentResult>, r| match best {
+            Some(b) if acc(b) >= acc(r) => Some(b),
+            _ => Some(r),
+        },
+    )
 }
 
 /// One sentence a non-expert can read: does the best model beat the rules?
@@ -361,4 +362,58 @@ pub fn render_text(title: &str, experiments: &[Vec<ExperimentResult>], notes: &[
         out.push_str(&best_per_experiment(experiments).render());
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiment::run::{FoldSizes, Total};
+
+    fn result(method: &str, baseline: bool, accuracy: f64) -> ExperimentResult {
+        ExperimentResult {
+            name: "exp1".into(),
+            method: method.into(),
+            baseline,
+            folds: 1,
+            fold_sizes: FoldSizes {
+                train_min: 1,
+                train_max: 1,
+                test_min: 1,
+                test_max: 1,
+            },
+            optimizations: Vec::new(),
+            total: Total {
+                pp: 0.0,
+                pn: 0.0,
+                np: 0.0,
+                nn: 0.0,
+                accuracy: Some(accuracy),
+                accuracy_ci: None,
+                thesis_total: None,
+                balanced_accuracy: None,
+                clear_accuracy: None,
+                unclear_share: 0.0,
+                mape: None,
+                rank_accuracy: None,
+            },
+            vs_majority: None,
+        }
+    }
+
+    #[test]
+    fn of_equals_the_first_run_is_best() {
+        let rs = vec![
+            result("ibk", false, 1.0),
+            result("m5p", false, 0.9),
+            result("knn", false, 1.0),
+            result("baseline:always", true, 1.0),
+            result("baseline:majority", true, 1.0),
+            result("baseline:random", true, 1.0),
+        ];
+        assert_eq!(best(&rs, false).unwrap().method, "ibk");
+        assert_eq!(best(&rs, true).unwrap().method, "baseline:always");
+        let rs = vec![result("ibk", false, 0.5), result("m5p", false, 0.7)];
+        assert_eq!(best(&rs, false).unwrap().method, "m5p");
+        assert!(best(&rs, true).is_none());
+    }
 }

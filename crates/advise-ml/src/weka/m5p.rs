@@ -6,8 +6,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::filters::{NominalToBinary, RemoveUseless, ReplaceMissing};
+use super::m5p_prune::{finish, smooth};
 use super::m5p_split::SortedColumns;
-use super::m5p_tree::{finish, smooth, std_dev, Builder, Node};
+use super::m5p_tree::{std_dev, Builder, Node};
 use crate::data::Data;
 use crate::error::{MlError, Result};
 use crate::rng::JavaRandom;

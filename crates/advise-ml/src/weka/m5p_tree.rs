@@ -1,8 +1,6 @@
 //! The model tree of Weka 3.6's M5P (`weka.classifiers.trees.m5.RuleNode`, `YongSplitInfo`,
-//! `Impurity`): splits maximize the reduction of the class variance's fifth root, node models are
-//! Weka linear regressions on the attributes tested below the node, pruning compares the
-//! node model's and the subtree's RMSE inflated by (n + 2v) / (n - v), and smoothing blends each
-//! leaf model with its ancestors' as (n * leaf + 15 * parent) / (n + 15).
+//! `Impurity`) and its growth: splits maximize the reduction of the class variance's fifth
+//! root (pruning and smoothing: m5p_prune.rs).
 //!
 //! Instances are row indices. Weka sorts a node's instances in place by every attribute in turn
 //! with an unstable quicksort, and all later sums follow that order, so this code reproduces
@@ -11,13 +9,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::linear::{fit_columns, LinearParams};
 use super::m5p_split::{SortedColumns, Split, SplitScan};
 use super::util::sort_indices_into;
 use crate::helper_thread::{is_free, join};
 
 /// Rows of the smaller child from which a node's children may grow on two threads.
-const PARALLEL_ROWS: usize = 16;
+pub(super) const PARALLEL_ROWS: usize = 16;
 
 /// Rows of a node from which its attribute loop may run in two parts on two threads.
 const PARALLEL_SCAN_ROWS: usize = 48;
@@ -45,7 +42,7 @@ impl NodeModel {
     /// nonzero coefficient in ascending order, on a row without infinities. The same value:
     /// every skipped term is a signed zero, and adding one to a sum that starts at +0 and
     /// so is never -0 changes nothing.
-    fn predict_sparse(&self, used: &[usize], row: &[f64]) -> f64 {
+    pub(super) fn predict_sparse(&self, used: &[usize], row: &[f64]) -> f64 {
         let mut result = 0.0;
         for &j in used {
             let v = row[j];
@@ -67,11 +64,11 @@ pub struct Node {
     pub right: Option<Box<Node>>,
     pub model: Option<NodeModel>,
     #[serde(skip)]
-    rows: Vec<usize>,
+    pub(super) rows: Vec<usize>,
     #[serde(skip)]
-    model_atts: Vec<usize>,
+    pub(super) model_atts: Vec<usize>,
     #[serde(skip)]
-    num_parameters: usize,
+    pub(super) num_parameters: usize,
 }
 
 impl Node {
@@ -88,7 +85,7 @@ impl Node {
         }
     }
 
-    fn is_leaf(&self) -> bool {
+    pub(super) fn is_leaf(&self) -> bool {
         self.left.is_none()
     }
 }
@@ -107,16 +104,6 @@ pub fn std_dev(y: &[f64], rows: &[usize]) -> f64 {
     } else {
         0.0
     }
-}
-
-/// Scratch of [`Builder::prune`].
-struct Pruning<'a> {
-    /// Whether a row has no infinite value (the sparse prediction is exact there).
-    finite: &'a [bool],
-    /// Each row's prediction by the pruned subtree of the deepest node done that holds it.
-    subtree: Vec<f64>,
-    /// The node model's predictions of the node's rows.
-    own: Vec<f64>,
 }
 
 /// Grows, prunes and smooths one tree.
@@ -294,136 +281,6 @@ impl Builder<'_> {
             )
         }
     }
-
-    /// `RuleNode.buildLinearModel`: Weka's default linear regression on the node's rows and
-    /// the attributes tested below it (none at a leaf: the class mean).
-    fn linear_model(&self, node: &Node) -> NodeModel {
-        let cols: Vec<Vec<f64>> = node
-            .model_atts
-            .iter()
-            .map(|&a| node.rows.iter().map(|&r| self.cols[a][r]).collect())
-            .collect();
-        let y: Vec<f64> = node.rows.iter().map(|&r| self.y[r]).collect();
-        let fit = fit_columns(&cols, &y, &LinearParams::default());
-        let width = self.x.first().map_or(0, Vec::len);
-        let mut coefficients = vec![0.0; width];
-        for (&a, c) in node.model_atts.iter().zip(fit.full_coefficients()) {
-            coefficients[a] = c;
-        }
-        NodeModel {
-            coefficients,
-            intercept: fit.intercept,
-        }
-    }
-
-    /// `RuleNode.prune` over the whole tree.
-    pub fn prune(&self, node: &mut Node) {
-        let finite: Vec<bool> = self
-            .x
-            .iter()
-            .map(|r| r.iter().all(|v| !v.is_infinite()))
-            .collect();
-        let mut pruning = Pruning {
-            finite: &finite,
-            subtree: vec![f64::NAN; self.y.len()],
-            own: Vec::new(),
-        };
-        self.prune_at(node, &mut pruning);
-    }
-
-    /// `RuleNode.prune` at `node`. Weka scores a node's subtree by routing each of its rows
-    /// down to a leaf; the subtree's prediction of a row is its child's, so each pruned
-    /// child leaves its predictions of its rows in `pruning.subtree` and the node reads
-    /// them (the same values, summed in the same order) instead of descending again.
-    fn prune_at(&self, node: &mut Node, pruning: &mut Pruning) {
-        if let (Some(l), Some(r)) = (node.left.as_mut(), node.right.as_mut()) {
-            if l.num_instances.min(r.num_instances) >= PARALLEL_ROWS && is_free() {
-                // The right subtree on the helper thread with its own scratch; its rows'
-                // predictions are copied back (the two subtrees' rows are disjoint).
-                let mut other = Pruning {
-                    finite: pruning.finite,
-                    subtree: vec![f64::NAN; pruning.subtree.len()],
-                    own: Vec::new(),
-                };
-                join(
-                    || self.prune_at(l, pruning),
-                    || self.prune_at(r, &mut other),
-                );
-                for &row in &r.rows {
-                    pruning.subtree[row] = other.subtree[row];
-                }
-            } else {
-                self.prune_at(l, pruning);
-                self.prune_at(r, pruning);
-            }
-        }
-        let model = self.linear_model(node);
-        // The attributes with a nonzero coefficient: the model's parameters.
-        let used: Vec<usize> = (0..model.coefficients.len())
-            .filter(|&j| model.coefficients[j] != 0.0)
-            .collect();
-        pruning.own.clear();
-        for &r in &node.rows {
-            let row = &self.x[r];
-            pruning.own.push(if pruning.finite[r] {
-                model.predict_sparse(&used, row)
-            } else {
-                model.predict(row)
-            });
-        }
-        let keep_split = !node.is_leaf() && {
-            let n = node.num_instances;
-            let rms_model = self.rmse(&node.rows, |i, _| pruning.own[i]);
-            let adjusted_model = rms_model * pruning_factor(n, used.len() + 1);
-            let rms_subtree = self.rmse(&node.rows, |_, r| pruning.subtree[r]);
-            let params = |c: &Option<Box<Node>>| c.as_ref().map_or(0, |c| c.num_parameters);
-            let (lp, rp) = (params(&node.left), params(&node.right));
-            let adjusted_node = rms_subtree * pruning_factor(n, lp + rp + 1);
-            if adjusted_model <= adjusted_node || adjusted_model < self.global_dev * 0.00001 {
-                node.num_parameters = used.len() + 1;
-                false
-            } else {
-                node.num_parameters = lp + rp + 1;
-                true
-            }
-        };
-        if !keep_split {
-            node.split = None;
-            node.left = None;
-            node.right = None;
-            for (&r, &p) in node.rows.iter().zip(&pruning.own) {
-                pruning.subtree[r] = p;
-            }
-        }
-        node.model = Some(model);
-    }
-
-    /// Weka's `Evaluation.rootMeanSquaredError` on the node's rows, `predicted(i, row)` being
-    /// the prediction of the i-th of them.
-    fn rmse(&self, rows: &[usize], predicted: impl Fn(usize, usize) -> f64) -> f64 {
-        let (mut sum, mut count) = (0.0, 0.0);
-        for (i, &r) in rows.iter().enumerate() {
-            let p = predicted(i, r);
-            if p.is_nan() {
-                continue;
-            }
-            let d = p - self.y[r];
-            sum += d * d;
-            count += 1.0;
-        }
-        (sum / count).sqrt()
-    }
-
-    /// `RuleNode.installLinearModels` (unpruned trees).
-    pub fn install_models(&self, node: &mut Node) {
-        if let Some(l) = node.left.as_mut() {
-            self.install_models(l);
-        }
-        if let Some(r) = node.right.as_mut() {
-            self.install_models(r);
-        }
-        node.model = Some(self.linear_model(node));
-    }
 }
 
 /// One run of `RuleNode.split`'s attribute loop over a node: the rows in the order the
@@ -527,52 +384,5 @@ fn tested_below(node: &Node, atts: &mut [bool]) {
     }
     for c in [&node.left, &node.right].into_iter().flatten() {
         tested_below(c, atts);
-    }
-}
-
-fn pruning_factor(num_instances: usize, num_params: usize) -> f64 {
-    if num_instances <= num_params {
-        return 10.0;
-    }
-    (num_instances as f64 + 2.0 * num_params as f64) / (num_instances as f64 - num_params as f64)
-}
-
-/// `RuleNode.installSmoothedModels`: each leaf model blended with its ancestors' models.
-pub fn smooth(node: &mut Node, path: &mut Vec<(NodeModel, usize)>) {
-    if node.is_leaf() {
-        let Some(model) = node.model.as_mut() else {
-            return;
-        };
-        let mut n = node.num_instances as f64;
-        for (parent, pn) in path.iter().rev() {
-            let k = 15.0;
-            for (c, p) in model.coefficients.iter_mut().zip(&parent.coefficients) {
-                *c = (*c * n) / (n + k);
-                *c += (k * p) / (n + k);
-            }
-            model.intercept = (model.intercept * n) / (n + k);
-            model.intercept += (k * parent.intercept) / (n + k);
-            n = *pn as f64;
-        }
-        return;
-    }
-    if let Some(m) = node.model.clone() {
-        path.push((m, node.num_instances));
-    }
-    if let Some(l) = node.left.as_mut() {
-        smooth(l, path);
-    }
-    if let Some(r) = node.right.as_mut() {
-        smooth(r, path);
-    }
-    path.pop();
-}
-
-/// Frees the build-time row lists once the tree is final.
-pub fn finish(node: &mut Node) {
-    node.rows = Vec::new();
-    node.model_atts = Vec::new();
-    for c in [&mut node.left, &mut node.right].into_iter().flatten() {
-        finish(c);
     }
 }

@@ -19,6 +19,7 @@ mod linear_select;
 pub mod m5p;
 mod m5p_bound;
 mod m5p_impurity;
+mod m5p_prune;
 mod m5p_split;
 mod m5p_tree;
 pub mod options;

@@ -88,6 +88,20 @@ pub fn replay_passes(log: &str) -> Vec<(String, u32)> {
         .collect()
 }
 
+/// The metric named by ncu's "Failed to find metric NAME" (an ncu that lacks a requested
+/// metric stops with that line before profiling), if the text has that line; the name without
+/// quotes or ncu's `regex:` prefix, or an empty string where the line names none.
+pub fn unknown_metric(text: &str) -> Option<String> {
+    const SAID: &str = "failed to find metric";
+    text.lines().find_map(|line| {
+        let at = line.to_ascii_lowercase().find(SAID)?;
+        let name = line[at + SAID.len()..]
+            .trim()
+            .trim_matches(|c: char| c == '"' || c == '\'' || c == ':' || c.is_whitespace());
+        Some(name.strip_prefix("regex:").unwrap_or(name).to_string())
+    })
+}
+
 /// Requested metrics that do not appear in parsed measurements (this ncu or GPU lacks them).
 pub fn missing_metrics(requested: &[MetricSpec], found: &[String]) -> Vec<String> {
     requested
@@ -159,6 +173,25 @@ mod tests {
                 "portable__memory_share",
                 "portable__conversion_share"
             ]
+        );
+    }
+
+    #[test]
+    fn an_unknown_metric_is_read_from_ncus_line() {
+        let log = "==PROF== Connected to process 7\n\
+                   ==ERROR== Failed to find metric \"regex:^lts__t_sectors.sum$\"\n";
+        assert_eq!(unknown_metric(log).as_deref(), Some("^lts__t_sectors.sum$"));
+        assert_eq!(
+            unknown_metric("==ERROR== failed to find metric: dram__bytes.sum").as_deref(),
+            Some("dram__bytes.sum")
+        );
+        assert_eq!(
+            unknown_metric("==ERROR== Failed to find metric").as_deref(),
+            Some("")
+        );
+        assert_eq!(
+            unknown_metric("==WARNING== No kernels were profiled."),
+            None
         );
     }
 

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
+use super::ncu::unknown_metric;
 use super::tool::{self, ToolError, NCU};
 use crate::error::{Error, Result};
 
@@ -109,8 +110,56 @@ fn app_exists(app: &str) -> bool {
         .is_some_and(|path| std::env::split_paths(&path).any(|d| d.join(app).is_file()))
 }
 
-/// Runs ncu on the app; returns the path of the CSV it wrote.
-pub fn profile(r: &ProfileRequest) -> Result<PathBuf> {
+/// What a profile gave: ncu's CSV, and the requested metrics this ncu did not know, which it
+/// was run again without.
+#[derive(Debug, Clone)]
+pub struct Profiled {
+    pub csv: PathBuf,
+    pub unknown_metrics: Vec<String>,
+}
+
+/// Runs ncu on the app; a requested metric ncu does not know ("Failed to find metric") is
+/// dropped and ncu run again, so an older Nsight Compute still gives the counters it has.
+pub fn profile(r: &ProfileRequest) -> Result<Profiled> {
+    let mut request = r.clone();
+    let mut unknown_metrics = Vec::new();
+    loop {
+        match profile_once(&request)? {
+            Err(name) => match request.metrics.iter().position(|m| *m == name) {
+                Some(at) => {
+                    request.metrics.remove(at);
+                    unknown_metrics.push(name);
+                }
+                None => {
+                    let which = if name.is_empty() {
+                        "a metric it was asked for".to_string()
+                    } else {
+                        format!("the metric `{name}`")
+                    };
+                    return Err(Error::tool(
+                        "ncu",
+                        format!(
+                            "this ncu does not know {which} (an older Nsight Compute, or a GPU \
+                             without it): update Nsight Compute, or profile the program yourself \
+                             with `ncu --csv --page raw --set full` and give that CSV to `advise \
+                             suggest --ncu-csv`"
+                        ),
+                    ));
+                }
+            },
+            Ok(csv) => {
+                return Ok(Profiled {
+                    csv,
+                    unknown_metrics,
+                })
+            }
+        }
+    }
+}
+
+/// One ncu run of the request: its CSV, or (inner `Err`) the name of a metric ncu stopped at
+/// because it does not know it (possibly empty).
+fn profile_once(r: &ProfileRequest) -> Result<std::result::Result<PathBuf, String>> {
     if !app_exists(&r.app) {
         return Err(Error::Usage(format!(
             "{}: program not found (give a path such as ./myapp, or a name on PATH)",
@@ -138,6 +187,12 @@ pub fn profile(r: &ProfileRequest) -> Result<PathBuf> {
              allow all users (`options nvidia NVreg_RestrictProfilingToAdminUsers=0` in \
              /etc/modprobe.d, then reload the driver); see NVIDIA's ERR_NVGPUCTRPERM page",
         ));
+    }
+    if let Some(metric) = unknown_metric(&log).or_else(|| match &outcome {
+        Err(ToolError::Failed { stderr_tail, .. }) => unknown_metric(stderr_tail),
+        _ => None,
+    }) {
+        return Ok(Err(metric));
     }
     match outcome {
         Err(ToolError::Failed {
@@ -174,5 +229,5 @@ pub fn profile(r: &ProfileRequest) -> Result<PathBuf> {
             ),
         ));
     }
-    Ok(r.csv.clone())
+    Ok(Ok(r.csv.clone()))
 }

@@ -188,6 +188,32 @@ fn profile_err(
     String::from_utf8(out).unwrap()
 }
 
+/// An ncu that does not know some requested metrics ("Failed to find metric") is run again
+/// without them, and the profile goes on with the counters it has, saying which were dropped.
+#[test]
+fn a_metric_ncu_does_not_know_is_dropped_and_named() {
+    let s = setup();
+    let out = advise()
+        .env("NCU", root().join("tests/stand-ins/replay_ncu.sh"))
+        .env("STANDIN_CSV", root().join(GINKGO))
+        .env("STANDIN_MODE", "nometric")
+        .args(["profile", "--json", "--dir"])
+        .arg(s.work.join("nometric"))
+        .arg("--model")
+        .arg(&s.model)
+        .args(["--", "/bin/true"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("this ncu does not know"), "{err}");
+    assert!(err.contains("cycles"), "{err}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text[text.find('{').unwrap()..]).unwrap();
+    assert!(!v["suggestions"].as_array().unwrap().is_empty());
+}
+
 #[test]
 fn each_profile_failure_has_its_own_message() {
     let s = setup();
@@ -211,6 +237,13 @@ fn each_profile_failure_has_its_own_message() {
     assert!(e.contains("/bin/false exited with"), "{e}");
     let e = profile_err(&s, Some("nokernel"), None, GINKGO, &["/bin/true"], 4);
     assert!(e.contains("profiled no kernel"), "{e}");
+    let e = profile_err(&s, Some("nometric_other"), None, GINKGO, &["/bin/true"], 4);
+    assert!(
+        e.contains("does not know the metric `^not_asked_for$`")
+            && e.contains("advise suggest --ncu-csv")
+            && !e.contains("/bin/true exited"),
+        "{e}"
+    );
     let e = profile_err(
         &s,
         None,

@@ -247,6 +247,28 @@ fn a_failing_profiler_marks_jobs_failed_with_its_stderr() {
         .stdout(predicate::str::contains("Failed to profile kernel"));
 }
 
+/// An ncu that does not know a metric of the list stops at it; the campaign leaves it out,
+/// profiles every job with the rest, and lists it as missing.
+#[test]
+fn a_metric_ncu_does_not_know_is_left_out_and_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = fake_build(dir.path(), "nb");
+    let out = dir.path().join("campaign");
+    let assert = collect(&bin, &out, &["--variants", "000000,100000", "--json"])
+        .env("STANDIN_NCU_UNKNOWN", "sm__cycles_elapsed.avg")
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_slice(&assert.get_output().stdout).unwrap();
+    assert_eq!(v["ok"], 4, "{v}");
+    let missing: Vec<&str> = v["missing_metrics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert!(missing.contains(&"sm__cycles_elapsed.avg"), "{missing:?}");
+}
+
 #[test]
 fn missing_binaries_point_to_advise_build() {
     let dir = tempfile::tempdir().unwrap();

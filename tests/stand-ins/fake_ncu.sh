@@ -6,21 +6,28 @@
 # (tests/fixtures/ncu/ncu_raw_B200_roofline-analysis_torch_sdpa_flash.csv, rows cycled and
 # renumbered to the number of launches the program reports).
 #   STANDIN_NCU_FAIL=1   exit 1 with ncu-like error text instead
+#   STANDIN_NCU_UNKNOWN=NAME  fail as an ncu that does not know metric NAME, when it is asked for
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 fixture="${STANDIN_NCU_FIXTURE:-$here/../fixtures/ncu/ncu_raw_B200_roofline-analysis_torch_sdpa_flash.csv}"
 log=""
+metrics=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --csv) shift ;;
         --log-file) log="$2"; shift 2 ;;
-        --page|--profile-from-start|--metrics|--launch-count|--launch-skip|--nvtx-include) shift 2 ;;
+        --metrics) metrics="$2"; shift 2 ;;
+        --page|--profile-from-start|--launch-count|--launch-skip|--nvtx-include) shift 2 ;;
         --*) echo "==ERROR== unknown option $1" >&2; exit 1 ;;
         *) break ;;
     esac
 done
 [ -n "$log" ] || { echo "==ERROR== stand-in needs --log-file" >&2; exit 1; }
 if [ "${STANDIN_NCU_FAIL:-}" = 1 ]; then echo "==ERROR== Failed to profile kernel" >&2; exit 1; fi
+if [ -n "${STANDIN_NCU_UNKNOWN:-}" ] && printf ',%s,' "$metrics" | grep -qF ",$STANDIN_NCU_UNKNOWN,"; then
+    echo "==ERROR== Failed to find metric $STANDIN_NCU_UNKNOWN" >&2
+    exit 1
+fi
 out="$("$@")"
 printf '%s\n' "$out"
 launches=$(printf '%s\n' "$out" | grep -o '"profiled_launches":[0-9]*' | cut -d: -f2 | awk '{s+=$1} END{print s+0}')

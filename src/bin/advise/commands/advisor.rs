@@ -418,7 +418,7 @@ fn run_profile(
         metrics.len(),
         csv.display()
     ));
-    advise::harness::profile_app::profile(&ProfileRequest {
+    let profiled = advise::harness::profile_app::profile(&ProfileRequest {
         app: program.clone(),
         args: args.to_vec(),
         metrics,
@@ -427,6 +427,14 @@ fn run_profile(
         timeout: None,
         ncu_args: ncu_args.to_vec(),
     })?;
+    if !profiled.unknown_metrics.is_empty() {
+        note(&format!(
+            "this ncu does not know {} of the advisor's metrics ({}); profiled without them: the \
+             models that use them see fewer counters, and their confidence says so",
+            profiled.unknown_metrics.len(),
+            profiled.unknown_metrics.join(", ")
+        ));
+    }
     let settings = SuggestSettings {
         model: Some(model_path),
         ..s.clone()

@@ -4,14 +4,12 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::Mutex;
 
 use super::campaign::{join, Campaign, TimingOut};
 use super::collect::CollectSettings;
 use super::jobs::{Input, Job};
 use super::ncu::{self, MetricSpec};
 use super::runs::{disagreement, parse_records, RunRecord};
-use super::tool::ToolError;
 use super::{build, tool};
 use crate::dataset::measurements::{rows_of, MeasurementRow, RunKey};
 use crate::error::{Error, Result};
@@ -152,54 +150,6 @@ struct Profiled {
     missing: Vec<String>,
 }
 
-/// Metrics an ncu of this campaign stopped at because it does not know them: left out of
-/// every later job's list (each would otherwise fail once more before its retry).
-static UNKNOWN_METRICS: Mutex<Vec<String>> = Mutex::new(Vec::new());
-
-/// Runs ncu with the metrics it knows: where it stops at one it does not know ("Failed to
-/// find metric"), that metric is left out and ncu runs again; the missing metric then shows in
-/// the job's `missing` list as any metric this ncu or GPU lacks.
-fn run_ncu(
-    s: &CollectSettings,
-    ncu_path: &Path,
-    metrics: &[MetricSpec],
-    log: &Path,
-    bin: &Path,
-    args: &[String],
-) -> Result<tool::Captured> {
-    let known = |m: &MetricSpec| {
-        UNKNOWN_METRICS
-            .lock()
-            .map(|u| !u.contains(&m.name))
-            .unwrap_or(true)
-    };
-    let mut list: Vec<MetricSpec> = metrics.iter().filter(|m| known(m)).cloned().collect();
-    loop {
-        let mut cmd = ncu::command(ncu_path, &list, log, bin, args);
-        match tool::run(&mut cmd, Some(s.timeout)) {
-            Ok(out) => return Ok(out),
-            Err(e) => {
-                let said = match &e {
-                    ToolError::Failed { stderr_tail, .. } => format!(
-                        "{}\n{stderr_tail}",
-                        std::fs::read_to_string(log).unwrap_or_default()
-                    ),
-                    _ => return Err(e.into()),
-                };
-                let at = ncu::unknown_metric(&said)
-                    .and_then(|name| list.iter().position(|m| m.name == name));
-                let Some(at) = at else {
-                    return Err(e.into());
-                };
-                let dropped = list.remove(at);
-                if let Ok(mut u) = UNKNOWN_METRICS.lock() {
-                    u.push(dropped.name);
-                }
-            }
-        }
-    }
-}
-
 /// One ncu run over the given inputs, its launches split by input in program order.
 #[allow(clippy::too_many_arguments)]
 fn profile_once(
@@ -220,7 +170,7 @@ fn profile_once(
     );
     let log = campaign.raw_dir().join(format!("ncu_{tag}.csv"));
     let args = program_args(inputs, 1, 1, 0, s.seed, Some(s.profile_steps.max(1)));
-    let out = run_ncu(s, ncu_path, metrics, &log, bin, &args)?;
+    let out = ncu::run_knowing(ncu_path, metrics, &log, bin, &args, s.timeout)?;
     save_raw(
         &campaign.raw_dir().join(format!("ncu_{tag}.jsonl")),
         &out.stdout,

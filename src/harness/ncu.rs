@@ -7,8 +7,11 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Mutex;
+use std::time::Duration;
 
 use crate::error::{Error, Result};
+use crate::tool::{self, Captured, ToolError};
 
 /// The metric list file, relative to the variants folder.
 pub const METRICS_FILE: &str = "metrics.txt";
@@ -73,6 +76,54 @@ pub fn command(
         .arg(binary)
         .args(program_args);
     cmd
+}
+
+/// Metrics an ncu of this campaign stopped at because it does not know them: left out of
+/// every later job's list (each would otherwise fail once more before its retry).
+static UNKNOWN_METRICS: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// Runs ncu with the metrics it knows: where it stops at one it does not know ("Failed to
+/// find metric"), that metric is left out and ncu runs again; it then shows in
+/// [`missing_metrics`] as any metric this ncu or GPU lacks.
+pub fn run_knowing(
+    ncu_path: &Path,
+    metrics: &[MetricSpec],
+    log: &Path,
+    bin: &Path,
+    args: &[String],
+    timeout: Duration,
+) -> Result<Captured> {
+    let known = |m: &MetricSpec| {
+        UNKNOWN_METRICS
+            .lock()
+            .map(|u| !u.contains(&m.name))
+            .unwrap_or(true)
+    };
+    let mut list: Vec<MetricSpec> = metrics.iter().filter(|m| known(m)).cloned().collect();
+    loop {
+        let mut cmd = command(ncu_path, &list, log, bin, args);
+        match tool::run(&mut cmd, Some(timeout)) {
+            Ok(out) => return Ok(out),
+            Err(e) => {
+                let said = match &e {
+                    ToolError::Failed { stderr_tail, .. } => format!(
+                        "{}\n{stderr_tail}",
+                        std::fs::read_to_string(log).unwrap_or_default()
+                    ),
+                    _ => return Err(e.into()),
+                };
+                let at =
+                    unknown_metric(&said).and_then(|name| list.iter().position(|m| m.name == name));
+                let Some(at) = at else {
+                    return Err(e.into());
+                };
+                let dropped = list.remove(at);
+                if let Ok(mut u) = UNKNOWN_METRICS.lock() {
+                    u.push(dropped.name);
+                }
+            }
+        }
+    }
 }
 
 /// Replay passes per profiled kernel, from ncu's `==PROF== Profiling "k" - 0: ... - 9 passes`.

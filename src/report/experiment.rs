@@ -42,6 +42,31 @@ pub fn best(results: &[ExperimentResult], baseline: bool) -> Option<&ExperimentR
     )
 }
 
+/// How an experiment's best model `m` compares with its majority rule: McNemar's p below
+/// [`ALPHA`] and a higher or lower accuracy, or no clear difference; `None` where it was not
+/// compared.
+enum AgainstMajority {
+    Better(f64),
+    Worse(f64),
+    NoClearDifference(f64),
+}
+
+fn against_majority(results: &[ExperimentResult], m: &ExperimentResult) -> Option<AgainstMajority> {
+    let majority = results
+        .iter()
+        .find(|r| r.method == "baseline:majority")
+        .and_then(|r| r.total.accuracy)
+        .unwrap_or(0.0);
+    let p = m.vs_majority.as_ref()?.p_value;
+    Some(if p >= ALPHA {
+        AgainstMajority::NoClearDifference(p)
+    } else if m.total.accuracy.unwrap_or(0.0) > majority {
+        AgainstMajority::Better(p)
+    } else {
+        AgainstMajority::Worse(p)
+    })
+}
+
 /// One sentence a non-expert can read: does the best model beat the rules?
 pub fn verdict(results: &[ExperimentResult]) -> String {
     let (Some(m), Some(b)) = (best(results, false), best(results, true)) else {
@@ -58,20 +83,14 @@ pub fn verdict(results: &[ExperimentResult]) -> String {
         m.total.accuracy.unwrap_or(0.0),
         b.total.accuracy.unwrap_or(0.0),
     );
-    let majority = results
-        .iter()
-        .find(|r| r.method == "baseline:majority")
-        .and_then(|r| r.total.accuracy)
-        .unwrap_or(0.0);
-    let sig = m.vs_majority.as_ref().map(|s| s.p_value);
-    let vs_majority = match sig {
-        Some(p) if p < ALPHA && ma > majority => {
+    let vs_majority = match against_majority(results, m) {
+        Some(AgainstMajority::Better(p)) => {
             format!("significantly better than the majority rule (McNemar p = {p:.3})")
         }
-        Some(p) if p < ALPHA => {
+        Some(AgainstMajority::Worse(p)) => {
             format!("significantly worse than the majority rule (McNemar p = {p:.3})")
         }
-        Some(p) => {
+        Some(AgainstMajority::NoClearDifference(p)) => {
             format!("not significantly different from the majority rule (McNemar p = {p:.3})")
         }
         None => "not compared with the majority rule".into(),
@@ -111,18 +130,13 @@ pub fn best_per_experiment(experiments: &[Vec<ExperimentResult>]) -> TextTable {
         let (Some(m), Some(b)) = (best(results, false), best(results, true)) else {
             continue;
         };
-        let majority = results
-            .iter()
-            .find(|r| r.method == "baseline:majority")
-            .and_then(|r| r.total.accuracy);
-        let against = match (&m.vs_majority, m.total.accuracy, majority) {
-            (Some(s), Some(x), Some(y)) if s.p_value < ALPHA => format!(
-                "{} (McNemar p {:.3})",
-                if x > y { "better" } else { "worse" },
-                s.p_value
-            ),
-            (Some(s), _, _) => format!("no clear difference (p {:.3})", s.p_value),
-            _ => "-".into(),
+        let against = match against_majority(results, m) {
+            Some(AgainstMajority::Better(p)) => format!("better (McNemar p {p:.3})"),
+            Some(AgainstMajority::Worse(p)) => format!("worse (McNemar p {p:.3})"),
+            Some(AgainstMajority::NoClearDifference(p)) => {
+                format!("no clear difference (p {p:.3})")
+            }
+            None => "-".into(),
         };
         let gap = match (m.total.accuracy, b.total.accuracy) {
             (Some(x), Some(y)) => format!("{:+.1}", 100.0 * (x - y)),
@@ -350,16 +364,13 @@ pub fn render_text(title: &str, experiments: &[Vec<ExperimentResult>], notes: &[
             }
         }
     }
-    let with_models = experiments
-        .iter()
-        .filter(|r| best(r, false).is_some() && best(r, true).is_some())
-        .count();
-    if with_models >= 2 {
+    let closing = best_per_experiment(experiments);
+    if closing.len() >= 2 {
         let _ = writeln!(
             out,
             "In short: each experiment's best model beside its best baseline (accuracy in %; the tables above have every method)"
         );
-        out.push_str(&best_per_experiment(experiments).render());
+        out.push_str(&closing.render());
     }
     out
 }

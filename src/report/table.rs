@@ -69,6 +69,11 @@ impl TextTable {
         self.rows.is_empty()
     }
 
+    /// The number of rows (the header not counted).
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
     /// Renders the table; numeric cells are right-aligned, others left-aligned; text columns
     /// are cut (with an ellipsis) where the table would not fit the terminal.
     pub fn render(&self) -> String {

@@ -3,6 +3,7 @@
 
 pub mod arff;
 pub mod blocksize;
+pub mod devices;
 pub mod families;
 pub mod features;
 mod features_aggregate;

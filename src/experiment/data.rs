@@ -30,6 +30,8 @@ pub struct SamplePool {
     pub families: BTreeMap<String, Option<String>>,
     /// Programs whose samples come from a simulator (a dataset folder with simulator.json).
     pub simulated: std::collections::BTreeSet<String>,
+    /// Registers per thread and GPUs, for the step features' occupancy.
+    pub launch: super::launch::LaunchFacts,
 }
 
 impl SamplePool {
@@ -139,6 +141,7 @@ pub fn load_pool_view(dir: &Path, view: View) -> Result<SamplePool> {
     if dir.join("simulator.json").is_file() {
         pool.simulated = pool.samples.iter().map(|s| s.key.program.clone()).collect();
     }
+    pool.launch = super::launch::LaunchFacts::read(dir, &measurements)?;
     Ok(pool)
 }
 
@@ -197,6 +200,7 @@ pub fn pool_from(name: String, table: &FeatureTable, switches: &[Switch]) -> Res
         normalizer: table.normalizer.clone(),
         families: BTreeMap::new(),
         simulated: Default::default(),
+        launch: Default::default(),
     })
 }
 
@@ -267,6 +271,7 @@ pub fn merge(mut pools: Vec<SamplePool>) -> Result<SamplePool> {
         normalizer: None,
         families: BTreeMap::new(),
         simulated: Default::default(),
+        launch: Default::default(),
     };
     let normalizers: std::collections::BTreeSet<Option<String>> =
         pools.iter().map(|p| p.normalizer.clone()).collect();
@@ -287,6 +292,7 @@ pub fn merge(mut pools: Vec<SamplePool>) -> Result<SamplePool> {
         }
         merged.families.extend(p.families);
         merged.simulated.extend(p.simulated);
+        merged.launch.extend(p.launch);
     }
     Ok(merged)
 }

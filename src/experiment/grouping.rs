@@ -271,6 +271,7 @@ mod tests {
             normalizer: None,
             families: Default::default(),
             simulated: Default::default(),
+            launch: Default::default(),
         };
         let exp = Experiment::KFold {
             k: 5,
@@ -331,6 +332,7 @@ mod tests {
             normalizer: None,
             families: Default::default(),
             simulated: Default::default(),
+            launch: Default::default(),
         };
         let (_, of) = groups(&pool);
         assert_eq!(of, vec![0, 1, 2, 3], "four configuration families");

@@ -109,6 +109,7 @@ mod tests {
             normalizer: None,
             families: Default::default(),
             simulated: Default::default(),
+            launch: Default::default(),
         };
         let families = pool
             .switches

@@ -5,7 +5,15 @@
 //!
 //! - `step.level_log2`: log2 of the product of the variant's values of every parameter of the
 //!   switch's family (threads per block for BLOCK_SIZE, outputs per thread for TILE_SIZE),
-//! - `step.factor_log2`: log2(to / from), how far the step goes.
+//! - `step.factor_log2`: log2(to / from), how far the step goes,
+//! - for BLOCK_SIZE steps where the registers per thread and the GPU are known
+//!   (experiment::launch), `step.occupancy_log2`: log2 of the theoretical occupancy after the
+//!   step over the one before (the CUDA occupancy calculator, registers per thread unchanged,
+//!   shared memory not counted), and `step.warp_fill_log2`: log2 of how evenly one block's
+//!   warps fill the SM's warp schedulers after the step over before
+//!   (static_analysis::occupancy_step::warp_fill). Across programs these carry over where the level
+//!   alone does not: on the three KTT programs' block sizes, leave one program out, see
+//!   docs/families.md.
 //!
 //! Static features in the sense of STATuner (Gupta et al., "STATuner: Efficient Tuning of CUDA
 //! Kernels Parameters", SC 2015): known from the source and launch, not measured. On/off
@@ -43,10 +51,83 @@ pub fn apply(pool: &mut SamplePool, step: Step) {
 }
 
 /// The step features' column names.
-pub const STEP_COLUMNS: [&str; 2] = ["step.level_log2", "step.factor_log2"];
+pub const STEP_COLUMNS: [&str; 4] = [
+    "step.level_log2",
+    "step.factor_log2",
+    "step.occupancy_log2",
+    "step.warp_fill_log2",
+];
 
-/// Each sample's (level_log2, factor_log2), `None` where the step features do not apply.
-pub fn step_values(pool: &SamplePool) -> Vec<Option<(f64, f64)>> {
+/// One sample's step: where it starts (log2 of the level), how far it goes (log2 of the
+/// factor) and, for a block size on a known GPU, what it does to occupancy.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StepValues {
+    pub level: f64,
+    pub factor: f64,
+    pub occupancy: Option<f64>,
+    pub warp_fill: Option<f64>,
+}
+
+impl StepValues {
+    /// A step without occupancy (a family other than BLOCK_SIZE, or an unknown GPU).
+    pub fn new(level: f64, factor: f64) -> Self {
+        StepValues {
+            level,
+            factor,
+            occupancy: None,
+            warp_fill: None,
+        }
+    }
+
+    /// With the occupancy of a block-size step of `registers` per thread on a GPU of compute
+    /// capability `cc`, where both are known and the GPU holds both blocks.
+    pub fn with_launch(self, cc: Option<&str>, registers: Option<f64>) -> Self {
+        let arch = cc.and_then(|c| crate::static_analysis::occupancy::Arch::parse(c).ok());
+        let (Some(arch), Some(regs)) = (arch, registers) else {
+            return self;
+        };
+        let from = self.level.exp2().round();
+        let to = (self.level + self.factor).exp2().round();
+        let fits = |v: f64| v >= 1.0 && v <= f64::from(u32::MAX);
+        if !(fits(from) && fits(to) && regs.is_finite() && regs > 0.0) {
+            return self;
+        }
+        match crate::static_analysis::occupancy_step::block_step(
+            &arch,
+            regs.round() as u32,
+            from as u32,
+            to as u32,
+        ) {
+            Some((occupancy, fill)) => StepValues {
+                occupancy: Some(occupancy),
+                warp_fill: Some(fill),
+                ..self
+            },
+            None => self,
+        }
+    }
+
+    /// The values in the order of [`STEP_COLUMNS`] (missing as `None`).
+    pub fn features(&self) -> [Option<f64>; 4] {
+        [
+            Some(self.level),
+            Some(self.factor),
+            self.occupancy,
+            self.warp_fill,
+        ]
+    }
+
+    /// As a matrix row (missing as NaN).
+    pub fn row(&self) -> Vec<f64> {
+        self.features()
+            .iter()
+            .map(|v| v.unwrap_or(f64::NAN))
+            .collect()
+    }
+}
+
+/// Each sample's step, `None` where the step features do not apply.
+pub fn step_values(pool: &SamplePool) -> Vec<Option<StepValues>> {
     let mut family_of_param: BTreeMap<String, String> = BTreeMap::new();
     for sw in &pool.switches {
         if let (Some((param, _)), Some(fam)) = (sw.split_once(':'), pool.family(sw)) {
@@ -56,8 +137,20 @@ pub fn step_values(pool: &SamplePool) -> Vec<Option<(f64, f64)>> {
     pool.samples
         .iter()
         .map(|s| {
-            pool.family(&s.switch)
-                .and_then(|fam| step_of(&s.switch, &s.key.variant, fam, &family_of_param))
+            let fam = pool.family(&s.switch)?;
+            let (level, factor) = step_of(&s.switch, &s.key.variant, fam, &family_of_param)?;
+            let step = StepValues::new(level, factor);
+            Some(if fam == "BLOCK_SIZE" {
+                step.with_launch(
+                    pool.launch
+                        .compute_capability
+                        .get(&s.key.program)
+                        .map(String::as_str),
+                    pool.launch.registers.get(&s.key).copied(),
+                )
+            } else {
+                step
+            })
         })
         .collect()
 }
@@ -67,8 +160,8 @@ pub fn add_step_features(pool: &mut SamplePool) {
     let steps = step_values(pool);
     for (s, step) in pool.samples.iter_mut().zip(steps) {
         match step {
-            Some((level, factor)) => s.features.extend([Some(level), Some(factor)]),
-            None => s.features.extend([None, None]),
+            Some(step) => s.features.extend(step.features()),
+            None => s.features.extend([None; 4]),
         }
     }
     pool.columns
@@ -148,18 +241,48 @@ mod tests {
             .map(|(k, v)| (k.to_string(), v.map(str::to_string)))
             .collect(),
             simulated: Default::default(),
+            launch: Default::default(),
         };
+        let mut with_gpu = pool.clone();
         add_step_features(&mut pool);
-        assert_eq!(pool.columns.len(), 3);
+        assert_eq!(pool.columns.len(), 5);
+        // No GPU known: no occupancy.
         assert_eq!(
             pool.samples[0].features,
-            vec![Some(1.0), Some(7.0), Some(1.0)]
+            vec![Some(1.0), Some(7.0), Some(1.0), None, None]
         );
         // u's level is 0: no positive value, so no step.
-        assert_eq!(pool.samples[1].features, vec![Some(1.0), None, None]);
-        assert_eq!(pool.samples[2].features, vec![Some(1.0), None, None]);
+        assert_eq!(
+            pool.samples[1].features,
+            vec![Some(1.0), None, None, None, None]
+        );
+        assert_eq!(
+            pool.samples[2].features,
+            vec![Some(1.0), None, None, None, None]
+        );
         apply(&mut pool, Step::Only);
         assert_eq!(pool.columns, STEP_COLUMNS);
-        assert_eq!(pool.samples[0].features, vec![Some(7.0), Some(1.0)]);
+        assert_eq!(
+            pool.samples[0].features,
+            vec![Some(7.0), Some(1.0), None, None]
+        );
+
+        // On a Turing GPU with 32 registers per thread, 128 -> 256 threads keeps every warp
+        // slot filled (8 blocks, then 4): occupancy and warp fill unchanged.
+        with_gpu
+            .launch
+            .compute_capability
+            .insert("p".into(), "7.5".into());
+        with_gpu
+            .launch
+            .registers
+            .insert(with_gpu.samples[0].key.clone(), 32.0);
+        add_step_features(&mut with_gpu);
+        assert_eq!(
+            with_gpu.samples[0].features,
+            vec![Some(1.0), Some(7.0), Some(1.0), Some(0.0), Some(0.0)]
+        );
+        // The UNROLL step gets no occupancy even where the GPU is known.
+        assert_eq!(with_gpu.samples[1].features[3], None);
     }
 }

@@ -198,6 +198,7 @@ mod tests {
             normalizer: None,
             families: [("A:1->2".to_string(), Some("TILE_SIZE".to_string()))].into(),
             simulated: Default::default(),
+            launch: Default::default(),
         }
     }
 

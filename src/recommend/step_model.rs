@@ -15,7 +15,7 @@ use super::validation::Validation;
 use crate::dataset::measurements::MeasurementRow;
 use crate::error::Result;
 use crate::experiment::data::SamplePool;
-use crate::experiment::step_features::STEP_COLUMNS;
+use crate::experiment::step_features::{StepValues, STEP_COLUMNS};
 use advise_ml::{Data, FittedModel, Method};
 
 /// The step a suggestion proposes: one doubling of the family's level.
@@ -58,16 +58,16 @@ fn columns() -> Vec<String> {
 pub(super) fn fit(
     pool: &SamplePool,
     idx: &[usize],
-    steps: &[Option<(f64, f64)>],
+    steps: &[Option<StepValues>],
     seed: u64,
 ) -> Result<Option<StepModel>> {
-    let mut known: Vec<(usize, f64, f64)> = idx
+    let mut known: Vec<(usize, StepValues)> = idx
         .iter()
-        .filter_map(|&i| steps.get(i).copied().flatten().map(|(l, f)| (i, l, f)))
+        .filter_map(|&i| steps.get(i).copied().flatten().map(|s| (i, s)))
         .collect();
     // At most PER_PROGRAM samples of each program (a seeded subsample), so that a program
     // with a large space does not outweigh the others in the model or in its validation.
-    let mut of_program: BTreeMap<&str, Vec<(usize, f64, f64)>> = BTreeMap::new();
+    let mut of_program: BTreeMap<&str, Vec<(usize, StepValues)>> = BTreeMap::new();
     for &k in &known {
         of_program
             .entry(pool.samples[k.0].key.program.as_str())
@@ -88,10 +88,10 @@ pub(super) fn fit(
     if programs < 2 || known.len() < MIN_SAMPLES {
         return Ok(None);
     }
-    let x: Vec<Vec<f64>> = known.iter().map(|&(_, l, f)| vec![l, f]).collect();
+    let x: Vec<Vec<f64>> = known.iter().map(|(_, s)| s.row()).collect();
     let y: Vec<f64> = known
         .iter()
-        .map(|&(i, _, _)| pool.samples[i].speedup)
+        .map(|&(i, _)| pool.samples[i].speedup)
         .collect();
     let features = columns();
     // Each program predicted by a step model of the others.
@@ -127,14 +127,15 @@ pub(super) fn fit(
 }
 
 impl StepModel {
-    /// The predicted speedup of raising the level from `level` by `factor`.
-    pub fn predict(&self, level: f64, factor: f64) -> Result<f64> {
-        let data = Data::numeric(
-            &columns(),
-            "speedup",
-            vec![vec![level.log2(), factor.log2()]],
-            vec![f64::NAN],
-        );
+    /// The predicted speedup of the step (features as
+    /// experiment::step_features::StepValues: log2 of the level and the factor, and the
+    /// occupancy change where known).
+    pub fn predict(&self, step: &StepValues) -> Result<f64> {
+        // An advisor trained before the occupancy features has a model of the first two.
+        let n = self.model.features.len().min(STEP_COLUMNS.len());
+        let mut row = step.row();
+        row.truncate(n);
+        let data = Data::numeric(&columns()[..n], "speedup", vec![row], vec![f64::NAN]);
         Ok(self.model.predict(&data)?[0])
     }
 
@@ -164,6 +165,41 @@ pub fn preferred(m: &OptimizationModel) -> Option<&StepModel> {
         .as_ref()
         .is_none_or(|a| sm.across_programs.accuracy > a.accuracy)
         .then_some(sm)
+}
+
+/// What a profile says about its launches beyond the level: the GPU's compute capability
+/// (Nsight Compute's device attributes) and the registers per thread, where every launch has
+/// the same count.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ProfileLaunch {
+    pub compute_capability: Option<String>,
+    pub registers: Option<f64>,
+}
+
+impl ProfileLaunch {
+    /// From a profile's measurements (one run).
+    pub fn of_rows(rows: &[MeasurementRow]) -> Self {
+        let facts = crate::experiment::launch::LaunchFacts::of_rows(rows);
+        let one = |n: usize| n == 1;
+        ProfileLaunch {
+            compute_capability: one(facts.compute_capability.len())
+                .then(|| facts.compute_capability.into_values().next())
+                .flatten(),
+            registers: one(facts.registers.len())
+                .then(|| facts.registers.into_values().next())
+                .flatten(),
+        }
+    }
+
+    /// The step features of raising `family`'s `level` by `factor` for this profile.
+    pub fn step(&self, family: &str, level: f64, factor: f64) -> StepValues {
+        let step = StepValues::new(level.log2(), factor.log2());
+        if family.split_whitespace().next() == Some("BLOCK_SIZE") {
+            step.with_launch(self.compute_capability.as_deref(), self.registers)
+        } else {
+            step
+        }
+    }
 }
 
 /// The levels a profile shows: BLOCK_SIZE (threads per block) from Nsight Compute's
@@ -220,6 +256,31 @@ mod tests {
         assert_eq!(profile_levels(&[label]).get("BLOCK_SIZE"), Some(&512.0));
     }
 
+    /// A profile with Nsight Compute's device attributes and one register count gives a
+    /// block-size step its occupancy change; without the device it has none, and a tile step
+    /// never has one.
+    #[test]
+    fn a_profile_with_its_gpu_gives_a_block_step_its_occupancy() {
+        let mut regs = row("a", 32.0);
+        regs.metric = "launch__registers_per_thread".into();
+        let mut major = row("a", 7.0);
+        major.metric = "device__attribute_compute_capability_major".into();
+        let mut minor = row("a", 5.0);
+        minor.metric = "device__attribute_compute_capability_minor".into();
+        let launch = ProfileLaunch::of_rows(&[regs.clone(), major, minor]);
+        assert_eq!(launch.compute_capability.as_deref(), Some("7.5"));
+        assert_eq!(launch.registers, Some(32.0));
+        // 96 -> 192 threads on Turing with 32 registers: 10 blocks of 3 warps, then 5 of 6.
+        let step = launch.step("BLOCK_SIZE", 96.0, 2.0);
+        assert_eq!(step.occupancy, Some(0.0));
+        assert!((step.warp_fill.unwrap() - (0.75f64 / 0.75).log2()).abs() < 1e-12);
+        let step = launch.step("BLOCK_SIZE", 64.0, 1.5);
+        assert!((step.occupancy.unwrap() - (30.0f64 / 32.0).log2()).abs() < 1e-12);
+        assert_eq!(launch.step("TILE_SIZE", 2.0, 2.0).occupancy, None);
+        let no_gpu = ProfileLaunch::of_rows(&[regs]);
+        assert_eq!(no_gpu.step("BLOCK_SIZE", 64.0, 2.0).occupancy, None);
+    }
+
     /// Synthetic: in two programs raising a block helps below 256 threads and hurts above;
     /// each program's step model, learned from the other, says so.
     #[test]
@@ -245,7 +306,7 @@ mod tests {
                         speedup: if *level < 256.0 { 1.3 } else { 0.8 },
                         speedup_range: None,
                     });
-                    steps.push(Some((level.log2(), 1.0)));
+                    steps.push(Some(StepValues::new(level.log2(), 1.0)));
                 }
             }
         }
@@ -257,13 +318,15 @@ mod tests {
             normalizer: None,
             families: Default::default(),
             simulated: Default::default(),
+            launch: Default::default(),
         };
         let idx: Vec<usize> = (0..pool.samples.len()).collect();
         let m = fit(&pool, &idx, &steps, 1).unwrap().expect("two programs");
         assert_eq!(m.samples, 36);
         assert!(m.across_programs.accuracy > 0.99, "{:?}", m.across_programs);
-        assert!(m.predict(64.0, 2.0).unwrap() > 1.0);
-        assert!(m.predict(1024.0, 2.0).unwrap() < 1.0);
+        let launch = ProfileLaunch::default();
+        assert!(m.predict(&launch.step("BLOCK_SIZE", 64.0, 2.0)).unwrap() > 1.0);
+        assert!(m.predict(&launch.step("BLOCK_SIZE", 1024.0, 2.0)).unwrap() < 1.0);
         assert!(m.covers(100.0) && !m.covers(4096.0));
     }
 }

@@ -15,11 +15,12 @@
 //! A profile whose nearest training row is more than 3 typical distances away in the portable
 //! features, or with a portable feature far outside the training range, is an extrapolation.
 //! Where the profile shows where the code stands in a many-valued family (threads per block)
-//! and the family's step model (recommend::step_model: no counter, only where a step starts
-//! and how far it goes) was right more often on programs it had not seen than the counter
-//! model, the step model predicts one doubling; its accuracy across programs then takes the
-//! counter model's place in the score and the cap, and the counter model is the second
-//! opinion (none where the profile lacks its counters; the step model needs none).
+//! and the family's step model (recommend::step_model: where a step starts and how far it
+//! goes and, for block sizes where the profile names the GPU and the registers per thread,
+//! what it does to theoretical occupancy) was right more often on programs it had not seen
+//! than the counter model, the step model predicts one doubling; its accuracy across programs
+//! then takes the counter model's place in the score and the cap, and the counter model is
+//! the second opinion (none where the profile lacks its counters; the step model needs none).
 
 use std::collections::BTreeMap;
 
@@ -29,9 +30,10 @@ use super::bundle::Advisor;
 use super::evidence::{decisions, evidence, nearest, outside_range, reason, subset_distance};
 use super::profile_input::coverage;
 pub use super::profile_input::{profile_features, ProfileSummary, MIN_COVERAGE};
-use super::step_model::{applies, STEP_FACTOR};
+use super::step_model::{applies, ProfileLaunch, STEP_FACTOR};
 use super::validation::raw_score;
 use crate::error::Result;
+use crate::experiment::step_features::StepValues;
 use crate::number_format::fmt_sig;
 use advise_ml::Data;
 
@@ -80,6 +82,13 @@ pub struct StepUse {
     pub level: f64,
     pub to: f64,
     pub meaning: &'static str,
+    /// Theoretical occupancy after the step over before, where the profile gave the GPU and
+    /// the registers per thread (experiment::step_features).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub occupancy_change: Option<f64>,
+    /// How evenly a block's warps fill the warp schedulers, after over before.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warp_fill_change: Option<f64>,
     pub step_accuracy_across: f64,
     pub counters_accuracy_across: Option<f64>,
 }
@@ -139,6 +148,7 @@ pub fn suggest(
     x: &[f64],
     applied: &[String],
     levels: &BTreeMap<String, f64>,
+    launch: &ProfileLaunch,
 ) -> Result<Vec<Suggestion>> {
     let mut out = Vec::new();
     let data = Data::numeric(
@@ -157,7 +167,8 @@ pub fn suggest(
         // The step model needs no counter: it advises where the counter model cannot.
         let step = match applies(m, levels) {
             Some((sm, level, meaning)) => {
-                Some((sm, level, meaning, sm.predict(level, STEP_FACTOR)?))
+                let values = launch.step(&m.name, level, STEP_FACTOR);
+                Some((sm, level, meaning, sm.predict(&values)?, values))
             }
             None => None,
         };
@@ -172,8 +183,8 @@ pub fn suggest(
         // when the profile lacks the counter model's counters).
         let (p_counter, q_counter) = (p, q);
         let (p, q) = match step {
-            Some((_, _, _, ps)) if counters_usable => (ps, p),
-            Some((_, _, _, ps)) => (ps, ps),
+            Some((_, _, _, ps, _)) if counters_usable => (ps, p),
+            Some((_, _, _, ps, _)) => (ps, ps),
             None => (p, q),
         };
         let coverage = if step.is_some() { 1.0 } else { coverage };
@@ -256,7 +267,7 @@ pub fn suggest(
             );
         }
         let mut reason = match step {
-            Some((sm, level, meaning, _)) => {
+            Some((sm, level, meaning, _, values)) => {
                 let counters = if counters_usable {
                     format!(
                         "the counter model predicts {}x; {}",
@@ -267,11 +278,12 @@ pub fn suggest(
                     "the profile lacks most of the counter model's counters".to_string()
                 };
                 format!(
-                    "raising {meaning} from {level} to {}: the step model (M5P on where a step \
-                     starts and how far it goes, no counter) was right {:.0}% of the time on a \
-                     program it had not seen (balanced {:.0}%, the majority rule's {:.0}%), the \
-                     counter model {}; {counters}",
+                    "raising {meaning} from {level} to {}{}: the step model (M5P on where a step \
+                     starts and how far it goes and, for block sizes, what it does to occupancy) \
+                     was right {:.0}% of the time on a program it had not seen (balanced {:.0}%, \
+                     the majority rule's {:.0}%), the counter model {}; {counters}",
                     level * STEP_FACTOR,
+                    occupancy_phrase(&values),
                     100.0 * sm.across_programs.accuracy,
                     100.0 * sm.across_programs.balanced_accuracy,
                     100.0 * sm.across_programs.majority_accuracy,
@@ -331,10 +343,12 @@ pub fn suggest(
             coverage,
             simulated_only: m.simulated_only,
             deciding_counters: deciding,
-            step: step.map(|(sm, level, meaning, _)| StepUse {
+            step: step.map(|(sm, level, meaning, _, values)| StepUse {
                 level,
                 to: level * STEP_FACTOR,
                 meaning,
+                occupancy_change: values.occupancy.map(f64::exp2),
+                warp_fill_change: values.warp_fill.map(f64::exp2),
                 step_accuracy_across: sm.across_programs.accuracy,
                 counters_accuracy_across: m.across_programs.as_ref().map(|a| a.accuracy),
             }),
@@ -367,6 +381,19 @@ pub fn is_applied(name: &str, applied: &str) -> bool {
     let a = applied.trim();
     let family = name.split_whitespace().next().unwrap_or(name);
     !a.is_empty() && (name.eq_ignore_ascii_case(a) || family.eq_ignore_ascii_case(a))
+}
+
+/// " (theoretical occupancy 94% -> 100% of the SM's warps)" where the step's occupancy is
+/// known, else nothing.
+fn occupancy_phrase(step: &StepValues) -> String {
+    match step.occupancy {
+        Some(o) if o.abs() > 1e-12 => format!(
+            " (theoretical occupancy x{} with the registers per thread unchanged)",
+            crate::number_format::fmt_sig(o.exp2(), 3)
+        ),
+        Some(_) => " (theoretical occupancy unchanged)".to_string(),
+        None => String::new(),
+    }
 }
 
 #[cfg(test)]

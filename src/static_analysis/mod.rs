@@ -11,6 +11,7 @@ pub mod detect;
 pub mod metrics;
 pub mod nvcc;
 pub mod occupancy;
+pub mod occupancy_step;
 pub mod ptx;
 pub mod sass;
 

@@ -110,7 +110,7 @@ fn the_coulomb_space_is_left_out_to_the_gtx_1070() {
         .stderr(predicates::str::contains("--times-only is for `ktt`"));
 }
 
-/// `--step only`: models see the two step features and nothing else, on real KTT spaces, and
+/// `--step only`: models see the four step features and nothing else, on real KTT spaces, and
 /// bench transfer's JSON says so.
 #[test]
 fn step_features_alone_replace_the_counters() {
@@ -137,7 +137,7 @@ fn step_features_alone_replace_the_counters() {
         .stdout
         .clone();
     let text = String::from_utf8(out).unwrap();
-    assert!(text.contains(" switches, 2 features"), "{text}");
+    assert!(text.contains(" switches, 4 features"), "{text}");
     assert!(
         text.contains("BLOCK_SIZE") && text.contains("TILE_SIZE"),
         "{text}"
@@ -185,7 +185,7 @@ fn a_times_only_space_learns_from_its_steps() {
             .assert()
             .success()
     };
-    run("only").stdout(predicates::str::contains(" switches, 2 features"));
+    run("only").stdout(predicates::str::contains(" switches, 4 features"));
     run("off")
         .stdout(predicates::str::contains(" switches, 0 features"))
         .stderr(predicates::str::contains(

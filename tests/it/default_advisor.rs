@@ -120,6 +120,45 @@ fn a_level_given_by_the_user_brings_its_step_model() {
         .expect("BLOCK_SIZE advised from its step model");
     assert_eq!(block["step"]["meaning"], "threads per block");
     assert_eq!(block["step"]["to"], 256.0);
+    // The page gives no GPU: the step has no occupancy until the user names one. Its two
+    // kernels have 21 and 16 registers per thread, so one is chosen (Kernel2's 16: a V100
+    // holds 128 -> 256 threads at full occupancy).
+    assert!(block["step"].get("occupancy_change").is_none(), "{block}");
+    let mut cmd = advise();
+    let out = cmd
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .env_remove("ADVISE_MODEL")
+        .args(["-q", "suggest", "--json", "--level", "BLOCK_SIZE=128"])
+        .args(["--gpu", "Tesla V100-SXM2-16GB", "--kernel", "^Kernel2$"])
+        .args(["--ncu-csv", LASSEN])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let block = v["suggestions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["optimization"] == "BLOCK_SIZE")
+        .expect("BLOCK_SIZE advised from its step model");
+    assert_eq!(block["step"]["occupancy_change"], 1.0, "{block}");
+    assert_eq!(block["step"]["warp_fill_change"], 1.0, "{block}");
+    let mut cmd = advise();
+    cmd.current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .args([
+            "-q",
+            "suggest",
+            "--level",
+            "BLOCK_SIZE=128",
+            "--gpu",
+            "Voodoo3",
+        ])
+        .args(["--ncu-csv", LASSEN])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--gpu Voodoo3"));
     run("FOO=2")
         .failure()
         .stderr(predicate::str::contains("FOO has no levels"));

@@ -102,6 +102,19 @@ pub fn write_dataset(
             }
         }
     }
+    // The GPU's compute capability, where the device name is one NVIDIA lists.
+    let device = out.join(crate::dataset::devices::DEVICE_FILE);
+    if let Some(cc) = crate::dataset::devices::compute_capability_of(&space.device) {
+        let file = crate::dataset::devices::DeviceFile {
+            device: space.device.clone(),
+            compute_capability: cc.to_string(),
+        };
+        let text = serde_json::to_string_pretty(&file)
+            .map_err(|e| Error::Internal(format!("device.json: {e}")))?;
+        std::fs::write(&device, text + "\n").map_err(|e| Error::io(&device, e))?;
+    } else if device.is_file() {
+        std::fs::remove_file(&device).map_err(|e| Error::io(&device, e))?;
+    }
     let prov = out.join("PROVENANCE.md");
     std::fs::write(&prov, provenance(space, source, &summary, command)?)
         .map_err(|e| Error::io(&prov, e))?;
@@ -130,6 +143,12 @@ fn provenance(
     );
     let _ = writeln!(t, "- tool: {}", space.tool);
     let _ = writeln!(t, "- GPU: {}", s.device);
+    if let Some(cc) = crate::dataset::devices::compute_capability_of(&s.device) {
+        let _ = writeln!(
+            t,
+            "- compute capability: {cc} (from the GPU's name by NVIDIA's list; `device.json`)"
+        );
+    }
     for (k, v) in &space.notes {
         let _ = writeln!(t, "- {k}: {v}");
     }

@@ -108,6 +108,12 @@ pub struct SuggestOptions {
     /// programs than the counter model.
     #[arg(long, value_delimiter = ',')]
     pub level: Vec<String>,
+    /// The GPU's compute capability (`7.5`, `sm_75`) or name (`RTX 2080 Ti`), where the
+    /// profile does not give it (Nsight Compute's device__attribute_compute_capability_*):
+    /// with the profile's registers per thread, the block-size step model then knows what a
+    /// step does to theoretical occupancy.
+    #[arg(long)]
+    pub gpu: Option<String>,
     #[command(flatten)]
     pub out: OutputArgs,
 }
@@ -123,6 +129,7 @@ impl SuggestOptions {
                 report: self.report,
                 per_kernel: self.per_kernel,
                 levels: self.level,
+                gpu: self.gpu,
             },
             self.out.into(),
         )
@@ -263,6 +270,41 @@ pub struct SuggestSettings {
     pub per_kernel: bool,
     /// `FAMILY=VALUE` levels the user gave (`--level`).
     pub levels: Vec<String>,
+    /// The GPU the user named (`--gpu`).
+    pub gpu: Option<String>,
+}
+
+/// The profile's launch facts, with the GPU the user named in place of the profile's.
+fn launch_of(
+    rows: &[advise::dataset::measurements::MeasurementRow],
+    gpu: Option<&str>,
+) -> Result<advise::recommend::step_model::ProfileLaunch> {
+    let mut launch = advise::recommend::step_model::ProfileLaunch::of_rows(rows);
+    if let Some(g) = gpu {
+        let cc = match advise::dataset::devices::compute_capability_of(g) {
+            Some(cc) => cc.to_string(),
+            None => {
+                let t = g.trim();
+                let t = t
+                    .strip_prefix("sm_")
+                    .or_else(|| t.strip_prefix("compute_"))
+                    .unwrap_or(t);
+                let numeric = !t.is_empty() && t.chars().all(|c| c.is_ascii_digit() || c == '.');
+                let arch = numeric
+                    .then(|| advise::static_analysis::occupancy::Arch::parse(t).ok())
+                    .flatten()
+                    .ok_or_else(|| {
+                        Error::Usage(format!(
+                        "--gpu {g}: neither a compute capability this advise knows (7.5, sm_90) \
+                         nor a GPU name it knows (RTX 2080 Ti, A100, H100)"
+                    ))
+                    })?;
+                format!("{}.{}", arch.major, arch.minor)
+            }
+        };
+        launch.compute_capability = Some(cc);
+    }
+    Ok(launch)
 }
 
 /// The levels of the profile's launches, overridden by those the user gave.
@@ -339,7 +381,8 @@ fn suggestions_for(csv: &Path, s: &SuggestSettings, out: &Output) -> Result<()> 
     let applied = applied(s)?;
     let levels = levels_of(&rows, &s.levels)?;
     let (x, summary) = profile_features(&advisor, &rows, &levels)?;
-    let list = suggesting::suggest(&advisor, &x, &applied, &summary.levels)?;
+    let launch = launch_of(&rows, s.gpu.as_deref())?;
+    let list = suggesting::suggest(&advisor, &x, &applied, &summary.levels, &launch)?;
     // Per kernel: the same, on each kernel's launches alone.
     let mut kernels = Vec::new();
     if s.per_kernel {
@@ -348,7 +391,8 @@ fn suggestions_for(csv: &Path, s: &SuggestSettings, out: &Output) -> Result<()> 
             let entry = levels_of(&mine, &s.levels)
                 .and_then(|levels| {
                     let (x, _) = profile_features(&advisor, &mine, &levels)?;
-                    suggesting::suggest(&advisor, &x, &applied, &levels)
+                    let launch = launch_of(&mine, s.gpu.as_deref())?;
+                    suggesting::suggest(&advisor, &x, &applied, &levels, &launch)
                 })
                 .map_err(|e| e.to_string());
             kernels.push(KernelSuggestions {

@@ -1,0 +1,100 @@
+//! GPUs named by tuning tools, and the `device.json` of a dataset folder.
+//!
+//! Tuning tools record a device name (KTT's `Metadata.Device`, Kernel Tuner's `device_name`),
+//! not a compute capability; the occupancy calculator needs the capability. The names and
+//! capabilities are NVIDIA's ("CUDA GPUs - Compute Capability", developer.nvidia.com/cuda-gpus).
+
+use serde::{Deserialize, Serialize};
+
+/// A dataset folder's `device.json`: the GPU the data was measured on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DeviceFile {
+    pub device: String,
+    pub compute_capability: String,
+}
+
+/// The file name of [`DeviceFile`] in a dataset folder.
+pub const DEVICE_FILE: &str = "device.json";
+
+/// Marketing names (matched as whole words, the first that occurs wins) and their compute
+/// capability.
+const DEVICES: &[(&str, &str)] = &[
+    ("RTX 2080 Ti", "7.5"),
+    ("RTX 2080", "7.5"),
+    ("RTX 2070", "7.5"),
+    ("RTX 2060", "7.5"),
+    ("TITAN RTX", "7.5"),
+    ("Tesla T4", "7.5"),
+    ("RTX 3090", "8.6"),
+    ("RTX 3080", "8.6"),
+    ("RTX 3070", "8.6"),
+    ("RTX 3060", "8.6"),
+    ("RTX A4000", "8.6"),
+    ("RTX A6000", "8.6"),
+    ("A4000", "8.6"),
+    ("A6000", "8.6"),
+    ("RTX 4090", "8.9"),
+    ("RTX 4080", "8.9"),
+    ("L40", "8.9"),
+    ("A100", "8.0"),
+    ("A30", "8.0"),
+    ("H100", "9.0"),
+    ("H200", "9.0"),
+    ("V100", "7.0"),
+    ("TITAN V", "7.0"),
+    ("P100", "6.0"),
+    ("GTX 1080", "6.1"),
+    ("GTX 1070", "6.1"),
+    ("GTX 1060", "6.1"),
+    ("TITAN Xp", "6.1"),
+    ("GTX 980", "5.2"),
+    ("GTX 970", "5.2"),
+    ("TITAN X", "5.2"),
+    ("K40", "3.5"),
+    ("K20", "3.5"),
+    ("GTX 680", "3.0"),
+];
+
+/// The compute capability ("7.5") of a device name such as "NVIDIA GeForce RTX 2080 Ti";
+/// `None` for a name this table does not know (an AMD GPU, a new NVIDIA one).
+pub fn compute_capability_of(device: &str) -> Option<&'static str> {
+    let d = device.to_ascii_lowercase();
+    DEVICES
+        .iter()
+        .find(|(name, _)| names(&d, &name.to_ascii_lowercase()))
+        .map(|&(_, cc)| cc)
+}
+
+/// Whether `name` occurs in `device` as whole words ("a100" in "a100-sxm4-40gb", not in
+/// "rtx a1000").
+fn names(device: &str, name: &str) -> bool {
+    device.match_indices(name).any(|(i, _)| {
+        let before = device[..i].chars().next_back();
+        let after = device[i + name.len()..].chars().next();
+        !before.is_some_and(|c| c.is_ascii_alphanumeric())
+            && !after.is_some_and(|c| c.is_ascii_alphanumeric())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn device_names_map_to_their_compute_capability() {
+        assert_eq!(
+            compute_capability_of("NVIDIA GeForce RTX 2080 Ti"),
+            Some("7.5")
+        );
+        assert_eq!(compute_capability_of("GeForce GTX 1070"), Some("6.1"));
+        assert_eq!(
+            compute_capability_of("NVIDIA GeForce RTX 3090"),
+            Some("8.6")
+        );
+        assert_eq!(compute_capability_of("NVIDIA H100 80GB HBM3"), Some("9.0"));
+        assert_eq!(compute_capability_of("NVIDIA A100-SXM4-40GB"), Some("8.0"));
+        assert_eq!(compute_capability_of("NVIDIA TITAN Xp"), Some("6.1"));
+        assert_eq!(compute_capability_of("NVIDIA RTX A1000"), None);
+        assert_eq!(compute_capability_of("AMD Instinct MI250X"), None);
+    }
+}

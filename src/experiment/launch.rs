@@ -1,0 +1,156 @@
+//! What a sample pool knows about its kernels' launches beyond the features: each run's
+//! registers per thread and each program's GPU (its compute capability), from which the step
+//! features (experiment::step_features) tell what a block-size step does to occupancy.
+//!
+//! The registers come from the measurements (`launch__registers_per_thread`: Nsight Compute,
+//! KTT, GPGPU-Sim logs). The compute capability comes from Nsight Compute's device attributes
+//! (`device__attribute_compute_capability_major` and `_minor`) where the measurements have
+//! them, else from the dataset folder's `device.json` (`{"device": NAME,
+//! "compute_capability": "7.5"}`, written by `advise import` from the tool's device name).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use crate::dataset::devices::{DeviceFile, DEVICE_FILE};
+use crate::dataset::measurements::{MeasurementRow, RunKey};
+use crate::error::{Error, Result};
+
+/// Each run's registers per thread and each program's compute capability.
+#[derive(Debug, Clone, Default)]
+pub struct LaunchFacts {
+    /// Registers per thread of a run where every launch of it has the same count.
+    pub registers: BTreeMap<RunKey, f64>,
+    /// Compute capability ("7.5") per program.
+    pub compute_capability: BTreeMap<String, String>,
+}
+
+impl LaunchFacts {
+    /// Facts from a dataset's measurements and, for programs whose measurements lack the
+    /// device attributes, its folder's `device.json`.
+    pub fn read(dir: &Path, rows: &[MeasurementRow]) -> Result<Self> {
+        let mut facts = Self::of_rows(rows);
+        let path = dir.join(DEVICE_FILE);
+        if path.is_file() {
+            let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
+            let file: DeviceFile = serde_json::from_str(&text).map_err(|e| Error::Format {
+                path: path.clone(),
+                message: format!(
+                    "{e} (expected {{\"device\": NAME, \"compute_capability\": \"7.5\"}})"
+                ),
+            })?;
+            let programs: Vec<String> = rows.iter().map(|r| r.key().program).collect();
+            for p in programs {
+                facts
+                    .compute_capability
+                    .entry(p)
+                    .or_insert_with(|| file.compute_capability.clone());
+            }
+        }
+        Ok(facts)
+    }
+
+    /// Facts from measurements alone.
+    pub fn of_rows(rows: &[MeasurementRow]) -> Self {
+        let mut registers: BTreeMap<RunKey, Option<f64>> = BTreeMap::new();
+        let mut major: BTreeMap<String, f64> = BTreeMap::new();
+        let mut minor: BTreeMap<String, f64> = BTreeMap::new();
+        for r in rows.iter().filter(|r| r.value.is_finite()) {
+            // A details page names a metric by its label ("Registers Per Thread").
+            let metric = crate::profile::section_labels::metric_of(&r.metric).unwrap_or(&r.metric);
+            match metric {
+                "launch__registers_per_thread" if r.value > 0.0 => {
+                    let e = registers.entry(r.key()).or_insert(Some(r.value));
+                    if *e != Some(r.value) {
+                        *e = None;
+                    }
+                }
+                "device__attribute_compute_capability_major" => {
+                    major.insert(r.program.clone(), r.value);
+                }
+                "device__attribute_compute_capability_minor" => {
+                    minor.insert(r.program.clone(), r.value);
+                }
+                _ => {}
+            }
+        }
+        let compute_capability = major
+            .iter()
+            .filter_map(|(p, ma)| Some((p.clone(), format!("{ma}.{}", minor.get(p)?))))
+            .collect();
+        LaunchFacts {
+            registers: registers
+                .into_iter()
+                .filter_map(|(k, v)| Some((k, v?)))
+                .collect(),
+            compute_capability,
+        }
+    }
+
+    /// Joins another pool's facts.
+    pub fn extend(&mut self, other: LaunchFacts) {
+        self.registers.extend(other.registers);
+        self.compute_capability.extend(other.compute_capability);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(variant: &str, metric: &str, value: f64) -> MeasurementRow {
+        MeasurementRow {
+            program: "p".into(),
+            input: "i".into(),
+            run: 1,
+            variant: variant.into(),
+            kernel: "k".into(),
+            launch: 0,
+            invocations: 1,
+            metric: metric.into(),
+            unit: String::new(),
+            value,
+        }
+    }
+
+    #[test]
+    fn registers_per_run_and_the_device_from_attributes_or_the_folder() {
+        let mut second = row("a", "launch__registers_per_thread", 40.0);
+        second.launch = 1;
+        let rows = vec![
+            row("a", "launch__registers_per_thread", 32.0),
+            second,
+            row("b", "launch__registers_per_thread", 24.0),
+        ];
+        let facts = LaunchFacts::of_rows(&rows);
+        // Two launches of "a" disagree: no count for it.
+        assert_eq!(facts.registers.len(), 1);
+        assert_eq!(facts.registers.values().next(), Some(&24.0));
+        assert!(facts.compute_capability.is_empty());
+
+        let dir = std::env::temp_dir().join(format!("advise-launch-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join(DEVICE_FILE),
+            r#"{"device": "NVIDIA GeForce RTX 2080 Ti", "compute_capability": "7.5"}"#,
+        )
+        .unwrap();
+        let facts = LaunchFacts::read(&dir, &rows).unwrap();
+        assert_eq!(
+            facts.compute_capability.get("p").map(String::as_str),
+            Some("7.5")
+        );
+        // The measured attributes win over the folder's file.
+        let mut with_attr = rows.clone();
+        with_attr.push(row("a", "device__attribute_compute_capability_major", 9.0));
+        with_attr.push(row("a", "device__attribute_compute_capability_minor", 0.0));
+        let facts = LaunchFacts::read(&dir, &with_attr).unwrap();
+        assert_eq!(
+            facts.compute_capability.get("p").map(String::as_str),
+            Some("9.0")
+        );
+        std::fs::write(dir.join(DEVICE_FILE), "{").unwrap();
+        let err = LaunchFacts::read(&dir, &rows).unwrap_err().to_string();
+        assert!(err.contains(DEVICE_FILE), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -94,6 +94,8 @@ pub struct OptimizationResult {
     pub unclear_share: f64,
     pub mape: Option<f64>,
     pub mape_ci: Option<Interval>,
+    /// Median absolute percentage error.
+    pub mdape: Option<f64>,
     /// Accuracy per open choice (run, input): the spread behind the pooled figure.
     pub choice_accuracy: BTreeMap<String, f64>,
     pub samples: Vec<SampleResult>,
@@ -115,6 +117,8 @@ pub struct Total {
     pub clear_accuracy: Option<f64>,
     pub unclear_share: f64,
     pub mape: Option<f64>,
+    /// Median absolute percentage error.
+    pub mdape: Option<f64>,
     /// Share of test variants where the optimization ranked first by prediction is the one
     /// that helped most (models only; variants with at least two candidate optimizations).
     pub rank_accuracy: Option<f64>,

@@ -150,13 +150,33 @@ fn group_ids(pool: &SamplePool) -> Vec<usize> {
         .collect()
 }
 
-fn mape(samples: &[&SampleResult]) -> Option<f64> {
+/// Each sample's absolute percentage error, `None` unless every sample has a prediction.
+fn percentage_errors(samples: &[&SampleResult]) -> Option<Vec<f64>> {
     let errs: Vec<f64> = samples
         .iter()
-        .filter_map(|s| s.predicted.map(|p| ((p - s.actual) / s.actual).abs()))
+        .filter_map(|s| {
+            s.predicted
+                .map(|p| 100.0 * ((p - s.actual) / s.actual).abs())
+        })
         .collect();
-    (!errs.is_empty() && errs.len() == samples.len())
-        .then(|| 100.0 * errs.iter().sum::<f64>() / errs.len() as f64)
+    (!errs.is_empty() && errs.len() == samples.len()).then_some(errs)
+}
+
+fn mape(samples: &[&SampleResult]) -> Option<f64> {
+    percentage_errors(samples).map(|e| e.iter().sum::<f64>() / e.len() as f64)
+}
+
+/// The median absolute percentage error: what a typical prediction misses by, where a few
+/// wild extrapolations make the mean (MAPE) meaningless.
+fn mdape(samples: &[&SampleResult]) -> Option<f64> {
+    let mut e = percentage_errors(samples)?;
+    e.sort_unstable_by(f64::total_cmp);
+    let n = e.len();
+    Some(if n % 2 == 1 {
+        e[n / 2]
+    } else {
+        (e[n / 2 - 1] + e[n / 2]) / 2.0
+    })
 }
 
 /// Bootstrap groups: the test tuples, or single samples where there are fewer than 5 tuples
@@ -239,6 +259,7 @@ fn summarize(
             unclear_share,
             mape: mape(&refs),
             mape_ci: mape_ci(&refs, settings),
+            mdape: mdape(&refs),
             choice_accuracy,
             samples,
         });
@@ -266,6 +287,7 @@ fn summarize(
         clear_accuracy,
         unclear_share,
         mape: mape(&all),
+        mdape: mdape(&all),
         rank_accuracy: if baseline { None } else { rank_accuracy(&all) },
     };
     ExperimentResult {
@@ -359,5 +381,49 @@ fn add_significance(results: &mut [ExperimentResult]) {
             only_majority,
             p_value: mcnemar_exact(only_this, only_majority),
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(predicted: Option<f64>, actual: f64) -> SampleResult {
+        SampleResult {
+            id: String::new(),
+            predicted,
+            actual,
+            recommended: 1.0,
+            choice: String::new(),
+            noisy: false,
+            group: 0,
+            variant_key: String::new(),
+        }
+    }
+
+    /// Synthetic: errors of 10%, 20% and 1000% (a wild extrapolation): the mean is 343%, the
+    /// median 20%; with a fourth of 30% the median is the middle two's mean, 25%.
+    #[test]
+    fn the_median_error_is_not_moved_by_one_wild_prediction() {
+        let s = [
+            result(Some(1.1), 1.0),
+            result(Some(2.4), 2.0),
+            result(Some(11.0), 1.0),
+        ];
+        let refs: Vec<&SampleResult> = s.iter().collect();
+        assert!((mape(&refs).unwrap() - 343.333_333_333_333_3).abs() < 1e-9);
+        assert!((mdape(&refs).unwrap() - 20.0).abs() < 1e-9);
+        let four = [
+            s[0].clone(),
+            s[1].clone(),
+            s[2].clone(),
+            result(Some(1.3), 1.0),
+        ];
+        let refs: Vec<&SampleResult> = four.iter().collect();
+        assert!((mdape(&refs).unwrap() - 25.0).abs() < 1e-9);
+        // A rule that only decides has no error at all.
+        let rule = [result(None, 1.0)];
+        let refs: Vec<&SampleResult> = rule.iter().collect();
+        assert_eq!(mdape(&refs), None);
     }
 }

@@ -15,6 +15,11 @@ fn pct(v: Option<f64>) -> String {
         .unwrap_or_else(|| "-".into())
 }
 
+/// A percentage already in percent, one decimal ("-" when absent).
+fn one_decimal(v: Option<f64>) -> String {
+    v.map(|m| format!("{m:.1}")).unwrap_or_else(|| "-".into())
+}
+
 fn ci(v: Option<Interval>) -> String {
     v.map(|i| format!("[{:.1}, {:.1}]", 100.0 * i.low, 100.0 * i.high))
         .unwrap_or_else(|| "-".into())
@@ -168,6 +173,7 @@ pub fn methods_table(results: &[ExperimentResult]) -> TextTable {
         "clear acc %",
         "unclear %",
         "MAPE %",
+        "MdAPE %",
         "rank acc %",
         "p vs majority",
     ]);
@@ -180,10 +186,8 @@ pub fn methods_table(results: &[ExperimentResult]) -> TextTable {
             pct(r.total.balanced_accuracy),
             pct(r.total.clear_accuracy),
             format!("{:.1}", 100.0 * r.total.unclear_share),
-            r.total
-                .mape
-                .map(|m| format!("{m:.1}"))
-                .unwrap_or_else(|| "-".into()),
+            one_decimal(r.total.mape),
+            one_decimal(r.total.mdape),
             pct(r.total.rank_accuracy),
             r.vs_majority
                 .as_ref()
@@ -206,6 +210,7 @@ pub fn confusion_table(r: &ExperimentResult) -> TextTable {
         "95% CI",
         "balanced %",
         "MAPE %",
+        "MdAPE %",
         "spread over choices",
     ]);
     for o in &r.optimizations {
@@ -220,10 +225,8 @@ pub fn confusion_table(r: &ExperimentResult) -> TextTable {
         pct(r.total.accuracy),
         ci(r.total.accuracy_ci),
         pct(r.total.balanced_accuracy),
-        r.total
-            .mape
-            .map(|m| format!("{m:.1}"))
-            .unwrap_or_else(|| "-".into()),
+        one_decimal(r.total.mape),
+        one_decimal(r.total.mdape),
         String::new(),
     ]);
     t.push([
@@ -233,6 +236,7 @@ pub fn confusion_table(r: &ExperimentResult) -> TextTable {
         String::new(),
         String::new(),
         pct(r.total.thesis_total),
+        String::new(),
         String::new(),
         String::new(),
         String::new(),
@@ -301,9 +305,8 @@ fn opt_row(o: &OptimizationResult) -> Vec<String> {
         pct(o.accuracy),
         ci(o.accuracy_ci),
         pct(o.balanced_accuracy),
-        o.mape
-            .map(|m| format!("{m:.1}"))
-            .unwrap_or_else(|| "-".into()),
+        one_decimal(o.mape),
+        one_decimal(o.mdape),
         spread,
     ]
 }
@@ -405,6 +408,7 @@ mod tests {
                 clear_accuracy: None,
                 unclear_share: 0.0,
                 mape: None,
+                mdape: None,
                 rank_accuracy: None,
             },
             vs_majority: None,

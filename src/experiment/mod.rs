@@ -16,6 +16,7 @@ pub mod splits;
 pub mod stats;
 pub mod statuner;
 pub mod step_features;
+mod summary;
 pub mod synthetic;
 pub mod thesis;
 pub mod transfer;

@@ -6,6 +6,7 @@ pub mod document;
 pub mod experiment;
 pub mod experiment_charts;
 pub mod experiment_files;
+mod experiment_tables;
 pub mod font;
 pub mod suggestions;
 pub mod table;

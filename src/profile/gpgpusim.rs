@@ -6,7 +6,9 @@
 //! and after each launch a block from `kernel_name = X` to `gpgpu_silicon_slowdown = ..`.
 //! Per-kernel statistics are kept as printed, cumulative ones are differenced against the
 //! previous block (`gpgpusim_names` says which is which), and the quantities Nsight Compute
-//! also reports get its names (`gpgpusim_names::SIM_MAP`).
+//! also reports get its names (`gpgpusim_names::SIM_MAP`). The configuration's
+//! `-gpgpu_compute_capability_major`/`_minor` become every launch's
+//! `device__attribute_compute_capability_major`/`_minor`, as Nsight Compute names them.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -156,6 +158,20 @@ pub fn parse(path: &Path, lines: &[Line]) -> Result<ProfileData> {
         .get("gpgpu_num_sched_per_core")
         .and_then(|v| v.parse::<f64>().ok())
         .filter(|v| *v > 0.0);
+    // The simulated GPU's compute capability, under Nsight Compute's device attribute names.
+    let capability: Vec<(&str, f64)> = [
+        (
+            "device__attribute_compute_capability_major",
+            "gpgpu_compute_capability_major",
+        ),
+        (
+            "device__attribute_compute_capability_minor",
+            "gpgpu_compute_capability_minor",
+        ),
+    ]
+    .iter()
+    .filter_map(|&(ncu, opt)| Some((ncu, options.get(opt)?.parse::<f64>().ok()?)))
+    .collect();
     let mut data = ProfileData::empty(Format::GpgpuSim);
     let mut previous: HashMap<String, f64> = HashMap::new();
     for (i, (dump, info)) in dumps.iter().enumerate() {
@@ -224,6 +240,11 @@ pub fn parse(path: &Path, lines: &[Line]) -> Result<ProfileData> {
             if let Some(v) = value {
                 let unit = if name.ends_with("static") { "byte" } else { "" };
                 out.push(name, unit, v);
+            }
+        }
+        if capability.len() == 2 {
+            for &(name, v) in &capability {
+                out.push(name, "", v);
             }
         }
     }

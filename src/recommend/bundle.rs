@@ -274,6 +274,7 @@ pub fn train_reporting(
             secondary,
             settings.folds,
             seed,
+            &[],
         )?;
         let validation = outcome.as_ref().map(|o| o.validation.clone());
         if let Some(o) = outcome {
@@ -288,6 +289,7 @@ pub fn train_reporting(
             settings.method,
             secondary,
             seed,
+            &[],
         )?;
         let across_programs = across_outcome.map(|o| {
             let cap = o.validation.accuracy;

@@ -40,6 +40,7 @@ pub(super) fn across(
     primary: Method,
     secondary: Method,
     seed: u64,
+    unknown_in_test: &[usize],
 ) -> Result<Option<Outcome>> {
     let mut programs: Vec<&str> = idx
         .iter()
@@ -67,5 +68,6 @@ pub(super) fn across(
         secondary,
         programs.len(),
         seed,
+        unknown_in_test,
     )
 }

@@ -37,6 +37,10 @@ pub struct StepModel {
     /// Leave one program out (each program predicted by a step model of the others), against
     /// the others' majority rule.
     pub across_programs: Validation,
+    /// The same with the held-out programs' occupancy taken as unknown: what a profile that
+    /// names no GPU or registers per thread gets. Only where the model learned occupancy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub across_programs_unknown_gpu: Option<Validation>,
 }
 
 /// What a family's level counts.
@@ -105,9 +109,29 @@ pub(super) fn fit(
         Method::M5p,
         Method::Ibk,
         seed,
+        &[],
     )?
     else {
         return Ok(None);
+    };
+    // The occupancy columns, where any sample has them.
+    let occupancy_columns = [2, 3];
+    let learned_occupancy = known.iter().any(|(_, s)| s.occupancy.is_some());
+    let unknown_gpu = if learned_occupancy {
+        super::programs::across(
+            pool,
+            &idx,
+            &features,
+            &x,
+            &y,
+            Method::M5p,
+            Method::Ibk,
+            seed,
+            &occupancy_columns,
+        )?
+        .map(|o| o.validation)
+    } else {
+        None
     };
     let model =
         Method::M5p
@@ -123,6 +147,7 @@ pub(super) fn fit(
         samples: known.len(),
         level_range,
         across_programs: outcome.validation,
+        across_programs_unknown_gpu: unknown_gpu,
     }))
 }
 
@@ -137,6 +162,16 @@ impl StepModel {
         row.truncate(n);
         let data = Data::numeric(&columns()[..n], "speedup", vec![row], vec![f64::NAN]);
         Ok(self.model.predict(&data)?[0])
+    }
+
+    /// The validation that speaks for `step`: where the model learned occupancy and the
+    /// step's is unknown (no GPU or registers per thread in the profile), the one with the
+    /// held-out programs' occupancy unknown too.
+    pub fn validation_for(&self, step: &StepValues) -> &Validation {
+        match (&self.across_programs_unknown_gpu, step.occupancy) {
+            (Some(v), None) => v,
+            _ => &self.across_programs,
+        }
     }
 
     /// Whether `level` lies within the levels it was trained on.
@@ -256,6 +291,61 @@ mod tests {
         assert_eq!(profile_levels(&[label]).get("BLOCK_SIZE"), Some(&512.0));
     }
 
+    /// Synthetic: in two programs a block step helps exactly where occupancy rises, whatever
+    /// the level. The model that sees occupancy is right across programs; with the held-out
+    /// program's occupancy unknown it is not, and a step without occupancy is judged by that.
+    #[test]
+    fn a_step_model_that_learned_occupancy_is_judged_without_it_where_unknown() {
+        let mut samples = Vec::new();
+        let mut steps = Vec::new();
+        for program in ["p", "q"] {
+            for k in 0..24 {
+                let up = k % 2 == 0;
+                samples.push(SpeedupSample {
+                    switch: "b:1->2".into(),
+                    key: RunKey {
+                        program: program.into(),
+                        input: format!("{k}"),
+                        run: 0,
+                        variant: String::new(),
+                    },
+                    partner: String::new(),
+                    features: Vec::new(),
+                    speedup: if up { 1.3 } else { 0.8 },
+                    speedup_range: None,
+                });
+                let mut step = StepValues::new(f64::from(5 + (k / 2) % 4), 1.0);
+                step.occupancy = Some(if up { 0.4 } else { -0.4 });
+                step.warp_fill = Some(0.0);
+                steps.push(Some(step));
+            }
+        }
+        let pool = SamplePool {
+            name: "synthetic".into(),
+            columns: Vec::new(),
+            samples,
+            switches: vec!["b:1->2".into()],
+            normalizer: None,
+            families: Default::default(),
+            simulated: Default::default(),
+            launch: Default::default(),
+        };
+        let idx: Vec<usize> = (0..pool.samples.len()).collect();
+        let m = fit(&pool, &idx, &steps, 1).unwrap().expect("two programs");
+        let unknown = m
+            .across_programs_unknown_gpu
+            .as_ref()
+            .expect("learned occupancy");
+        assert!(m.across_programs.accuracy > 0.99, "{:?}", m.across_programs);
+        assert!(unknown.accuracy < 0.75, "{unknown:?}");
+        let without = StepValues::new(6.0, 1.0);
+        assert_eq!(m.validation_for(&without).accuracy, unknown.accuracy);
+        assert_eq!(
+            m.validation_for(&steps[0].unwrap()).accuracy,
+            m.across_programs.accuracy
+        );
+    }
+
     /// A profile with Nsight Compute's device attributes and one register count gives a
     /// block-size step its occupancy change; without the device it has none, and a tile step
     /// never has one.
@@ -328,5 +418,7 @@ mod tests {
         assert!(m.predict(&launch.step("BLOCK_SIZE", 64.0, 2.0)).unwrap() > 1.0);
         assert!(m.predict(&launch.step("BLOCK_SIZE", 1024.0, 2.0)).unwrap() < 1.0);
         assert!(m.covers(100.0) && !m.covers(4096.0));
+        // It never saw occupancy: no second validation.
+        assert!(m.across_programs_unknown_gpu.is_none());
     }
 }

@@ -193,12 +193,12 @@ pub fn suggest(
         // not the one within programs.
         // The step model's validation is its leave one program out.
         let validation = match step {
-            Some((sm, ..)) => Some(&sm.across_programs),
+            Some((sm, .., values)) => Some(sm.validation_for(&values)),
             None => m.validation.as_ref(),
         };
         let accuracy = validation.map(|v| v.accuracy);
         let across = step
-            .map(|(sm, ..)| &sm.across_programs)
+            .map(|(sm, .., values)| sm.validation_for(&values))
             .or(m.across_programs.as_ref());
         let score_accuracy = across.or(m.validation.as_ref()).map(|v| v.accuracy);
         let beats_majority = m
@@ -283,10 +283,10 @@ pub fn suggest(
                      was right {:.0}% of the time on a program it had not seen (balanced {:.0}%, \
                      the majority rule's {:.0}%), the counter model {}; {counters}",
                     level * STEP_FACTOR,
-                    occupancy_phrase(&values),
-                    100.0 * sm.across_programs.accuracy,
-                    100.0 * sm.across_programs.balanced_accuracy,
-                    100.0 * sm.across_programs.majority_accuracy,
+                    occupancy_phrase(sm, &values),
+                    100.0 * sm.validation_for(&values).accuracy,
+                    100.0 * sm.validation_for(&values).balanced_accuracy,
+                    100.0 * sm.validation_for(&values).majority_accuracy,
                     m.across_programs.as_ref().map_or(
                         "was not validated across programs".into(),
                         |a| format!("{:.0}%", 100.0 * a.accuracy)
@@ -349,7 +349,7 @@ pub fn suggest(
                 meaning,
                 occupancy_change: values.occupancy.map(f64::exp2),
                 warp_fill_change: values.warp_fill.map(f64::exp2),
-                step_accuracy_across: sm.across_programs.accuracy,
+                step_accuracy_across: sm.validation_for(&values).accuracy,
                 counters_accuracy_across: m.across_programs.as_ref().map(|a| a.accuracy),
             }),
         });
@@ -383,10 +383,15 @@ pub fn is_applied(name: &str, applied: &str) -> bool {
     !a.is_empty() && (name.eq_ignore_ascii_case(a) || family.eq_ignore_ascii_case(a))
 }
 
-/// " (theoretical occupancy 94% -> 100% of the SM's warps)" where the step's occupancy is
-/// known, else nothing.
-fn occupancy_phrase(step: &StepValues) -> String {
+/// What the step does to theoretical occupancy, where known; where the model learned
+/// occupancy and the profile cannot give it, that it is unknown and how to give it.
+fn occupancy_phrase(model: &super::step_model::StepModel, step: &StepValues) -> String {
     match step.occupancy {
+        None if model.across_programs_unknown_gpu.is_some() => {
+            " (its effect on occupancy unknown: the profile names no GPU, or no one register \
+             count; --gpu names the GPU)"
+                .to_string()
+        }
         Some(o) if o.abs() > 1e-12 => format!(
             " (theoretical occupancy x{} with the registers per thread unchanged)",
             crate::number_format::fmt_sig(o.exp2(), 3)

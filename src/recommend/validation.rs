@@ -75,7 +75,8 @@ pub fn raw_score(accuracy: f64, distance: f64, typical: f64, agree: bool) -> f64
 }
 
 /// Grouped k-fold validation of `primary` (and `secondary`, for agreement) on rows `x` with
-/// speedups `y` and group numbers `groups`.
+/// speedups `y` and group numbers `groups`. The test rows lose the columns `unknown_in_test`
+/// (set missing): how the models do where a user's profile lacks them.
 #[allow(clippy::too_many_arguments)]
 pub fn validate(
     features: &[String],
@@ -86,6 +87,7 @@ pub fn validate(
     secondary: Method,
     folds: usize,
     seed: u64,
+    unknown_in_test: &[usize],
 ) -> Result<Option<Outcome>> {
     let parts = split(groups, folds, seed);
     if parts.iter().filter(|p| !p.is_empty()).count() < 2 {
@@ -106,7 +108,16 @@ pub fn validate(
         let data = Data::numeric(features, "speedup", tx.clone(), ty.clone());
         let a = primary.default_params().fit(&data)?;
         let b = secondary.default_params().fit(&data)?;
-        let test_x: Vec<Vec<f64>> = test.iter().map(|&i| x[i].clone()).collect();
+        let test_x: Vec<Vec<f64>> = test
+            .iter()
+            .map(|&i| {
+                let mut row = x[i].clone();
+                for &c in unknown_in_test {
+                    row[c] = f64::NAN;
+                }
+                row
+            })
+            .collect();
         let td = Data::numeric(features, "speedup", test_x, vec![f64::NAN; test.len()]);
         let pa = a.predict(&td)?;
         let pb = b.predict(&td)?;

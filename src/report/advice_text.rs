@@ -89,6 +89,7 @@ pub fn training(advisor: &Advisor) -> String {
             "across programs %",
             "balanced %",
             "across majority %",
+            "GPU unknown %",
             "counter model across %",
             "used",
         ]);
@@ -104,6 +105,9 @@ pub fn training(advisor: &Advisor) -> String {
                 format!("{:.1}", 100.0 * a.accuracy),
                 format!("{:.1}", 100.0 * a.balanced_accuracy),
                 format!("{:.1}", 100.0 * a.majority_accuracy),
+                s.across_programs_unknown_gpu
+                    .as_ref()
+                    .map_or("-".into(), |u| format!("{:.1}", 100.0 * u.accuracy)),
                 counters.map_or("-".into(), |c| format!("{:.1}", 100.0 * c)),
                 if crate::recommend::step_model::preferred(m).is_some() {
                     "yes, when the level is known"
@@ -118,7 +122,8 @@ pub fn training(advisor: &Advisor) -> String {
              sizes, what it does to theoretical occupancy with the registers per thread on the \
              GPU; leave one program out). Where one beats its counter model across programs and \
              the profile shows the level (threads per block from launch__block_size, or \
-             --level), it predicts one doubling:\n{}",
+             --level), it predicts one doubling; \"GPU unknown\": the same with the held-out \
+             programs' occupancy unknown, as for a profile that names no GPU:\n{}",
             st.render()
         ));
     }

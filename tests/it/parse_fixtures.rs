@@ -367,6 +367,13 @@ fn gpgpusim_log_gives_per_kernel_cycles_and_instructions() {
     assert_eq!(sum, *warp_total.last().unwrap());
     assert_eq!(value(&d, launches[0].0, "launch__grid_size").0, 2.0);
     assert_eq!(value(&d, launches[0].0, "launch__block_size").0, 256.0);
+    // The simulated QV100's compute capability, from the configuration options.
+    for (name, v) in [
+        ("device__attribute_compute_capability_major", 7.0),
+        ("device__attribute_compute_capability_minor", 0.0),
+    ] {
+        assert_eq!(value(&d, launches[0].0, name).0, v);
+    }
     // NB's force loop is uniform: every issued warp instruction has 32 active threads.
     let ratio = value(
         &d,

@@ -39,7 +39,9 @@ def variant(text):
 
 def main(args):
     per_step = "--steps" in args
-    for d in [a for a in args if a != "--steps"]:
+    dirs = [a for a in args if a != "--steps"]
+    all_right = all_total = 0
+    for d in dirs:
         cc = json.load(open(f"{d}/device.json"))["compute_capability"]
         if cc not in LIMITS:
             sys.exit(f"{d}: compute capability {cc} is not in this script's table")
@@ -74,6 +76,11 @@ def main(args):
         if per_step:
             for (p, a, b), (n, f) in sorted(faster.items()):
                 print(f"  {p} {a}->{b}: {n} pairs, faster in {100 * f / n:.0f}%")
+        all_right += right
+        all_total += total
+    if len(dirs) > 1:
+        print(f"all: {all_total} block-size steps, occupancy rule right "
+              f"{100 * all_right / max(all_total, 1):.1f}%")
 
 
 if __name__ == "__main__":

@@ -265,6 +265,20 @@ mod tests {
     use crate::dataset::measurements::RunKey;
     use crate::dataset::samples::SpeedupSample;
 
+    /// Synthetic samples of one switch `b:1->2` as a pool.
+    fn pool_of(samples: Vec<SpeedupSample>) -> SamplePool {
+        SamplePool {
+            name: "synthetic".into(),
+            columns: Vec::new(),
+            samples,
+            switches: vec!["b:1->2".into()],
+            normalizer: None,
+            families: Default::default(),
+            simulated: Default::default(),
+            launch: Default::default(),
+        }
+    }
+
     fn row(kernel: &str, value: f64) -> MeasurementRow {
         MeasurementRow {
             program: "user".into(),
@@ -320,16 +334,7 @@ mod tests {
                 steps.push(Some(step));
             }
         }
-        let pool = SamplePool {
-            name: "synthetic".into(),
-            columns: Vec::new(),
-            samples,
-            switches: vec!["b:1->2".into()],
-            normalizer: None,
-            families: Default::default(),
-            simulated: Default::default(),
-            launch: Default::default(),
-        };
+        let pool = pool_of(samples);
         let idx: Vec<usize> = (0..pool.samples.len()).collect();
         let m = fit(&pool, &idx, &steps, 1).unwrap().expect("two programs");
         let unknown = m
@@ -400,16 +405,7 @@ mod tests {
                 }
             }
         }
-        let pool = SamplePool {
-            name: "synthetic".into(),
-            columns: Vec::new(),
-            samples,
-            switches: vec!["b:1->2".into()],
-            normalizer: None,
-            families: Default::default(),
-            simulated: Default::default(),
-            launch: Default::default(),
-        };
+        let pool = pool_of(samples);
         let idx: Vec<usize> = (0..pool.samples.len()).collect();
         let m = fit(&pool, &idx, &steps, 1).unwrap().expect("two programs");
         assert_eq!(m.samples, 36);

@@ -92,6 +92,16 @@ fn a_details_page_gets_the_models_it_has_counters_for() {
 
 /// `--level` says where the code stands where the profile cannot show it, and overrides what
 /// it shows; a family without levels, or a value that is not a positive number, is refused.
+/// The BLOCK_SIZE suggestion of `advise suggest --json`'s output.
+fn block_suggestion(v: &serde_json::Value) -> &serde_json::Value {
+    v["suggestions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["optimization"] == "BLOCK_SIZE")
+        .expect("BLOCK_SIZE advised from its step model")
+}
+
 #[test]
 fn a_level_given_by_the_user_brings_its_step_model() {
     let run = |level: &str| {
@@ -112,12 +122,7 @@ fn a_level_given_by_the_user_brings_its_step_model() {
     let out = run("BLOCK_SIZE=128").success().get_output().stdout.clone();
     let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(v["profile"]["levels"]["BLOCK_SIZE"], 128.0);
-    let block = v["suggestions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["optimization"] == "BLOCK_SIZE")
-        .expect("BLOCK_SIZE advised from its step model");
+    let block = block_suggestion(&v);
     assert_eq!(block["step"]["meaning"], "threads per block");
     assert_eq!(block["step"]["to"], 256.0);
     // The page gives no GPU: the step has no occupancy until the user names one. Its two
@@ -137,12 +142,7 @@ fn a_level_given_by_the_user_brings_its_step_model() {
         .stdout
         .clone();
     let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
-    let block = v["suggestions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["optimization"] == "BLOCK_SIZE")
-        .expect("BLOCK_SIZE advised from its step model");
+    let block = block_suggestion(&v);
     assert_eq!(block["step"]["occupancy_change"], 1.0, "{block}");
     assert_eq!(block["step"]["warp_fill_change"], 1.0, "{block}");
     let mut cmd = advise();

@@ -58,6 +58,9 @@ pub const STEP_COLUMNS: [&str; 4] = [
     "step.warp_fill_log2",
 ];
 
+/// Positions in [`STEP_COLUMNS`] of the features the launch (GPU and registers) gives.
+pub const LAUNCH_COLUMNS: [usize; 2] = [2, 3];
+
 /// One sample's step: where it starts (log2 of the level), how far it goes (log2 of the
 /// factor) and, for a block size on a known GPU, what it does to occupancy.
 #[derive(Debug, Clone, Copy, PartialEq)]

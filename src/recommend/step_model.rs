@@ -15,7 +15,7 @@ use super::validation::Validation;
 use crate::dataset::measurements::MeasurementRow;
 use crate::error::Result;
 use crate::experiment::data::SamplePool;
-use crate::experiment::step_features::{StepValues, STEP_COLUMNS};
+use crate::experiment::step_features::{StepValues, LAUNCH_COLUMNS, STEP_COLUMNS};
 use advise_ml::{Data, FittedModel, Method};
 
 /// The step a suggestion proposes: one doubling of the family's level.
@@ -100,24 +100,8 @@ pub(super) fn fit(
     let features = columns();
     // Each program predicted by a step model of the others.
     let idx: Vec<usize> = known.iter().map(|k| k.0).collect();
-    let Some(outcome) = super::programs::across(
-        pool,
-        &idx,
-        &features,
-        &x,
-        &y,
-        Method::M5p,
-        Method::Ibk,
-        seed,
-        &[],
-    )?
-    else {
-        return Ok(None);
-    };
-    // The occupancy columns, where any sample has them.
-    let occupancy_columns = [2, 3];
-    let learned_occupancy = known.iter().any(|(_, s)| s.occupancy.is_some());
-    let unknown_gpu = if learned_occupancy {
+    // Leave one program out, with the held-out programs' columns `unknown` blanked.
+    let across = |unknown: &[usize]| {
         super::programs::across(
             pool,
             &idx,
@@ -127,9 +111,16 @@ pub(super) fn fit(
             Method::M5p,
             Method::Ibk,
             seed,
-            &occupancy_columns,
-        )?
-        .map(|o| o.validation)
+            unknown,
+        )
+    };
+    let Some(outcome) = across(&[])? else {
+        return Ok(None);
+    };
+    // Again without the occupancy columns, where any sample has them.
+    let learned_occupancy = known.iter().any(|(_, s)| s.occupancy.is_some());
+    let unknown_gpu = if learned_occupancy {
+        across(&LAUNCH_COLUMNS)?.map(|o| o.validation)
     } else {
         None
     };

@@ -93,6 +93,24 @@ impl LaunchFacts {
     }
 }
 
+/// The compute capability ("7.5") a user means by `gpu`: a GPU name NVIDIA lists ("RTX 2080
+/// Ti", "A100") or a capability the occupancy calculator knows ("7.5", "75", "sm_75",
+/// "compute_75"); `None` for anything else.
+pub fn compute_capability_given(gpu: &str) -> Option<String> {
+    if let Some(cc) = crate::dataset::devices::compute_capability_of(gpu) {
+        return Some(cc.to_string());
+    }
+    let t = gpu.trim();
+    let t = t
+        .strip_prefix("sm_")
+        .or_else(|| t.strip_prefix("compute_"))
+        .unwrap_or(t);
+    let numeric = !t.is_empty() && t.chars().all(|c| c.is_ascii_digit() || c == '.');
+    let arch = crate::static_analysis::occupancy::Arch::parse(t).ok();
+    arch.filter(|_| numeric)
+        .map(|a| format!("{}.{}", a.major, a.minor))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,6 +127,20 @@ mod tests {
             metric: metric.into(),
             unit: String::new(),
             value,
+        }
+    }
+
+    #[test]
+    fn a_gpu_is_given_by_name_or_compute_capability() {
+        for given in ["RTX 2080 Ti", "7.5", "75", "sm_75", "compute_75"] {
+            assert_eq!(
+                compute_capability_given(given).as_deref(),
+                Some("7.5"),
+                "{given}"
+            );
+        }
+        for wrong in ["Voodoo3", "Z80", "9.9", "", "sm_"] {
+            assert_eq!(compute_capability_given(wrong), None, "{wrong}");
         }
     }
 

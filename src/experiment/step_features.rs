@@ -11,9 +11,8 @@
 //!   step over the one before (the CUDA occupancy calculator, registers per thread unchanged,
 //!   shared memory not counted), and `step.warp_fill_log2`: log2 of how evenly one block's
 //!   warps fill the SM's warp schedulers after the step over before
-//!   (static_analysis::occupancy_step::warp_fill). Across programs these carry over where the level
-//!   alone does not: on the three KTT programs' block sizes, leave one program out, see
-//!   docs/families.md.
+//!   (static_analysis::occupancy_step::warp_fill). Across programs these carry over where
+//!   the level alone does not (docs/families.md).
 //!
 //! Static features in the sense of STATuner (Gupta et al., "STATuner: Efficient Tuning of CUDA
 //! Kernels Parameters", SC 2015): known from the source and launch, not measured. On/off
@@ -164,7 +163,7 @@ pub fn add_step_features(pool: &mut SamplePool) {
     for (s, step) in pool.samples.iter_mut().zip(steps) {
         match step {
             Some(step) => s.features.extend(step.features()),
-            None => s.features.extend([None; 4]),
+            None => s.features.extend([None; STEP_COLUMNS.len()]),
         }
     }
     pool.columns

@@ -166,9 +166,16 @@ pub fn suggest(
         let coverage = coverage(m, x);
         // The step model needs no counter: it advises where the counter model cannot.
         let step = match applies(m, levels) {
-            Some((sm, level, meaning)) => {
+            Some((model, level, meaning)) => {
                 let values = launch.step(&m.name, level, STEP_FACTOR);
-                Some((sm, level, meaning, sm.predict(&values)?, values))
+                Some(StepAnswer {
+                    model,
+                    level,
+                    meaning,
+                    predicted: model.predict(&values)?,
+                    validation: model.validation_for(&values),
+                    values,
+                })
             }
             None => None,
         };
@@ -183,8 +190,8 @@ pub fn suggest(
         // when the profile lacks the counter model's counters).
         let (p_counter, q_counter) = (p, q);
         let (p, q) = match step {
-            Some((_, _, _, ps, _)) if counters_usable => (ps, p),
-            Some((_, _, _, ps, _)) => (ps, ps),
+            Some(s) if counters_usable => (s.predicted, p),
+            Some(s) => (s.predicted, s.predicted),
             None => (p, q),
         };
         let coverage = if step.is_some() { 1.0 } else { coverage };
@@ -193,13 +200,11 @@ pub fn suggest(
         // not the one within programs.
         // The step model's validation is its leave one program out.
         let validation = match step {
-            Some((sm, .., values)) => Some(sm.validation_for(&values)),
+            Some(s) => Some(s.validation),
             None => m.validation.as_ref(),
         };
         let accuracy = validation.map(|v| v.accuracy);
-        let across = step
-            .map(|(sm, .., values)| sm.validation_for(&values))
-            .or(m.across_programs.as_ref());
+        let across = step.map(|s| s.validation).or(m.across_programs.as_ref());
         let score_accuracy = across.or(m.validation.as_ref()).map(|v| v.accuracy);
         let beats_majority = m
             .validation
@@ -230,7 +235,7 @@ pub fn suggest(
         // leaves, far from their data) is extrapolating whatever the distances say. The step
         // model extrapolates outside the levels it learned from.
         let extrapolation = match step {
-            Some((sm, level, ..)) => !sm.covers(level) || p <= 0.0,
+            Some(s) => !s.model.covers(s.level) || p <= 0.0,
             None => {
                 let d_portable = m
                     .rows
@@ -267,7 +272,7 @@ pub fn suggest(
             );
         }
         let mut reason = match step {
-            Some((sm, level, meaning, _, values)) => {
+            Some(s) => {
                 let counters = if counters_usable {
                     format!(
                         "the counter model predicts {}x; {}",
@@ -278,15 +283,17 @@ pub fn suggest(
                     "the profile lacks most of the counter model's counters".to_string()
                 };
                 format!(
-                    "raising {meaning} from {level} to {}{}: the step model (M5P on where a step \
-                     starts and how far it goes and, for block sizes, what it does to occupancy) \
-                     was right {:.0}% of the time on a program it had not seen (balanced {:.0}%, \
-                     the majority rule's {:.0}%), the counter model {}; {counters}",
-                    level * STEP_FACTOR,
-                    occupancy_phrase(sm, &values),
-                    100.0 * sm.validation_for(&values).accuracy,
-                    100.0 * sm.validation_for(&values).balanced_accuracy,
-                    100.0 * sm.validation_for(&values).majority_accuracy,
+                    "raising {} from {} to {}{}: the step model (M5P on where a step starts and \
+                     how far it goes and, for block sizes, what it does to occupancy) was right \
+                     {:.0}% of the time on a program it had not seen (balanced {:.0}%, the \
+                     majority rule's {:.0}%), the counter model {}; {counters}",
+                    s.meaning,
+                    s.level,
+                    s.level * STEP_FACTOR,
+                    occupancy_phrase(s.model, &s.values),
+                    100.0 * s.validation.accuracy,
+                    100.0 * s.validation.balanced_accuracy,
+                    100.0 * s.validation.majority_accuracy,
                     m.across_programs.as_ref().map_or(
                         "was not validated across programs".into(),
                         |a| format!("{:.0}%", 100.0 * a.accuracy)
@@ -343,13 +350,13 @@ pub fn suggest(
             coverage,
             simulated_only: m.simulated_only,
             deciding_counters: deciding,
-            step: step.map(|(sm, level, meaning, _, values)| StepUse {
-                level,
-                to: level * STEP_FACTOR,
-                meaning,
-                occupancy_change: values.occupancy.map(f64::exp2),
-                warp_fill_change: values.warp_fill.map(f64::exp2),
-                step_accuracy_across: sm.validation_for(&values).accuracy,
+            step: step.map(|s| StepUse {
+                level: s.level,
+                to: s.level * STEP_FACTOR,
+                meaning: s.meaning,
+                occupancy_change: s.values.occupancy.map(f64::exp2),
+                warp_fill_change: s.values.warp_fill.map(f64::exp2),
+                step_accuracy_across: s.validation.accuracy,
                 counters_accuracy_across: m.across_programs.as_ref().map(|a| a.accuracy),
             }),
         });
@@ -381,6 +388,19 @@ pub fn is_applied(name: &str, applied: &str) -> bool {
     let a = applied.trim();
     let family = name.split_whitespace().next().unwrap_or(name);
     !a.is_empty() && (name.eq_ignore_ascii_case(a) || family.eq_ignore_ascii_case(a))
+}
+
+/// A step model's answer for one suggestion: the level the profile shows, what it counts,
+/// the predicted speedup of one doubling, the step's features and the validation that speaks
+/// for them (recommend::step_model::StepModel::validation_for).
+#[derive(Clone, Copy)]
+struct StepAnswer<'a> {
+    model: &'a super::step_model::StepModel,
+    level: f64,
+    meaning: &'static str,
+    predicted: f64,
+    values: StepValues,
+    validation: &'a super::validation::Validation,
 }
 
 /// What the step does to theoretical occupancy, where known; where the model learned

@@ -281,27 +281,12 @@ fn launch_of(
 ) -> Result<advise::recommend::step_model::ProfileLaunch> {
     let mut launch = advise::recommend::step_model::ProfileLaunch::of_rows(rows);
     if let Some(g) = gpu {
-        let cc = match advise::dataset::devices::compute_capability_of(g) {
-            Some(cc) => cc.to_string(),
-            None => {
-                let t = g.trim();
-                let t = t
-                    .strip_prefix("sm_")
-                    .or_else(|| t.strip_prefix("compute_"))
-                    .unwrap_or(t);
-                let numeric = !t.is_empty() && t.chars().all(|c| c.is_ascii_digit() || c == '.');
-                let arch = numeric
-                    .then(|| advise::static_analysis::occupancy::Arch::parse(t).ok())
-                    .flatten()
-                    .ok_or_else(|| {
-                        Error::Usage(format!(
-                        "--gpu {g}: neither a compute capability this advise knows (7.5, sm_90) \
-                         nor a GPU name it knows (RTX 2080 Ti, A100, H100)"
-                    ))
-                    })?;
-                format!("{}.{}", arch.major, arch.minor)
-            }
-        };
+        let cc = advise::experiment::launch::compute_capability_given(g).ok_or_else(|| {
+            Error::Usage(format!(
+                "--gpu {g}: neither a compute capability this advise knows (7.5, sm_90) nor a \
+                 GPU name it knows (RTX 2080 Ti, A100, H100)"
+            ))
+        })?;
         launch.compute_capability = Some(cc);
     }
     Ok(launch)

@@ -8,4 +8,5 @@ mod profile_input;
 mod programs;
 pub mod step_model;
 pub mod suggest;
+mod suggestion;
 pub mod validation;

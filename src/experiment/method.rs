@@ -127,6 +127,49 @@ impl Contender for Baseline {
     }
 }
 
+/// The occupancy calculator as a rule, for pools with the step features: take a block-size
+/// step where theoretical occupancy rises (`step.occupancy_log2` > 0); where a sample has no
+/// occupancy (another family, an unknown GPU), the mean rule's answer. No training beyond the
+/// mean; the untrained physics a learned step model must beat.
+pub struct OccupancyRule {
+    column: usize,
+}
+
+/// The occupancy rule for a pool with these columns, where it has `step.occupancy_log2`.
+pub fn occupancy_rule(columns: &[String]) -> Option<OccupancyRule> {
+    columns
+        .iter()
+        .position(|c| c == "step.occupancy_log2")
+        .map(|column| OccupancyRule { column })
+}
+
+impl Contender for OccupancyRule {
+    fn name(&self) -> String {
+        "baseline:occupancy".into()
+    }
+
+    fn is_baseline(&self) -> bool {
+        true
+    }
+
+    fn answer(
+        &self,
+        _train: &Rows<'_>,
+        train_y: &[f64],
+        test: &Rows<'_>,
+        _seed: u64,
+    ) -> Result<Answer> {
+        let mean = train_y.iter().sum::<f64>() / train_y.len().max(1) as f64;
+        Ok(Answer::Decisions(vec![test
+            .iter()
+            .map(|row| match row.get(self.column).copied().flatten() {
+                Some(o) => o > 0.0,
+                None => mean > 1.0,
+            })
+            .collect()]))
+    }
+}
+
 /// A model fitted afresh on every fold's training samples.
 pub struct ModelContender {
     pub params: Params,
@@ -208,6 +251,28 @@ pub fn contenders(spec: &str) -> Result<Vec<Box<dyn Contender>>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Synthetic: the rule follows occupancy where a row has it and the training mean where
+    /// it has none; a pool without the column has no such rule.
+    #[test]
+    fn the_occupancy_rule_follows_occupancy_else_the_mean() {
+        let cols: Vec<String> = ["a", "step.occupancy_log2"].map(String::from).to_vec();
+        let rule = occupancy_rule(&cols).expect("the column is there");
+        let rises: [Option<f64>; 2] = [Some(1.0), Some(0.2)];
+        let falls: [Option<f64>; 2] = [Some(1.0), Some(-0.2)];
+        let same: [Option<f64>; 2] = [Some(1.0), Some(0.0)];
+        let unknown: [Option<f64>; 2] = [Some(1.0), None];
+        let test: Rows<'_> = vec![&rises, &falls, &same, &unknown];
+        let up = rule.answer(&Vec::new(), &[1.5, 0.9], &test, 0).unwrap();
+        assert_eq!(up, Answer::Decisions(vec![vec![true, false, false, true]]));
+        let down = rule.answer(&Vec::new(), &[0.5, 0.9], &test, 0).unwrap();
+        assert_eq!(
+            down,
+            Answer::Decisions(vec![vec![true, false, false, false]])
+        );
+        assert!(rule.is_baseline());
+        assert!(occupancy_rule(&cols[..1]).is_none());
+    }
 
     #[test]
     fn baselines_use_only_the_training_targets() {

@@ -3,6 +3,8 @@
 use std::ffi::OsStr;
 use std::path::Path;
 
+use predicates::prelude::PredicateBooleanExt;
+
 use crate::common::{advise, bench_transfer_baselines};
 
 /// `advise bench transfer --method baselines --json ARGS` from the repository: its evaluations.
@@ -138,6 +140,8 @@ fn step_features_alone_replace_the_counters() {
         .clone();
     let text = String::from_utf8(out).unwrap();
     assert!(text.contains(" switches, 4 features"), "{text}");
+    // The GPU and the registers are known: the occupancy rule is a baseline beside the others.
+    assert!(text.contains("baseline:occupancy"), "{text}");
     assert!(
         text.contains("BLOCK_SIZE") && text.contains("TILE_SIZE"),
         "{text}"
@@ -188,6 +192,7 @@ fn a_times_only_space_learns_from_its_steps() {
     run("only").stdout(predicates::str::contains(" switches, 4 features"));
     run("off")
         .stdout(predicates::str::contains(" switches, 0 features"))
+        .stdout(predicates::str::contains("baseline:occupancy").not())
         .stderr(predicates::str::contains(
             "no counters (a times-only dataset)",
         ));

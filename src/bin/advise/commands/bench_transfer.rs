@@ -12,7 +12,7 @@ use advise::dataset::features::View;
 use advise::dataset::table::table_path;
 use advise::error::{Error, Result};
 use advise::experiment::data::{load_pool_view, SamplePool};
-use advise::experiment::method::{contenders, Contender};
+use advise::experiment::method::{contenders, occupancy_rule, Contender};
 use advise::experiment::run::{run, RunSettings};
 use advise::experiment::splits::{folds, Experiment, Fold, FoldLayout};
 
@@ -374,8 +374,14 @@ fn evaluation(
     if fs.is_empty() {
         return Err(Error::Data(format!("{name}: no folds on {data}")));
     }
+    // With the step features, the occupancy calculator's rule is a baseline too.
+    let rule = occupancy_rule(&pool.columns);
+    let mut preds = preds.to_vec();
+    if let Some(r) = &rule {
+        preds.push(r);
+    }
     let bar = super::output::bar(name, 0);
-    let results = run(pool, name, fs, preds, settings, &|done, total| {
+    let results = run(pool, name, fs, &preds, settings, &|done, total| {
         bar.set_length(total as u64);
         bar.set_position(done as u64);
     })?;

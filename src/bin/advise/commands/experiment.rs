@@ -10,7 +10,7 @@ use crate::args::{exp_spec, method_spec, ExpArg, JsonArg, MethodArg, StepArg, Vi
 use advise::dataset::features::View;
 use advise::error::{Error, Result};
 use advise::experiment::data::{load_pools_view, SamplePool};
-use advise::experiment::method::{contenders, Contender};
+use advise::experiment::method::{contenders, occupancy_rule, Contender};
 use advise::experiment::record::{json, FoldLog};
 use advise::experiment::run::{self as running, ExperimentResult, RunSettings};
 use advise::experiment::splits::{folds, Experiment, Fold, FoldLayout};
@@ -132,7 +132,11 @@ pub fn execute(
         cmd.settings.seed,
         cmd.layout,
     )?;
-    let owned = contenders(&cmd.methods)?;
+    let mut owned = contenders(&cmd.methods)?;
+    // With the step features, the occupancy calculator's rule is a baseline too.
+    if let Some(rule) = occupancy_rule(&pool.columns) {
+        owned.push(Box::new(rule));
+    }
     let preds: Vec<&dyn Contender> = owned.iter().map(|b| b.as_ref()).collect();
     let explicit = !cmd.lenient && !cmd.experiments.split(',').any(|p| p.trim() == "all");
     let mut notes = Vec::new();

@@ -61,9 +61,9 @@ pub struct OptimizationModel {
     /// the advisor, so this says more about it than the grouped validation within programs.
     #[serde(default)]
     pub across_programs: Option<Validation>,
-    /// For a many-valued family: M5P on where a step starts and how far it goes (and, for
-    /// block sizes, the occupancy change; recommend::step_model), with its own accuracy
-    /// across programs.
+    /// For a many-valued family: LinearRegression on where a step starts and how far it goes
+    /// (and, for block sizes, the occupancy change; recommend::step_model), with its own
+    /// accuracy across programs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub step: Option<super::step_model::StepModel>,
 }

@@ -1,10 +1,13 @@
-//! The step model of a many-valued optimization family: M5P on the two step features
-//! (experiment::step_features: log2 of where the step starts, log2 of how far it goes), with
-//! no counter. On this project's datasets it carried over between programs better than the
-//! counters (`advise bench transfer`'s "step features only" row), not on Kernel Tuner's spaces
-//! (docs/families.md); so it answers "raise it by one step (x2)?" only where a profile shows
-//! where the user's code stands (its threads per block) and its own leave-one-program-out
-//! accuracy beat the counter model's.
+//! The step model of a many-valued optimization family: Weka's LinearRegression on the step
+//! features (experiment::step_features: log2 of where the step starts, log2 of how far it
+//! goes and, for block sizes, what the step does to theoretical occupancy given the registers
+//! per thread and the GPU), with no other counter. On this project's datasets it carried over
+//! between programs better than the counters and than the untrained occupancy rule (`advise
+//! bench transfer`'s "step features only" row; LinearRegression there and in the advisor's own
+//! leave one program out beat M5P, which the step models used before; docs/families.md), not
+//! on Kernel Tuner's spaces; so it answers "raise it by one step (x2)?" only where a profile
+//! shows where the user's code stands (its threads per block) and its own
+//! leave-one-program-out accuracy beat the counter model's.
 
 use std::collections::BTreeMap;
 
@@ -17,6 +20,9 @@ use crate::error::Result;
 use crate::experiment::data::SamplePool;
 use crate::experiment::step_features::{StepValues, LAUNCH_COLUMNS, STEP_COLUMNS};
 use advise_ml::{Data, FittedModel, Method};
+
+/// The step models' method.
+const STEP_METHOD: Method = Method::Linear;
 
 /// The step a suggestion proposes: one doubling of the family's level.
 pub const STEP_FACTOR: f64 = 2.0;
@@ -108,7 +114,7 @@ pub(super) fn fit(
             &features,
             &x,
             &y,
-            Method::M5p,
+            STEP_METHOD,
             Method::Ibk,
             seed,
             unknown,
@@ -125,7 +131,7 @@ pub(super) fn fit(
         None
     };
     let model =
-        Method::M5p
+        STEP_METHOD
             .default_params()
             .fit(&Data::numeric(&features, "speedup", x.clone(), y))?;
     let level_range = x

@@ -194,10 +194,11 @@ pub fn suggest(
                     "the profile lacks most of the counter model's counters".to_string()
                 };
                 format!(
-                    "raising {} from {} to {}{}: the step model (M5P on where a step starts and \
-                     how far it goes and, for block sizes, what it does to occupancy) was right \
-                     {:.0}% of the time on a program it had not seen (balanced {:.0}%, the \
-                     majority rule's {:.0}%), the counter model {}; {counters}",
+                    "raising {} from {} to {}{}: the step model (LinearRegression on where a \
+                     step starts and how far it goes and, for block sizes, what it does to \
+                     occupancy) was right {:.0}% of the time on a program it had not seen \
+                     (balanced {:.0}%, the majority rule's {:.0}%), the counter model {}; \
+                     {counters}",
                     s.meaning,
                     s.level,
                     s.level * STEP_FACTOR,

@@ -118,9 +118,9 @@ pub fn training(advisor: &Advisor) -> String {
             ]);
         }
         text.push_str(&format!(
-            "\nStep models (M5P on where a step starts and how far it goes and, for block \
-             sizes, what it does to theoretical occupancy with the registers per thread on the \
-             GPU; leave one program out). Where one beats its counter model across programs and \
+            "\nStep models (LinearRegression on where a step starts and how far it goes and, for \
+             block sizes, what it does to theoretical occupancy with the registers per thread on \
+             the GPU; leave one program out). Where one beats its counter model across programs and \
              the profile shows the level (threads per block from launch__block_size, or \
              --level), it predicts one doubling; \"GPU unknown\": the same with the held-out \
              programs' occupancy unknown, as for a profile that names no GPU:\n{}",

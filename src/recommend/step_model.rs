@@ -209,6 +209,26 @@ pub struct ProfileLaunch {
 }
 
 impl ProfileLaunch {
+    /// Why a block-size step of this profile has no occupancy, where the profile lacks what
+    /// it takes; `None` where it has the GPU (one the occupancy calculator knows) and one
+    /// register count.
+    pub fn missing(&self) -> Option<String> {
+        match (&self.compute_capability, self.registers) {
+            (None, _) => Some("the profile names no GPU (--gpu names it)".into()),
+            (Some(cc), _) if crate::experiment::launch::compute_capability_given(cc).is_none() => {
+                Some(format!(
+                    "the occupancy calculator does not know compute capability {cc}"
+                ))
+            }
+            (Some(_), None) => Some(
+                "the profile has no one register count per thread (its kernels differ, or it \
+                 lacks launch__registers_per_thread; --kernel selects one kernel)"
+                    .into(),
+            ),
+            _ => None,
+        }
+    }
+
     /// From a profile's measurements (one run).
     pub fn of_rows(rows: &[MeasurementRow]) -> Self {
         let facts = crate::experiment::launch::LaunchFacts::of_rows(rows);
@@ -369,7 +389,19 @@ mod tests {
         let step = launch.step("BLOCK_SIZE", 64.0, 1.5);
         assert!((step.occupancy.unwrap() - (30.0f64 / 32.0).log2()).abs() < 1e-12);
         assert_eq!(launch.step("TILE_SIZE", 2.0, 2.0).occupancy, None);
+        assert_eq!(launch.missing(), None);
         let no_gpu = ProfileLaunch::of_rows(&[regs]);
+        assert!(no_gpu.missing().unwrap().contains("--gpu"));
+        let unknown = ProfileLaunch {
+            compute_capability: Some("10.0".into()),
+            registers: Some(32.0),
+        };
+        assert!(unknown.missing().unwrap().contains("10.0"));
+        let no_regs = ProfileLaunch {
+            compute_capability: Some("7.5".into()),
+            registers: None,
+        };
+        assert!(no_regs.missing().unwrap().contains("--kernel"));
         assert_eq!(no_gpu.step("BLOCK_SIZE", 64.0, 2.0).occupancy, None);
     }
 

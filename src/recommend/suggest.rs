@@ -202,7 +202,7 @@ pub fn suggest(
                     s.meaning,
                     s.level,
                     s.level * STEP_FACTOR,
-                    occupancy_phrase(s.model, &s.values),
+                    occupancy_phrase(s.model, &s.values, launch),
                     100.0 * s.validation.accuracy,
                     100.0 * s.validation.balanced_accuracy,
                     100.0 * s.validation.majority_accuracy,
@@ -317,13 +317,19 @@ struct StepAnswer<'a> {
 
 /// What the step does to theoretical occupancy, where known; where the model learned
 /// occupancy and the profile cannot give it, that it is unknown and how to give it.
-fn occupancy_phrase(model: &super::step_model::StepModel, step: &StepValues) -> String {
+fn occupancy_phrase(
+    model: &super::step_model::StepModel,
+    step: &StepValues,
+    launch: &ProfileLaunch,
+) -> String {
     match step.occupancy {
-        None if model.across_programs_unknown_gpu.is_some() => {
-            " (its effect on occupancy unknown: the profile names no GPU, or no one register \
-             count; --gpu names the GPU)"
-                .to_string()
-        }
+        None if model.across_programs_unknown_gpu.is_some() => format!(
+            " (its effect on occupancy unknown: {})",
+            launch.missing().unwrap_or_else(|| format!(
+                "a block of {} threads does not fit the GPU's SM",
+                (step.level + step.factor).exp2()
+            ))
+        ),
         Some(o) if o.abs() > 1e-12 => format!(
             " (theoretical occupancy x{} with the registers per thread unchanged)",
             crate::number_format::fmt_sig(o.exp2(), 3)

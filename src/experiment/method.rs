@@ -81,6 +81,11 @@ impl Baseline {
     }
 }
 
+/// The mean training speedup (0 for no samples): the `mean` rule's prediction.
+fn mean_of(train_y: &[f64]) -> f64 {
+    train_y.iter().sum::<f64>() / train_y.len().max(1) as f64
+}
+
 /// Seeds the `random` baseline averages over.
 pub const RANDOM_SEEDS: u64 = 100;
 
@@ -111,10 +116,7 @@ impl Contender for Baseline {
             Baseline::Always => Answer::Decisions(vec![vec![true; n]]),
             // Ties go to "recommend": the cost of trying an optimization is small.
             Baseline::Majority => Answer::Decisions(vec![vec![2 * positive >= train_y.len(); n]]),
-            Baseline::Mean => {
-                let mean = train_y.iter().sum::<f64>() / train_y.len().max(1) as f64;
-                Answer::Speedups(vec![mean; n])
-            }
+            Baseline::Mean => Answer::Speedups(vec![mean_of(train_y); n]),
             Baseline::Random => Answer::Decisions(
                 (0..RANDOM_SEEDS)
                     .map(|s| {
@@ -159,7 +161,7 @@ impl Contender for OccupancyRule {
         test: &Rows<'_>,
         _seed: u64,
     ) -> Result<Answer> {
-        let mean = train_y.iter().sum::<f64>() / train_y.len().max(1) as f64;
+        let mean = mean_of(train_y);
         Ok(Answer::Decisions(vec![test
             .iter()
             .map(|row| match row.get(self.column).copied().flatten() {

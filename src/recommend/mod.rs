@@ -5,6 +5,7 @@ pub mod bundle;
 pub mod catalogue;
 mod evidence;
 mod profile_input;
+mod profile_launch;
 mod programs;
 pub mod step_model;
 pub mod suggest;

@@ -5,6 +5,7 @@
 use super::validation::Outcome;
 use crate::error::Result;
 use crate::experiment::data::SamplePool;
+use crate::experiment::step_features::StepValues;
 use advise_ml::Method;
 
 /// The distinct programs of samples `idx`, sorted. Measured and simulated programs together:
@@ -70,4 +71,104 @@ pub(super) fn across(
         seed,
         unknown_in_test,
     )
+}
+
+/// The untrained occupancy rule (experiment::method::OccupancyRule), left one program out over
+/// samples `idx` with step features `steps` (one each): a step where theoretical occupancy
+/// rises is taken; one without occupancy follows the other programs' mean speedup. Its
+/// accuracy, the physics a step model must beat; `None` where no sample has occupancy or the
+/// samples are of one program.
+pub(super) fn occupancy_rule_across(
+    pool: &SamplePool,
+    idx: &[usize],
+    steps: &[StepValues],
+) -> Option<f64> {
+    let program = |i: usize| pool.samples[i].key.program.as_str();
+    let mut sums: std::collections::BTreeMap<&str, (f64, usize)> = Default::default();
+    for &i in idx {
+        let e = sums.entry(program(i)).or_default();
+        e.0 += pool.samples[i].speedup;
+        e.1 += 1;
+    }
+    if sums.len() < 2 || steps.iter().all(|s| s.occupancy.is_none()) {
+        return None;
+    }
+    let (total, n) = sums
+        .values()
+        .fold((0.0, 0), |(t, n), &(s, c)| (t + s, n + c));
+    let right = idx
+        .iter()
+        .zip(steps)
+        .filter(|(&i, step)| {
+            let take = match step.occupancy {
+                Some(o) => o > 0.0,
+                None => {
+                    let (s, c) = sums[program(i)];
+                    (total - s) / (n - c).max(1) as f64 > 1.0
+                }
+            };
+            take == (pool.samples[i].speedup > 1.0)
+        })
+        .count();
+    Some(right as f64 / idx.len().max(1) as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dataset::measurements::RunKey;
+    use crate::dataset::samples::SpeedupSample;
+
+    /// Synthetic: two programs whose block steps help where occupancy rises; a third sample of
+    /// each has no occupancy and follows the other program's mean speedup (p's mean is above
+    /// 1, q's below).
+    #[test]
+    fn the_occupancy_rule_is_scored_with_each_program_held_out() {
+        let mut samples = Vec::new();
+        let mut steps = Vec::new();
+        for (program, speedups) in [("p", [1.5, 0.9, 1.2]), ("q", [1.1, 0.5, 0.8])] {
+            for (k, &s) in speedups.iter().enumerate() {
+                samples.push(SpeedupSample {
+                    switch: "b:1->2".into(),
+                    key: RunKey {
+                        program: program.into(),
+                        input: k.to_string(),
+                        run: 0,
+                        variant: String::new(),
+                    },
+                    partner: String::new(),
+                    features: Vec::new(),
+                    speedup: s,
+                    speedup_range: None,
+                });
+                let mut step = StepValues::new(6.0, 1.0);
+                step.occupancy = match k {
+                    0 => Some(0.3),
+                    1 => Some(-0.3),
+                    _ => None,
+                };
+                steps.push(step);
+            }
+        }
+        let pool = SamplePool {
+            name: "synthetic".into(),
+            columns: Vec::new(),
+            samples,
+            switches: vec!["b:1->2".into()],
+            normalizer: None,
+            families: Default::default(),
+            simulated: Default::default(),
+            launch: Default::default(),
+        };
+        let idx: Vec<usize> = (0..6).collect();
+        // p's third (1.2) follows q's mean (0.8): wrong; q's third (0.8) follows p's mean
+        // (1.2): wrong. The other four are right.
+        let acc = occupancy_rule_across(&pool, &idx, &steps).unwrap();
+        assert!((acc - 4.0 / 6.0).abs() < 1e-12, "{acc}");
+        let none: Vec<StepValues> = steps
+            .iter()
+            .map(|s| StepValues::new(s.level, s.factor))
+            .collect();
+        assert_eq!(occupancy_rule_across(&pool, &idx, &none), None);
+    }
 }

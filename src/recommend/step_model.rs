@@ -21,6 +21,8 @@ use crate::experiment::data::SamplePool;
 use crate::experiment::step_features::{StepValues, LAUNCH_COLUMNS, STEP_COLUMNS};
 use advise_ml::{Data, FittedModel, Method};
 
+pub use super::profile_launch::ProfileLaunch;
+
 /// The step models' method.
 const STEP_METHOD: Method = Method::Linear;
 
@@ -47,6 +49,10 @@ pub struct StepModel {
     /// names no GPU or registers per thread gets. Only where the model learned occupancy.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub across_programs_unknown_gpu: Option<Validation>,
+    /// The untrained occupancy rule's accuracy on the same programs held out
+    /// (recommend::programs::occupancy_rule_across), where the samples have occupancy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub occupancy_rule_accuracy: Option<f64>,
 }
 
 /// What a family's level counts.
@@ -145,6 +151,11 @@ pub(super) fn fit(
         level_range,
         across_programs: outcome.validation,
         across_programs_unknown_gpu: unknown_gpu,
+        occupancy_rule_accuracy: super::programs::occupancy_rule_across(
+            pool,
+            &idx,
+            &known.iter().map(|(_, s)| *s).collect::<Vec<_>>(),
+        ),
     }))
 }
 
@@ -197,61 +208,6 @@ pub fn preferred(m: &OptimizationModel) -> Option<&StepModel> {
         .as_ref()
         .is_none_or(|a| sm.across_programs.accuracy > a.accuracy)
         .then_some(sm)
-}
-
-/// What a profile says about its launches beyond the level: the GPU's compute capability
-/// (Nsight Compute's device attributes) and the registers per thread, where every launch has
-/// the same count.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ProfileLaunch {
-    pub compute_capability: Option<String>,
-    pub registers: Option<f64>,
-}
-
-impl ProfileLaunch {
-    /// Why a block-size step of this profile has no occupancy, where the profile lacks what
-    /// it takes; `None` where it has the GPU (one the occupancy calculator knows) and one
-    /// register count.
-    pub fn missing(&self) -> Option<String> {
-        match (&self.compute_capability, self.registers) {
-            (None, _) => Some("the profile names no GPU (--gpu names it)".into()),
-            (Some(cc), _) if crate::experiment::launch::compute_capability_given(cc).is_none() => {
-                Some(format!(
-                    "the occupancy calculator does not know compute capability {cc}"
-                ))
-            }
-            (Some(_), None) => Some(
-                "the profile has no one register count per thread (its kernels differ, or it \
-                 lacks launch__registers_per_thread; --kernel selects one kernel)"
-                    .into(),
-            ),
-            _ => None,
-        }
-    }
-
-    /// From a profile's measurements (one run).
-    pub fn of_rows(rows: &[MeasurementRow]) -> Self {
-        let facts = crate::experiment::launch::LaunchFacts::of_rows(rows);
-        let one = |n: usize| n == 1;
-        ProfileLaunch {
-            compute_capability: one(facts.compute_capability.len())
-                .then(|| facts.compute_capability.into_values().next())
-                .flatten(),
-            registers: one(facts.registers.len())
-                .then(|| facts.registers.into_values().next())
-                .flatten(),
-        }
-    }
-
-    /// The step features of raising `family`'s `level` by `factor` for this profile.
-    pub fn step(&self, family: &str, level: f64, factor: f64) -> StepValues {
-        let step = StepValues::new(level.log2(), factor.log2());
-        if family.split_whitespace().next() == Some("BLOCK_SIZE") {
-            step.with_launch(self.compute_capability.as_deref(), self.registers)
-        } else {
-            step
-        }
-    }
 }
 
 /// The levels a profile shows: BLOCK_SIZE (threads per block) from Nsight Compute's
@@ -366,43 +322,6 @@ mod tests {
             m.validation_for(&steps[0].unwrap()).accuracy,
             m.across_programs.accuracy
         );
-    }
-
-    /// A profile with Nsight Compute's device attributes and one register count gives a
-    /// block-size step its occupancy change; without the device it has none, and a tile step
-    /// never has one.
-    #[test]
-    fn a_profile_with_its_gpu_gives_a_block_step_its_occupancy() {
-        let mut regs = row("a", 32.0);
-        regs.metric = "launch__registers_per_thread".into();
-        let mut major = row("a", 7.0);
-        major.metric = "device__attribute_compute_capability_major".into();
-        let mut minor = row("a", 5.0);
-        minor.metric = "device__attribute_compute_capability_minor".into();
-        let launch = ProfileLaunch::of_rows(&[regs.clone(), major, minor]);
-        assert_eq!(launch.compute_capability.as_deref(), Some("7.5"));
-        assert_eq!(launch.registers, Some(32.0));
-        // 96 -> 192 threads on Turing with 32 registers: 10 blocks of 3 warps, then 5 of 6.
-        let step = launch.step("BLOCK_SIZE", 96.0, 2.0);
-        assert_eq!(step.occupancy, Some(0.0));
-        assert!((step.warp_fill.unwrap() - (0.75f64 / 0.75).log2()).abs() < 1e-12);
-        let step = launch.step("BLOCK_SIZE", 64.0, 1.5);
-        assert!((step.occupancy.unwrap() - (30.0f64 / 32.0).log2()).abs() < 1e-12);
-        assert_eq!(launch.step("TILE_SIZE", 2.0, 2.0).occupancy, None);
-        assert_eq!(launch.missing(), None);
-        let no_gpu = ProfileLaunch::of_rows(&[regs]);
-        assert!(no_gpu.missing().unwrap().contains("--gpu"));
-        let unknown = ProfileLaunch {
-            compute_capability: Some("10.0".into()),
-            registers: Some(32.0),
-        };
-        assert!(unknown.missing().unwrap().contains("10.0"));
-        let no_regs = ProfileLaunch {
-            compute_capability: Some("7.5".into()),
-            registers: None,
-        };
-        assert!(no_regs.missing().unwrap().contains("--kernel"));
-        assert_eq!(no_gpu.step("BLOCK_SIZE", 64.0, 2.0).occupancy, None);
     }
 
     /// Synthetic: in two programs raising a block helps below 256 threads and hurts above;

@@ -197,7 +197,7 @@ pub fn suggest(
                     "raising {} from {} to {}{}: the step model (LinearRegression on where a \
                      step starts and how far it goes and, for block sizes, what it does to \
                      occupancy) was right {:.0}% of the time on a program it had not seen \
-                     (balanced {:.0}%, the majority rule's {:.0}%), the counter model {}; \
+                     (balanced {:.0}%, the majority rule's {:.0}%{}), the counter model {}; \
                      {counters}",
                     s.meaning,
                     s.level,
@@ -206,6 +206,11 @@ pub fn suggest(
                     100.0 * s.validation.accuracy,
                     100.0 * s.validation.balanced_accuracy,
                     100.0 * s.validation.majority_accuracy,
+                    match (s.model.occupancy_rule_accuracy, s.values.occupancy) {
+                        (Some(r), Some(_)) =>
+                            format!(", the untrained occupancy rule's {:.0}%", 100.0 * r),
+                        _ => String::new(),
+                    },
                     m.across_programs.as_ref().map_or(
                         "was not validated across programs".into(),
                         |a| format!("{:.0}%", 100.0 * a.accuracy)

@@ -90,6 +90,7 @@ pub fn training(advisor: &Advisor) -> String {
             "balanced %",
             "across majority %",
             "GPU unknown %",
+            "occupancy rule %",
             "counter model across %",
             "used",
         ]);
@@ -108,6 +109,8 @@ pub fn training(advisor: &Advisor) -> String {
                 s.across_programs_unknown_gpu
                     .as_ref()
                     .map_or("-".into(), |u| format!("{:.1}", 100.0 * u.accuracy)),
+                s.occupancy_rule_accuracy
+                    .map_or("-".into(), |r| format!("{:.1}", 100.0 * r)),
                 counters.map_or("-".into(), |c| format!("{:.1}", 100.0 * c)),
                 if crate::recommend::step_model::preferred(m).is_some() {
                     "yes, when the level is known"
@@ -123,7 +126,9 @@ pub fn training(advisor: &Advisor) -> String {
              the GPU; leave one program out). Where one beats its counter model across programs and \
              the profile shows the level (threads per block from launch__block_size, or \
              --level), it predicts one doubling; \"GPU unknown\": the same with the held-out \
-             programs' occupancy unknown, as for a profile that names no GPU:\n{}",
+             programs' occupancy unknown, as for a profile that names no GPU; \"occupancy \
+             rule\": the untrained rule (take a block step where theoretical occupancy rises) \
+             on the same programs held out:\n{}",
             st.render()
         ));
     }

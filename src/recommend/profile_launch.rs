@@ -1,0 +1,115 @@
+//! What a user's profile says about its launches beyond the level: the GPU's compute
+//! capability and the registers per thread, from which a block-size step gets its occupancy
+//! (experiment::step_features), and what is missing where it cannot.
+
+use crate::dataset::measurements::MeasurementRow;
+use crate::experiment::step_features::StepValues;
+
+/// What a profile says about its launches beyond the level: the GPU's compute capability
+/// (Nsight Compute's device attributes) and the registers per thread, where every launch has
+/// the same count.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ProfileLaunch {
+    pub compute_capability: Option<String>,
+    pub registers: Option<f64>,
+}
+
+impl ProfileLaunch {
+    /// Why a block-size step of this profile has no occupancy, where the profile lacks what
+    /// it takes; `None` where it has the GPU (one the occupancy calculator knows) and one
+    /// register count.
+    pub fn missing(&self) -> Option<String> {
+        match (&self.compute_capability, self.registers) {
+            (None, _) => Some("the profile names no GPU (--gpu names it)".into()),
+            (Some(cc), _) if crate::experiment::launch::compute_capability_given(cc).is_none() => {
+                Some(format!(
+                    "the occupancy calculator does not know compute capability {cc}"
+                ))
+            }
+            (Some(_), None) => Some(
+                "the profile has no one register count per thread (its kernels differ, or it \
+                 lacks launch__registers_per_thread; --kernel selects one kernel)"
+                    .into(),
+            ),
+            _ => None,
+        }
+    }
+
+    /// From a profile's measurements (one run).
+    pub fn of_rows(rows: &[MeasurementRow]) -> Self {
+        let facts = crate::experiment::launch::LaunchFacts::of_rows(rows);
+        let one = |n: usize| n == 1;
+        ProfileLaunch {
+            compute_capability: one(facts.compute_capability.len())
+                .then(|| facts.compute_capability.into_values().next())
+                .flatten(),
+            registers: one(facts.registers.len())
+                .then(|| facts.registers.into_values().next())
+                .flatten(),
+        }
+    }
+
+    /// The step features of raising `family`'s `level` by `factor` for this profile.
+    pub fn step(&self, family: &str, level: f64, factor: f64) -> StepValues {
+        let step = StepValues::new(level.log2(), factor.log2());
+        if family.split_whitespace().next() == Some("BLOCK_SIZE") {
+            step.with_launch(self.compute_capability.as_deref(), self.registers)
+        } else {
+            step
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(metric: &str, value: f64) -> MeasurementRow {
+        MeasurementRow {
+            program: "user".into(),
+            input: String::new(),
+            run: 1,
+            variant: String::new(),
+            kernel: "a".into(),
+            launch: 0,
+            invocations: 1,
+            metric: metric.into(),
+            unit: String::new(),
+            value,
+        }
+    }
+
+    /// A profile with Nsight Compute's device attributes and one register count gives a
+    /// block-size step its occupancy change; without the device it has none, and a tile step
+    /// never has one.
+    #[test]
+    fn a_profile_with_its_gpu_gives_a_block_step_its_occupancy() {
+        let regs = row("launch__registers_per_thread", 32.0);
+        let major = row("device__attribute_compute_capability_major", 7.0);
+        let minor = row("device__attribute_compute_capability_minor", 5.0);
+        let launch = ProfileLaunch::of_rows(&[regs.clone(), major, minor]);
+        assert_eq!(launch.compute_capability.as_deref(), Some("7.5"));
+        assert_eq!(launch.registers, Some(32.0));
+        // 96 -> 192 threads on Turing with 32 registers: 10 blocks of 3 warps, then 5 of 6.
+        let step = launch.step("BLOCK_SIZE", 96.0, 2.0);
+        assert_eq!(step.occupancy, Some(0.0));
+        assert!((step.warp_fill.unwrap() - (0.75f64 / 0.75).log2()).abs() < 1e-12);
+        let step = launch.step("BLOCK_SIZE", 64.0, 1.5);
+        assert!((step.occupancy.unwrap() - (30.0f64 / 32.0).log2()).abs() < 1e-12);
+        assert_eq!(launch.step("TILE_SIZE", 2.0, 2.0).occupancy, None);
+        assert_eq!(launch.missing(), None);
+        let no_gpu = ProfileLaunch::of_rows(&[regs]);
+        assert!(no_gpu.missing().unwrap().contains("--gpu"));
+        let unknown = ProfileLaunch {
+            compute_capability: Some("10.0".into()),
+            registers: Some(32.0),
+        };
+        assert!(unknown.missing().unwrap().contains("10.0"));
+        let no_regs = ProfileLaunch {
+            compute_capability: Some("7.5".into()),
+            registers: None,
+        };
+        assert!(no_regs.missing().unwrap().contains("--kernel"));
+        assert_eq!(no_gpu.step("BLOCK_SIZE", 64.0, 2.0).occupancy, None);
+    }
+}

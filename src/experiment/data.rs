@@ -35,6 +35,25 @@ pub struct SamplePool {
 }
 
 impl SamplePool {
+    /// A pool of `samples` of the one switch `switch`, no columns, no family: for tests that
+    /// build samples by hand.
+    #[cfg(test)]
+    pub(crate) fn of_samples(
+        samples: Vec<crate::dataset::samples::SpeedupSample>,
+        switch: &str,
+    ) -> Self {
+        SamplePool {
+            name: "synthetic".into(),
+            columns: Vec::new(),
+            samples,
+            switches: vec![switch.into()],
+            normalizer: None,
+            families: BTreeMap::new(),
+            simulated: Default::default(),
+            launch: Default::default(),
+        }
+    }
+
     /// The family of a switch, if it has one.
     pub fn family(&self, switch: &str) -> Option<&str> {
         self.families.get(switch).and_then(|f| f.as_deref())

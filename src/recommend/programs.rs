@@ -150,16 +150,7 @@ mod tests {
                 steps.push(step);
             }
         }
-        let pool = SamplePool {
-            name: "synthetic".into(),
-            columns: Vec::new(),
-            samples,
-            switches: vec!["b:1->2".into()],
-            normalizer: None,
-            families: Default::default(),
-            simulated: Default::default(),
-            launch: Default::default(),
-        };
+        let pool = SamplePool::of_samples(samples, "b:1->2");
         let idx: Vec<usize> = (0..6).collect();
         // p's third (1.2) follows q's mean (0.8): wrong; q's third (0.8) follows p's mean
         // (1.2): wrong. The other four are right.

@@ -238,20 +238,6 @@ mod tests {
     use crate::dataset::measurements::RunKey;
     use crate::dataset::samples::SpeedupSample;
 
-    /// Synthetic samples of one switch `b:1->2` as a pool.
-    fn pool_of(samples: Vec<SpeedupSample>) -> SamplePool {
-        SamplePool {
-            name: "synthetic".into(),
-            columns: Vec::new(),
-            samples,
-            switches: vec!["b:1->2".into()],
-            normalizer: None,
-            families: Default::default(),
-            simulated: Default::default(),
-            launch: Default::default(),
-        }
-    }
-
     fn row(kernel: &str, value: f64) -> MeasurementRow {
         MeasurementRow {
             program: "user".into(),
@@ -307,7 +293,7 @@ mod tests {
                 steps.push(Some(step));
             }
         }
-        let pool = pool_of(samples);
+        let pool = SamplePool::of_samples(samples, "b:1->2");
         let idx: Vec<usize> = (0..pool.samples.len()).collect();
         let m = fit(&pool, &idx, &steps, 1).unwrap().expect("two programs");
         let unknown = m
@@ -353,7 +339,7 @@ mod tests {
                 }
             }
         }
-        let pool = pool_of(samples);
+        let pool = SamplePool::of_samples(samples, "b:1->2");
         let idx: Vec<usize> = (0..pool.samples.len()).collect();
         let m = fit(&pool, &idx, &steps, 1).unwrap().expect("two programs");
         assert_eq!(m.samples, 36);

@@ -39,9 +39,9 @@ pub fn apply(pool: &mut SamplePool, step: Step) {
     if step == Step::Off {
         return;
     }
-    add_step_features(pool);
+    let added = add_step_features(pool);
     if step == Step::Only {
-        let n = pool.columns.len() - STEP_COLUMNS.len();
+        let n = pool.columns.len() - added;
         pool.columns.drain(..n);
         for s in &mut pool.samples {
             s.features.drain(..n);
@@ -57,7 +57,8 @@ pub const STEP_COLUMNS: [&str; 4] = [
     "step.warp_fill_log2",
 ];
 
-/// Positions in [`STEP_COLUMNS`] of the features the launch (GPU and registers) gives.
+/// Positions in [`STEP_COLUMNS`] of the features the launch (GPU and registers) gives: its
+/// tail, left out of a pool where no sample has them.
 pub const LAUNCH_COLUMNS: [usize; 2] = [2, 3];
 
 /// One sample's step: where it starts (log2 of the level), how far it goes (log2 of the
@@ -157,17 +158,27 @@ pub fn step_values(pool: &SamplePool) -> Vec<Option<StepValues>> {
         .collect()
 }
 
-/// Appends the step features to every sample of the pool (missing where they do not apply).
-pub fn add_step_features(pool: &mut SamplePool) {
+/// Appends the step features to every sample of the pool (missing where they do not apply),
+/// and returns how many columns it added: the occupancy pair only where some sample has it
+/// (a pool of times-only spaces without registers gets the first two, so that columns no
+/// sample has do not change a forest's draw of columns).
+pub fn add_step_features(pool: &mut SamplePool) -> usize {
     let steps = step_values(pool);
+    let with_launch = steps.iter().flatten().any(|s| s.occupancy.is_some());
+    let keep = if with_launch {
+        STEP_COLUMNS.len()
+    } else {
+        LAUNCH_COLUMNS[0]
+    };
     for (s, step) in pool.samples.iter_mut().zip(steps) {
         match step {
-            Some(step) => s.features.extend(step.features()),
-            None => s.features.extend([None; STEP_COLUMNS.len()]),
+            Some(step) => s.features.extend_from_slice(&step.features()[..keep]),
+            None => s.features.extend(std::iter::repeat_n(None, keep)),
         }
     }
     pool.columns
-        .extend(STEP_COLUMNS.iter().map(|c| c.to_string()));
+        .extend(STEP_COLUMNS[..keep].iter().map(|c| c.to_string()));
+    keep
 }
 
 /// (level, factor) of a numeric parameter step `param:from->to` taken from `variant`.
@@ -246,28 +257,20 @@ mod tests {
             launch: Default::default(),
         };
         let mut with_gpu = pool.clone();
-        add_step_features(&mut pool);
-        assert_eq!(pool.columns.len(), 5);
-        // No GPU known: no occupancy.
+        // No GPU known: no sample has occupancy, so the pair is left out.
+        assert_eq!(add_step_features(&mut pool), 2);
+        assert_eq!(pool.columns.len(), 3);
         assert_eq!(
             pool.samples[0].features,
-            vec![Some(1.0), Some(7.0), Some(1.0), None, None]
+            vec![Some(1.0), Some(7.0), Some(1.0)]
         );
         // u's level is 0: no positive value, so no step.
-        assert_eq!(
-            pool.samples[1].features,
-            vec![Some(1.0), None, None, None, None]
-        );
-        assert_eq!(
-            pool.samples[2].features,
-            vec![Some(1.0), None, None, None, None]
-        );
-        apply(&mut pool, Step::Only);
-        assert_eq!(pool.columns, STEP_COLUMNS);
-        assert_eq!(
-            pool.samples[0].features,
-            vec![Some(7.0), Some(1.0), None, None]
-        );
+        assert_eq!(pool.samples[1].features, vec![Some(1.0), None, None]);
+        assert_eq!(pool.samples[2].features, vec![Some(1.0), None, None]);
+        let mut only = with_gpu.clone();
+        apply(&mut only, Step::Only);
+        assert_eq!(only.columns, STEP_COLUMNS[..2]);
+        assert_eq!(only.samples[0].features, vec![Some(7.0), Some(1.0)]);
 
         // On a Turing GPU with 32 registers per thread, 128 -> 256 threads keeps every warp
         // slot filled (8 blocks, then 4): occupancy and warp fill unchanged.
@@ -279,7 +282,7 @@ mod tests {
             .launch
             .registers
             .insert(with_gpu.samples[0].key.clone(), 32.0);
-        add_step_features(&mut with_gpu);
+        assert_eq!(add_step_features(&mut with_gpu), STEP_COLUMNS.len());
         assert_eq!(
             with_gpu.samples[0].features,
             vec![Some(1.0), Some(7.0), Some(1.0), Some(0.0), Some(0.0)]

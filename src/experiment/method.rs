@@ -129,10 +129,10 @@ impl Contender for Baseline {
     }
 }
 
-/// The occupancy calculator as a rule, for pools with the step features: take a block-size
-/// step where theoretical occupancy rises (`step.occupancy_log2` > 0); where a sample has no
-/// occupancy (another family, an unknown GPU), the mean rule's answer. No training beyond the
-/// mean; the untrained physics a learned step model must beat.
+/// The occupancy calculator as a rule, for pools whose step features include occupancy: take
+/// a block-size step where theoretical occupancy rises (`step.occupancy_log2` > 0); where a
+/// sample has no occupancy (another family, an unknown GPU), the mean rule's answer. No
+/// training beyond the mean; the untrained physics a learned step model must beat.
 pub struct OccupancyRule {
     column: usize,
 }

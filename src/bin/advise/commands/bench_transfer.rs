@@ -374,7 +374,8 @@ fn evaluation(
     if fs.is_empty() {
         return Err(Error::Data(format!("{name}: no folds on {data}")));
     }
-    // With the step features, the occupancy calculator's rule is a baseline too.
+    // Where the step features include occupancy, the occupancy calculator's rule is a
+    // baseline too.
     let rule = occupancy_rule(&pool.columns);
     let mut preds = preds.to_vec();
     if let Some(r) = &rule {

@@ -133,7 +133,8 @@ pub fn execute(
         cmd.layout,
     )?;
     let mut owned = contenders(&cmd.methods)?;
-    // With the step features, the occupancy calculator's rule is a baseline too.
+    // Where the step features include occupancy, the occupancy calculator's rule is a
+    // baseline too.
     if let Some(rule) = occupancy_rule(&pool.columns) {
         owned.push(Box::new(rule));
     }

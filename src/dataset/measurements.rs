@@ -38,6 +38,26 @@ pub struct MeasurementRow {
     pub value: f64,
 }
 
+#[cfg(test)]
+impl MeasurementRow {
+    /// One value of `metric` for a test: program "p", input "i", run 1, no variant, kernel
+    /// "k", launch 0.
+    pub(crate) fn for_test(metric: &str, value: f64) -> Self {
+        MeasurementRow {
+            program: "p".into(),
+            input: "i".into(),
+            run: 1,
+            variant: String::new(),
+            kernel: "k".into(),
+            launch: 0,
+            invocations: 1,
+            metric: metric.into(),
+            unit: String::new(),
+            value,
+        }
+    }
+}
+
 impl MeasurementRow {
     pub fn new(key: &RunKey, m: &Measurement) -> Self {
         MeasurementRow {

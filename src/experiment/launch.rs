@@ -38,11 +38,12 @@ impl LaunchFacts {
                     "{e} (expected {{\"device\": NAME, \"compute_capability\": \"7.5\"}})"
                 ),
             })?;
-            let programs: Vec<String> = rows.iter().map(|r| r.key().program).collect();
+            let programs: std::collections::BTreeSet<&str> =
+                rows.iter().map(|r| r.program.as_str()).collect();
             for p in programs {
                 facts
                     .compute_capability
-                    .entry(p)
+                    .entry(p.to_string())
                     .or_insert_with(|| file.compute_capability.clone());
             }
         }
@@ -117,16 +118,8 @@ mod tests {
 
     fn row(variant: &str, metric: &str, value: f64) -> MeasurementRow {
         MeasurementRow {
-            program: "p".into(),
-            input: "i".into(),
-            run: 1,
             variant: variant.into(),
-            kernel: "k".into(),
-            launch: 0,
-            invocations: 1,
-            metric: metric.into(),
-            unit: String::new(),
-            value,
+            ..MeasurementRow::for_test(metric, value)
         }
     }
 

@@ -164,11 +164,18 @@ impl Contender for OccupancyRule {
         let mean = mean_of(train_y);
         Ok(Answer::Decisions(vec![test
             .iter()
-            .map(|row| match row.get(self.column).copied().flatten() {
-                Some(o) => o > 0.0,
-                None => mean > 1.0,
-            })
+            .map(|row| occupancy_rule_takes(row.get(self.column).copied().flatten(), mean))
             .collect()]))
+    }
+}
+
+/// The occupancy rule's decision for one step: take it where theoretical occupancy rises
+/// (`occupancy`, log2 of after over before); without occupancy, where the mean training
+/// speedup `mean` is above 1.
+pub fn occupancy_rule_takes(occupancy: Option<f64>, mean: f64) -> bool {
+    match occupancy {
+        Some(o) => o > 0.0,
+        None => mean > 1.0,
     }
 }
 

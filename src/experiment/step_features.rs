@@ -82,9 +82,13 @@ impl StepValues {
         }
     }
 
-    /// With the occupancy of a block-size step of `registers` per thread on a GPU of compute
-    /// capability `cc`, where both are known and the GPU holds both blocks.
-    pub fn with_launch(self, cc: Option<&str>, registers: Option<f64>) -> Self {
+    /// With the occupancy of a step of `family`, `registers` per thread, on a GPU of compute
+    /// capability `cc`: only a BLOCK_SIZE step has one, and only where both are known and the
+    /// GPU holds both blocks.
+    pub fn with_launch(self, family: &str, cc: Option<&str>, registers: Option<f64>) -> Self {
+        if family != "BLOCK_SIZE" {
+            return self;
+        }
         let arch = cc.and_then(|c| crate::static_analysis::occupancy::Arch::parse(c).ok());
         let (Some(arch), Some(regs)) = (arch, registers) else {
             return self;
@@ -142,18 +146,16 @@ pub fn step_values(pool: &SamplePool) -> Vec<Option<StepValues>> {
         .map(|s| {
             let fam = pool.family(&s.switch)?;
             let (level, factor) = step_of(&s.switch, &s.key.variant, fam, &family_of_param)?;
-            let step = StepValues::new(level, factor);
-            Some(if fam == "BLOCK_SIZE" {
-                step.with_launch(
+            Some(
+                StepValues::new(level, factor).with_launch(
+                    fam,
                     pool.launch
                         .compute_capability
                         .get(&s.key.program)
                         .map(String::as_str),
                     pool.launch.registers.get(&s.key).copied(),
-                )
-            } else {
-                step
-            })
+                ),
+            )
         })
         .collect()
 }

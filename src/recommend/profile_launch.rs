@@ -51,12 +51,13 @@ impl ProfileLaunch {
 
     /// The step features of raising `family`'s `level` by `factor` for this profile.
     pub fn step(&self, family: &str, level: f64, factor: f64) -> StepValues {
-        let step = StepValues::new(level.log2(), factor.log2());
-        if family.split_whitespace().next() == Some("BLOCK_SIZE") {
-            step.with_launch(self.compute_capability.as_deref(), self.registers)
-        } else {
-            step
-        }
+        // An optimization's name is its family and a direction ("BLOCK_SIZE up").
+        let family = family.split_whitespace().next().unwrap_or(family);
+        StepValues::new(level.log2(), factor.log2()).with_launch(
+            family,
+            self.compute_capability.as_deref(),
+            self.registers,
+        )
     }
 }
 
@@ -64,29 +65,14 @@ impl ProfileLaunch {
 mod tests {
     use super::*;
 
-    fn row(metric: &str, value: f64) -> MeasurementRow {
-        MeasurementRow {
-            program: "user".into(),
-            input: String::new(),
-            run: 1,
-            variant: String::new(),
-            kernel: "a".into(),
-            launch: 0,
-            invocations: 1,
-            metric: metric.into(),
-            unit: String::new(),
-            value,
-        }
-    }
-
     /// A profile with Nsight Compute's device attributes and one register count gives a
     /// block-size step its occupancy change; without the device it has none, and a tile step
     /// never has one.
     #[test]
     fn a_profile_with_its_gpu_gives_a_block_step_its_occupancy() {
-        let regs = row("launch__registers_per_thread", 32.0);
-        let major = row("device__attribute_compute_capability_major", 7.0);
-        let minor = row("device__attribute_compute_capability_minor", 5.0);
+        let regs = MeasurementRow::for_test("launch__registers_per_thread", 32.0);
+        let major = MeasurementRow::for_test("device__attribute_compute_capability_major", 7.0);
+        let minor = MeasurementRow::for_test("device__attribute_compute_capability_minor", 5.0);
         let launch = ProfileLaunch::of_rows(&[regs.clone(), major, minor]);
         assert_eq!(launch.compute_capability.as_deref(), Some("7.5"));
         assert_eq!(launch.registers, Some(32.0));

@@ -5,6 +5,7 @@
 use super::validation::Outcome;
 use crate::error::Result;
 use crate::experiment::data::SamplePool;
+use crate::experiment::method::occupancy_rule_takes;
 use crate::experiment::step_features::StepValues;
 use advise_ml::Method;
 
@@ -100,14 +101,10 @@ pub(super) fn occupancy_rule_across(
         .iter()
         .zip(steps)
         .filter(|(&i, step)| {
-            let take = match step.occupancy {
-                Some(o) => o > 0.0,
-                None => {
-                    let (s, c) = sums[program(i)];
-                    (total - s) / (n - c).max(1) as f64 > 1.0
-                }
-            };
-            take == (pool.samples[i].speedup > 1.0)
+            // The mean speedup of the other programs: this one is held out.
+            let (s, c) = sums[program(i)];
+            let others = (total - s) / (n - c).max(1) as f64;
+            occupancy_rule_takes(step.occupancy, others) == (pool.samples[i].speedup > 1.0)
         })
         .count();
     Some(right as f64 / idx.len().max(1) as f64)

@@ -240,16 +240,8 @@ mod tests {
 
     fn row(kernel: &str, value: f64) -> MeasurementRow {
         MeasurementRow {
-            program: "user".into(),
-            input: String::new(),
-            run: 1,
-            variant: String::new(),
             kernel: kernel.into(),
-            launch: 0,
-            invocations: 1,
-            metric: "launch__block_size".into(),
-            unit: String::new(),
-            value,
+            ..MeasurementRow::for_test("launch__block_size", value)
         }
     }
 

@@ -18,6 +18,18 @@ impl ReplaceMissing {
     /// `nominal[j]` is the label count of a nominal column, `None` for a numeric one.
     pub fn fit(x: &[Vec<f64>], nominal: &[Option<usize>]) -> Self {
         let n = x.len() as f64;
+        // Every column's sum and count of known values, row by row (each column's additions
+        // in Weka's row order). Adding 0.0 for a missing value changes no sum: a sum that
+        // starts at +0 is never -0.
+        let mut sums = vec![0.0; nominal.len()];
+        let mut counts = vec![n; nominal.len()];
+        for row in x {
+            for ((s, c), &v) in sums.iter_mut().zip(&mut counts).zip(row) {
+                let missing = v.is_nan();
+                *s += if missing { 0.0 } else { v };
+                *c -= if missing { 1.0 } else { 0.0 };
+            }
+        }
         let fill = nominal
             .iter()
             .enumerate()
@@ -37,16 +49,8 @@ impl ReplaceMissing {
                     max_index(&counts) as f64
                 }
                 None => {
-                    let (mut sum, mut count) = (0.0, n);
-                    for row in x {
-                        if row[j].is_nan() {
-                            count -= 1.0;
-                        } else {
-                            sum += row[j];
-                        }
-                    }
-                    if count > 1e-6 {
-                        sum / count
+                    if counts[j] > 1e-6 {
+                        sums[j] / counts[j]
                     } else {
                         0.0
                     }

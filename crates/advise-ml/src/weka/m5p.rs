@@ -171,9 +171,13 @@ impl Fit<Data> for M5pParams {
         y = order.iter().map(|&i| y[i]).collect();
         let rows: Vec<usize> = (0..y.len()).collect();
         let width = x.first().map_or(0, Vec::len);
-        let cols: Vec<Vec<f64>> = (0..width)
-            .map(|j| x.iter().map(|r| r[j]).collect())
-            .collect();
+        // By column, filled row by row (the rows are read in memory order).
+        let mut cols: Vec<Vec<f64>> = (0..width).map(|_| Vec::with_capacity(x.len())).collect();
+        for r in &x {
+            for (c, &v) in cols.iter_mut().zip(r) {
+                c.push(v);
+            }
+        }
         let builder = Builder {
             x: &x,
             cols: &cols,
@@ -183,7 +187,7 @@ impl Fit<Data> for M5pParams {
             global_dev: std_dev(&y, &rows),
         };
         let mut sorted = SortedColumns::new(&cols, rows.len());
-        let mut root = builder.grow(&mut sorted, 0, rows.len(), rows);
+        let mut root = builder.grow(&mut sorted, 0, rows.len(), rows, &vec![true; width]);
         if self.unpruned {
             builder.install_models(&mut root);
         } else {

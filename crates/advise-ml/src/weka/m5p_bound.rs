@@ -7,7 +7,7 @@ use super::m5p_impurity::Impurity;
 
 /// Multiplies the parts of the bound down: more than the reciprocals' error (at most 4e-16
 /// of the divided values) and the table's.
-const LOWER: f64 = 1.0 - 1e-15;
+pub(super) const LOWER: f64 = 1.0 - 1e-15;
 
 /// The reciprocals and counts the bound multiplies by, for a node of n rows (formed once per
 /// node, shared by every attribute).
@@ -202,7 +202,10 @@ unsafe fn bound_avx2(l: &Lanes, out: &mut [f64]) -> usize {
 /// [`root_lane`] on four lanes.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn root4(v: std::arch::x86_64::__m256d, table: &[f64; TABLE_LEN]) -> std::arch::x86_64::__m256d {
+pub(super) fn root4(
+    v: std::arch::x86_64::__m256d,
+    table: &[f64; TABLE_LEN],
+) -> std::arch::x86_64::__m256d {
     use std::arch::x86_64::*;
     let bits = _mm256_castpd_si256(v);
     let biased = _mm256_and_si256(_mm256_srli_epi64::<52>(bits), _mm256_set1_epi64x(0x7ff));
@@ -240,9 +243,9 @@ fn root4(v: std::arch::x86_64::__m256d, table: &[f64; TABLE_LEN]) -> std::arch::
 
 /// Entries of the root table: (2^r (1 + k/256))^(1/5) at r * 256 + k, padded to a power of
 /// two so that a masked index needs no bounds check.
-const TABLE_LEN: usize = 2048;
+pub(super) const TABLE_LEN: usize = 2048;
 
-fn root_table() -> &'static [f64; TABLE_LEN] {
+pub(super) fn root_table() -> &'static [f64; TABLE_LEN] {
     static TABLE: std::sync::OnceLock<Box<[f64; TABLE_LEN]>> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| {
         let mut t = Box::new([f64::NAN; TABLE_LEN]);
@@ -263,7 +266,7 @@ fn root_table() -> &'static [f64; TABLE_LEN] {
 /// 1e-14 of itself (more than `pow`'s one ulp and the table's own rounding), bounds the root
 /// from below, the scaling by 2^q being exact. Written without branches or integer division, for one lane of a vector loop.
 #[inline(always)]
-fn root_lane(v: f64, table: &[f64; TABLE_LEN]) -> f64 {
+pub(super) fn root_lane(v: f64, table: &[f64; TABLE_LEN]) -> f64 {
     let bits = v.to_bits();
     // 32-bit lanes where the values fit (AVX2 has no 64-bit multiply).
     let biased = ((bits >> 52) & 0x7ff) as u32;

@@ -5,8 +5,10 @@
 //! (n * leaf + 15 * parent) / (n + 15).
 
 use super::linear::{fit_columns, LinearParams};
-use super::m5p_tree::{Builder, Node, NodeModel, PARALLEL_ROWS};
-use crate::helper_thread::{is_free, join};
+use super::m5p_tree::{Builder, Node, NodeModel};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::helper_thread::join;
 
 /// Scratch of [`Builder::prune`].
 struct Pruning<'a> {
@@ -16,6 +18,10 @@ struct Pruning<'a> {
     subtree: Vec<f64>,
     /// The node model's predictions of the node's rows.
     own: Vec<f64>,
+    /// Every node's model in preorder (see [`Builder::all_models`]), taken as it is used.
+    models: Vec<Option<NodeModel>>,
+    /// The preorder number of the next node visited.
+    next: usize,
 }
 
 impl Builder<'_> {
@@ -40,6 +46,40 @@ impl Builder<'_> {
         }
     }
 
+    /// Every node's linear model in preorder, formed on both threads: a node's model reads
+    /// only its own rows and the attributes tested below it, fixed when the tree grew, and
+    /// nothing of its children's pruning, so all can be formed before pruning starts, on
+    /// both threads.
+    fn all_models(&self, root: &Node) -> Vec<Option<NodeModel>> {
+        fn preorder<'n>(node: &'n Node, out: &mut Vec<&'n Node>) {
+            out.push(node);
+            for c in [&node.left, &node.right].into_iter().flatten() {
+                preorder(c, out);
+            }
+        }
+        let mut nodes = Vec::new();
+        preorder(root, &mut nodes);
+        // The largest first (rows times attributes squared, a guess), each thread taking
+        // the next node left as it finishes one.
+        let cost = |n: &Node| n.rows.len() * (n.model_atts.len() + 1).pow(2);
+        let mut by_cost: Vec<usize> = (0..nodes.len()).collect();
+        by_cost.sort_by_key(|&i| std::cmp::Reverse(cost(nodes[i])));
+        let next = AtomicUsize::new(0);
+        let fit = || -> Vec<(usize, NodeModel)> {
+            let mut done = Vec::new();
+            while let Some(&i) = by_cost.get(next.fetch_add(1, Ordering::Relaxed)) {
+                done.push((i, self.linear_model(nodes[i])));
+            }
+            done
+        };
+        let (a, b) = join(fit, fit);
+        let mut models: Vec<Option<NodeModel>> = vec![None; nodes.len()];
+        for (i, m) in a.into_iter().chain(b) {
+            models[i] = Some(m);
+        }
+        models
+    }
+
     /// `RuleNode.prune` over the whole tree.
     pub fn prune(&self, node: &mut Node) {
         let finite: Vec<bool> = self
@@ -51,6 +91,8 @@ impl Builder<'_> {
             finite: &finite,
             subtree: vec![f64::NAN; self.y.len()],
             own: Vec::new(),
+            models: self.all_models(node),
+            next: 0,
         };
         self.prune_at(node, &mut pruning);
     }
@@ -60,28 +102,16 @@ impl Builder<'_> {
     /// child leaves its predictions of its rows in `pruning.subtree` and the node reads
     /// them (the same values, summed in the same order) instead of descending again.
     fn prune_at(&self, node: &mut Node, pruning: &mut Pruning) {
+        let id = pruning.next;
+        pruning.next += 1;
         if let (Some(l), Some(r)) = (node.left.as_mut(), node.right.as_mut()) {
-            if l.num_instances.min(r.num_instances) >= PARALLEL_ROWS && is_free() {
-                // The right subtree on the helper thread with its own scratch; its rows'
-                // predictions are copied back (the two subtrees' rows are disjoint).
-                let mut other = Pruning {
-                    finite: pruning.finite,
-                    subtree: vec![f64::NAN; pruning.subtree.len()],
-                    own: Vec::new(),
-                };
-                join(
-                    || self.prune_at(l, pruning),
-                    || self.prune_at(r, &mut other),
-                );
-                for &row in &r.rows {
-                    pruning.subtree[row] = other.subtree[row];
-                }
-            } else {
-                self.prune_at(l, pruning);
-                self.prune_at(r, pruning);
-            }
+            self.prune_at(l, pruning);
+            self.prune_at(r, pruning);
         }
-        let model = self.linear_model(node);
+        let model = match pruning.models[id].take() {
+            Some(m) => m,
+            None => self.linear_model(node),
+        };
         // The attributes with a nonzero coefficient: the model's parameters.
         let used: Vec<usize> = (0..model.coefficients.len())
             .filter(|&j| model.coefficients[j] != 0.0)

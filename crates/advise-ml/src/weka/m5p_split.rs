@@ -27,47 +27,58 @@ pub(super) fn key(v: f64) -> f64 {
 /// Values (columns times rows) from which the root's columns are sorted on two threads.
 const PARALLEL_SORT: usize = 1 << 14;
 
-/// Sorts each column of `cols` (all `len` rows) into its block of `order` and `values`.
-fn sort_columns(cols: &[Vec<f64>], len: usize, order: &mut [u32], values: &mut [f64]) {
-    // Each row's key as an integer whose order is `total_cmp`'s (integers sort faster than
-    // floats). Rows with equal keys may come in any order: an attribute with ties in a node
-    // is ordered by Weka's quicksort there, never by this order.
-    let mut packed: Vec<(u64, u32)> = Vec::with_capacity(len);
-    for ((col, o), v) in cols
-        .iter()
-        .zip(order.chunks_exact_mut(len))
-        .zip(values.chunks_exact_mut(len))
-    {
+/// A key whose integer order is `total_cmp`'s order of [`key`] (integers sort faster than
+/// floats).
+fn ordered_bits(x: f64) -> u64 {
+    let bits = key(x).to_bits();
+    if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | 1 << 63
+    }
+}
+
+/// Sorts each column of `cols` (all `len` rows) into its block of `order`.
+fn sort_columns(cols: &[Vec<f64>], len: usize, order: &mut [u32]) {
+    // Each row as one integer: its key's upper 32 bits above the row (one word sorts faster
+    // than a pair), then every run of equal upper bits sorted by the whole key. Rows with
+    // equal keys may come in any order: an attribute with ties in a node is ordered by
+    // Weka's quicksort there, never by this order.
+    let mut packed: Vec<u64> = Vec::with_capacity(len);
+    for (col, o) in cols.iter().zip(order.chunks_exact_mut(len)) {
         packed.clear();
-        packed.extend(col.iter().zip(0u32..).map(|(&x, r)| {
-            let bits = key(x).to_bits();
-            let ordered = if bits >> 63 == 1 {
-                !bits
-            } else {
-                bits | 1 << 63
-            };
-            (ordered, r)
-        }));
-        packed.sort_unstable_by_key(|p| p.0);
-        for ((&(_, r), oi), vi) in packed.iter().zip(o.iter_mut()).zip(v.iter_mut()) {
-            *oi = r;
-            *vi = col[r as usize];
+        packed.extend(
+            (col.iter().zip(0u32..)).map(|(&x, r)| ordered_bits(x) >> 32 << 32 | u64::from(r)),
+        );
+        packed.sort_unstable();
+        let mut start = 0;
+        while start < len {
+            let high = packed[start] >> 32;
+            let mut end = start + 1;
+            while end < len && packed[end] >> 32 == high {
+                end += 1;
+            }
+            if end - start > 1 {
+                packed[start..end].sort_unstable_by_key(|&p| ordered_bits(col[p as u32 as usize]));
+            }
+            start = end;
+        }
+        for (&p, oi) in packed.iter().zip(o.iter_mut()) {
+            *oi = p as u32;
         }
     }
 }
 
-/// Every attribute's rows in ascending order of that attribute, with the attribute's values
-/// beside them. A node owns positions `lo..hi` of every attribute's block (`len` positions
-/// per attribute, one per row at the root); splitting the node partitions each block's
-/// range stably, left rows first, so each child again owns one range in which its rows are
-/// sorted.
+/// Every attribute's rows in ascending order of that attribute. A node owns positions
+/// `lo..hi` of every attribute's block (`len` positions per attribute, one per row at the
+/// root); splitting the node partitions each block's range stably, left rows first, so each
+/// child again owns one range in which its rows are sorted. The values themselves stay in
+/// the columns (`cols[attr][row]`), read through the rows where they are needed.
 pub(super) struct SortedColumns {
     len: usize,
     order: Vec<u32>,
-    values: Vec<f64>,
     goes_left: Vec<bool>,
-    spill_order: Vec<u32>,
-    spill_values: Vec<f64>,
+    spill: Vec<u32>,
 }
 
 impl SortedColumns {
@@ -75,26 +86,19 @@ impl SortedColumns {
     /// second half of the columns on the helper thread when there are many.
     pub(super) fn new(cols: &[Vec<f64>], len: usize) -> Self {
         let mut order = vec![0u32; cols.len() * len];
-        let mut values = vec![0.0; cols.len() * len];
         let half = cols.len() / 2;
         if cols.len() * len >= PARALLEL_SORT && half > 0 {
             let (oa, ob) = order.split_at_mut(half * len);
-            let (va, vb) = values.split_at_mut(half * len);
             let (ca, cb) = cols.split_at(half);
-            join(
-                || sort_columns(ca, len, oa, va),
-                || sort_columns(cb, len, ob, vb),
-            );
+            join(|| sort_columns(ca, len, oa), || sort_columns(cb, len, ob));
         } else {
-            sort_columns(cols, len, &mut order, &mut values);
+            sort_columns(cols, len, &mut order);
         }
         SortedColumns {
             len,
             order,
-            values,
             goes_left: vec![false; len],
-            spill_order: vec![0; len],
-            spill_values: vec![0.0; len],
+            spill: vec![0; len],
         }
     }
 
@@ -103,18 +107,14 @@ impl SortedColumns {
     pub(super) fn extract(&self, lo: usize, hi: usize) -> SortedColumns {
         let width = self.order.len().checked_div(self.len).unwrap_or(0);
         let mut order = Vec::with_capacity(width * (hi - lo));
-        let mut values = Vec::with_capacity(width * (hi - lo));
         for attr in 0..width {
             order.extend_from_slice(self.order(attr, lo, hi));
-            values.extend_from_slice(self.values(attr, lo, hi));
         }
         SortedColumns {
             len: hi - lo,
             order,
-            values,
             goes_left: vec![false; self.goes_left.len()],
-            spill_order: vec![0; hi - lo],
-            spill_values: vec![0.0; hi - lo],
+            spill: vec![0; hi - lo],
         }
     }
 
@@ -123,16 +123,12 @@ impl SortedColumns {
         &self.order[attr * self.len + lo..attr * self.len + hi]
     }
 
-    /// `attr`'s values in the order of [`SortedColumns::order`].
-    pub(super) fn values(&self, attr: usize, lo: usize, hi: usize) -> &[f64] {
-        &self.values[attr * self.len + lo..attr * self.len + hi]
-    }
-
-    /// Whether two of the node's rows have the same value of `attr` (as `Utils.sort` keys).
-    pub(super) fn has_ties(&self, attr: usize, lo: usize, hi: usize) -> bool {
-        self.values(attr, lo, hi)
+    /// Whether two of the node's rows have the same value of `attr` (as `Utils.sort` keys;
+    /// `col` is the attribute's column).
+    pub(super) fn has_ties(&self, attr: usize, col: &[f64], lo: usize, hi: usize) -> bool {
+        self.order(attr, lo, hi)
             .windows(2)
-            .any(|w| key(w[0]) == key(w[1]))
+            .any(|w| key(col[w[0] as usize]) == key(col[w[1] as usize]))
     }
 
     /// Splits the node at `lo..hi`: the rows for which `left` holds come first, in every
@@ -153,22 +149,18 @@ impl SortedColumns {
         for attr in 0..width {
             let base = attr * self.len;
             let order = &mut self.order[base + lo..base + hi];
-            let values = &mut self.values[base + lo..base + hi];
             // Each row is written to both sides and only its own side advances (no
             // data-dependent branch); the left side is written in place behind the reads.
             let (mut nl, mut nr) = (0, 0);
             for i in 0..order.len() {
-                let (o, v) = (order[i], values[i]);
+                let o = order[i];
                 let l = self.goes_left[o as usize];
                 order[nl] = o;
-                values[nl] = v;
-                self.spill_order[nr] = o;
-                self.spill_values[nr] = v;
+                self.spill[nr] = o;
                 nl += usize::from(l);
                 nr += usize::from(!l);
             }
-            order[nl..].copy_from_slice(&self.spill_order[..nr]);
-            values[nl..].copy_from_slice(&self.spill_values[..nr]);
+            order[nl..].copy_from_slice(&self.spill[..nr]);
             mid = lo + nl;
         }
         mid
@@ -208,7 +200,7 @@ pub(super) struct SplitScan<'a> {
     stretch: Stretch,
     /// The class values in the order being scanned.
     ys: Vec<f64>,
-    /// The attribute's values in that order (rows with ties only).
+    /// The attribute's values in that order.
     vs: Vec<f64>,
 }
 
@@ -224,13 +216,15 @@ impl<'a> SplitScan<'a> {
         }
     }
 
-    /// The split of `attr` over rows in ascending order (`order`, with the values `vs`).
-    pub(super) fn sorted(&mut self, attr: usize, order: &[u32], vs: &[f64], floor: f64) -> Split {
+    /// The split of `attr` (values `col`) over rows in ascending order (`order`).
+    pub(super) fn sorted(&mut self, attr: usize, col: &[f64], order: &[u32], floor: f64) -> Split {
         self.ys.clear();
         self.ys.extend(order.iter().map(|&r| self.y[r as usize]));
+        self.vs.clear();
+        self.vs.extend(order.iter().map(|&r| col[r as usize]));
         scan(
             &self.ys,
-            vs,
+            &self.vs,
             attr,
             floor,
             &self.recip,
@@ -329,8 +323,8 @@ mod tests {
         let c1: Vec<f64> = (0..n).map(|_| rng.next_double()).collect();
         let cols = vec![c0, c1];
         let mut sorted = SortedColumns::new(&cols, n);
-        assert!(sorted.has_ties(0, 0, n));
-        assert!(!sorted.has_ties(1, 0, n));
+        assert!(sorted.has_ties(0, &cols[0], 0, n));
+        assert!(!sorted.has_ties(1, &cols[1], 0, n));
         let before: Vec<Vec<u32>> = (0..2).map(|a| sorted.order(a, 0, n).to_vec()).collect();
         let rows: Vec<usize> = (0..n).collect();
         let left = |r: usize| r.is_multiple_of(3);
@@ -350,15 +344,11 @@ mod tests {
                 .collect();
             assert_eq!(sorted.order(attr, 0, mid), &want_left[..]);
             assert_eq!(sorted.order(attr, mid, n), &want_right[..]);
-            for (pos, &r) in sorted.order(attr, 0, n).iter().enumerate() {
-                let v = sorted.values(attr, 0, n)[pos];
-                assert_eq!(v.to_bits(), col[r as usize].to_bits());
-            }
             for (lo, hi) in [(0, mid), (mid, n)] {
                 let keys: Vec<f64> = sorted
-                    .values(attr, lo, hi)
+                    .order(attr, lo, hi)
                     .iter()
-                    .map(|&v| key(v))
+                    .map(|&r| key(col[r as usize]))
                     .collect();
                 assert!(
                     keys.windows(2).all(|w| w[0] <= w[1]),

@@ -7,10 +7,12 @@
 //! those orders (m5p_split.rs: presorted where an attribute has no ties in the node, Weka's
 //! quicksort where it has) to reproduce Weka's floating-point results.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use serde::{Deserialize, Serialize};
 
-use super::m5p_split::{SortedColumns, Split, SplitScan};
-use super::util::sort_indices_into;
+use super::m5p_attribute_loop::AttributeLoop;
+use super::m5p_split::{SortedColumns, Split};
 use crate::helper_thread::{is_free, join};
 
 /// Rows of the smaller child from which a node's children may grow on two threads.
@@ -120,13 +122,16 @@ pub struct Builder<'a> {
 impl Builder<'_> {
     /// `RuleNode.buildClassifier` and `split`, recursively, for the node owning positions
     /// `lo..hi` of `sorted` (see [`SortedColumns`]); `rows` are the node's rows in the order
-    /// Weka's last sort left them.
+    /// Weka's last sort left them, `parent_ties` whether each attribute has tied values in
+    /// the parent (all true at the root: a node's rows are some of its parent's, so an
+    /// attribute without ties there has none here).
     pub fn grow(
         &self,
         sorted: &mut SortedColumns,
         lo: usize,
         hi: usize,
         mut rows: Vec<usize>,
+        parent_ties: &[bool],
     ) -> Node {
         let n = rows.len();
         let leaf =
@@ -143,12 +148,15 @@ impl Builder<'_> {
         };
         if !leaf {
             let width = self.cols.len();
-            let (best, sorted_rows) = match self.scan_split_point(sorted, lo, hi, n) {
-                Some(at) => self.scan_in_two(sorted, lo, hi, rows, at),
+            let ties: Vec<bool> = (parent_ties.iter().enumerate())
+                .map(|(a, &t)| t && sorted.has_ties(a, &self.cols[a], lo, hi))
+                .collect();
+            let (best, sorted_rows) = match self.scan_split_point(&ties, n) {
+                Some(at) => self.scan_in_two(sorted, lo, hi, rows, &ties, at),
                 None => {
-                    let mut one = AttributeLoop::new(self.y, rows, None);
-                    let best = one.best(self, sorted, lo, hi, 0..width);
-                    (best, one.finish(sorted, lo, hi))
+                    let mut one = AttributeLoop::new(self.y, &ties, rows, None, width);
+                    let best = one.best(self, sorted, lo, hi, 0..width, None);
+                    (best, one.finish(self, sorted, lo, hi))
                 }
             };
             rows = sorted_rows;
@@ -167,7 +175,7 @@ impl Builder<'_> {
                         }
                     }
                     node.split = Some((attr, best.value));
-                    let (left, right) = self.children(sorted, lo, mid, hi, l, r);
+                    let (left, right) = self.children(sorted, (lo, mid, hi), l, r, &ties);
                     if !self.regression_tree {
                         let mut below = vec![false; width];
                         tested_below(&left, &mut below);
@@ -190,48 +198,49 @@ impl Builder<'_> {
     /// attribute near the middle after one without ties in the node (whose presorted order
     /// is then the row order the second part starts from), when the node is large and the
     /// helper free.
-    fn scan_split_point(
-        &self,
-        sorted: &SortedColumns,
-        lo: usize,
-        hi: usize,
-        n: usize,
-    ) -> Option<usize> {
+    fn scan_split_point(&self, ties: &[bool], n: usize) -> Option<usize> {
         let width = self.cols.len();
         if n < PARALLEL_SCAN_ROWS || width < 8 || !is_free() {
             return None;
         }
         (width / 2..width * 3 / 4)
             .chain((width / 4..width / 2).rev())
-            .find(|&at| !sorted.has_ties(at - 1, lo, hi))
+            .find(|&at| !ties[at - 1])
     }
 
     /// `RuleNode.split`'s attribute loop in two parts, attributes `..at` here and `at..` on
     /// the helper thread, with the same result as one loop. The second part starts from the
     /// presorted order of attribute `at - 1` (tie-free, so every sort gives it) and skips
-    /// candidates only below its own best so far, with no margin: an attribute the whole loop
-    /// would take beats the node's best by more than 1e-6, and the node's best is never below
-    /// any attribute's best less 1e-6, so it beats the second part's best and is scanned in
-    /// full. Its splits are then taken in order by Weka's test, as one loop takes them.
+    /// candidates only at or below the larger of its own best so far and the first part's
+    /// best so far (published as it rises), with no margin: an attribute the whole loop would
+    /// take beats the node's best before it by more than 1e-6, and that best is at least the
+    /// first part's whole best and never below any attribute's best less 1e-6, so it is above
+    /// both and is scanned in full, whenever the first part's best is read. Its splits are
+    /// then taken in order by Weka's test, as one loop takes them.
     fn scan_in_two(
         &self,
         sorted: &SortedColumns,
         lo: usize,
         hi: usize,
         rows: Vec<usize>,
+        ties: &[bool],
         at: usize,
     ) -> (Split, Vec<usize>) {
         let width = self.cols.len();
         let n = rows.len();
-        let mut first = AttributeLoop::new(self.y, rows, None);
-        let mut second = AttributeLoop::new(self.y, Vec::with_capacity(n), Some(at - 1));
+        let mut first = AttributeLoop::new(self.y, ties, rows, None, at);
+        let mut second =
+            AttributeLoop::new(self.y, ties, Vec::with_capacity(n), Some(at - 1), width);
+        let published = AtomicU64::new(Split::none().impurity.to_bits());
         let (mut best, splits) = join(
-            || first.best(self, sorted, lo, hi, 0..at),
+            || first.best(self, sorted, lo, hi, 0..at, Some(&published)),
             || {
                 let mut own = Split::none();
                 let mut splits = Vec::with_capacity(width - at);
                 for attr in at..width {
-                    let cur = second.split(self, sorted, lo, hi, attr, own.impurity);
+                    let theirs = f64::from_bits(published.load(Ordering::Relaxed));
+                    let floor = own.impurity.max(theirs);
+                    let cur = second.split(self, sorted, lo, hi, attr, floor);
                     if own.beaten_by(&cur) {
                         own = cur.clone();
                     }
@@ -245,7 +254,7 @@ impl Builder<'_> {
                 best = cur;
             }
         }
-        (best, second.finish(sorted, lo, hi))
+        (best, second.finish(self, sorted, lo, hi))
     }
 
     /// The two children of the node at `lo..hi` split at `mid`. When the helper thread is
@@ -255,127 +264,31 @@ impl Builder<'_> {
     fn children(
         &self,
         sorted: &mut SortedColumns,
-        lo: usize,
-        mid: usize,
-        hi: usize,
+        (lo, mid, hi): (usize, usize, usize),
         l: Vec<usize>,
         r: Vec<usize>,
+        ties: &[bool],
     ) -> (Node, Node) {
         if (mid - lo).min(hi - mid) < PARALLEL_ROWS || !is_free() {
-            let left = self.grow(sorted, lo, mid, l);
-            let right = self.grow(sorted, mid, hi, r);
+            let left = self.grow(sorted, lo, mid, l, ties);
+            let right = self.grow(sorted, mid, hi, r, ties);
             return (left, right);
         }
         if mid - lo <= hi - mid {
             let mut own = sorted.extract(lo, mid);
             let (right, left) = join(
-                || self.grow(sorted, mid, hi, r),
-                || self.grow(&mut own, 0, mid - lo, l),
+                || self.grow(sorted, mid, hi, r, ties),
+                || self.grow(&mut own, 0, mid - lo, l, ties),
             );
             (left, right)
         } else {
             let mut own = sorted.extract(mid, hi);
             join(
-                || self.grow(sorted, lo, mid, l),
-                || self.grow(&mut own, 0, hi - mid, r),
+                || self.grow(sorted, lo, mid, l, ties),
+                || self.grow(&mut own, 0, hi - mid, r, ties),
             )
         }
     }
-}
-
-/// One run of `RuleNode.split`'s attribute loop over a node: the rows in the order the
-/// last attribute's sort left them (or, while `rows_are` names a tie-free attribute, in that
-/// attribute's presorted order, not yet written out) and the scratch of the scans and sorts.
-struct AttributeLoop<'a> {
-    scan: SplitScan<'a>,
-    rows: Vec<usize>,
-    rows_are: Option<usize>,
-    keys: Vec<f64>,
-    index: Vec<usize>,
-    sorted_rows: Vec<usize>,
-}
-
-impl<'a> AttributeLoop<'a> {
-    fn new(y: &'a [f64], rows: Vec<usize>, rows_are: Option<usize>) -> Self {
-        let n = rows.capacity().max(rows.len());
-        AttributeLoop {
-            scan: SplitScan::new(y, n),
-            rows,
-            rows_are,
-            keys: Vec::new(),
-            index: Vec::new(),
-            sorted_rows: Vec::new(),
-        }
-    }
-
-    /// `attr`'s best split in the node at `lo..hi` (see [`SplitScan`] for `floor`).
-    fn split(
-        &mut self,
-        b: &Builder,
-        sorted: &SortedColumns,
-        lo: usize,
-        hi: usize,
-        attr: usize,
-        floor: f64,
-    ) -> Split {
-        let col = &b.cols[attr];
-        if sorted.has_ties(attr, lo, hi) {
-            if let Some(a) = self.rows_are.take() {
-                copy_order(&mut self.rows, sorted.order(a, lo, hi));
-            }
-            sort_indices_into(
-                self.rows.iter().map(|&r| col[r]),
-                &mut self.keys,
-                &mut self.index,
-            );
-            self.sorted_rows.clear();
-            self.sorted_rows
-                .extend(self.index.iter().map(|&i| self.rows[i]));
-            std::mem::swap(&mut self.rows, &mut self.sorted_rows);
-            self.scan.by_rows(attr, col, &self.rows, floor)
-        } else {
-            self.rows_are = Some(attr);
-            self.scan.sorted(
-                attr,
-                sorted.order(attr, lo, hi),
-                sorted.values(attr, lo, hi),
-                floor,
-            )
-        }
-    }
-
-    /// `RuleNode.split`'s loop over `attrs`: the node's best split, each attribute's scan
-    /// skipping what cannot beat the best so far by Weka's margin of 1e-6.
-    fn best(
-        &mut self,
-        b: &Builder,
-        sorted: &SortedColumns,
-        lo: usize,
-        hi: usize,
-        attrs: std::ops::Range<usize>,
-    ) -> Split {
-        let mut best = Split::none();
-        for attr in attrs {
-            let cur = self.split(b, sorted, lo, hi, attr, best.impurity + 1e-6);
-            if best.beaten_by(&cur) {
-                best = cur;
-            }
-        }
-        best
-    }
-
-    /// The rows in the order the loop's last attribute left them.
-    fn finish(mut self, sorted: &SortedColumns, lo: usize, hi: usize) -> Vec<usize> {
-        if let Some(a) = self.rows_are {
-            copy_order(&mut self.rows, sorted.order(a, lo, hi));
-        }
-        self.rows
-    }
-}
-
-fn copy_order(rows: &mut Vec<usize>, order: &[u32]) {
-    rows.clear();
-    rows.extend(order.iter().map(|&r| r as usize));
 }
 
 fn tested_below(node: &Node, atts: &mut [bool]) {

@@ -125,6 +125,21 @@ impl M5p {
     }
 }
 
+/// `x` (rows of `width` values) by column, eight rows at a time: the eight rows' values and
+/// the columns' current eight entries stay in the first-level cache together.
+fn by_column(x: &[Vec<f64>], width: usize) -> Vec<Vec<f64>> {
+    const BLOCK: usize = 8;
+    let mut cols = vec![vec![0.0; x.len()]; width];
+    for (b, rows) in x.chunks(BLOCK).enumerate() {
+        for (j, col) in cols.iter_mut().enumerate() {
+            for (c, row) in col[b * BLOCK..].iter_mut().zip(rows) {
+                *c = row[j];
+            }
+        }
+    }
+    cols
+}
+
 impl Fit<Data> for M5pParams {
     type Model = M5p;
 
@@ -171,13 +186,7 @@ impl Fit<Data> for M5pParams {
         y = order.iter().map(|&i| y[i]).collect();
         let rows: Vec<usize> = (0..y.len()).collect();
         let width = x.first().map_or(0, Vec::len);
-        // By column, filled row by row (the rows are read in memory order).
-        let mut cols: Vec<Vec<f64>> = (0..width).map(|_| Vec::with_capacity(x.len())).collect();
-        for r in &x {
-            for (c, &v) in cols.iter_mut().zip(r) {
-                c.push(v);
-            }
-        }
+        let cols = by_column(&x, width);
         let builder = Builder {
             x: &x,
             cols: &cols,

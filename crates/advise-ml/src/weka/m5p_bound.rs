@@ -209,21 +209,7 @@ pub(super) fn root4(
     use std::arch::x86_64::*;
     let bits = _mm256_castpd_si256(v);
     let biased = _mm256_and_si256(_mm256_srli_epi64::<52>(bits), _mm256_set1_epi64x(0x7ff));
-    let shifted = _mm256_add_epi64(biased, _mm256_set1_epi64x(2));
-    let q5 = _mm256_srli_epi64::<18>(_mm256_mul_epu32(shifted, _mm256_set1_epi64x(52429)));
-    let r = _mm256_sub_epi64(shifted, _mm256_add_epi64(_mm256_slli_epi64::<2>(q5), q5));
-    let k = _mm256_and_si256(_mm256_srli_epi64::<44>(bits), _mm256_set1_epi64x(0xff));
-    let index = _mm256_and_si256(
-        _mm256_or_si256(_mm256_slli_epi64::<8>(r), k),
-        _mm256_set1_epi64x(TABLE_LEN as i64 - 1),
-    );
-    // SAFETY: every index is masked below the table's length.
-    let t = unsafe { _mm256_i64gather_pd::<8>(table.as_ptr(), index) };
-    let scale = _mm256_castsi256_pd(_mm256_slli_epi64::<52>(_mm256_add_epi64(
-        q5,
-        _mm256_set1_epi64x(1023 - 205),
-    )));
-    let root = _mm256_mul_pd(scale, t);
+    let root = root4_normal(v, table);
     let zero = _mm256_setzero_si256();
     let not_normal = _mm256_or_si256(
         _mm256_or_si256(
@@ -239,6 +225,46 @@ pub(super) fn root4(
     );
     let is_zero = _mm256_cmpeq_epi64(_mm256_slli_epi64::<1>(bits), zero);
     _mm256_blendv_pd(root, _mm256_setzero_pd(), _mm256_castsi256_pd(is_zero))
+}
+
+/// [`root4`] for lanes that are +0, positive or +infinity (never negative or NaN): at most
+/// the root in every lane, 0 for zero and subnormals, a finite number for infinity.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+pub(super) fn root4_nonnegative(
+    v: std::arch::x86_64::__m256d,
+    table: &[f64; TABLE_LEN],
+) -> std::arch::x86_64::__m256d {
+    use std::arch::x86_64::*;
+    let tiny = _mm256_cmp_pd::<_CMP_LT_OQ>(v, _mm256_set1_pd(f64::MIN_POSITIVE));
+    _mm256_andnot_pd(tiny, root4_normal(v, table))
+}
+
+/// [`root_lane`]'s table bound for positive normal lanes (other lanes: some number).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn root4_normal(
+    v: std::arch::x86_64::__m256d,
+    table: &[f64; TABLE_LEN],
+) -> std::arch::x86_64::__m256d {
+    use std::arch::x86_64::*;
+    let bits = _mm256_castpd_si256(v);
+    let biased = _mm256_and_si256(_mm256_srli_epi64::<52>(bits), _mm256_set1_epi64x(0x7ff));
+    let shifted = _mm256_add_epi64(biased, _mm256_set1_epi64x(2));
+    let q5 = _mm256_srli_epi64::<18>(_mm256_mul_epu32(shifted, _mm256_set1_epi64x(52429)));
+    let r = _mm256_sub_epi64(shifted, _mm256_add_epi64(_mm256_slli_epi64::<2>(q5), q5));
+    let k = _mm256_and_si256(_mm256_srli_epi64::<44>(bits), _mm256_set1_epi64x(0xff));
+    let index = _mm256_and_si256(
+        _mm256_or_si256(_mm256_slli_epi64::<8>(r), k),
+        _mm256_set1_epi64x(TABLE_LEN as i64 - 1),
+    );
+    // SAFETY: every index is masked below the table's length.
+    let t = unsafe { _mm256_i64gather_pd::<8>(table.as_ptr(), index) };
+    let scale = _mm256_castsi256_pd(_mm256_slli_epi64::<52>(_mm256_add_epi64(
+        q5,
+        _mm256_set1_epi64x(1023 - 205),
+    )));
+    _mm256_mul_pd(scale, t)
 }
 
 /// Entries of the root table: (2^r (1 + k/256))^(1/5) at r * 256 + k, padded to a power of
@@ -417,5 +443,45 @@ mod tests {
             );
         }
         assert!(nan > 0, "the special values reach the NaN lanes");
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn nonnegative_vector_roots_stay_at_or_below_pow() {
+        use std::arch::x86_64::*;
+        if !std::arch::is_x86_feature_detected!("avx2") {
+            return;
+        }
+        let mut rng = crate::rng::JavaRandom::new(13);
+        let mut vals: Vec<f64> = (0..4001)
+            .map(|_| {
+                (1.0 + rng.next_double()) * 2f64.powi((rng.next_double() * 2100.0) as i32 - 1075)
+            })
+            .collect();
+        vals.extend([
+            0.0,
+            f64::MIN_POSITIVE / 3.0,
+            5e-324,
+            f64::MAX,
+            f64::INFINITY,
+            1.0,
+            32.0,
+        ]);
+        assert_eq!(vals.len() % 4, 0);
+        for chunk in vals.chunks_exact(4) {
+            let mut out = [0.0; 4];
+            // SAFETY: the CPU has AVX2 (checked above); both arrays hold four values.
+            unsafe {
+                let r = root4_nonnegative(_mm256_loadu_pd(chunk.as_ptr()), root_table());
+                _mm256_storeu_pd(out.as_mut_ptr(), r);
+            }
+            for (&v, &r) in chunk.iter().zip(&out) {
+                let p = v.powf(0.2);
+                assert!(r.is_finite() && r <= p, "{v}: {r} > {p}");
+                if v >= f64::MIN_POSITIVE && v.is_finite() {
+                    assert!(r >= p * (1.0 - 1e-3), "{v}: {r} far below {p}");
+                }
+            }
+        }
     }
 }

@@ -71,26 +71,33 @@ impl NodeSums {
 /// (values by row), and whether two of the node's values are tied.
 pub(super) type Column<'a> = (&'a [u32], &'a [f64], bool);
 
-/// One node's screen: its candidates' counts and fractions (entry `c - first` for the
-/// candidate with rows `0..=c` on the left), and scratch for one batch of attributes, laid out
+/// One node's screen: its candidates (entry `c - first` for the candidate with rows `0..=c`
+/// on the left), and scratch for one batch of attributes, laid out
 /// lane by lane (entry `LANES * c + k` is lane k's).
 pub(super) struct Screen {
     /// Rows left of the first candidate (Weka's `len`).
     first: usize,
     /// One past the last candidate.
     end: usize,
-    nl: Vec<f64>,
-    nr: Vec<f64>,
-    inv_l: Vec<f64>,
-    inv_r: Vec<f64>,
-    tl: Vec<f64>,
-    tr: Vec<f64>,
+    cands: Vec<Candidate>,
     sums: Option<NodeSums>,
     ys: Vec<f64>,
     /// All bits set where Weka's scan passes a candidate by (its two values are equal).
     gate: Vec<f64>,
     /// Whether `gate` has a bit set.
     gate_set: bool,
+}
+
+/// A candidate's rows on each side, 1/rows^2 of each and the fractions of the node's rows,
+/// lowered as in m5p_bound.rs.
+#[derive(Clone, Copy)]
+struct Candidate {
+    nl: f64,
+    nr: f64,
+    inv_l: f64,
+    inv_r: f64,
+    tl: f64,
+    tr: f64,
 }
 
 fn all_ones() -> f64 {
@@ -111,24 +118,24 @@ impl Screen {
             return None;
         }
         let inv_n = 1.0 / n as f64;
-        let counts = |c: usize| ((c + 1) as f64, (n - c - 1) as f64);
-        let table = |f: &dyn Fn(f64, f64) -> f64| -> Vec<f64> {
-            (first..end)
-                .map(|c| {
-                    let (nl, nr) = counts(c);
-                    f(nl, nr)
-                })
-                .collect()
-        };
+        let cands = (first..end)
+            .map(|c| {
+                // Candidate c has rows 0..=c on the left.
+                let (nl, nr) = ((c + 1) as f64, (n - c - 1) as f64);
+                Candidate {
+                    nl,
+                    nr,
+                    inv_l: 1.0 / (nl * nl),
+                    inv_r: 1.0 / (nr * nr),
+                    tl: nl * inv_n * LOWER,
+                    tr: nr * inv_n * LOWER,
+                }
+            })
+            .collect();
         Some(Screen {
             first,
             end,
-            nl: table(&|nl, _| nl),
-            nr: table(&|_, nr| nr),
-            inv_l: table(&|nl, _| 1.0 / (nl * nl)),
-            inv_r: table(&|_, nr| 1.0 / (nr * nr)),
-            tl: table(&|nl, _| nl * inv_n * LOWER),
-            tr: table(&|_, nr| nr * inv_n * LOWER),
+            cands,
             sums: NodeSums::of(y, order),
             ys: vec![0.0; LANES * end],
             gate: vec![0.0; LANES * (end - first)],
@@ -215,13 +222,13 @@ impl Walk<'_> {
             slack,
             y_all,
         } = self.sums;
-        let sc = self.screen;
+        let c = &self.screen.cands[i];
         let (sr, qr) = (total - s, total_sq - q);
-        let dl = (sc.nl[i] * q - s * s) - slack;
-        let dr = (sc.nr[i] * qr - sr * sr) - slack;
-        let vl = dl.max(0.0) * sc.inv_l[i] * LOWER;
-        let vr = dr.max(0.0) * sc.inv_r[i] * LOWER;
-        y_all - sc.tl[i] * root_lane(vl, table) - sc.tr[i] * root_lane(vr, table)
+        let dl = (c.nl * q - s * s) - slack;
+        let dr = (c.nr * qr - sr * sr) - slack;
+        let vl = dl.max(0.0) * c.inv_l * LOWER;
+        let vr = dr.max(0.0) * c.inv_r * LOWER;
+        y_all - c.tl * root_lane(vl, table) - c.tr * root_lane(vr, table)
     }
 
     /// The lanes, one value at a time: bit k set where every candidate of lane k is passed
@@ -259,7 +266,7 @@ impl Walk<'_> {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn walk_avx2(w: &Walk) -> u32 {
-    use super::m5p_bound::root4;
+    use super::m5p_bound::root4_nonnegative as root4;
     use std::arch::x86_64::*;
     let table = root_table();
     let sc = w.screen;
@@ -289,13 +296,13 @@ unsafe fn walk_avx2(w: &Walk) -> u32 {
         q = _mm256_add_pd(q, _mm256_mul_pd(y, y));
     }
     let mut ruled = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
-    for i in 0..sc.end - w.first {
+    for (i, cand) in sc.cands.iter().enumerate() {
         let y = ys(w.first + i);
         s = _mm256_add_pd(s, y);
         q = _mm256_add_pd(q, _mm256_mul_pd(y, y));
         let (sr, qr) = (_mm256_sub_pd(total, s), _mm256_sub_pd(total_sq, q));
-        let nl = _mm256_set1_pd(sc.nl[i]);
-        let nr = _mm256_set1_pd(sc.nr[i]);
+        let nl = _mm256_set1_pd(cand.nl);
+        let nr = _mm256_set1_pd(cand.nr);
         let dl = _mm256_sub_pd(
             _mm256_sub_pd(_mm256_mul_pd(nl, q), _mm256_mul_pd(s, s)),
             slack,
@@ -306,19 +313,19 @@ unsafe fn walk_avx2(w: &Walk) -> u32 {
         );
         // max(d, 0) is 0 where d is NaN, as `f64::max` gives.
         let vl = _mm256_mul_pd(
-            _mm256_mul_pd(_mm256_max_pd(dl, zero), _mm256_set1_pd(sc.inv_l[i])),
+            _mm256_mul_pd(_mm256_max_pd(dl, zero), _mm256_set1_pd(cand.inv_l)),
             lower,
         );
         let vr = _mm256_mul_pd(
-            _mm256_mul_pd(_mm256_max_pd(dr, zero), _mm256_set1_pd(sc.inv_r[i])),
+            _mm256_mul_pd(_mm256_max_pd(dr, zero), _mm256_set1_pd(cand.inv_r)),
             lower,
         );
         let b = _mm256_sub_pd(
             _mm256_sub_pd(
                 y_all,
-                _mm256_mul_pd(_mm256_set1_pd(sc.tl[i]), root4(vl, table)),
+                _mm256_mul_pd(_mm256_set1_pd(cand.tl), root4(vl, table)),
             ),
-            _mm256_mul_pd(_mm256_set1_pd(sc.tr[i]), root4(vr, table)),
+            _mm256_mul_pd(_mm256_set1_pd(cand.tr), root4(vr, table)),
         );
         // SAFETY: `gate` has LANES entries for each candidate.
         let passed = unsafe { _mm256_loadu_pd(sc.gate.as_ptr().add(LANES * i)) };

@@ -12,7 +12,8 @@
 //! fifth roots and fractions are then lowered as in m5p_bound.rs, and the node's own root is
 //! raised, so the result is never below the impurity Weka computes.
 
-use super::m5p_bound::{root_lane, root_table, LOWER, TABLE_LEN};
+use super::m5p_bound::LOWER;
+use super::m5p_root::{root_lane, root_table, TABLE_LEN};
 use super::util::eq_small;
 
 /// Attributes screened side by side, one per lane.
@@ -266,7 +267,7 @@ impl Walk<'_> {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn walk_avx2(w: &Walk) -> u32 {
-    use super::m5p_bound::root4_nonnegative as root4;
+    use super::m5p_root::root4_nonnegative as root4;
     use std::arch::x86_64::*;
     let table = root_table();
     let sc = w.screen;

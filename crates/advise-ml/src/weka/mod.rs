@@ -21,6 +21,7 @@ mod m5p_attribute_loop;
 mod m5p_bound;
 mod m5p_impurity;
 mod m5p_prune;
+mod m5p_root;
 mod m5p_screen;
 mod m5p_split;
 mod m5p_tree;

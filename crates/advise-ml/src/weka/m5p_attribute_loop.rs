@@ -75,12 +75,15 @@ impl<'a> AttributeLoop<'a> {
     ) -> Split {
         let col = &b.cols[attr];
         let ties = self.ties[attr];
-        if self.ruled_out(b, sorted, lo, hi, attr, floor) {
+        let ruled_out = self.ruled_out(b, sorted, lo, hi, attr, floor);
+        if !ties {
+            // Every sort gives a tie-free attribute's presorted order, whatever came before.
+            self.rows_are = Some(attr);
+            self.owed.clear();
+        }
+        if ruled_out {
             if ties {
                 self.owed.push(attr);
-            } else {
-                self.rows_are = Some(attr);
-                self.owed.clear();
             }
             return Split {
                 attr: Some(attr),
@@ -93,8 +96,6 @@ impl<'a> AttributeLoop<'a> {
             self.sort_rows(col);
             self.scan.by_rows(attr, col, &self.rows, floor)
         } else {
-            self.rows_are = Some(attr);
-            self.owed.clear();
             self.scan
                 .sorted(attr, col, sorted.order(attr, lo, hi), floor)
         }

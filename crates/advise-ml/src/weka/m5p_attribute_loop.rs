@@ -9,6 +9,28 @@ use super::m5p_split::{SortedColumns, Split, SplitScan};
 use super::m5p_tree::Builder;
 use super::util::sort_indices_into;
 
+/// A node as its attribute loop reads it: positions `lo..hi` of the sorted store, and the
+/// tree's columns.
+#[derive(Clone, Copy)]
+pub(super) struct NodeView<'a> {
+    pub(super) builder: &'a Builder<'a>,
+    pub(super) sorted: &'a SortedColumns,
+    pub(super) lo: usize,
+    pub(super) hi: usize,
+}
+
+impl NodeView<'_> {
+    /// The node's rows in ascending order of `attr`.
+    fn order(&self, attr: usize) -> &[u32] {
+        self.sorted.order(attr, self.lo, self.hi)
+    }
+
+    /// `attr`'s values by row.
+    fn col(&self, attr: usize) -> &[f64] {
+        &self.builder.cols[attr]
+    }
+}
+
 /// One run of `RuleNode.split`'s attribute loop over a node: the rows in the order the
 /// last attribute's sort left them (or, while `rows_are` names a tie-free attribute, in that
 /// attribute's presorted order, not yet written out, and then sorted by each of `owed` in
@@ -64,18 +86,10 @@ impl<'a> AttributeLoop<'a> {
     /// `attr`'s best split in the node at `lo..hi` (see [`SplitScan`] for `floor`). An
     /// attribute the screen rules out gets what the scan gives where it evaluates no
     /// candidate: no impurity, which never replaces a split.
-    pub(super) fn split(
-        &mut self,
-        b: &Builder,
-        sorted: &SortedColumns,
-        lo: usize,
-        hi: usize,
-        attr: usize,
-        floor: f64,
-    ) -> Split {
-        let col = &b.cols[attr];
+    pub(super) fn split(&mut self, node: NodeView, attr: usize, floor: f64) -> Split {
+        let col = node.col(attr);
         let ties = self.ties[attr];
-        let ruled_out = self.ruled_out(b, sorted, lo, hi, attr, floor);
+        let ruled_out = self.ruled_out(node, attr, floor);
         if !ties {
             // Every sort gives a tie-free attribute's presorted order, whatever came before.
             self.rows_are = Some(attr);
@@ -92,27 +106,18 @@ impl<'a> AttributeLoop<'a> {
             };
         }
         if ties {
-            self.settle(b, sorted, lo, hi);
+            self.settle(node);
             self.sort_rows(col);
             self.scan.by_rows(attr, col, &self.rows, floor)
         } else {
-            self.scan
-                .sorted(attr, col, sorted.order(attr, lo, hi), floor)
+            self.scan.sorted(attr, col, node.order(attr), floor)
         }
     }
 
     /// Whether the node's screen rules `attr` out against `floor`: screened with the next
     /// attributes of the loop in one batch, against the floor at the batch's first (a floor
     /// only rises, so a candidate at or below that one is at or below the later ones too).
-    fn ruled_out(
-        &mut self,
-        b: &Builder,
-        sorted: &SortedColumns,
-        lo: usize,
-        hi: usize,
-        attr: usize,
-        floor: f64,
-    ) -> bool {
+    fn ruled_out(&mut self, node: NodeView, attr: usize, floor: f64) -> bool {
         if floor <= SCREEN_FLOOR {
             return false;
         }
@@ -121,13 +126,13 @@ impl<'a> AttributeLoop<'a> {
             let y = self.y;
             let screen = self
                 .screen
-                .get_or_insert_with(|| Screen::new(y, sorted.order(attr, lo, hi)));
+                .get_or_insert_with(|| Screen::new(y, node.order(attr)));
             self.batch_ruled = match screen {
                 Some(screen) => {
                     let last = batch.end - 1;
                     let cols: [Column; LANES] = std::array::from_fn(|k| {
                         let a = (attr + k).min(last);
-                        (sorted.order(a, lo, hi), &b.cols[a][..], self.ties[a])
+                        (node.order(a), node.col(a), self.ties[a])
                     });
                     screen.rules_out(y, &cols[..batch.len()], floor)
                 }
@@ -153,12 +158,12 @@ impl<'a> AttributeLoop<'a> {
 
     /// Writes the rows out in the order the attributes so far leave them: a presorted order,
     /// then the owed sorts.
-    fn settle(&mut self, b: &Builder, sorted: &SortedColumns, lo: usize, hi: usize) {
+    fn settle(&mut self, node: NodeView) {
         if let Some(a) = self.rows_are.take() {
-            copy_order(&mut self.rows, sorted.order(a, lo, hi));
+            copy_order(&mut self.rows, node.order(a));
         }
         for attr in std::mem::take(&mut self.owed) {
-            self.sort_rows(&b.cols[attr]);
+            self.sort_rows(node.col(attr));
         }
     }
 
@@ -167,16 +172,13 @@ impl<'a> AttributeLoop<'a> {
     /// impurity is stored in `publish`.
     pub(super) fn best(
         &mut self,
-        b: &Builder,
-        sorted: &SortedColumns,
-        lo: usize,
-        hi: usize,
+        node: NodeView,
         attrs: std::ops::Range<usize>,
         publish: Option<&AtomicU64>,
     ) -> Split {
         let mut best = Split::none();
         for attr in attrs {
-            let cur = self.split(b, sorted, lo, hi, attr, best.impurity + 1e-6);
+            let cur = self.split(node, attr, best.impurity + 1e-6);
             if best.beaten_by(&cur) {
                 best = cur;
                 if let Some(p) = publish {
@@ -188,14 +190,8 @@ impl<'a> AttributeLoop<'a> {
     }
 
     /// The rows in the order the loop's last attribute left them.
-    pub(super) fn finish(
-        mut self,
-        b: &Builder,
-        sorted: &SortedColumns,
-        lo: usize,
-        hi: usize,
-    ) -> Vec<usize> {
-        self.settle(b, sorted, lo, hi);
+    pub(super) fn finish(mut self, node: NodeView) -> Vec<usize> {
+        self.settle(node);
         self.rows
     }
 }

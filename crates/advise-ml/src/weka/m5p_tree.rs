@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
 
-use super::m5p_attribute_loop::AttributeLoop;
+use super::m5p_attribute_loop::{AttributeLoop, NodeView};
 use super::m5p_split::{SortedColumns, Split};
 use crate::helper_thread::{is_free, join};
 
@@ -155,8 +155,9 @@ impl Builder<'_> {
                 Some(at) => self.scan_in_two(sorted, lo, hi, rows, &ties, at),
                 None => {
                     let mut one = AttributeLoop::new(self.y, &ties, rows, None, width);
-                    let best = one.best(self, sorted, lo, hi, 0..width, None);
-                    (best, one.finish(self, sorted, lo, hi))
+                    let node = self.view(sorted, lo, hi);
+                    let best = one.best(node, 0..width, None);
+                    (best, one.finish(node))
                 }
             };
             rows = sorted_rows;
@@ -192,6 +193,16 @@ impl Builder<'_> {
         }
         node.rows = rows;
         node
+    }
+
+    /// The node at `lo..hi` of `sorted`, as its attribute loop reads it.
+    fn view<'v>(&'v self, sorted: &'v SortedColumns, lo: usize, hi: usize) -> NodeView<'v> {
+        NodeView {
+            builder: self,
+            sorted,
+            lo,
+            hi,
+        }
     }
 
     /// Where a node's attribute loop may be cut in two, one part on the helper thread: an
@@ -231,16 +242,17 @@ impl Builder<'_> {
         let mut first = AttributeLoop::new(self.y, ties, rows, None, at);
         let mut second =
             AttributeLoop::new(self.y, ties, Vec::with_capacity(n), Some(at - 1), width);
+        let node = self.view(sorted, lo, hi);
         let published = AtomicU64::new(Split::none().impurity.to_bits());
         let (mut best, splits) = join(
-            || first.best(self, sorted, lo, hi, 0..at, Some(&published)),
+            || first.best(node, 0..at, Some(&published)),
             || {
                 let mut own = Split::none();
                 let mut splits = Vec::with_capacity(width - at);
                 for attr in at..width {
                     let theirs = f64::from_bits(published.load(Ordering::Relaxed));
                     let floor = own.impurity.max(theirs);
-                    let cur = second.split(self, sorted, lo, hi, attr, floor);
+                    let cur = second.split(node, attr, floor);
                     if own.beaten_by(&cur) {
                         own = cur.clone();
                     }
@@ -254,7 +266,7 @@ impl Builder<'_> {
                 best = cur;
             }
         }
-        (best, second.finish(self, sorted, lo, hi))
+        (best, second.finish(node))
     }
 
     /// The two children of the node at `lo..hi` split at `mid`. When the helper thread is

@@ -58,14 +58,16 @@ pub(super) struct AttributeLoop<'a> {
 }
 
 impl<'a> AttributeLoop<'a> {
+    /// The loop over attributes `..end` of `node`, whose tie flags are `ties`, from `rows`
+    /// (or, where `rows_are` names a tie-free attribute, its presorted order).
     pub(super) fn new(
-        y: &'a [f64],
+        node: NodeView<'a>,
         ties: &'a [bool],
         rows: Vec<usize>,
         rows_are: Option<usize>,
         end: usize,
     ) -> Self {
-        let n = rows.capacity().max(rows.len());
+        let (y, n) = (node.builder.y, node.hi - node.lo);
         AttributeLoop {
             scan: SplitScan::new(y, n),
             y,

@@ -134,8 +134,7 @@ impl Builder<'_> {
         parent_ties: &[bool],
     ) -> Node {
         let n = rows.len();
-        let leaf =
-            (n as f64) < self.min_instances || std_dev(self.y, &rows) < self.global_dev * 0.05;
+        let leaf = self.stays_leaf(&rows);
         let mut node = Node {
             num_instances: n,
             split: None,
@@ -154,8 +153,8 @@ impl Builder<'_> {
             let (best, sorted_rows) = match self.scan_split_point(&ties, n) {
                 Some(at) => self.scan_in_two(sorted, lo, hi, rows, &ties, at),
                 None => {
-                    let mut one = AttributeLoop::new(self.y, &ties, rows, None, width);
                     let node = self.view(sorted, lo, hi);
+                    let mut one = AttributeLoop::new(node, &ties, rows, None, width);
                     let best = one.best(node, 0..width, None);
                     (best, one.finish(node))
                 }
@@ -165,16 +164,9 @@ impl Builder<'_> {
                 Some(attr) if best.position >= 1 && best.position < n as isize => {
                     let col = &self.cols[attr];
                     let goes_left = |i: usize| col[i] <= best.value;
+                    let (l, r): (Vec<usize>, Vec<usize>) =
+                        rows.iter().partition(|&&i| goes_left(i));
                     let mid = sorted.partition(lo, hi, &rows, goes_left);
-                    let mut l = Vec::with_capacity(mid - lo);
-                    let mut r = Vec::with_capacity(hi - mid);
-                    for &i in &rows {
-                        if goes_left(i) {
-                            l.push(i);
-                        } else {
-                            r.push(i);
-                        }
-                    }
                     node.split = Some((attr, best.value));
                     let (left, right) = self.children(sorted, (lo, mid, hi), l, r, &ties);
                     if !self.regression_tree {
@@ -193,6 +185,12 @@ impl Builder<'_> {
         }
         node.rows = rows;
         node
+    }
+
+    /// Whether a node of `rows` (in the order Weka's last sort left them) is a leaf before
+    /// any split is tried: too few rows, or a class deviation below 5% of the whole data's.
+    fn stays_leaf(&self, rows: &[usize]) -> bool {
+        (rows.len() as f64) < self.min_instances || std_dev(self.y, rows) < self.global_dev * 0.05
     }
 
     /// The node at `lo..hi` of `sorted`, as its attribute loop reads it.
@@ -239,10 +237,9 @@ impl Builder<'_> {
     ) -> (Split, Vec<usize>) {
         let width = self.cols.len();
         let n = rows.len();
-        let mut first = AttributeLoop::new(self.y, ties, rows, None, at);
-        let mut second =
-            AttributeLoop::new(self.y, ties, Vec::with_capacity(n), Some(at - 1), width);
         let node = self.view(sorted, lo, hi);
+        let mut first = AttributeLoop::new(node, ties, rows, None, at);
+        let mut second = AttributeLoop::new(node, ties, Vec::with_capacity(n), Some(at - 1), width);
         let published = AtomicU64::new(Split::none().impurity.to_bits());
         let (mut best, splits) = join(
             || first.best(node, 0..at, Some(&published)),

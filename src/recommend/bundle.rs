@@ -22,9 +22,10 @@ use crate::experiment::data::SamplePool;
 use advise_ml::SplitMix64;
 use advise_ml::{Data, FittedModel, Method};
 
+use super::calibration::{binned, reliability, Calibration, ReliabilityRow};
 use super::evidence::{ranges_of, typical_distance};
+use super::validation::Point;
 pub use super::validation::Validation;
-use super::validation::{binned, reliability, Calibration, Point, ReliabilityRow};
 
 pub const FORMAT: &str = "advise-advisor";
 pub const VERSION: u32 = 2;

@@ -2,6 +2,7 @@
 //! catalogue that explains them.
 
 pub mod bundle;
+pub mod calibration;
 pub mod catalogue;
 mod evidence;
 mod profile_input;

@@ -284,7 +284,7 @@ pub fn reliability_table(advisor: &Advisor) -> TextTable {
 }
 
 /// A reliability table's rows as text.
-fn reliability_rows(rows: &[crate::recommend::validation::ReliabilityRow]) -> TextTable {
+fn reliability_rows(rows: &[crate::recommend::calibration::ReliabilityRow]) -> TextTable {
     let mut r = TextTable::new([
         "confidence",
         "suggestions",

@@ -8,7 +8,7 @@
 //! The bound, for a candidate with `m` rows on a side of sums `s` and `q` (of the squares):
 //! Weka forms `d = m q - s^2` and the variance `|d| / m^2`. The exact `m q* - s*^2` of the
 //! real sums is at least the same expression on any sums computed here less a bound on the
-//! error of both (`Slack`), so Weka's variance is at least that lower value over `m^2`; the
+//! error of both (`NodeSums::slack`), so Weka's variance is at least that lower value over `m^2`; the
 //! fifth roots and fractions are then lowered as in m5p_bound.rs, and the node's own root is
 //! raised, so the result is never below the impurity Weka computes.
 

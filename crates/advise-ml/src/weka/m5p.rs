@@ -223,3 +223,53 @@ impl Predict<[Vec<f64>]> for M5p {
             .collect())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn data(x: Vec<Vec<f64>>, y: Vec<f64>) -> Data {
+        let names: Vec<String> = (0..x.first().map_or(0, Vec::len))
+            .map(|j| format!("c{j}"))
+            .collect();
+        Data::numeric(&names, "y", x, y)
+    }
+
+    /// Degenerate training sets (seeded where random): each fit either succeeds or says why,
+    /// and never panics, whatever the screen and the split search meet.
+    #[test]
+    fn degenerate_data_fits_without_panicking() {
+        let mut rng = JavaRandom::new(21);
+        let mut rows = |n: usize, w: usize| -> Vec<Vec<f64>> {
+            (0..n)
+                .map(|_| (0..w).map(|_| rng.next_double()).collect())
+                .collect()
+        };
+        let ramp = |n: usize| -> Vec<f64> { (0..n).map(|i| i as f64).collect() };
+        let mut cases: Vec<Data> = vec![
+            data(rows(1, 3), vec![1.0]),
+            data(vec![vec![2.0]; 4], ramp(4)),
+            data(rows(40, 12), vec![1.0; 40]),
+        ];
+        let mut with_inf = ramp(40);
+        with_inf[7] = f64::INFINITY;
+        cases.push(data(rows(40, 12), with_inf));
+        // Squares that overflow: the screen has no finite sums and stands aside.
+        cases.push(data(
+            rows(60, 12),
+            ramp(60).iter().map(|v| v * 1e300).collect(),
+        ));
+        let mut x = rows(60, 12);
+        for r in x.iter_mut().step_by(3) {
+            r[2] = f64::NEG_INFINITY;
+            r[5] = f64::NAN;
+        }
+        cases.push(data(x, ramp(60)));
+        for (i, d) in cases.iter().enumerate() {
+            if let Ok(model) = M5pParams::default().fit(d) {
+                let p = model.predict(&d.x).expect("predict");
+                assert_eq!(p.len(), d.x.len(), "case {i}");
+            }
+        }
+    }
+}

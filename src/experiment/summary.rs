@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use super::confusion::thesis_total;
 use super::result::{Cells, ExperimentResult, FoldSizes, OptimizationResult, SampleResult, Total};
 use super::run::RunSettings;
-use super::stats::{bootstrap_grouped, Interval};
+use super::stats::{bootstrap_grouped_mean, Interval};
 
 /// Each sample's absolute percentage error, `None` unless every sample has a prediction.
 fn percentage_errors(samples: &[&SampleResult]) -> Option<Vec<f64>> {
@@ -53,19 +53,19 @@ fn boot_groups(samples: &[&SampleResult]) -> Vec<usize> {
 
 fn accuracy_ci(samples: &[&SampleResult], settings: &RunSettings) -> Option<Interval> {
     let groups = boot_groups(samples);
-    bootstrap_grouped(&groups, settings.bootstrap, settings.seed, |idx| {
-        (!idx.is_empty())
-            .then(|| idx.iter().map(|&i| samples[i].correct()).sum::<f64>() / idx.len() as f64)
-    })
+    let right: Vec<f64> = samples.iter().map(|s| s.correct()).collect();
+    bootstrap_grouped_mean(&groups, &right, settings.bootstrap, settings.seed)
 }
 
 fn mape_ci(samples: &[&SampleResult], settings: &RunSettings) -> Option<Interval> {
-    mape(samples)?;
-    let groups = boot_groups(samples);
-    bootstrap_grouped(&groups, settings.bootstrap, settings.seed, |idx| {
-        let drawn: Vec<&SampleResult> = idx.iter().map(|&i| samples[i]).collect();
-        mape(&drawn)
-    })
+    // Each sample's error once; a resample's MAPE sums them in its own order, as `mape` would.
+    let errs = percentage_errors(samples)?;
+    bootstrap_grouped_mean(
+        &boot_groups(samples),
+        &errs,
+        settings.bootstrap,
+        settings.seed,
+    )
 }
 
 /// Accuracy on clear cases and the share of unclear ones: a case is unclear when its measured

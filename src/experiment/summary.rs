@@ -3,6 +3,7 @@
 //! accuracy, the mean and median absolute percentage errors, and the rank accuracy.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::confusion::thesis_total;
 use super::result::{Cells, ExperimentResult, FoldSizes, OptimizationResult, SampleResult, Total};
@@ -55,6 +56,60 @@ fn accuracy_ci(samples: &[&SampleResult], settings: &RunSettings) -> Option<Inte
     let groups = boot_groups(samples);
     let right: Vec<f64> = samples.iter().map(|s| s.correct()).collect();
     bootstrap_grouped_mean(&groups, &right, settings.bootstrap, settings.seed)
+}
+
+/// An optimization's accuracy and MAPE intervals.
+type AccuracyAndMape = (Option<Interval>, Option<Interval>);
+
+/// Every optimization's bootstrap intervals (accuracy, MAPE) and the total's accuracy
+/// interval, over the samples of all optimizations in order. The largest part of a summary,
+/// so they run on two threads, each taking the next interval as it finishes one: every
+/// interval depends only on its samples and the seed, so the threads change no figure.
+fn intervals(
+    optimizations: &[OptimizationResult],
+    settings: &RunSettings,
+) -> (Vec<AccuracyAndMape>, Option<Interval>) {
+    let sets: Vec<Vec<&SampleResult>> = optimizations
+        .iter()
+        .map(|o| o.samples.iter().collect())
+        .collect();
+    let all: Vec<&SampleResult> = sets.iter().flatten().copied().collect();
+    // (set, MAPE or accuracy); `None` is all samples. The largest first.
+    let mut jobs: Vec<(Option<usize>, bool)> = vec![(None, false)];
+    jobs.extend((0..sets.len()).flat_map(|k| [(Some(k), false), (Some(k), true)]));
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        while let Some(&(set, is_mape)) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) {
+            let samples = set.map_or(&all[..], |k| &sets[k][..]);
+            let ci = if is_mape {
+                mape_ci(samples, settings)
+            } else {
+                accuracy_ci(samples, settings)
+            };
+            done.push(((set, is_mape), ci));
+        }
+        done
+    };
+    let done = std::thread::scope(|scope| {
+        let helper = scope.spawn(work);
+        let mut done = work();
+        match helper.join() {
+            Ok(theirs) => done.extend(theirs),
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+        done
+    });
+    let mut by_optimization = vec![(None, None); sets.len()];
+    let mut total = None;
+    for ((set, is_mape), ci) in done {
+        match (set, is_mape) {
+            (None, _) => total = ci,
+            (Some(k), false) => by_optimization[k].0 = ci,
+            (Some(k), true) => by_optimization[k].1 = ci,
+        }
+    }
+    (by_optimization, total)
 }
 
 fn mape_ci(samples: &[&SampleResult], settings: &RunSettings) -> Option<Interval> {
@@ -112,12 +167,13 @@ pub(super) fn summarize(
             np: c.np,
             nn: c.nn,
             accuracy: c.accuracy(),
-            accuracy_ci: accuracy_ci(&refs, settings),
+            // Filled in below, with the other intervals, on two threads.
+            accuracy_ci: None,
             balanced_accuracy: c.balanced(),
             clear_accuracy,
             unclear_share,
             mape: mape(&refs),
-            mape_ci: mape_ci(&refs, settings),
+            mape_ci: None,
             mdape: mdape(&refs),
             choice_accuracy,
             samples,
@@ -140,7 +196,7 @@ pub(super) fn summarize(
         np: c.np,
         nn: c.nn,
         accuracy: c.accuracy(),
-        accuracy_ci: accuracy_ci(&all, settings),
+        accuracy_ci: None,
         thesis_total: thesis_total(&accuracies),
         balanced_accuracy: thesis_total(&balanced),
         clear_accuracy,
@@ -148,6 +204,15 @@ pub(super) fn summarize(
         mape: mape(&all),
         mdape: mdape(&all),
         rank_accuracy: if baseline { None } else { rank_accuracy(&all) },
+    };
+    let (by_optimization, total_ci) = intervals(&optimizations, settings);
+    for (o, (acc, mape)) in optimizations.iter_mut().zip(by_optimization) {
+        o.accuracy_ci = acc;
+        o.mape_ci = mape;
+    }
+    let total = Total {
+        accuracy_ci: total_ci,
+        ..total
     };
     ExperimentResult {
         name: experiment.to_string(),

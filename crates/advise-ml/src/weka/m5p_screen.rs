@@ -187,7 +187,6 @@ impl Screen {
         let walk = Walk {
             sums,
             floor,
-            first: self.first,
             screen: self,
         };
         #[cfg(target_arch = "x86_64")]
@@ -210,7 +209,6 @@ impl Screen {
 struct Walk<'a> {
     sums: NodeSums,
     floor: f64,
-    first: usize,
     screen: &'a Screen,
 }
 
@@ -244,10 +242,10 @@ impl Walk<'_> {
                 let y = sc.ys[LANES * c + k];
                 s[k] += y;
                 q[k] += y * y;
-                if c < self.first {
+                if c < sc.first {
                     continue;
                 }
-                let i = c - self.first;
+                let i = c - sc.first;
                 let passed = sc.gate[LANES * i + k].to_bits() != 0;
                 let bounded = self.bound(i, s[k], q[k], table) <= self.floor;
                 if !passed && !bounded {
@@ -291,14 +289,14 @@ unsafe fn walk_avx2(w: &Walk) -> u32 {
     let (mut s, mut q) = (zero, zero);
     // SAFETY (every load): `ys` has LANES entries for each c < end.
     let ys = |c: usize| unsafe { _mm256_loadu_pd(sc.ys.as_ptr().add(LANES * c)) };
-    for c in 0..w.first {
+    for c in 0..sc.first {
         let y = ys(c);
         s = _mm256_add_pd(s, y);
         q = _mm256_add_pd(q, _mm256_mul_pd(y, y));
     }
     let mut ruled = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
     for (i, cand) in sc.cands.iter().enumerate() {
-        let y = ys(w.first + i);
+        let y = ys(sc.first + i);
         s = _mm256_add_pd(s, y);
         q = _mm256_add_pd(q, _mm256_mul_pd(y, y));
         let (sr, qr) = (_mm256_sub_pd(total, s), _mm256_sub_pd(total_sq, q));

@@ -38,6 +38,15 @@ const DEVICES: &[(&str, &str)] = &[
     ("L40", "8.9"),
     ("A100", "8.0"),
     ("A30", "8.0"),
+    ("RTX 5090", "12.0"),
+    ("RTX 5080", "12.0"),
+    ("RTX 5070", "12.0"),
+    ("RTX 5060", "12.0"),
+    ("RTX PRO 6000 Blackwell", "12.0"),
+    ("B200", "10.0"),
+    ("GB200", "10.0"),
+    ("B300", "10.3"),
+    ("GB300", "10.3"),
     ("H100", "9.0"),
     ("H200", "9.0"),
     ("V100", "7.0"),
@@ -94,6 +103,12 @@ mod tests {
         assert_eq!(compute_capability_of("NVIDIA H100 80GB HBM3"), Some("9.0"));
         assert_eq!(compute_capability_of("NVIDIA A100-SXM4-40GB"), Some("8.0"));
         assert_eq!(compute_capability_of("NVIDIA TITAN Xp"), Some("6.1"));
+        assert_eq!(
+            compute_capability_of("NVIDIA GeForce RTX 5090"),
+            Some("12.0")
+        );
+        assert_eq!(compute_capability_of("NVIDIA B200"), Some("10.0"));
+        assert_eq!(compute_capability_of("NVIDIA GB200"), Some("10.0"));
         assert_eq!(compute_capability_of("NVIDIA RTX A1000"), None);
         assert_eq!(compute_capability_of("AMD Instinct MI250X"), None);
     }

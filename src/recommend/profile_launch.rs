@@ -87,10 +87,10 @@ mod tests {
         let no_gpu = ProfileLaunch::of_rows(&[regs]);
         assert!(no_gpu.missing().unwrap().contains("--gpu"));
         let unknown = ProfileLaunch {
-            compute_capability: Some("10.0".into()),
+            compute_capability: Some("13.0".into()),
             registers: Some(32.0),
         };
-        assert!(unknown.missing().unwrap().contains("10.0"));
+        assert!(unknown.missing().unwrap().contains("13.0"));
         let no_regs = ProfileLaunch {
             compute_capability: Some("7.5".into()),
             registers: None,

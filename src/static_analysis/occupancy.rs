@@ -9,6 +9,12 @@
 //! 8.x and 9.x) with 1 KB per block reserved by the driver on 8.x and 9.x, and the default
 //! carveout gives a kernel the most shared memory per SM. tests/static_occupancy.rs checks
 //! this against values computed with `cuda_occupancy.h` itself.
+//!
+//! The Blackwell capabilities (10.0, 10.3, 11.0 and 12.0) are newer than that header: their
+//! per-SM limits are those of NVIDIA's CCCL (`cuda/__device/arch_traits.h`: 10.x and 11.0 as
+//! 9.0, 228 KB of shared memory, 32 blocks and 64 warps; 12.0 with 100 KB, 32 blocks and 48
+//! warps), and their granularities and carveout steps are taken as 9.0's (10.x, 11.0) and
+//! 8.6's (12.0), not yet checked against a `cuda_occupancy.h` that knows them.
 
 use serde::Serialize;
 
@@ -78,6 +84,10 @@ pub const ARCHES: &[Arch] = &[
     arch(8, 6, 48, 16, 65536, 255, 100),
     arch(8, 9, 48, 24, 65536, 255, 100),
     arch(9, 0, 64, 32, 65536, 255, 228),
+    arch(10, 0, 64, 32, 65536, 255, 228),
+    arch(10, 3, 64, 32, 65536, 255, 228),
+    arch(11, 0, 64, 32, 65536, 255, 228),
+    arch(12, 0, 48, 32, 65536, 255, 100),
 ];
 
 impl Arch {
@@ -121,7 +131,7 @@ impl Arch {
             (7, 5) => &[32, 64],
             (7, _) => &[0, 8, 16, 32, 64, 96],
             (8, 0) | (8, 7) => &[0, 8, 16, 32, 64, 100, 132, 164],
-            (8, _) => &[0, 8, 16, 32, 64, 100],
+            (8, _) | (12, _) => &[0, 8, 16, 32, 64, 100],
             _ => &[0, 8, 16, 32, 64, 100, 132, 164, 196, 228],
         };
         sizes
@@ -277,6 +287,21 @@ mod tests {
         assert_eq!(Arch::parse("sm_86").unwrap().max_warps_per_sm, 48);
         assert_eq!(Arch::parse("7.5").unwrap().max_blocks_per_sm, 16);
         assert!(Arch::parse("sm_42").is_err());
+    }
+
+    /// The Blackwell limits as CCCL gives them: a 12.0 SM holds 48 warps (one block of 1,024
+    /// threads, 32 of them), a 10.0 SM 64 (two such blocks).
+    #[test]
+    fn blackwell_limits() {
+        let consumer = Arch::parse("12.0").unwrap();
+        assert_eq!(consumer.name(), "sm_120");
+        let o = occupancy(&consumer, 1024, &k(32, 0));
+        assert_eq!((o.active_blocks, o.active_warps), (1, 32));
+        assert!((o.occupancy - 32.0 / 48.0).abs() < 1e-12);
+        let datacenter = Arch::parse("sm_100").unwrap();
+        let o = occupancy(&datacenter, 1024, &k(32, 0));
+        assert_eq!((o.active_blocks, o.occupancy), (2, 1.0));
+        assert_eq!(Arch::parse("10.3").unwrap().max_warps_per_sm, 64);
     }
 
     #[test]

@@ -78,10 +78,10 @@ pub enum Command {
     /// Rank the optimizations an advisor knows for a profiled program (an ncu CSV, nvprof
     /// output or a GPGPU-Sim log), with
     /// predicted speedups, confidence and the reasons.
-    Suggest(advisor::SuggestArgs),
+    Suggest(suggest::SuggestArgs),
     /// Profile a program with ncu ($NCU or PATH) and print the suggestions. The program and
     /// its arguments follow `--` and reach it unchanged (no shell).
-    Profile(advisor::ProfileArgs),
+    Profile(suggest::ProfileArgs),
     /// Static metrics of every kernel of a .cu, .ptx or .cubin file (STATuner's eight, plus
     /// special-function, shuffle, vote, atomic, local and constant counts from PTX and SASS)
     /// and the optimizations it already applies, with evidence.
@@ -133,8 +133,8 @@ impl Command {
             Command::Search(a) => search::run(a),
             Command::SearchBench(a) => search_bench::run(a),
             Command::Train(a) => advisor::train(a),
-            Command::Suggest(a) => advisor::suggest(a),
-            Command::Profile(a) => advisor::profile(a),
+            Command::Suggest(a) => suggest::suggest(a),
+            Command::Profile(a) => suggest::profile(a),
             Command::Static(a) => static_cmd::run(a),
             Command::Blocksize(a) => blocksize::run(a),
             Command::Statuner(a) => statuner::run(a),

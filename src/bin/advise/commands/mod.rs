@@ -26,5 +26,7 @@ pub mod search;
 pub mod search_bench;
 pub mod static_cmd;
 pub mod statuner;
+pub mod suggest;
+mod transfer_inputs;
 mod transfer_report;
 pub mod variants;

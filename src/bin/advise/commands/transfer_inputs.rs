@@ -1,0 +1,109 @@
+//! Which datasets `advise bench transfer` evaluates by default: those of `datasets/` with
+//! counters, and the pairs of the same spaces on two GPUs or machines (leave one GPU out).
+
+use std::path::{Path, PathBuf};
+
+use advise::dataset::table::table_path;
+
+/// Leave one GPU out: datasets whose counters train (GPU or machine A) and datasets of the
+/// same spaces whose speedups are predicted (B), each side joined.
+pub type GpuPair = (Vec<PathBuf>, Vec<PathBuf>);
+
+/// Datasets of `datasets/` with counters (more than a handful of metrics) and GPU pairs: a
+/// folder `X-<gpu>` with counters and `X-<other gpu>` with times only, or two folders with
+/// counters, `X` and `X-<machine>`, paired both ways.
+pub fn default_inputs(root: &Path) -> (Vec<PathBuf>, Vec<GpuPair>) {
+    let mut with_counters = Vec::new();
+    let mut times_only = Vec::new();
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root)
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    dirs.sort();
+    for d in dirs {
+        if table_path(&d, "timings").is_none() {
+            continue;
+        }
+        match std::fs::read_to_string(d.join("PROVENANCE.md")) {
+            Ok(p) if p.contains("counter measurements: 0") => times_only.push(d),
+            _ => {
+                if counters_of(&d) > 5 {
+                    with_counters.push(d);
+                } else {
+                    times_only.push(d);
+                }
+            }
+        }
+    }
+    let name = |p: &Path| -> String {
+        p.file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default()
+    };
+    let stem = |p: &Path| -> String {
+        let name = name(p);
+        name.rsplit_once('-')
+            .map(|(s, _)| s.to_string())
+            .unwrap_or(name)
+    };
+    let mut pairs: Vec<GpuPair> = with_counters
+        .iter()
+        .flat_map(|a| {
+            times_only
+                .iter()
+                .filter(|b| stem(b) == stem(a))
+                .map(|b| (vec![a.clone()], vec![b.clone()]))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    // The same spaces measured on another machine, both with counters: `X` and `X-<machine>`
+    // (XPlacer's AWS and Lassen V100s). Each machine's counters predict the other's speedups,
+    // all programs measured on both joined into one evaluation per direction.
+    let mut home = Vec::new();
+    let mut away: std::collections::BTreeMap<String, Vec<PathBuf>> = Default::default();
+    for a in &with_counters {
+        for b in &with_counters {
+            if stem(b) == name(a) {
+                let machine = name(b)[name(a).len()..].to_string();
+                home.push((machine.clone(), a.clone()));
+                away.entry(machine).or_default().push(b.clone());
+            }
+        }
+    }
+    for (machine, there) in away {
+        let here: Vec<PathBuf> = home
+            .iter()
+            .filter(|(m, _)| *m == machine)
+            .map(|(_, a)| a.clone())
+            .collect();
+        pairs.push((here.clone(), there.clone()));
+        pairs.push((there, here));
+    }
+    (with_counters, pairs)
+}
+
+/// Distinct metrics in a dataset's measurements (first 20,000 rows).
+fn counters_of(dir: &Path) -> usize {
+    use std::io::BufRead;
+    let Some(path) = table_path(dir, "measurements") else {
+        return 0;
+    };
+    let Ok(reader) = advise::dataset::table::open(&path) else {
+        return 0;
+    };
+    let mut names = std::collections::BTreeSet::new();
+    for line in std::io::BufReader::new(reader)
+        .lines()
+        .take(20_000)
+        .map_while(|l| l.ok())
+    {
+        if let Some(metric) = line.rsplit(',').nth(2) {
+            names.insert(metric.to_string());
+        }
+    }
+    names.len().saturating_sub(1)
+}
+
+/// Whether a dataset folder holds simulated data (GPGPU-Sim's `simulator.json` beside it).
+pub fn is_simulated(dir: &Path) -> bool {
+    dir.join("simulator.json").is_file()
+}

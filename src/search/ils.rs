@@ -10,10 +10,11 @@
 
 use super::bayes::BayesOpt;
 use super::evaluator::{Eval, Evaluator};
+use super::model_rows::ModelRows;
 use super::neighbours::{adjacent, hamming};
 use super::space::SearchSpace;
 use super::Strategy;
-use advise_ml::{LevelCounts, OneHotRidge, Rng};
+use advise_ml::Rng;
 
 /// Which configurations are neighbours.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -138,54 +139,6 @@ pub(crate) fn jump(space: &SearchSpace, id: usize, k: usize, rng: &mut Rng) -> u
 pub(crate) fn normal(rng: &mut Rng) -> f64 {
     let u = rng.unit().max(f64::MIN_POSITIVE);
     (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * rng.unit()).cos()
-}
-
-/// The measurements a main-effects model of log time is fitted on, kept from one refit to the
-/// next (a search's measurements only grow): their levels, their log times and the levels'
-/// co-occurrence counts, so that each refit reads only the new measurements.
-pub(crate) struct ModelRows {
-    counts: LevelCounts,
-    rows: Vec<u16>,
-    /// Log time of each measurement; `None`: failed.
-    logs: Vec<Option<f64>>,
-    /// The slowest time measured.
-    worst: f64,
-    y: Vec<f64>,
-}
-
-impl ModelRows {
-    pub(crate) fn new(space: &SearchSpace) -> ModelRows {
-        ModelRows {
-            counts: LevelCounts::new(&space.radix()),
-            rows: Vec::new(),
-            logs: Vec::new(),
-            worst: f64::NEG_INFINITY,
-            y: Vec::new(),
-        }
-    }
-
-    /// A main-effects model of log time on every measurement (failures: twice the slowest),
-    /// the same bit for bit as [`OneHotRidge::fit`] on all of them.
-    pub(crate) fn fit(&mut self, ev: &Evaluator) -> Option<OneHotRidge> {
-        let space = ev.space();
-        for &id in ev.evaluated().get(self.logs.len()..).unwrap_or(&[]) {
-            let levels = space.levels(id);
-            self.counts.add(levels).ok()?;
-            self.rows.extend_from_slice(levels);
-            let t = space.time(id);
-            if let Some(t) = t {
-                self.worst = self.worst.max(t);
-            }
-            self.logs.push(t.map(f64::ln));
-        }
-        if !self.worst.is_finite() {
-            return None;
-        }
-        let failed = (2.0 * self.worst).ln();
-        self.y.clear();
-        self.y.extend(self.logs.iter().map(|l| l.unwrap_or(failed)));
-        OneHotRidge::fit_counted(&self.counts, &self.rows, &self.y, 1.0).ok()
-    }
 }
 
 impl Ils {

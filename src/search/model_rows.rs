@@ -18,9 +18,11 @@ pub(crate) const FACTORISED_COLUMNS: usize = 64;
 /// The conjugate gradients stop when no residual of the normal equations exceeds this share
 /// of their largest right-hand side. Forced on every public space here (the 27 spaces of
 /// docs/search-results.md's tables at 1%, 2% and 5%, 100 runs each), it gave the
-/// factorisation's median fraction of the optimum on 80 of the 81 spaces and budgets and
-/// 0.0006 less on the other, and its 5th percentile on all but one (0.011 more).
-const CG_TOLERANCE: f64 = 1e-4;
+/// factorisation's median fraction of the optimum on 79 of the 81 spaces and budgets and
+/// 0.0006 and 0.0023 less on the other two (convolution on an A6000 and an MI250X at 1%), and
+/// its 5th percentile on all but one (0.004 less); 1e-4 differed from the factorisation in
+/// one median, 1e-2 in 11 (either way, up to 0.08).
+const CG_TOLERANCE: f64 = 1e-3;
 
 /// Most conjugate-gradient iterations of one refit.
 const MAX_ITERATIONS: usize = 200;
@@ -129,7 +131,8 @@ mod tests {
 
     /// Synthetic: a space of 30 x 25 x 12 levels (67 columns, so refitted iteratively) with
     /// a failing corner. Measured in a seeded random order, the iterative refits predict every
-    /// measured configuration within 1e-3 (in log time) of a factorisation on the same rows.
+    /// measured configuration within ten times the tolerance in log time (1% of its time) of
+    /// a factorisation on the same rows.
     #[test]
     fn iterative_refits_match_the_factorisation() {
         let mut configs = Vec::new();
@@ -177,7 +180,7 @@ mod tests {
             for r in rows.chunks(3) {
                 worst_gap = worst_gap.max((model.predict(r) - exact.predict(r)).abs());
             }
-            assert!(worst_gap < 1e-3, "round {round}: {worst_gap}");
+            assert!(worst_gap < 10.0 * CG_TOLERANCE, "round {round}: {worst_gap}");
         }
     }
 }

@@ -3,7 +3,7 @@
 //! block's shape and all other parameters at their best for that size), the kernel's static
 //! metrics, and registers and shared memory at every block size for the occupancy
 //! calculator. Built once with nvcc (`advise statuner --build-dataset`,
-//! `static_analysis::blocksize::build`) and committed as three small CSV tables in
+//! `static_analysis::blocksize_build::build`) and committed as three small CSV tables in
 //! datasets/blocksize/, so evaluating needs no compiler.
 
 use std::path::{Path, PathBuf};

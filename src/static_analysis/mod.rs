@@ -7,6 +7,7 @@
 //! cuobjdump: SASS and resource usage only).
 
 pub mod blocksize;
+pub mod blocksize_build;
 pub mod detect;
 pub mod metrics;
 pub mod nvcc;

@@ -11,7 +11,7 @@ use advise::dataset::blocksize::Dataset;
 use advise::error::Result;
 use advise::experiment::statuner::{evaluate_folder, StatunerReport, METHODS};
 use advise::report::table::TextTable;
-use advise::static_analysis::blocksize as blocksize_dataset;
+use advise::static_analysis::blocksize_build as blocksize_dataset;
 
 use crate::args::JsonArg;
 

@@ -11,4 +11,5 @@ mod programs;
 pub mod step_model;
 pub mod suggest;
 mod suggestion;
+pub mod training;
 pub mod validation;

@@ -5,6 +5,7 @@
 //! and test data alike.
 
 pub mod gpgpusim;
+mod gpgpusim_emit;
 pub mod gpgpusim_names;
 pub mod metric_map;
 pub mod ncu;

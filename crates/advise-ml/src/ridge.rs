@@ -90,11 +90,6 @@ impl LevelCounts {
         let r = *self.radix.get(param)?;
         ((level as usize) < r).then(|| self.offsets[param] + level as usize)
     }
-
-    /// Rows counted so far.
-    pub fn rows(&self) -> usize {
-        self.rows
-    }
 }
 
 impl OneHotRidge {
@@ -168,17 +163,18 @@ impl OneHotRidge {
         })
     }
 
-    /// The same ridge normal equations as [`OneHotRidge::fit_counted`], solved by the
-    /// conjugate-gradient method with a diagonal (Jacobi) preconditioner instead of a
+    /// The same ridge normal equations as [`OneHotRidge::fit_counted`], solved by conjugate
+    /// gradients with a diagonal (Jacobi) preconditioner (Golub and Van Loan, "Matrix
+    /// Computations", the preconditioned conjugate-gradient method) instead of a
     /// factorisation: O(f^2) an iteration against O(f^3), for a search that refits a model of
-    /// many level columns after every few measurements (Golub and Van Loan, "Matrix
-    /// Computations", 4th ed., algorithm 11.5.1). The right-hand side comes as `level_sums`
-    /// (per level column, the sum of the targets of the rows holding it) and the targets'
-    /// `mean`; iterations start from `start` (the previous fit, or zeros) and stop when no
-    /// residual exceeds `tol` times the largest right-hand side, or after `max_iterations`.
-    /// The matrix (counts plus `lambda` on the diagonal) has its smallest eigenvalue at least
-    /// `lambda`, so each weight is within about the residual over `lambda` of the
-    /// factorisation's: not the same bit for bit. Returns the model and the iterations taken.
+    /// many level columns after every few measurements. The right-hand side comes as
+    /// `level_sums` (per level column, the sum of the targets of the rows holding it) and the
+    /// targets' `mean`; iterations start from `start` (the previous fit, or zeros) and stop
+    /// when no residual exceeds `tol` times the largest right-hand side, or after
+    /// `max_iterations`. The matrix (counts plus `lambda` on the diagonal) has its smallest
+    /// eigenvalue at least `lambda`, so the weights are within about the residuals over
+    /// `lambda` of the factorisation's: not the same bit for bit. Returns the model and the
+    /// iterations taken.
     pub fn fit_conjugate_gradient(
         counts: &LevelCounts,
         level_sums: &[f64],
@@ -223,7 +219,7 @@ impl OneHotRidge {
         let mut r: Vec<f64> = b.iter().zip(&q).map(|(b, q)| b - q).collect();
         let mut z: Vec<f64> = r.iter().zip(&diag).map(|(r, d)| r / d).collect();
         let mut p = z.clone();
-        let mut rz: f64 = r.iter().zip(&z).map(|(r, z)| r * z).sum();
+        let mut rz = dot(&r, &z);
         let mut iterations = 0;
         while iterations < max_iterations {
             let worst = r.iter().fold(0.0f64, |m, v| m.max(v.abs()));

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# The first check of advice against reality, as one command for a GPU visit: profile public
+# programs advise has never seen with `advise profile`, and time them and the versions that
+# apply what it suggests, so that each suggestion's predicted direction can be compared with a
+# measured one. The programs are variants/verify/matmul (PROVENANCE.md there): matrix multiply
+# in global or shared memory, coalesced or not, each built with tiles of 8, 16 and 32.
+#
+#   bash scripts/gpu/verify-advice.sh          # on the GPU machine, from the repository root
+#   bash scripts/gpu/verify-advice.sh --build-only DIR   # compile check only (CI, no GPU)
+#
+# It packs $OUT/verify-<date>.tar.gz (default OUT: gpu-out) with the GPU's and tools' versions,
+# the build log, every timed launch (timings.csv), the results' checksums, and per program
+# advise's suggestions (JSON) and ncu's raw CSV. Back on the CPU machine, unpack it into
+# datasets/ and run `python3 scripts/gpu/verify-summary.py datasets/verify-<date>` for the
+# table of predicted against measured speedups (summary.md), then commit both.
+#
+# Settings: ADVISE (the advise binary; default build/advise, then target/release/advise),
+# WIDTH (matrix width, default 2048), RUNS (processes per build, default 3), REPS (timed
+# launches per process, default 5), ARCH (default: the GPU's compute capability from
+# nvidia-smi, else sm_90). Estimated, not yet measured: about two minutes on an H100 (12
+# builds, 36 timed processes, 4 profiles).
+set -euo pipefail
+
+export PATH="$PATH:/usr/local/cuda/bin"
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$ROOT"
+PROGRAMS="matMul-Gm matMul-Gm-Un matMul-Sm matMul-Sm-Un"
+TILES="8 16 32"
+SRC="$ROOT/variants/verify/matmul"
+
+# build DIR FAILURES: every program at every tile, with Tile_Width set and the authors'
+# profiled region timed (variants/verify/advise_timing.h), all 12 nvcc at once.
+build() {
+    local dir="$1" failures="$2" v t src mark
+    mkdir -p "$dir"
+    for v in $PROGRAMS; do
+        for t in $TILES; do
+            src="$dir/$v-t$t.cu"
+            sed -e "s/^#define Tile_Width 16\$/#define Tile_Width $t/" \
+                -e 's/cudaProfilerStart();/ADVISE_BEGIN/' \
+                -e 's/cudaProfilerStop();/ADVISE_END/' \
+                -e 's/\(printf("Device: %s\\n", prop.name);\)/\1 ADVISE_CHECKSUM(P, Width * Width)/' \
+                "$SRC/$v.cu" > "$src"
+            for mark in "Tile_Width $t" ADVISE_BEGIN ADVISE_END ADVISE_CHECKSUM; do
+                grep -q "$mark" "$src" || { echo "verify-advice: patching $v.cu failed ($mark missing)" >&2; exit 1; }
+            done
+            ( nvcc -O3 -arch="$ARCH" -include "$ROOT/variants/verify/advise_timing.h" \
+                -o "$dir/$v-t$t" "$src" > "$dir/$v-t$t.log" 2>&1 \
+                || echo "build $v t$t failed ($dir/$v-t$t.log)" >> "$failures" ) &
+        done
+    done
+    wait
+}
+
+if [ "${1:-}" = "--build-only" ]; then
+    dir="${2:-${TMPDIR:-/tmp}/advise-verify-build}"
+    ARCH="${ARCH:-sm_90}"
+    command -v nvcc > /dev/null || { echo "verify-advice: no nvcc on PATH" >&2; exit 2; }
+    : > "$dir.failures" 2>/dev/null || { mkdir -p "$(dirname "$dir")"; : > "$dir.failures"; }
+    t0=$(date +%s)
+    build "$dir" "$dir.failures"
+    if [ -s "$dir.failures" ]; then cat "$dir.failures" >&2; exit 1; fi
+    echo "built the 12 programs of variants/verify for $ARCH in $(( $(date +%s) - t0 )) s into $dir"
+    exit 0
+fi
+ADVISE="${ADVISE:-}"
+if [ -z "$ADVISE" ]; then
+    for c in build/advise target/release/advise; do [ -x "$c" ] && ADVISE="$c" && break; done
+fi
+[ -n "$ADVISE" ] || { echo "verify-advice: no advise binary: copy target/release/advise to build/advise" >&2; exit 2; }
+for tool in nvcc ncu nvidia-smi; do
+    command -v "$tool" > /dev/null || { echo "verify-advice: no $tool on PATH: run this on the GPU machine (CUDA toolkit and driver)" >&2; exit 2; }
+done
+nvidia-smi -L > /dev/null 2>&1 || { echo "verify-advice: nvidia-smi sees no GPU" >&2; exit 2; }
+
+OUT="${OUT:-$ROOT/gpu-out}"
+NAME="${NAME:-verify-$(date -u +%Y%m%d)}"
+W="$ROOT/datasets/$NAME"
+WIDTH="${WIDTH:-2048}"
+RUNS="${RUNS:-3}"
+REPS="${REPS:-5}"
+if [ -z "${ARCH:-}" ]; then
+    cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d ' .')
+    ARCH="sm_${cc:-90}"
+fi
+mkdir -p "$OUT" "$W/build" "$W/profiles"
+: > "$W/failures.txt"
+t0=$(date +%s)
+
+{
+    echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    echo "host: $(hostname)"
+    echo "settings: WIDTH=$WIDTH RUNS=$RUNS REPS=$REPS ARCH=$ARCH"
+    echo "--- nvidia-smi"; nvidia-smi || true
+    echo "--- nvcc --version"; nvcc --version || true
+    echo "--- ncu --version"; ncu --version || true
+    echo "--- advise"; "$ADVISE" --version
+    echo "--- git"; git -C "$ROOT" rev-parse HEAD 2>/dev/null || true
+} > "$W/versions.txt" 2>&1
+
+build "$W/build" "$W/failures.txt"
+echo "built in $(( $(date +%s) - t0 )) s"
+
+# Time: RUNS processes of REPS launches each, after one warm-up launch per process.
+echo "program,tile,width,process,rep,ms" > "$W/timings.csv"
+echo "program,tile,width,checksum" > "$W/checksums.csv"
+for v in $PROGRAMS; do
+    for t in $TILES; do
+        [ -x "$W/build/$v-t$t" ] || continue
+        for p in $(seq 1 "$RUNS"); do
+            if ! out=$(ADVISE_REPS="$REPS" timeout 120 "$W/build/$v-t$t" "$WIDTH" 0 2>&1); then
+                echo "run $v t$t process $p failed: $(echo "$out" | tail -n 2 | tr '\n' ' ')" >> "$W/failures.txt"
+                continue
+            fi
+            echo "$out" | awk -v v="$v" -v t="$t" -v w="$WIDTH" -v p="$p" \
+                '$1 == "advise-kernel-ms" { print v "," t "," w "," p "," $2 "," $3 }' >> "$W/timings.csv"
+            [ "$p" = 1 ] && echo "$out" | awk -v v="$v" -v t="$t" -v w="$WIDTH" \
+                '$1 == "advise-checksum" { print v "," t "," w "," $2 }' >> "$W/checksums.csv"
+        done
+    done
+done
+echo "timed in $(( $(date +%s) - t0 )) s"
+
+# Profile each program at its published tile (16) with advise: only the warm-up launch runs.
+for v in $PROGRAMS; do
+    [ -x "$W/build/$v-t16" ] || continue
+    if ! ADVISE_REPS=0 timeout 300 "$ADVISE" -q profile --json --kernel matMul \
+        --source "$SRC/$v.cu" --out-dir "$W/profiles/$v" -o "$W/profiles/$v.suggest.json" \
+        -- "$W/build/$v-t16" "$WIDTH" 0 > "$W/profiles/$v.log" 2>&1; then
+        echo "profile $v failed (profiles/$v.log)" >> "$W/failures.txt"
+    fi
+done
+echo "profiled in $(( $(date +%s) - t0 )) s"
+
+cat > "$W/commands.txt" <<EOF
+bash scripts/gpu/verify-advice.sh   (WIDTH=$WIDTH RUNS=$RUNS REPS=$REPS ARCH=$ARCH)
+build:   nvcc -O3 -arch=$ARCH -include variants/verify/advise_timing.h -o build/<program>-t<tile> build/<program>-t<tile>.cu
+time:    ADVISE_REPS=$REPS build/<program>-t<tile> $WIDTH 0   ($RUNS processes each)
+profile: ADVISE_REPS=0 advise -q profile --json --kernel matMul --source variants/verify/matmul/<program>.cu --out-dir profiles/<program> -o profiles/<program>.suggest.json -- build/<program>-t16 $WIDTH 0
+EOF
+[ -s "$W/failures.txt" ] && { echo "failures:"; cat "$W/failures.txt"; }
+# Everything but the executables.
+tar -czf "$OUT/$NAME.tar.gz" -C "$ROOT/datasets" \
+    --exclude="$NAME/build/matMul-*-t8" --exclude="$NAME/build/matMul-*-t16" \
+    --exclude="$NAME/build/matMul-*-t32" "$NAME"
+echo "packed $OUT/$NAME.tar.gz ($(du -h "$OUT/$NAME.tar.gz" | cut -f1)) in $(( $(date +%s) - t0 )) s"

@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Advice against reality: the table of predicted against measured speedups from a folder that
+scripts/gpu/verify-advice.sh packed (datasets/verify-<date>), written as DIR/summary.md.
+
+For each profiled program (at its published tile, 16) and each of advise's suggestions that
+the folder holds a version for, it compares the predicted direction with the measured one:
+
+  SHMEM       matMul-Gm -> matMul-Sm, matMul-Gm-Un -> matMul-Sm-Un (same tile)
+  BLOCK_SIZE  tile 16 -> 32: the block size raised (256 -> 1,024 threads, two doublings where
+              advise's step model predicts one), against the predicted speedup of raising it
+
+Other suggestions have no version here and are listed as not checked. A measured speedup is
+the median kernel time before over the median after (every timed launch of every process);
+within 2% of 1 it counts as no clear effect, as in advise's experiments. Versions whose
+checksum differs from the program's by more than 1e-3 (relative) are flagged.
+
+    python3 scripts/gpu/verify-summary.py datasets/verify-<date>
+"""
+import csv
+import json
+import statistics
+import sys
+from pathlib import Path
+
+BAND = 0.02
+SHMEM = {"matMul-Gm": "matMul-Sm", "matMul-Gm-Un": "matMul-Sm-Un"}
+
+
+def medians(path):
+    times = {}
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            times.setdefault((row["program"], int(row["tile"])), []).append(float(row["ms"]))
+    return {k: (statistics.median(v), len(v)) for k, v in times.items()}
+
+
+def checksums(path):
+    with open(path, newline="") as f:
+        return {(r["program"], int(r["tile"])): float(r["checksum"]) for r in csv.DictReader(f)}
+
+
+def counterpart(program, suggestion):
+    name, predicted = suggestion["optimization"], suggestion["predicted_speedup"]
+    if name == "SHMEM" and program in SHMEM:
+        return (SHMEM[program], 16), "shared-memory version"
+    if name == "BLOCK_SIZE" and predicted is not None:
+        return (program, 32), "tile 32 (1,024 threads per block)"
+    return None, None
+
+
+def direction(speedup):
+    if abs(speedup - 1) < BAND:
+        return "none"
+    return "faster" if speedup > 1 else "slower"
+
+
+def main(folder):
+    d = Path(folder)
+    med = medians(d / "timings.csv")
+    sums = checksums(d / "checksums.csv")
+    lines = [
+        f"# Advice against reality: {d.name}",
+        "",
+        "Made by scripts/gpu/verify-summary.py from the measurements in this folder "
+        "(versions.txt, timings.csv, profiles/*.suggest.json).",
+        "",
+        "| program | suggestion | predicted | confidence | verdict | checked with | measured | right? |",
+        "|---|---|---:|---:|---|---|---:|---|",
+    ]
+    checked = right = 0
+    for path in sorted((d / "profiles").glob("*.suggest.json")):
+        program = path.name[: -len(".suggest.json")]
+        before = med.get((program, 16))
+        suggestions = json.loads(path.read_text()).get("suggestions", [])
+        if not suggestions:
+            lines.append(f"| {program} | (none) | | | | | | |")
+        for s in suggestions:
+            pred = s.get("predicted_speedup")
+            key, label = counterpart(program, s)
+            after = med.get(key) if key else None
+            row = [
+                program,
+                s["optimization"],
+                f"{pred:.2f}x" if pred is not None else "-",
+                f"{s.get('confidence', float('nan')):.2f}",
+                s.get("verdict", ""),
+            ]
+            if before and after:
+                speedup = before[0] / after[0]
+                flag = ""
+                if key in sums and (program, 16) in sums:
+                    a, b = sums[(program, 16)], sums[key]
+                    if abs(a - b) > 1e-3 * max(abs(a), 1e-30):
+                        flag = " (checksum differs)"
+                got = direction(speedup)
+                want = "faster" if pred is not None and pred > 1 else "slower"
+                ok = "no clear effect" if got == "none" else ("yes" if got == want else "no")
+                checked += got != "none"
+                right += ok == "yes"
+                row += [label + flag, f"{speedup:.2f}x", ok]
+            else:
+                row += ["not checked: no version of it here", "-", "-"]
+            lines.append("| " + " | ".join(row) + " |")
+    lines += [
+        "",
+        f"Directions checked (a measured effect beyond {BAND:.0%}): {checked}; "
+        f"predicted right: {right}.",
+        "",
+        "Median kernel times (ms; timed launches):",
+        "",
+        "| program | tile 8 | tile 16 | tile 32 |",
+        "|---|---:|---:|---:|",
+    ]
+    for program in sorted({p for p, _ in med}):
+        cells = [
+            f"{med[(program, t)][0]:.4f} ({med[(program, t)][1]})" if (program, t) in med else "-"
+            for t in (8, 16, 32)
+        ]
+        lines.append(f"| {program} | " + " | ".join(cells) + " |")
+    (d / "summary.md").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    main(sys.argv[1])

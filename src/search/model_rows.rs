@@ -24,6 +24,15 @@ pub(crate) const FACTORISED_COLUMNS: usize = 64;
 /// one median, 1e-2 in 11 (either way, up to 0.08).
 const CG_TOLERANCE: f64 = 1e-3;
 
+/// The conjugate-gradient path refits once the measurements have grown by at least a
+/// 1/REFIT_SHARE share since its last fit (every time below 64 measurements), and orders
+/// neighbours by the last fit meanwhile: a main-effects model barely moves when under 2% more
+/// measurements arrive. On the synthetic hotspot-shaped space at 5% (5,271 evaluations) this
+/// took a search from 5.9 to 3.0 ms; forced on every public space (as for the tolerance), the
+/// medians were those of refitting every time, and so were the 5th percentiles but one
+/// (0.9999 -> 0.9991).
+const REFIT_SHARE: usize = 64;
+
 /// Most conjugate-gradient iterations of one refit.
 const MAX_ITERATIONS: usize = 200;
 
@@ -46,6 +55,8 @@ pub(crate) struct ModelRows {
     log_total: f64,
     failures: f64,
     previous: Option<OneHotRidge>,
+    /// Measurements the previous conjugate-gradient fit saw.
+    fitted_rows: usize,
 }
 
 impl ModelRows {
@@ -63,6 +74,7 @@ impl ModelRows {
             log_total: 0.0,
             failures: 0.0,
             previous: None,
+            fitted_rows: 0,
         }
     }
 
@@ -109,6 +121,13 @@ impl ModelRows {
     }
 
     fn fit_iteratively(&mut self, failed: f64) -> Option<OneHotRidge> {
+        let n = self.logs.len();
+        if let Some(p) = &self.previous {
+            if n - self.fitted_rows < (n / REFIT_SHARE).max(1) {
+                return Some(p.clone());
+            }
+        }
+        self.fitted_rows = n;
         let mean = (self.log_total + self.failures * failed) / self.logs.len() as f64;
         let sums: Vec<f64> = self
             .level_logs
@@ -140,7 +159,7 @@ mod tests {
     /// Synthetic: a space of 30 x 25 x 12 levels (67 columns, so refitted iteratively) with
     /// a failing corner. Measured in a seeded random order, the iterative refits predict every
     /// measured configuration within ten times the tolerance in log time (1% of its time) of
-    /// a factorisation on the same rows.
+    /// a factorisation on the same rows, and a refit waits for 1/REFIT_SHARE more rows.
     #[test]
     fn iterative_refits_match_the_factorisation() {
         let mut configs = Vec::new();
@@ -167,7 +186,7 @@ mod tests {
             notes: vec![],
         };
         let space = SearchSpace::from_tuning("k".into(), &t).unwrap();
-        let mut ev = Evaluator::new(&space, 600);
+        let mut ev = Evaluator::new(&space, 1_000);
         let mut data = ModelRows::new(&space);
         assert!(data.counts.columns() > FACTORISED_COLUMNS);
         let mut rng = Rng::new(3);
@@ -193,5 +212,24 @@ mod tests {
                 "round {round}: {worst_gap}"
             );
         }
+        // Fewer new measurements than 1/REFIT_SHARE of them: the last fit stands; more: a
+        // new one.
+        let probe = space.levels(0).to_vec();
+        let last = data.fit(&ev).unwrap().predict(&probe);
+        let n = ev.evaluated().len();
+        while ev.evaluated().len() < n + n / REFIT_SHARE - 1 {
+            ev.evaluate(rng.below(space.len()));
+        }
+        assert_eq!(
+            data.fit(&ev).unwrap().predict(&probe).to_bits(),
+            last.to_bits()
+        );
+        while ev.evaluated().len() < n + n / REFIT_SHARE {
+            ev.evaluate(rng.below(space.len()));
+        }
+        assert_ne!(
+            data.fit(&ev).unwrap().predict(&probe).to_bits(),
+            last.to_bits()
+        );
     }
 }

@@ -80,7 +80,8 @@ impl ModelRows {
 
     /// A main-effects model of log time on every measurement (failures: twice the slowest):
     /// up to [`FACTORISED_COLUMNS`] columns the same bit for bit as [`OneHotRidge::fit`] on
-    /// all of them, above that the same to [`CG_TOLERANCE`].
+    /// all of them, above that the same to [`CG_TOLERANCE`] on all but the last
+    /// 1/[`REFIT_SHARE`] of them.
     pub(crate) fn fit(&mut self, ev: &Evaluator) -> Option<OneHotRidge> {
         let space = ev.space();
         let iterative = self.counts.columns() > FACTORISED_COLUMNS;

@@ -63,8 +63,9 @@ type AccuracyAndMape = (Option<Interval>, Option<Interval>);
 
 /// Every optimization's bootstrap intervals (accuracy, MAPE) and the total's accuracy
 /// interval, over the samples of all optimizations in order. The largest part of a summary,
-/// so they run on two threads, each taking the next interval as it finishes one: every
-/// interval depends only on its samples and the seed, so the threads change no figure.
+/// so they run on this thread and the models' helper thread (advise_ml::helper_thread), each
+/// taking the next interval as it finishes one: every interval depends only on its samples
+/// and the seed, so the threads change no figure.
 fn intervals(
     optimizations: &[OptimizationResult],
     settings: &RunSettings,
@@ -91,15 +92,8 @@ fn intervals(
         }
         done
     };
-    let done = std::thread::scope(|scope| {
-        let helper = scope.spawn(work);
-        let mut done = work();
-        match helper.join() {
-            Ok(theirs) => done.extend(theirs),
-            Err(panic) => std::panic::resume_unwind(panic),
-        }
-        done
-    });
+    let (mut done, theirs) = advise_ml::helper_thread::join(work, work);
+    done.extend(theirs);
     let mut by_optimization = vec![(None, None); sets.len()];
     let mut total = None;
     for ((set, is_mape), ci) in done {
@@ -167,7 +161,7 @@ pub(super) fn summarize(
             np: c.np,
             nn: c.nn,
             accuracy: c.accuracy(),
-            // Filled in below, with the other intervals, on two threads.
+            // Filled in below, with the other intervals, on two threads where the helper is free.
             accuracy_ci: None,
             balanced_accuracy: c.balanced(),
             clear_accuracy,

@@ -69,16 +69,7 @@ rel() { realpath -m --relative-to="$ROOT" "$1"; }
 case "${1:-}" in
 setup)
     t0=$(date +%s)
-    {
-        echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-        echo "host: $(hostname)"
-        echo "--- nvidia-smi"; nvidia-smi || true
-        echo "--- nvidia-smi -q (clocks)"; nvidia-smi -q -d CLOCK || true
-        echo "--- nvcc --version"; nvcc --version || true
-        echo "--- ncu --version"; ncu --version || true
-        echo "--- advise"; "$ADVISE" --version
-        echo "--- git"; git -C "$ROOT" rev-parse HEAD 2>/dev/null || true
-    } > "$WORK/env.txt" 2>&1
+    bash "$ROOT/scripts/gpu/environment.sh" "$ADVISE" --clocks > "$WORK/env.txt" 2>&1
     "$ADVISE" build --program all --arch "$ARCH" --jobs "$(nproc)" --out "$BIN" --json \
         > "$WORK/build.json" || echo "some variants did not compile: see build.json" >&2
     echo "build: $(( $(date +%s) - t0 )) s"
@@ -112,14 +103,7 @@ quick)
     t0=$(date +%s)
     deadline=$(( t0 + ${QUICK_LIMIT:-300} ))
     if [ ! -f "$WORK/env.txt" ]; then
-        {
-            echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-            echo "host: $(hostname)"
-            echo "--- nvidia-smi"; nvidia-smi || true
-            echo "--- nvcc --version"; nvcc --version || true
-            echo "--- ncu --version"; ncu --version || true
-            echo "--- advise"; "$ADVISE" --version
-        } > "$WORK/env.txt" 2>&1
+        bash "$ROOT/scripts/gpu/environment.sh" "$ADVISE" > "$WORK/env.txt" 2>&1
     fi
     "$ADVISE" build --program "$prog" --arch "$ARCH" --jobs "$(nproc)" --out "$BIN" --json \
         > "$WORK/build-$prog.json" || echo "some variants did not compile: see build-$prog.json" >&2

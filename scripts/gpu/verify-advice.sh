@@ -88,14 +88,8 @@ mkdir -p "$OUT" "$W/build" "$W/profiles"
 t0=$(date +%s)
 
 {
-    echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-    echo "host: $(hostname)"
     echo "settings: WIDTH=$WIDTH RUNS=$RUNS REPS=$REPS ARCH=$ARCH"
-    echo "--- nvidia-smi"; nvidia-smi || true
-    echo "--- nvcc --version"; nvcc --version || true
-    echo "--- ncu --version"; ncu --version || true
-    echo "--- advise"; "$ADVISE" --version
-    echo "--- git"; git -C "$ROOT" rev-parse HEAD 2>/dev/null || true
+    bash "$ROOT/scripts/gpu/environment.sh" "$ADVISE"
 } > "$W/versions.txt" 2>&1
 
 build "$W/build" "$W/failures.txt"

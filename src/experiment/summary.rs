@@ -3,7 +3,6 @@
 //! accuracy, the mean and median absolute percentage errors, and the rank accuracy.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::confusion::thesis_total;
 use super::result::{Cells, ExperimentResult, FoldSizes, OptimizationResult, SampleResult, Total};
@@ -63,9 +62,9 @@ type AccuracyAndMape = (Option<Interval>, Option<Interval>);
 
 /// Every optimization's bootstrap intervals (accuracy, MAPE) and the total's accuracy
 /// interval, over the samples of all optimizations in order. The largest part of a summary,
-/// so they run on this thread and the models' helper thread (advise_ml::helper_thread), each
-/// taking the next interval as it finishes one: every interval depends only on its samples
-/// and the seed, so the threads change no figure.
+/// so they run on this thread and the models' helper thread
+/// (`advise_ml::helper_thread::map_each`), each taking the next interval as it finishes one:
+/// every interval depends only on its samples and the seed, so the threads change no figure.
 fn intervals(
     optimizations: &[OptimizationResult],
     settings: &RunSettings,
@@ -78,25 +77,18 @@ fn intervals(
     // (set, MAPE or accuracy); `None` is all samples. The largest first.
     let mut jobs: Vec<(Option<usize>, bool)> = vec![(None, false)];
     jobs.extend((0..sets.len()).flat_map(|k| [(Some(k), false), (Some(k), true)]));
-    let next = AtomicUsize::new(0);
-    let work = || {
-        let mut done = Vec::new();
-        while let Some(&(set, is_mape)) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) {
-            let samples = set.map_or(&all[..], |k| &sets[k][..]);
-            let ci = if is_mape {
-                mape_ci(samples, settings)
-            } else {
-                accuracy_ci(samples, settings)
-            };
-            done.push(((set, is_mape), ci));
+    let cis = advise_ml::helper_thread::map_each(jobs.len(), |k| {
+        let (set, is_mape) = jobs[k];
+        let samples = set.map_or(&all[..], |s| &sets[s][..]);
+        if is_mape {
+            mape_ci(samples, settings)
+        } else {
+            accuracy_ci(samples, settings)
         }
-        done
-    };
-    let (mut done, theirs) = advise_ml::helper_thread::join(work, work);
-    done.extend(theirs);
+    });
     let mut by_optimization = vec![(None, None); sets.len()];
     let mut total = None;
-    for ((set, is_mape), ci) in done {
+    for ((set, is_mape), ci) in jobs.into_iter().zip(cis) {
         match (set, is_mape) {
             (None, _) => total = ci,
             (Some(k), false) => by_optimization[k].0 = ci,

@@ -25,10 +25,12 @@ use std::time::{Duration, Instant};
 
 mod calibrate;
 mod job;
+mod map_each;
 mod placement;
 
 use calibrate::{cores_side_by_side, hand_overs_pay};
 use job::{finish, BackGuard, JobRef, StackJob, WaitGuard};
+pub use map_each::map_each;
 use placement as cpu_placement;
 
 struct Slot {

@@ -6,9 +6,8 @@
 
 use super::linear::{fit_columns, LinearParams};
 use super::m5p_tree::{Builder, Node, NodeModel};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::helper_thread::join;
+use crate::helper_thread::map_each;
 
 /// Scratch of [`Builder::prune`].
 struct Pruning<'a> {
@@ -64,17 +63,9 @@ impl Builder<'_> {
         let cost = |n: &Node| n.rows.len() * (n.model_atts.len() + 1).pow(2);
         let mut by_cost: Vec<usize> = (0..nodes.len()).collect();
         by_cost.sort_by_key(|&i| std::cmp::Reverse(cost(nodes[i])));
-        let next = AtomicUsize::new(0);
-        let fit = || -> Vec<(usize, NodeModel)> {
-            let mut done = Vec::new();
-            while let Some(&i) = by_cost.get(next.fetch_add(1, Ordering::Relaxed)) {
-                done.push((i, self.linear_model(nodes[i])));
-            }
-            done
-        };
-        let (a, b) = join(fit, fit);
+        let fitted = map_each(by_cost.len(), |k| self.linear_model(nodes[by_cost[k]]));
         let mut models: Vec<Option<NodeModel>> = vec![None; nodes.len()];
-        for (i, m) in a.into_iter().chain(b) {
+        for (&i, m) in by_cost.iter().zip(fitted) {
             models[i] = Some(m);
         }
         models

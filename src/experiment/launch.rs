@@ -25,9 +25,14 @@ pub struct LaunchFacts {
 }
 
 impl LaunchFacts {
-    /// Facts from a dataset's measurements and, for programs whose measurements lack the
-    /// device attributes, its folder's `device.json`.
-    pub fn read(dir: &Path, rows: &[MeasurementRow]) -> Result<Self> {
+    /// Facts from a dataset's measurements and, for its `programs` whose measurements lack
+    /// the device attributes (a times-only space has no measurement at all), its folder's
+    /// `device.json`.
+    pub fn read<'a>(
+        dir: &Path,
+        rows: &'a [MeasurementRow],
+        programs: impl IntoIterator<Item = &'a str>,
+    ) -> Result<Self> {
         let mut facts = Self::of_rows(rows);
         let path = dir.join(DEVICE_FILE);
         if path.is_file() {
@@ -38,8 +43,11 @@ impl LaunchFacts {
                     "{e} (expected {{\"device\": NAME, \"compute_capability\": \"7.5\"}})"
                 ),
             })?;
-            let programs: std::collections::BTreeSet<&str> =
-                rows.iter().map(|r| r.program.as_str()).collect();
+            let programs: std::collections::BTreeSet<&str> = rows
+                .iter()
+                .map(|r| r.program.as_str())
+                .chain(programs)
+                .collect();
             for p in programs {
                 facts
                     .compute_capability
@@ -159,22 +167,28 @@ mod tests {
             r#"{"device": "NVIDIA GeForce RTX 2080 Ti", "compute_capability": "7.5"}"#,
         )
         .unwrap();
-        let facts = LaunchFacts::read(&dir, &rows).unwrap();
+        let facts = LaunchFacts::read(&dir, &rows, []).unwrap();
         assert_eq!(
             facts.compute_capability.get("p").map(String::as_str),
+            Some("7.5")
+        );
+        // A times-only space has no measurement: its programs come from its samples.
+        let facts = LaunchFacts::read(&dir, &[], ["q"]).unwrap();
+        assert_eq!(
+            facts.compute_capability.get("q").map(String::as_str),
             Some("7.5")
         );
         // The measured attributes win over the folder's file.
         let mut with_attr = rows.clone();
         with_attr.push(row("a", "device__attribute_compute_capability_major", 9.0));
         with_attr.push(row("a", "device__attribute_compute_capability_minor", 0.0));
-        let facts = LaunchFacts::read(&dir, &with_attr).unwrap();
+        let facts = LaunchFacts::read(&dir, &with_attr, []).unwrap();
         assert_eq!(
             facts.compute_capability.get("p").map(String::as_str),
             Some("9.0")
         );
         std::fs::write(dir.join(DEVICE_FILE), "{").unwrap();
-        let err = LaunchFacts::read(&dir, &rows).unwrap_err().to_string();
+        let err = LaunchFacts::read(&dir, &rows, []).unwrap_err().to_string();
         assert!(err.contains(DEVICE_FILE), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -1,0 +1,59 @@
+use super::{is_applied, label, rank, Suggestion};
+
+#[test]
+fn applied_optimizations_match_whole_names_not_prefixes() {
+    assert!(is_applied("SHMEM", "shmem"));
+    assert!(is_applied("READ_ONLY on", "READ_ONLY"));
+    assert!(is_applied("TILE_SIZE up", "tile_size up"));
+    assert!(!is_applied("SHMEM", "S"));
+    assert!(!is_applied("SORT", "S"));
+    assert!(!is_applied("TILE_SIZE up", "TILE"));
+    assert!(!is_applied("SHMEM", ""));
+}
+
+#[test]
+fn recommendations_inside_the_data_rank_by_confidence() {
+    let s = |name: &str, verdict: &'static str, p: f64, c: f64, extrapolation: bool| Suggestion {
+        optimization: name.into(),
+        predicted_speedup: p,
+        second_opinion: p,
+        confidence: c,
+        confidence_label: label(c),
+        verdict,
+        extrapolation,
+        reason: String::new(),
+        validated_accuracy: None,
+        majority_accuracy: None,
+        across_programs_accuracy: None,
+        validation_table: None,
+        raw_score: 0.0,
+        coverage: 1.0,
+        simulated_only: false,
+        deciding_counters: Vec::new(),
+        step: None,
+    };
+    let mut list = [
+        s("NOTHING", "no clear effect", 1.01, 0.99, false),
+        s("FAR", "recommend", 1.84, 0.61, true),
+        s("NEAR", "recommend", 1.37, 0.99, false),
+        s("NEAR_SMALL", "recommend", 1.10, 0.99, false),
+        s("FAR_SMALL", "recommend", 1.30, 0.61, true),
+        // A large prediction does not lift a less certain suggestion above a surer one.
+        s("UNSURE_BIG", "recommend", 1.90, 0.55, false),
+        s("SURE_SMALL", "recommend", 1.05, 0.70, false),
+    ];
+    list.sort_by(rank);
+    let order: Vec<&str> = list.iter().map(|s| s.optimization.as_str()).collect();
+    assert_eq!(
+        order,
+        [
+            "NEAR",
+            "NEAR_SMALL",
+            "SURE_SMALL",
+            "UNSURE_BIG",
+            "FAR",
+            "FAR_SMALL",
+            "NOTHING"
+        ]
+    );
+}

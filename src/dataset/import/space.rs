@@ -104,7 +104,7 @@ impl TuningSpace {
                     param: self.params[i].clone(),
                     from: w[0].clone(),
                     to: w[1].clone(),
-                    family: crate::dataset::families::of_param(&self.params[i])
+                    family: crate::dataset::families::of_step(&self.params[i], &w[0])
                         .unwrap_or_default()
                         .to_string(),
                 });

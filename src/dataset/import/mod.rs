@@ -42,6 +42,60 @@ pub struct ImportSummary {
     pub failed: usize,
     pub measurements: usize,
     pub switches: Vec<String>,
+    /// The switches by optimization family ("none": in no family), as their parameter's name
+    /// where all of its steps share the family, else as `PARAM:FROM->TO`.
+    pub families: std::collections::BTreeMap<String, Vec<String>>,
+}
+
+/// The switches grouped by family, for [`ImportSummary::families`].
+pub fn switches_by_family(
+    switches: &[SwitchRow],
+) -> std::collections::BTreeMap<String, Vec<String>> {
+    let family = |s: &SwitchRow| {
+        if s.family.is_empty() {
+            "none".to_string()
+        } else {
+            s.family.clone()
+        }
+    };
+    let mut out: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    let mut params: Vec<&str> = Vec::new();
+    for s in switches {
+        if !params.contains(&s.param.as_str()) {
+            params.push(&s.param);
+        }
+    }
+    for param in params {
+        let steps: Vec<&SwitchRow> = switches.iter().filter(|s| s.param == param).collect();
+        if steps.iter().all(|s| s.family == steps[0].family) {
+            out.entry(family(steps[0]))
+                .or_default()
+                .push(param.to_string());
+        } else {
+            for s in steps {
+                out.entry(family(s))
+                    .or_default()
+                    .push(format!("{}:{}->{}", s.param, s.from, s.to));
+            }
+        }
+    }
+    out
+}
+
+/// The text line of [`ImportSummary::families`]: `BLOCK_SIZE: MDIMC, NDIMC; none: MWG`.
+pub fn families_line(families: &std::collections::BTreeMap<String, Vec<String>>) -> String {
+    let mut parts: Vec<String> = families
+        .iter()
+        .filter(|(f, _)| f.as_str() != "none")
+        .map(|(f, v)| format!("{f}: {}", v.join(", ")))
+        .collect();
+    if let Some(none) = families.get("none") {
+        parts.push(format!(
+            "no family: {} (name one in switches.csv's family column to match it across programs)",
+            none.join(", ")
+        ));
+    }
+    parts.join("; ")
 }
 
 /// Creates `out` and writes a dataset's three tables into it: `measurements.csv.gz` (counter
@@ -89,6 +143,7 @@ pub fn write_dataset(
             .iter()
             .map(|s| format!("{}:{}->{}", s.param, s.from, s.to))
             .collect(),
+        families: switches_by_family(&switches),
     };
     // Keep the upstream provenance and license with the data they describe.
     if let Some(src_dir) = source.parent() {
@@ -181,4 +236,37 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
         (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn switches_are_listed_by_family_whole_parameters_first() {
+        let row = |param: &str, from: &str, to: &str, family: &str| SwitchRow {
+            program: "k".into(),
+            param: param.into(),
+            from: from.into(),
+            to: to.into(),
+            family: family.into(),
+        };
+        let switches = [
+            row("MDIMC", "8", "16", "BLOCK_SIZE"),
+            row("MDIMC", "16", "32", "BLOCK_SIZE"),
+            row("INNER_UNROLL_FACTOR", "0", "1", ""),
+            row("INNER_UNROLL_FACTOR", "1", "2", "UNROLL"),
+            row("VWM", "1", "2", ""),
+        ];
+        let by = switches_by_family(&switches);
+        assert_eq!(by["BLOCK_SIZE"], ["MDIMC"]);
+        assert_eq!(by["UNROLL"], ["INNER_UNROLL_FACTOR:1->2"]);
+        assert_eq!(by["none"], ["INNER_UNROLL_FACTOR:0->1", "VWM"]);
+        assert_eq!(
+            families_line(&by),
+            "BLOCK_SIZE: MDIMC; UNROLL: INNER_UNROLL_FACTOR:1->2; no family: \
+             INNER_UNROLL_FACTOR:0->1, VWM (name one in switches.csv's family column to match \
+             it across programs)"
+        );
+    }
 }

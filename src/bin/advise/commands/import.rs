@@ -84,13 +84,14 @@ fn import(tool: ToolArg, file: &Path, out: &Path, json: bool, times_only: bool) 
     }
     note(&format!("wrote {}", out.display()));
     stdout.emit(&format!(
-        "{} on {}: {} configurations ({} failed), {} counter measurements, input {}\nswitches: {}\n",
+        "{} on {}: {} configurations ({} failed), {} counter measurements, input {}\nswitches: {}\nfamilies: {}\n",
         summary.program,
         summary.device,
         summary.configs,
         summary.failed,
         summary.measurements,
         summary.input,
-        summary.switches.join(", ")
+        summary.switches.join(", "),
+        advise::dataset::import::families_line(&summary.families)
     ))
 }

@@ -6,18 +6,18 @@ use std::path::{Path, PathBuf};
 
 use advise::profile::{parse_path, Format, FormatChoice, ProfileData};
 
-fn fixture(rel: &str) -> PathBuf {
+pub(crate) fn fixture(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures")
         .join(rel)
 }
 
-fn parse(rel: &str) -> ProfileData {
+pub(crate) fn parse(rel: &str) -> ProfileData {
     parse_path(&fixture(rel), FormatChoice::Auto).unwrap_or_else(|e| panic!("{rel}: {e}"))
 }
 
 /// The value of `metric` in launch `launch` (first match), in base units.
-fn value(d: &ProfileData, launch: u64, metric: &str) -> (f64, String) {
+pub(crate) fn value(d: &ProfileData, launch: u64, metric: &str) -> (f64, String) {
     let m = d
         .measurements
         .iter()
@@ -26,7 +26,7 @@ fn value(d: &ProfileData, launch: u64, metric: &str) -> (f64, String) {
     (m.value, m.unit.clone())
 }
 
-fn close(a: f64, b: f64) -> bool {
+pub(crate) fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-12 * a.abs().max(b.abs())
 }
 
@@ -311,111 +311,6 @@ fn gzipped_files_read_the_same() {
     let a = parse_path(&f, FormatChoice::Auto).unwrap();
     let b = parse_path(&gz, FormatChoice::Auto).unwrap();
     assert_eq!(a.measurements, b.measurements);
-}
-
-/// A real GPGPU-Sim log of the project's own NB baseline (n = 512, one step) on the 2-SM
-/// SM7_QV100 configuration of the simulated campaign (tests/fixtures/PROVENANCE.md).
-const SIM_NB: &str = "gpgpusim/gpgpusim_SM7_QV100x2_NB_000000_512.log.gz";
-
-/// The values of `name = V` lines of the log, in order: what the simulator printed.
-fn printed(text: &str, name: &str) -> Vec<f64> {
-    text.lines()
-        .filter_map(|l| l.strip_prefix(name)?.trim_start().strip_prefix('='))
-        .filter_map(|v| v.split_whitespace().next()?.parse().ok())
-        .collect()
-}
-
-fn sim_text() -> String {
-    use std::io::Read;
-    let mut s = String::new();
-    flate2::read::GzDecoder::new(std::fs::File::open(fixture(SIM_NB)).unwrap())
-        .read_to_string(&mut s)
-        .unwrap();
-    s
-}
-
-#[test]
-fn gpgpusim_log_gives_per_kernel_cycles_and_instructions() {
-    let d = parse(SIM_NB);
-    assert_eq!(d.format, Format::GpgpuSim);
-    let text = sim_text();
-    let cycles = printed(&text, "gpu_sim_cycle");
-    let insn = printed(&text, "gpu_sim_insn");
-    let launches = d.launches();
-    assert_eq!(launches.len(), 2, "force and integrate");
-    assert_eq!(launches[0].1, "force(Params)");
-    assert_eq!(launches[1].1, "integrate(Params)");
-    for (i, (launch, _)) in launches.iter().enumerate() {
-        assert_eq!(value(&d, *launch, "gpc__cycles_elapsed.max").0, cycles[i]);
-        assert_eq!(
-            value(&d, *launch, "smsp__thread_inst_executed.sum").0,
-            insn[i]
-        );
-        // 1132 MHz core clock of SM7_QV100: ns = cycles / 1.132.
-        assert!(close(
-            value(&d, *launch, "gpu__time_duration.sum").0,
-            cycles[i] / 1.132
-        ));
-    }
-    // Cumulative counters are differenced: the kernels' warp instructions add up to the
-    // running total the last block printed.
-    let warp_total = printed(&text, "gpgpu_n_tot_w_icount");
-    let sum: f64 = launches
-        .iter()
-        .map(|(l, _)| value(&d, *l, "smsp__inst_executed.sum").0)
-        .sum();
-    assert_eq!(sum, *warp_total.last().unwrap());
-    assert_eq!(value(&d, launches[0].0, "launch__grid_size").0, 2.0);
-    assert_eq!(value(&d, launches[0].0, "launch__block_size").0, 256.0);
-    // The simulated QV100's compute capability, from the configuration options.
-    for (name, v) in [
-        ("device__attribute_compute_capability_major", 7.0),
-        ("device__attribute_compute_capability_minor", 0.0),
-    ] {
-        assert_eq!(value(&d, launches[0].0, name).0, v);
-    }
-    // NB's force loop is uniform: every issued warp instruction has 32 active threads.
-    let ratio = value(
-        &d,
-        launches[0].0,
-        "smsp__thread_inst_executed_per_inst_executed.ratio",
-    )
-    .0;
-    assert!(ratio > 31.0 && ratio <= 32.0, "{ratio}");
-    assert!(value(&d, launches[0].0, "gpgpusim__gpgpu_n_load_insn").0 > 0.0);
-}
-
-#[test]
-fn a_killed_simulation_is_a_clear_error_with_the_line() {
-    let text = sim_text();
-    let lines: Vec<&str> = text.lines().collect();
-    let dir = tempfile::tempdir().unwrap();
-    // Killed inside the second kernel's statistics (they start at the second kernel_name).
-    let second = lines
-        .iter()
-        .enumerate()
-        .filter(|(_, l)| l.starts_with("kernel_name = "))
-        .nth(1)
-        .unwrap()
-        .0;
-    let cut = dir.path().join("killed.log");
-    std::fs::write(&cut, lines[..second + 40].join("\n")).unwrap();
-    let e = parse_path(&cut, FormatChoice::Auto)
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains(&format!("killed.log:{}:", second + 1)), "{e}");
-    assert!(e.contains("truncated"), "{e}");
-    // Killed while the second kernel ran: it was launched but has no statistics.
-    let pushed = lines
-        .iter()
-        .position(|l| l.contains("pushing kernel '_Z9integrate"))
-        .unwrap();
-    std::fs::write(&cut, lines[..pushed + 3].join("\n")).unwrap();
-    let e = parse_path(&cut, FormatChoice::Auto)
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains(&format!("killed.log:{}:", pushed + 1)), "{e}");
-    assert!(e.contains("did not finish"), "{e}");
 }
 
 /// `ncu --csv --print-summary per-kernel`: the header and the four rows an NVIDIA Jetson AGX

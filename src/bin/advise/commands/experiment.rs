@@ -287,11 +287,7 @@ pub fn run_command(cmd: &ExperimentCommand, out: &Output) -> Result<()> {
     }
     let parts: Vec<&str> = cmd.experiments.split(',').map(str::trim).collect();
     if parts.contains(&"lopo") && cmd.step == Step::Off && !pool.columns.is_empty() {
-        note(
-            "leave one program out on counters alone: across programs the step features (where \
-             a tuning step starts, how far it goes, what it does to occupancy) carry over \
-             better than counters (docs/families.md); compare with `--step only`",
-        );
+        note("across programs the step features carry over better than counters (docs/families.md): compare with `--step only`");
     }
     let nbbh = pool
         .samples

@@ -118,3 +118,44 @@ fn the_docs_table_is_this_table() {
         "docs/families.md is out of date: regenerate it from `advise features --formulas`"
     );
 }
+
+/// The 196 single names of docs/tuning-parameter-names.md with the family each means in its
+/// kernel: every name of no family stays out, and every other one is matched but for the
+/// names the rules leave to `switches.csv` (and BiCG's `TILE`, matched as a tile).
+#[test]
+fn the_researched_public_names_match_as_documented() {
+    let text = include_str!("../../../tests/fixtures/tuning-parameter-names.txt");
+    let left_to_switches_csv = [
+        "BICG_BATCH",
+        "ROWS_PROCESSED",
+        "LOCAL",
+        "BLOCK_SIZE_COLS",
+        "BLOCK_SIZE_ROWS",
+        "MWG",
+        "NWG",
+        "KREG",
+        "WGD",
+        "TMMWGSX",
+        "TS",
+    ];
+    let (mut matched, mut total) = (0, 0);
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let mut words = line.split_whitespace();
+        let (Some(name), Some(family)) = (words.next(), words.next()) else {
+            panic!("malformed line `{line}`");
+        };
+        let got = of_param(name);
+        if family == "-" {
+            assert_eq!(got, None, "{name} belongs to no family");
+        } else if name == "TILE" {
+            assert_eq!(got, Some("TILE_SIZE"), "the one known wrong match");
+        } else if left_to_switches_csv.contains(&name) {
+            assert_eq!(got, None, "{name}");
+        } else {
+            assert_eq!(got, Some(family), "{name}");
+            matched += 1;
+        }
+        total += 1;
+    }
+    assert_eq!((matched, total), (102, 196));
+}

@@ -64,7 +64,6 @@ pub const FAMILIES: &[Family] = &[
             "ELEMENTS_PER_THREAD",
             "ITEMS_PER_THREAD",
             "COARSENING",
-            "TILE",
             "Z_ITERATIONS",
             "TILING_FACTOR",
             "WORK_PER_THREAD_FACTOR",

@@ -112,10 +112,17 @@ pub fn run_knowing(
                     ),
                     _ => return Err(e.into()),
                 };
-                let at =
-                    unknown_metric(&said).and_then(|name| list.iter().position(|m| m.name == name));
-                let Some(at) = at else {
+                let Some(name) = unknown_metric(&said) else {
                     return Err(e.into());
+                };
+                let Some(at) = list.iter().position(|m| m.name == name) else {
+                    return Err(Error::tool(
+                        "ncu",
+                        format!(
+                            "{}: update Nsight Compute, or take the metric out of {METRICS_FILE}",
+                            not_known(&name)
+                        ),
+                    ));
                 };
                 let dropped = list.remove(at);
                 if let Ok(mut u) = UNKNOWN_METRICS.lock() {
@@ -124,6 +131,17 @@ pub fn run_knowing(
             }
         }
     }
+}
+
+/// What to say of a metric ncu stopped at and that advise did not ask for by that name (`name`
+/// as [`unknown_metric`] gives it, possibly empty), before the remedy.
+pub fn not_known(name: &str) -> String {
+    let which = if name.is_empty() {
+        "a metric it was asked for".to_string()
+    } else {
+        format!("the metric `{name}`")
+    };
+    format!("this ncu does not know {which} (an older Nsight Compute, or a GPU without it)")
 }
 
 /// Replay passes per profiled kernel, from ncu's `==PROF== Profiling "k" - 0: ... - 9 passes`.

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use super::ncu::unknown_metric;
+use super::ncu::{not_known, unknown_metric};
 use super::tool::{self, ToolError, NCU};
 use crate::error::{Error, Result};
 
@@ -131,18 +131,13 @@ pub fn profile(r: &ProfileRequest) -> Result<Profiled> {
                     unknown_metrics.push(name);
                 }
                 None => {
-                    let which = if name.is_empty() {
-                        "a metric it was asked for".to_string()
-                    } else {
-                        format!("the metric `{name}`")
-                    };
                     return Err(Error::tool(
                         "ncu",
                         format!(
-                            "this ncu does not know {which} (an older Nsight Compute, or a GPU \
-                             without it): update Nsight Compute, or profile the program yourself \
-                             with `ncu --csv --page raw --set full` and give that CSV to `advise \
-                             suggest --ncu-csv`"
+                            "{}: update Nsight Compute, or profile the program yourself with \
+                             `ncu --csv --page raw --set full` and give that CSV to `advise \
+                             suggest --ncu-csv`",
+                            not_known(&name)
                         ),
                     ));
                 }

@@ -269,6 +269,25 @@ fn a_metric_ncu_does_not_know_is_left_out_and_reported() {
     assert!(missing.contains(&"sm__cycles_elapsed.avg"), "{missing:?}");
 }
 
+/// An ncu that stops at a metric advise did not ask for by that name fails the job with what
+/// to do, rather than dropping metrics blindly.
+#[test]
+fn a_metric_ncu_names_but_was_not_asked_for_fails_with_the_remedy() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = fake_build(dir.path(), "nb");
+    let out = dir.path().join("campaign");
+    collect(&bin, &out, &["--variants", "000000"])
+        .env("STANDIN_NCU_UNKNOWN_ALWAYS", "smsp__made_up.sum")
+        .assert()
+        .failure()
+        .stdout(predicate::str::contains(
+            "this ncu does not know the metric `smsp__made_up.sum`",
+        ))
+        .stdout(predicate::str::contains(
+            "take the metric out of metrics.txt",
+        ));
+}
+
 #[test]
 fn missing_binaries_point_to_advise_build() {
     let dir = tempfile::tempdir().unwrap();

@@ -7,6 +7,7 @@
 # renumbered to the number of launches the program reports).
 #   STANDIN_NCU_FAIL=1   exit 1 with ncu-like error text instead
 #   STANDIN_NCU_UNKNOWN=NAME  fail as an ncu that does not know metric NAME, when it is asked for
+#   STANDIN_NCU_UNKNOWN_ALWAYS=NAME  the same failure whatever it is asked for
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 fixture="${STANDIN_NCU_FIXTURE:-$here/../fixtures/ncu/ncu_raw_B200_roofline-analysis_torch_sdpa_flash.csv}"
@@ -26,6 +27,10 @@ done
 if [ "${STANDIN_NCU_FAIL:-}" = 1 ]; then echo "==ERROR== Failed to profile kernel" >&2; exit 1; fi
 if [ -n "${STANDIN_NCU_UNKNOWN:-}" ] && printf ',%s,' "$metrics" | grep -qF ",$STANDIN_NCU_UNKNOWN,"; then
     echo "==ERROR== Failed to find metric $STANDIN_NCU_UNKNOWN" >&2
+    exit 1
+fi
+if [ -n "${STANDIN_NCU_UNKNOWN_ALWAYS:-}" ]; then
+    echo "==ERROR== Failed to find metric $STANDIN_NCU_UNKNOWN_ALWAYS" >&2
     exit 1
 fi
 out="$("$@")"

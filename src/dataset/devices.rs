@@ -16,28 +16,53 @@ pub struct DeviceFile {
 /// The file name of [`DeviceFile`] in a dataset folder.
 pub const DEVICE_FILE: &str = "device.json";
 
-/// Marketing names (matched as whole words, the first that occurs wins) and their compute
-/// capability.
-const DEVICES: &[(&str, &str)] = &[
+/// Marketing names (matched as whole words, the first that occurs wins, so a name that holds
+/// another comes first) and their compute capability; only capabilities the occupancy
+/// calculator knows (static_analysis::occupancy).
+pub const DEVICES: &[(&str, &str)] = &[
     ("RTX 2080 Ti", "7.5"),
     ("RTX 2080", "7.5"),
     ("RTX 2070", "7.5"),
     ("RTX 2060", "7.5"),
     ("TITAN RTX", "7.5"),
     ("Tesla T4", "7.5"),
+    ("GTX 1660", "7.5"),
+    ("GTX 1650", "7.5"),
+    ("Quadro RTX 8000", "7.5"),
+    ("Quadro RTX 6000", "7.5"),
+    ("Quadro RTX 5000", "7.5"),
+    ("Quadro RTX 4000", "7.5"),
     ("RTX 3090", "8.6"),
     ("RTX 3080", "8.6"),
     ("RTX 3070", "8.6"),
     ("RTX 3060", "8.6"),
+    ("RTX 3050", "8.6"),
     ("RTX A4000", "8.6"),
     ("RTX A6000", "8.6"),
+    ("RTX A5500", "8.6"),
+    ("RTX A5000", "8.6"),
+    ("RTX A4500", "8.6"),
+    ("RTX A2000", "8.6"),
     ("A4000", "8.6"),
     ("A6000", "8.6"),
+    ("A40", "8.6"),
+    ("A10", "8.6"),
+    ("A10G", "8.6"),
+    ("A16", "8.6"),
     ("RTX 4090", "8.9"),
     ("RTX 4080", "8.9"),
+    ("RTX 4070", "8.9"),
+    ("RTX 4060", "8.9"),
+    ("RTX 6000 Ada", "8.9"),
+    ("RTX 5000 Ada", "8.9"),
+    ("RTX 4500 Ada", "8.9"),
+    ("RTX 4000 Ada", "8.9"),
+    ("L40S", "8.9"),
     ("L40", "8.9"),
+    ("L4", "8.9"),
     ("A100", "8.0"),
     ("A30", "8.0"),
+    ("A800", "8.0"),
     ("RTX 5090", "12.0"),
     ("RTX 5080", "12.0"),
     ("RTX 5070", "12.0"),
@@ -49,19 +74,34 @@ const DEVICES: &[(&str, &str)] = &[
     ("GB300", "10.3"),
     ("H100", "9.0"),
     ("H200", "9.0"),
+    ("GH200", "9.0"),
+    ("H800", "9.0"),
     ("V100", "7.0"),
     ("TITAN V", "7.0"),
     ("P100", "6.0"),
+    ("TITAN X (Pascal)", "6.1"),
     ("GTX 1080", "6.1"),
     ("GTX 1070", "6.1"),
     ("GTX 1060", "6.1"),
+    ("GTX 1050", "6.1"),
+    ("Tesla P40", "6.1"),
+    ("Tesla P4", "6.1"),
+    ("Quadro P6000", "6.1"),
     ("TITAN Xp", "6.1"),
     ("GTX 980", "5.2"),
     ("GTX 970", "5.2"),
     ("TITAN X", "5.2"),
+    ("GTX 960", "5.2"),
+    ("Tesla M40", "5.2"),
+    ("Tesla M60", "5.2"),
+    ("Quadro M6000", "5.2"),
+    ("GTX 750", "5.0"),
+    ("K80", "3.7"),
     ("K40", "3.5"),
     ("K20", "3.5"),
     ("GTX 680", "3.0"),
+    ("GTX 780", "3.5"),
+    ("GTX TITAN", "3.5"),
 ];
 
 /// The compute capability ("7.5") of a device name such as "NVIDIA GeForce RTX 2080 Ti";
@@ -109,6 +149,24 @@ mod tests {
         );
         assert_eq!(compute_capability_of("NVIDIA B200"), Some("10.0"));
         assert_eq!(compute_capability_of("NVIDIA GB200"), Some("10.0"));
+        // Names one of which holds another: the right one wins.
+        for (name, cc) in [
+            ("NVIDIA GeForce GTX TITAN X", "5.2"),
+            ("NVIDIA TITAN X (Pascal)", "6.1"),
+            ("GeForce GTX TITAN Black", "3.5"),
+            ("NVIDIA RTX 6000 Ada Generation", "8.9"),
+            ("Quadro RTX 6000", "7.5"),
+            ("NVIDIA L40S", "8.9"),
+            ("NVIDIA L4", "8.9"),
+            ("NVIDIA A10G", "8.6"),
+            ("NVIDIA A10", "8.6"),
+            ("NVIDIA GH200 480GB", "9.0"),
+            ("Tesla P4", "6.1"),
+            ("Tesla K80", "3.7"),
+            ("NVIDIA GeForce GTX 750 Ti", "5.0"),
+        ] {
+            assert_eq!(compute_capability_of(name), Some(cc), "{name}");
+        }
         assert_eq!(compute_capability_of("NVIDIA RTX A1000"), None);
         assert_eq!(compute_capability_of("AMD Instinct MI250X"), None);
     }

@@ -310,4 +310,11 @@ mod tests {
         assert_eq!(occupancy(&a, 1024, &k(128, 0)).active_blocks, 0);
         assert_eq!(occupancy(&a, 2048, &k(16, 0)).active_blocks, 0);
     }
+
+    #[test]
+    fn every_named_gpu_has_a_known_compute_capability() {
+        for (name, cc) in crate::dataset::devices::DEVICES {
+            assert!(Arch::parse(cc).is_ok(), "{name}: {cc}");
+        }
+    }
 }

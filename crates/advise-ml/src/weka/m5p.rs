@@ -272,4 +272,22 @@ mod tests {
             }
         }
     }
+
+    /// Synthetic: a column holding two neighbouring floats, 2^53 + 2 and 2^53 + 4 (apart by
+    /// more than Weka's 1e-6 tie margin), whose midpoint rounds to the larger, so that a split
+    /// there would put every row on one side. The node stays a leaf instead of splitting
+    /// again forever (which overflowed the stack: a split otherwise leaves each child at
+    /// least a fifth of the node's rows, so a tree is at most about log(n) / log(5/4) deep).
+    #[test]
+    fn splits_that_separate_nothing_and_deep_trees_end() {
+        let big = 2f64.powi(53);
+        let (a, b) = (big + 2.0, big + 4.0);
+        assert_eq!((a + b) * 0.5, b);
+        let x: Vec<Vec<f64>> = (0..64)
+            .map(|i| vec![if i % 2 == 0 { a } else { b }])
+            .collect();
+        let y: Vec<f64> = (0..64).map(|i| (i % 2) as f64).collect();
+        let model = M5pParams::default().fit(&data(x.clone(), y)).unwrap();
+        assert!(model.predict(&x).unwrap().iter().all(|p| p.is_finite()));
+    }
 }

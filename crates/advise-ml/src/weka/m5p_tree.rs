@@ -166,6 +166,14 @@ impl Builder<'_> {
                     let goes_left = |i: usize| col[i] <= best.value;
                     let (l, r): (Vec<usize>, Vec<usize>) =
                         rows.iter().partition(|&&i| goes_left(i));
+                    if l.is_empty() || r.is_empty() {
+                        // Two neighbouring values so close that their midpoint rounds to
+                        // one of them put every row on one side: splitting again would
+                        // repeat this node forever (Weka's recursion overflows its stack
+                        // there), so the node stays a leaf.
+                        node.rows = rows;
+                        return node;
+                    }
                     let mid = sorted.partition(lo, hi, &rows, goes_left);
                     node.split = Some((attr, best.value));
                     let (left, right) = self.children(sorted, (lo, mid, hi), l, r, &ties);

@@ -2,7 +2,12 @@
 //! tune_params_keys, tune_params, cache: {"v1,v2,...": {<param>: v, ..., "time": ms, ...}}}`.
 //!
 //! Failed configurations hold a string instead of a time (`"CompilationFailedConfig"`,
-//! `"RuntimeFailedConfig"`, `"InvalidConfig"`). Kernel Tuner writes the cache while it runs, one
+//! `"RuntimeFailedConfig"`, `"InvalidConfig"`). Kernel Tuner's observers add their results to
+//! an entry: `NCUObserver` each Nsight Compute metric by its name (`dram__bytes.sum`), and
+//! `RegisterObserver` the registers per thread (`num_regs`); they become the configuration's
+//! counters (registers as `launch__registers_per_thread`), with its time as
+//! `gpu__time_duration.sum` as a KTT import has it. Other entries (the tool's own times,
+//! user-defined metrics such as `GFLOP/s`, power) are not counters. Kernel Tuner writes the cache while it runs, one
 //! entry per line, and closes the braces only at the end: a cache cut off mid-run is repaired
 //! by keeping its complete entries.
 
@@ -11,6 +16,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
+use super::ktt::{unit_of, COMPILE_METRICS, TIME_METRIC};
 use super::space::{value_text, Config, TuningSpace};
 use crate::error::{Error, Result};
 
@@ -80,11 +86,15 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
             Some(serde_json::Value::String(s)) => (None, Some(s.clone())),
             _ => (None, Some("no time".to_string())),
         };
+        let counters = match time_ms {
+            Some(t) => observed(&cache.kernel_name, &params, obj, t),
+            None => Vec::new(),
+        };
         configs.push(Config {
             values,
             time_ms,
             failure,
-            counters: Vec::new(),
+            counters,
         });
     }
     let mut notes = vec![("problem size".to_string(), cache.problem_size.to_string())];
@@ -102,6 +112,51 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
         configs,
         notes,
     })
+}
+
+/// Whether an entry's key names an Nsight Compute metric (`unit__counter.rollup`, as
+/// `NCUObserver` records it).
+fn is_ncu_metric(key: &str) -> bool {
+    let Some((unit, rest)) = key.split_once("__") else {
+        return false;
+    };
+    !unit.is_empty()
+        && !rest.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+}
+
+/// The counters Kernel Tuner's observers recorded in an entry of time `time_ms`, none where
+/// it has neither an Nsight Compute metric nor `num_regs`.
+fn observed(
+    kernel: &str,
+    params: &[String],
+    entry: &serde_json::Map<String, serde_json::Value>,
+    time_ms: f64,
+) -> Vec<(String, String, String, f64)> {
+    let mut out = Vec::new();
+    for (key, value) in entry {
+        let Some(v) = value.as_f64() else { continue };
+        if params.contains(key) {
+            continue;
+        }
+        if key == "num_regs" {
+            let (name, unit) = COMPILE_METRICS[0];
+            out.push((kernel.to_string(), name.to_string(), unit.to_string(), v));
+        } else if is_ncu_metric(key) && key != TIME_METRIC {
+            out.push((kernel.to_string(), key.clone(), unit_of(key).into(), v));
+        }
+    }
+    if !out.is_empty() {
+        out.push((
+            kernel.to_string(),
+            TIME_METRIC.into(),
+            "second".into(),
+            time_ms * 1e-3,
+        ));
+    }
+    out
 }
 
 #[cfg(test)]
@@ -131,6 +186,37 @@ mod tests {
         let s = read(Path::new("c.json"), cut.as_bytes()).unwrap();
         assert_eq!(s.configs.len(), 2);
         assert!(s.notes.iter().any(|(k, _)| k == "repaired"));
+    }
+
+    /// A cache written with `NCUObserver` and `RegisterObserver` (synthetic entries in their
+    /// format): the metrics and registers become counters, the tool's times and a user metric
+    /// do not; an entry without them has none.
+    #[test]
+    fn observers_results_become_counters() {
+        let cache = r#"{"device_name": "NVIDIA GeForce RTX 3090", "kernel_name": "k",
+"tune_params_keys": ["block_size_x"], "tune_params": {"block_size_x": [32, 64]},
+"cache": {
+"32": {"block_size_x": 32, "time": 2.0, "times": [2.0], "compile_time": 300.0,
+       "GFLOP/s": 10.0, "num_regs": 40, "dram__bytes.sum": 1000.0,
+       "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum": 64.0},
+"64": {"block_size_x": 64, "time": 1.0, "times": [1.0]}}}"#;
+        let s = read(Path::new("c.json"), cache.as_bytes()).unwrap();
+        let mut names: Vec<&str> = s.configs[0].counters.iter().map(|c| c.1.as_str()).collect();
+        names.sort_unstable();
+        assert_eq!(
+            names,
+            [
+                "dram__bytes.sum",
+                "gpu__time_duration.sum",
+                "launch__registers_per_thread",
+                "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"
+            ]
+        );
+        let time = s.configs[0].counters.iter().find(|c| c.1 == TIME_METRIC);
+        assert_eq!(time.map(|c| c.3), Some(2.0e-3));
+        assert!(s.configs[1].counters.is_empty());
+        assert!(!is_ncu_metric("GFLOP/s") && !is_ncu_metric("compile_time"));
+        assert!(!is_ncu_metric("__x") && !is_ncu_metric("a__"));
     }
 
     #[test]

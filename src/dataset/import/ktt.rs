@@ -86,11 +86,11 @@ struct Counter {
 }
 
 /// The kernel's duration, as every import names it.
-const TIME_METRIC: &str = "gpu__time_duration.sum";
+pub(super) const TIME_METRIC: &str = "gpu__time_duration.sum";
 
 /// The compiler's facts of a configuration (name, unit): registers, local and private memory,
 /// in the order of `CompilationData`'s fields read below.
-const COMPILE_METRICS: [(&str, &str); 3] = [
+pub(super) const COMPILE_METRICS: [(&str, &str); 3] = [
     ("launch__registers_per_thread", "register/thread"),
     ("ktt__local_memory_size", "byte/block"),
     ("ktt__private_memory_size", "byte/thread"),
@@ -127,7 +127,7 @@ fn ms_per_unit(path: &Path, unit: Option<&str>) -> Result<f64> {
 }
 
 /// A counter's unit, from its ncu name (KTT stores none).
-fn unit_of(name: &str) -> &'static str {
+pub(super) fn unit_of(name: &str) -> &'static str {
     if name.contains(".pct") {
         "%"
     } else if name.contains("sectors") {

@@ -199,3 +199,49 @@ fn a_times_only_space_learns_from_its_steps() {
             "no counters (a times-only dataset)",
         ));
 }
+
+/// A Kernel Tuner cache written with `RegisterObserver` (synthetic: the pnpoly fixture with
+/// 32 registers per thread added to each timed entry) gives its block-size steps occupancy:
+/// the registers come in as counters and the GPU from the device name.
+#[test]
+fn registers_a_kernel_tuner_observer_recorded_give_occupancy() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let text = {
+        use std::io::Read;
+        let mut s = String::new();
+        flate2::read::GzDecoder::new(
+            std::fs::File::open(root.join("tests/fixtures/spaces/pnpoly__RTX_2080_Ti.json.gz"))
+                .unwrap(),
+        )
+        .read_to_string(&mut s)
+        .unwrap();
+        s
+    };
+    let mut cache: serde_json::Value = serde_json::from_str(&text).unwrap();
+    for entry in cache["cache"].as_object_mut().unwrap().values_mut() {
+        if entry["time"].is_number() {
+            entry["num_regs"] = serde_json::json!(32);
+        }
+    }
+    let file = dir.path().join("pnpoly_regs.json");
+    std::fs::write(&file, cache.to_string()).unwrap();
+    let out = dir.path().join("pnpoly");
+    advise()
+        .args(["import", "kernel-tuner"])
+        .arg(&file)
+        .arg("--out-dir")
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(" 0 counter measurements").not());
+    advise()
+        .current_dir(root)
+        .args(["-q", "experiment", "--exp", "kfold", "--method", "m5p"])
+        .args(["--step", "only", "--dataset"])
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(" switches, 4 features"))
+        .stdout(predicates::str::contains("baseline:occupancy"));
+}

@@ -7,9 +7,10 @@
 //! `RegisterObserver` the registers per thread (`num_regs`); they become the configuration's
 //! counters (registers as `launch__registers_per_thread`), with its time as
 //! `gpu__time_duration.sum` as a KTT import has it. Other entries (the tool's own times,
-//! user-defined metrics such as `GFLOP/s`, power) are not counters. Kernel Tuner writes the cache while it runs, one
-//! entry per line, and closes the braces only at the end: a cache cut off mid-run is repaired
-//! by keeping its complete entries.
+//! user-defined metrics such as `GFLOP/s`, power) are not counters.
+//!
+//! Kernel Tuner writes the cache while it runs, one entry per line, and closes the braces only
+//! at the end: a cache cut off mid-run is repaired by keeping its complete entries.
 
 use std::io::Read;
 use std::path::Path;

@@ -82,7 +82,8 @@ pub fn switches_by_family(
     out
 }
 
-/// The text line of [`ImportSummary::families`]: `BLOCK_SIZE: MDIMC, NDIMC; none: MWG`.
+/// The text line of [`ImportSummary::families`]: `BLOCK_SIZE: MDIMC, NDIMC; no family: MWG
+/// (...)`.
 pub fn families_line(families: &std::collections::BTreeMap<String, Vec<String>>) -> String {
     let mut parts: Vec<String> = families
         .iter()

@@ -278,16 +278,15 @@ pub fn run_command(cmd: &ExperimentCommand, out: &Output) -> Result<()> {
     }
     let mut pool = load_pools_view(&cmd.datasets, cmd.view)?;
     apply(&mut pool, cmd.step);
+    let parts: Vec<&str> = cmd.experiments.split(',').map(str::trim).collect();
     if pool.columns.is_empty() {
         note(&format!(
             "{}: no counters (a times-only dataset): every model sees no feature and predicts \
              its training mean; `--step only` gives them the step features",
             pool.name
         ));
-    }
-    let parts: Vec<&str> = cmd.experiments.split(',').map(str::trim).collect();
-    if parts.contains(&"lopo") && cmd.step == Step::Off && !pool.columns.is_empty() {
-        note("across programs the step features carry over better than counters (docs/families.md): compare with `--step only`");
+    } else if parts.contains(&"lopo") && cmd.step == Step::Off {
+        note("across programs the step features carry over better than counters: `--step only`");
     }
     let nbbh = pool
         .samples

@@ -35,7 +35,8 @@ pub struct SearchSpace {
 }
 
 impl SearchSpace {
-    /// Reads a Kernel Tuner cache, KTT output or CSV file, telling them apart by content.
+    /// Reads a Kernel Tuner cache, T4 results file, KTT output or CSV file, telling them apart
+    /// by content.
     pub fn load(path: &Path) -> Result<SearchSpace> {
         let name = space_name(path);
         let lower = path.to_string_lossy().to_ascii_lowercase();
@@ -47,11 +48,14 @@ impl SearchSpace {
                 read_space(Tool::Ktt, path)?
             } else if text.contains("\"cache\"") || text.contains("tune_params_keys") {
                 read_space(Tool::KernelTuner, path)?
+            } else if text.contains("\"results\"") && text.contains("\"configuration\"") {
+                read_space(Tool::T4, path)?
             } else {
                 return Err(Error::format(
                     path,
-                    "not a Kernel Tuner cache, KTT output or CSV file (expected `tune_params_keys` \
-                     and `cache`, or KTT's `Metadata` and `Results`)",
+                    "not a Kernel Tuner cache, T4 results file, KTT output or CSV file (expected \
+                     `tune_params_keys` and `cache`, T4's `results` of `configuration`s, or KTT's \
+                     `Metadata` and `Results`)",
                 ));
             }
         };

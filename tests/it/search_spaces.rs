@@ -1,5 +1,6 @@
 //! Reading real recorded spaces for search: a Kernel Tuner cache with failed configurations
-//! given as strings, the same cache cut off mid-write, the same space as CSV, and KTT output.
+//! given as strings, the same cache cut off mid-write, the same space as CSV and as T4 results,
+//! and KTT output.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -107,4 +108,54 @@ fn not_a_space_is_a_clear_error() {
     std::fs::write(&path, "{\"hello\": 1}").unwrap();
     let err = SearchSpace::load(&path).unwrap_err().to_string();
     assert!(err.contains("not a Kernel Tuner cache"), "{err}");
+}
+
+/// The same space in the T4 results format (Kernel Tuner's schema; benchmark_hub ships it
+/// beside each cache as `*_T4.json.gz`), written here from the cache with its results in
+/// reverse order: the same space, and the same runs of a search.
+#[test]
+fn the_same_space_as_t4_results() {
+    let cache: serde_json::Value = serde_json::from_str(&cache_text()).unwrap();
+    let keys: Vec<&str> = cache["tune_params_keys"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k.as_str().unwrap())
+        .collect();
+    let mut results: Vec<String> = Vec::new();
+    for entry in cache["cache"].as_object().unwrap().values() {
+        let config: Vec<String> = keys
+            .iter()
+            .map(|k| format!("\"{k}\": {}", entry[k]))
+            .collect();
+        let (invalidity, time) = match &entry["time"] {
+            serde_json::Value::String(s) => ("runtime", format!("\"{s}\"")),
+            other => ("correct", other.to_string()),
+        };
+        results.push(format!(
+            "{{\"configuration\": {{{}}}, \"invalidity\": \"{invalidity}\", \"correctness\": 1, \
+             \"times\": {{}}, \"measurements\": [{{\"name\": \"time\", \"value\": {time}, \
+             \"unit\": \"\"}}], \"objectives\": [\"time\"]}}",
+            config.join(", ")
+        ));
+    }
+    results.reverse();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pnpoly_T4.json");
+    std::fs::write(
+        &path,
+        format!(
+            "{{\"metadata\": {{\"timeunit\": \"miliseconds\"}}, \"schema_version\": \"1.0.0\", \
+             \"results\": [{}]}}",
+            results.join(",\n")
+        ),
+    )
+    .unwrap();
+    let t4 = SearchSpace::load(&path).unwrap();
+    let json = SearchSpace::load(&fixture("pnpoly__RTX_2080_Ti.json.gz")).unwrap();
+    assert_eq!((t4.len(), t4.failed()), (json.len(), json.failed()));
+    assert_eq!(t4.optimum(), json.optimum());
+    let auto = advise::search::strategy("auto").unwrap();
+    let run = |s: &SearchSpace| advise::search::run(s, auto.as_ref(), 80, 7).unwrap().trace;
+    assert_eq!(run(&t4), run(&json));
 }

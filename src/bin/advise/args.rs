@@ -296,6 +296,8 @@ pub enum BackendArg {
 pub enum ToolArg {
     Ktt,
     KernelTuner,
+    /// Tuning results in the T4 format (Kernel Tuner's schema; benchmark_hub's `*_T4.json.gz`).
+    T4,
     /// XPlacer-ML-DataPlacement: FILE is one benchmark folder (e.g. benchmarks/hotspot).
     Xplacer,
 }

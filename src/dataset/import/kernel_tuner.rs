@@ -117,7 +117,7 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
 
 /// Whether an entry's key names an Nsight Compute metric (`unit__counter.rollup`, as
 /// `NCUObserver` records it).
-fn is_ncu_metric(key: &str) -> bool {
+pub(super) fn is_ncu_metric(key: &str) -> bool {
     let Some((unit, rest)) = key.split_once("__") else {
         return false;
     };

@@ -4,6 +4,7 @@
 pub mod kernel_tuner;
 pub mod ktt;
 pub mod space;
+pub mod t4;
 pub mod xplacer;
 mod xplacer_meaning;
 pub mod xplacer_write;
@@ -21,6 +22,8 @@ pub use space::{Config, SwitchRow, TuningSpace};
 pub enum Tool {
     Ktt,
     KernelTuner,
+    /// The T4 results format (Kernel Tuner's schema; benchmark_hub's `*_T4.json.gz`).
+    T4,
 }
 
 /// Reads a space from a file (`.gz` allowed).
@@ -29,6 +32,7 @@ pub fn read_space(tool: Tool, path: &Path) -> Result<TuningSpace> {
     match tool {
         Tool::Ktt => ktt::read(path, file),
         Tool::KernelTuner => kernel_tuner::read(path, file),
+        Tool::T4 => t4::read(path, file),
     }
 }
 

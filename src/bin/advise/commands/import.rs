@@ -41,6 +41,7 @@ fn import(tool: ToolArg, file: &Path, out: &Path, json: bool, times_only: bool) 
     let tool = match tool {
         ToolArg::Ktt => Tool::Ktt,
         ToolArg::KernelTuner => Tool::KernelTuner,
+        ToolArg::T4 => Tool::T4,
         ToolArg::Xplacer if times_only => {
             return Err(advise::error::Error::Usage(
                 "--times-only is for `ktt` and `kernel-tuner` spaces; an XPlacer import \

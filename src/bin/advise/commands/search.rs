@@ -14,10 +14,10 @@ use crate::args::OutputArgs;
 
 /// `advise search`.
 ///
-/// Spaces: Kernel Tuner caches (.json/.json.gz, cut-off caches too), KTT JSON output, or CSV
-/// (parameter columns and a time_ms column). Strategies: auto (the default), exhaustive,
-/// random, iterml, shrinking, brt, ga, anneal, greedy_ils, basinhopping, pso, diff_evo,
-/// bayes_opt; settings as NAME:KEY=VALUE,... (iterml:model=cart,
+/// Spaces: Kernel Tuner caches (.json/.json.gz, cut-off caches too), T4 results files, KTT
+/// JSON output, or CSV (parameter columns and a time_ms column). Strategies: auto (the
+/// default), exhaustive, random, iterml, shrinking, brt, ga, anneal, greedy_ils, basinhopping,
+/// pso, diff_evo, bayes_opt; settings as NAME:KEY=VALUE,... (iterml:model=cart,
 /// shrinking:k=3,vth=2, brt:hc=25). `auto`'s settings (defaults in brackets): init, the random
 /// share [0.15]; perturb, parameters changed by a jump [2]; temp, the Metropolis temperature
 /// [0.2]; bo, the share of Bayesian-optimisation steps, 0 for none [0.1]; bomin, the smallest

@@ -1,0 +1,234 @@
+//! Tuning results in the T4 format ("Open Autotuning Results Schema", Kernel Tuner's
+//! `kernel_tuner/schema/T4/1.0.0/results-schema.json`; benchmark_hub ships each space's cache
+//! beside it as `*_T4.json.gz`): `{metadata: {timeunit}, schema_version, results: [{
+//! configuration: {param: value}, invalidity: "correct" | "compile" | "runtime" | ..., times:
+//! {runtimes: [...]}, measurements: [{name, value, unit}], objectives: ["time"]}]}`.
+//!
+//! A configuration's time is its measurement named by its first objective (`time` where it
+//! names none), in the file's time unit; a result whose `invalidity` is not `correct`, or whose
+//! time is a string (`RuntimeFailedConfig`), failed. Measurements named like Nsight Compute
+//! metrics (`dram__bytes.sum`) become counters, as Kernel Tuner's own caches give them. The
+//! format records no device or kernel: the kernel is named after the file.
+
+use std::io::Read;
+use std::path::Path;
+
+use serde::Deserialize;
+
+use super::kernel_tuner::is_ncu_metric;
+use super::ktt::{unit_of, TIME_METRIC};
+use super::space::{value_text, Config, TuningSpace};
+use crate::error::{Error, Result};
+
+#[derive(Deserialize)]
+struct T4File {
+    #[serde(default)]
+    metadata: Metadata,
+    results: Vec<T4Result>,
+}
+
+#[derive(Deserialize, Default)]
+struct Metadata {
+    #[serde(default)]
+    timeunit: Option<String>,
+}
+
+/// A configuration's parameters in the file's order (a `serde_json::Map` would sort them),
+/// so that a space reads the same from its T4 file as from its Kernel Tuner cache.
+struct Ordered(Vec<(String, serde_json::Value)>);
+
+impl<'de> Deserialize<'de> for Ordered {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Ordered;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object of parameter values")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> std::result::Result<Ordered, A::Error> {
+                let mut out = Vec::new();
+                while let Some(entry) = map.next_entry()? {
+                    out.push(entry);
+                }
+                Ok(Ordered(out))
+            }
+        }
+        d.deserialize_map(Visit)
+    }
+}
+
+impl Ordered {
+    fn get(&self, key: &str) -> Option<&serde_json::Value> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+}
+
+#[derive(Deserialize)]
+struct T4Result {
+    configuration: Ordered,
+    #[serde(default)]
+    invalidity: Option<String>,
+    #[serde(default)]
+    measurements: Vec<Measurement>,
+    #[serde(default)]
+    objectives: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct Measurement {
+    name: String,
+    value: serde_json::Value,
+}
+
+/// Milliseconds per unit of the file's `timeunit` (Kernel Tuner writes "miliseconds").
+fn ms_per_unit(path: &Path, unit: Option<&str>) -> Result<f64> {
+    let u = unit.unwrap_or("milliseconds").to_ascii_lowercase();
+    if u.starts_with("mili") || u.starts_with("milli") || u == "ms" {
+        Ok(1.0)
+    } else if u.starts_with("micro") || u == "us" {
+        Ok(1e-3)
+    } else if u.starts_with("nano") || u == "ns" {
+        Ok(1e-6)
+    } else if u.starts_with("second") || u == "s" {
+        Ok(1e3)
+    } else {
+        Err(Error::format(path, format!("unknown T4 timeunit `{u}`")))
+    }
+}
+
+/// The file's name without `.gz` and `.json`.
+fn file_stem(path: &Path) -> String {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let name = name.strip_suffix(".gz").unwrap_or(&name);
+    name.strip_suffix(".json").unwrap_or(name).to_string()
+}
+
+/// Reads a T4 results file.
+pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
+    let text = crate::profile::text::read_text(path, reader)?;
+    let file: T4File = serde_json::from_str(&text)
+        .map_err(|e| Error::parse(path, e.line(), format!("not T4 tuning results: {e}")))?;
+    let scale = ms_per_unit(path, file.metadata.timeunit.as_deref())?;
+    let params: Vec<String> = file
+        .results
+        .first()
+        .map(|r| r.configuration.0.iter().map(|(k, _)| k.clone()).collect())
+        .ok_or_else(|| Error::format(path, "T4 results file has no result"))?;
+    let kernel = file_stem(path);
+    let mut configs = Vec::with_capacity(file.results.len());
+    for (i, r) in file.results.iter().enumerate() {
+        let values = params
+            .iter()
+            .map(|p| {
+                r.configuration.get(p).map(value_text).ok_or_else(|| {
+                    Error::format(path, format!("result {i} has no parameter `{p}`"))
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let objective = r.objectives.first().map_or("time", String::as_str);
+        let time = r.measurements.iter().find(|m| m.name == objective);
+        let invalid = r.invalidity.as_deref().filter(|v| *v != "correct");
+        let (time_ms, failure) = match (invalid, time.map(|m| &m.value)) {
+            (Some(why), _) => (None, Some(why.to_string())),
+            (None, Some(serde_json::Value::Number(n))) => (n.as_f64().map(|t| t * scale), None),
+            (None, Some(serde_json::Value::String(s))) => (None, Some(s.clone())),
+            (None, _) => (None, Some(format!("no `{objective}` measurement"))),
+        };
+        let mut counters: Vec<(String, String, String, f64)> = Vec::new();
+        if let Some(t) = time_ms {
+            for m in &r.measurements {
+                if let (true, Some(v)) = (is_ncu_metric(&m.name), m.value.as_f64()) {
+                    if m.name != TIME_METRIC {
+                        let unit = unit_of(&m.name).to_string();
+                        counters.push((kernel.clone(), m.name.clone(), unit, v));
+                    }
+                }
+            }
+            if !counters.is_empty() {
+                counters.push((
+                    kernel.clone(),
+                    TIME_METRIC.into(),
+                    "second".into(),
+                    t * 1e-3,
+                ));
+            }
+        }
+        configs.push(Config {
+            values,
+            time_ms,
+            failure,
+            counters,
+        });
+    }
+    // In the order of a Kernel Tuner cache's keys (the values joined by commas, sorted as
+    // text), so that the same space searched from either file gives the same runs.
+    configs.sort_by_cached_key(|c| c.values.join(","));
+    Ok(TuningSpace {
+        tool: "t4",
+        device: String::new(),
+        kernel,
+        params,
+        configs,
+        notes: vec![("device".into(), "not recorded in T4 results files".into())],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Synthetic results in the format of benchmark_hub's `*_T4.json.gz`.
+    const T4: &str = r#"{"metadata": {"timeunit": "miliseconds"}, "schema_version": "1.0.0",
+"results": [
+ {"configuration": {"block_size_x": 16, "read_only": 0}, "invalidity": "correct",
+  "correctness": 1, "times": {"runtimes": [2.0]},
+  "measurements": [{"name": "time", "value": 2.0, "unit": ""},
+                   {"name": "dram__bytes.sum", "value": 64.0, "unit": "byte"}],
+  "objectives": ["time"]},
+ {"configuration": {"block_size_x": 32, "read_only": 0}, "invalidity": "runtime",
+  "correctness": 0, "measurements": [{"name": "time", "value": "RuntimeFailedConfig"}],
+  "objectives": ["time"]},
+ {"configuration": {"block_size_x": 32, "read_only": 1}, "invalidity": "correct",
+  "correctness": 1, "times": {"runtimes": [1.5]},
+  "measurements": [{"name": "time", "value": 1.5, "unit": ""}], "objectives": ["time"]}
+]}"#;
+
+    #[test]
+    fn results_become_configurations_times_and_counters() {
+        let s = read(Path::new("conv_T4.json"), T4.as_bytes()).unwrap();
+        assert_eq!(s.params, ["block_size_x", "read_only"]);
+        // Parameters keep the file's order, not the alphabet's.
+        let swapped = T4.replace(
+            r#"{"block_size_x": 16, "read_only": 0}"#,
+            r#"{"read_only": 0, "block_size_x": 16}"#,
+        );
+        let s2 = read(Path::new("conv_T4.json"), swapped.as_bytes()).unwrap();
+        assert_eq!(s2.params, ["read_only", "block_size_x"]);
+        assert_eq!(s.configs.len(), 3);
+        assert_eq!(s.failed(), 1);
+        assert_eq!(s.configs[0].time_ms, Some(2.0));
+        // Sorted as a cache's keys: "16,0", "32,0", "32,1".
+        assert_eq!(s.configs[1].failure.as_deref(), Some("runtime"));
+        let names: Vec<&str> = s.configs[0].counters.iter().map(|c| c.1.as_str()).collect();
+        assert_eq!(names, ["dram__bytes.sum", "gpu__time_duration.sum"]);
+        assert!(s.configs[2].counters.is_empty());
+        assert_eq!(s.kernel, "conv_T4");
+    }
+
+    #[test]
+    fn bad_files_are_errors_with_the_file() {
+        let unit = T4.replace("miliseconds", "fortnights");
+        let err = read(Path::new("x.json"), unit.as_bytes()).unwrap_err();
+        assert!(err.to_string().contains("fortnights"), "{err}");
+        let err = read(Path::new("x.json"), &b"{\"results\": [{}]}"[..]).unwrap_err();
+        assert!(err.to_string().starts_with("x.json"), "{err}");
+        let err = read(Path::new("x.json"), &b"{\"results\": []}"[..]).unwrap_err();
+        assert!(err.to_string().contains("no result"), "{err}");
+    }
+}

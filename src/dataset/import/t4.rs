@@ -171,7 +171,7 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
     configs.sort_by_cached_key(|c| c.values.join(","));
     Ok(TuningSpace {
         tool: "t4",
-        device: String::new(),
+        device: "unknown (T4 results record no device)".into(),
         kernel,
         params,
         configs,

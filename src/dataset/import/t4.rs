@@ -138,6 +138,14 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
             (Some(why), _) => (None, Some(why.to_string())),
             (None, Some(serde_json::Value::Number(n))) => (n.as_f64().map(|t| t * scale), None),
             (None, Some(serde_json::Value::String(s))) => (None, Some(s.clone())),
+            // The schema allows a list of values: their mean.
+            (None, Some(serde_json::Value::Array(vs))) => {
+                let xs: Vec<f64> = vs.iter().filter_map(serde_json::Value::as_f64).collect();
+                match xs.len() {
+                    0 => (None, Some(format!("no number in `{objective}`"))),
+                    n => (Some(xs.iter().sum::<f64>() / n as f64 * scale), None),
+                }
+            }
             (None, _) => (None, Some(format!("no `{objective}` measurement"))),
         };
         let mut counters: Vec<(String, String, String, f64)> = Vec::new();
@@ -219,6 +227,11 @@ mod tests {
         assert_eq!(names, ["dram__bytes.sum", "gpu__time_duration.sum"]);
         assert!(s.configs[2].counters.is_empty());
         assert_eq!(s.kernel, "conv_T4");
+        // A time given as a list of values is their mean.
+        let listed = T4.replace(r#""value": 1.5,"#, r#""value": [1.0, 3.0],"#);
+        assert_ne!(listed, T4);
+        let s3 = read(Path::new("conv_T4.json"), listed.as_bytes()).unwrap();
+        assert_eq!(s3.configs[2].time_ms, Some(2.0));
     }
 
     #[test]

@@ -92,22 +92,23 @@ impl ModelRows {
             if let Some(t) = t {
                 self.worst = self.worst.max(t);
             }
+            let log = t.map(f64::ln);
             if iterative {
-                match t {
-                    Some(t) => self.log_total += t.ln(),
+                match log {
+                    Some(l) => self.log_total += l,
                     None => self.failures += 1.0,
                 }
                 for (j, &l) in levels.iter().enumerate() {
                     let c = self.counts.column(j, l)?;
-                    match t {
-                        Some(t) => self.level_logs[c] += t.ln(),
+                    match log {
+                        Some(lt) => self.level_logs[c] += lt,
                         None => self.level_failures[c] += 1.0,
                     }
                 }
             } else {
                 self.rows.extend_from_slice(levels);
             }
-            self.logs.push(t.map(f64::ln));
+            self.logs.push(log);
         }
         if !self.worst.is_finite() {
             return None;
@@ -129,7 +130,7 @@ impl ModelRows {
             }
         }
         self.fitted_rows = n;
-        let mean = (self.log_total + self.failures * failed) / self.logs.len() as f64;
+        let mean = (self.log_total + self.failures * failed) / n as f64;
         let sums: Vec<f64> = self
             .level_logs
             .iter()

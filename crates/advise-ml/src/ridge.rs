@@ -136,11 +136,7 @@ impl OneHotRidge {
         if y.is_empty() {
             return Err(MlError::Data("no rows to fit".into()));
         }
-        if !(lambda > 0.0 && lambda.is_finite()) {
-            return Err(MlError::Parameter(format!(
-                "ridge penalty {lambda} must be a positive number"
-            )));
-        }
+        check_penalty(lambda)?;
         let f = counts.f;
         let offsets = &counts.offsets;
         let mean = y.iter().sum::<f64>() / y.len() as f64;
@@ -194,11 +190,7 @@ impl OneHotRidge {
         if counts.rows == 0 {
             return Err(MlError::Data("no rows to fit".into()));
         }
-        if !(lambda > 0.0 && lambda.is_finite()) {
-            return Err(MlError::Parameter(format!(
-                "ridge penalty {lambda} must be a positive number"
-            )));
-        }
+        check_penalty(lambda)?;
         let a = &counts.a;
         let times = |x: &[f64], out: &mut [f64]| {
             for (c, o) in out.iter_mut().enumerate() {
@@ -266,6 +258,17 @@ impl OneHotRidge {
                 .zip(&self.offsets)
                 .map(|(&l, &o)| self.weights.get(o + l as usize).copied().unwrap_or(0.0))
                 .sum::<f64>()
+    }
+}
+
+/// A ridge penalty both fits accept: a positive, finite number.
+fn check_penalty(lambda: f64) -> Result<()> {
+    if lambda > 0.0 && lambda.is_finite() {
+        Ok(())
+    } else {
+        Err(MlError::Parameter(format!(
+            "ridge penalty {lambda} must be a positive number"
+        )))
     }
 }
 

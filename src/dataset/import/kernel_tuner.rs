@@ -88,7 +88,10 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
             _ => (None, Some("no time".to_string())),
         };
         let counters = match time_ms {
-            Some(t) => observed(&cache.kernel_name, &params, obj, t),
+            Some(t) => {
+                let fields = obj.iter().filter(|(k, _)| !params.contains(k));
+                observed(&cache.kernel_name, fields.map(|(k, v)| (k.as_str(), v)), t)
+            }
             None => Vec::new(),
         };
         configs.push(Config {
@@ -117,7 +120,7 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
 
 /// Whether an entry's key names an Nsight Compute metric (`unit__counter.rollup`, as
 /// `NCUObserver` records it).
-pub(super) fn is_ncu_metric(key: &str) -> bool {
+fn is_ncu_metric(key: &str) -> bool {
     let Some((unit, rest)) = key.split_once("__") else {
         return false;
     };
@@ -128,25 +131,23 @@ pub(super) fn is_ncu_metric(key: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
 }
 
-/// The counters Kernel Tuner's observers recorded in an entry of time `time_ms`, none where
-/// it has neither an Nsight Compute metric nor `num_regs`.
-fn observed(
+/// The counters Kernel Tuner's observers recorded for a configuration of time `time_ms`,
+/// among its `(name, value)` pairs (a cache entry's fields, a T4 result's measurements): each
+/// Nsight Compute metric, and `num_regs` as registers per thread; with them the time as
+/// `gpu__time_duration.sum`. None where no pair is one.
+pub(super) fn observed<'a>(
     kernel: &str,
-    params: &[String],
-    entry: &serde_json::Map<String, serde_json::Value>,
+    pairs: impl IntoIterator<Item = (&'a str, &'a serde_json::Value)>,
     time_ms: f64,
 ) -> Vec<(String, String, String, f64)> {
     let mut out = Vec::new();
-    for (key, value) in entry {
+    for (key, value) in pairs {
         let Some(v) = value.as_f64() else { continue };
-        if params.contains(key) {
-            continue;
-        }
         if key == "num_regs" {
             let (name, unit) = COMPILE_METRICS[0];
             out.push((kernel.to_string(), name.to_string(), unit.to_string(), v));
         } else if is_ncu_metric(key) && key != TIME_METRIC {
-            out.push((kernel.to_string(), key.clone(), unit_of(key).into(), v));
+            out.push((kernel.to_string(), key.to_string(), unit_of(key).into(), v));
         }
     }
     if !out.is_empty() {

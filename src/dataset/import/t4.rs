@@ -7,7 +7,7 @@
 //! A configuration's time is its measurement named by its first objective (`time` where it
 //! names none), in the file's time unit; a result whose `invalidity` is not `correct`, or whose
 //! time is a string (`RuntimeFailedConfig`), failed. Measurements named like Nsight Compute
-//! metrics (`dram__bytes.sum`) become counters, as Kernel Tuner's own caches give them. The
+//! metrics (`dram__bytes.sum`), and `num_regs`, become counters as in a Kernel Tuner cache. The
 //! format records no device or kernel: the kernel is named after the file.
 
 use std::io::Read;
@@ -15,8 +15,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::kernel_tuner::is_ncu_metric;
-use super::ktt::{unit_of, TIME_METRIC};
+use super::kernel_tuner::observed;
 use super::space::{value_text, Config, TuningSpace};
 use crate::error::{Error, Result};
 
@@ -148,25 +147,14 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
             }
             (None, _) => (None, Some(format!("no `{objective}` measurement"))),
         };
-        let mut counters: Vec<(String, String, String, f64)> = Vec::new();
-        if let Some(t) = time_ms {
-            for m in &r.measurements {
-                if let (true, Some(v)) = (is_ncu_metric(&m.name), m.value.as_f64()) {
-                    if m.name != TIME_METRIC {
-                        let unit = unit_of(&m.name).to_string();
-                        counters.push((kernel.clone(), m.name.clone(), unit, v));
-                    }
-                }
+        // The measurements besides the objective, as Kernel Tuner's observers record them.
+        let counters = match time_ms {
+            Some(t) => {
+                let others = r.measurements.iter().filter(|m| m.name != objective);
+                observed(&kernel, others.map(|m| (m.name.as_str(), &m.value)), t)
             }
-            if !counters.is_empty() {
-                counters.push((
-                    kernel.clone(),
-                    TIME_METRIC.into(),
-                    "second".into(),
-                    t * 1e-3,
-                ));
-            }
-        }
+            None => Vec::new(),
+        };
         configs.push(Config {
             values,
             time_ms,
@@ -197,7 +185,8 @@ mod tests {
  {"configuration": {"block_size_x": 16, "read_only": 0}, "invalidity": "correct",
   "correctness": 1, "times": {"runtimes": [2.0]},
   "measurements": [{"name": "time", "value": 2.0, "unit": ""},
-                   {"name": "dram__bytes.sum", "value": 64.0, "unit": "byte"}],
+                   {"name": "dram__bytes.sum", "value": 64.0, "unit": "byte"},
+                   {"name": "num_regs", "value": 32, "unit": ""}],
   "objectives": ["time"]},
  {"configuration": {"block_size_x": 32, "read_only": 0}, "invalidity": "runtime",
   "correctness": 0, "measurements": [{"name": "time", "value": "RuntimeFailedConfig"}],
@@ -224,7 +213,14 @@ mod tests {
         // Sorted as a cache's keys: "16,0", "32,0", "32,1".
         assert_eq!(s.configs[1].failure.as_deref(), Some("runtime"));
         let names: Vec<&str> = s.configs[0].counters.iter().map(|c| c.1.as_str()).collect();
-        assert_eq!(names, ["dram__bytes.sum", "gpu__time_duration.sum"]);
+        assert_eq!(
+            names,
+            [
+                "dram__bytes.sum",
+                "launch__registers_per_thread",
+                "gpu__time_duration.sum"
+            ]
+        );
         assert!(s.configs[2].counters.is_empty());
         assert_eq!(s.kernel, "conv_T4");
         // A time given as a list of values is their mean.

@@ -274,10 +274,11 @@ mod tests {
     }
 
     /// Synthetic: a column holding two neighbouring floats, 2^53 + 2 and 2^53 + 4 (apart by
-    /// more than Weka's 1e-6 tie margin), whose midpoint rounds to the larger, so that a split
-    /// there would put every row on one side. The node stays a leaf instead of splitting
-    /// again forever (which overflowed the stack: a split otherwise leaves each child at
-    /// least a fifth of the node's rows, so a tree is at most about log(n) / log(5/4) deep).
+    /// more than the 1e-10 under which Weka's split search treats values as tied), whose
+    /// midpoint rounds to the larger, so that a split there would put every row on one side.
+    /// The node stays a leaf instead of splitting again forever (which overflowed the stack:
+    /// a split otherwise leaves each child at least a fifth of the node's rows, so a tree is
+    /// at most about log(n) / log(5/4) deep).
     #[test]
     fn splits_that_separate_nothing_and_deep_trees_end() {
         let big = 2f64.powi(53);

@@ -160,9 +160,9 @@ pub fn load_pool_view(dir: &Path, view: View) -> Result<SamplePool> {
     if dir.join("simulator.json").is_file() {
         pool.simulated = pool.samples.iter().map(|s| s.key.program.clone()).collect();
     }
-    let programs: Vec<String> = pool.samples.iter().map(|s| s.key.program.clone()).collect();
-    pool.launch =
-        super::launch::LaunchFacts::read(dir, &measurements, programs.iter().map(String::as_str))?;
+    let programs = pool.samples.iter().map(|s| s.key.program.as_str());
+    let launch = super::launch::LaunchFacts::read(dir, &measurements, programs)?;
+    pool.launch = launch;
     Ok(pool)
 }
 

@@ -87,13 +87,12 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
             Some(serde_json::Value::String(s)) => (None, Some(s.clone())),
             _ => (None, Some("no time".to_string())),
         };
-        let counters = match time_ms {
-            Some(t) => {
-                let fields = obj.iter().filter(|(k, _)| !params.contains(k));
-                observed(&cache.kernel_name, fields.map(|(k, v)| (k.as_str(), v)), t)
-            }
-            None => Vec::new(),
-        };
+        let fields = obj.iter().filter(|(k, _)| !params.contains(k));
+        let counters = observed(
+            &cache.kernel_name,
+            fields.map(|(k, v)| (k.as_str(), v)),
+            time_ms,
+        );
         configs.push(Config {
             values,
             time_ms,
@@ -134,12 +133,15 @@ fn is_ncu_metric(key: &str) -> bool {
 /// The counters Kernel Tuner's observers recorded for a configuration of time `time_ms`,
 /// among its `(name, value)` pairs (a cache entry's fields, a T4 result's measurements): each
 /// Nsight Compute metric, and `num_regs` as registers per thread; with them the time as
-/// `gpu__time_duration.sum`. None where no pair is one.
+/// `gpu__time_duration.sum`. None where no pair is one, or the configuration failed.
 pub(super) fn observed<'a>(
     kernel: &str,
     pairs: impl IntoIterator<Item = (&'a str, &'a serde_json::Value)>,
-    time_ms: f64,
+    time_ms: Option<f64>,
 ) -> Vec<(String, String, String, f64)> {
+    let Some(time_ms) = time_ms else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
     for (key, value) in pairs {
         let Some(v) = value.as_f64() else { continue };

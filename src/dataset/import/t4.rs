@@ -148,13 +148,12 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
             (None, _) => (None, Some(format!("no `{objective}` measurement"))),
         };
         // The measurements besides the objective, as Kernel Tuner's observers record them.
-        let counters = match time_ms {
-            Some(t) => {
-                let others = r.measurements.iter().filter(|m| m.name != objective);
-                observed(&kernel, others.map(|m| (m.name.as_str(), &m.value)), t)
-            }
-            None => Vec::new(),
-        };
+        let others = r.measurements.iter().filter(|m| m.name != objective);
+        let counters = observed(
+            &kernel,
+            others.map(|m| (m.name.as_str(), &m.value)),
+            time_ms,
+        );
         configs.push(Config {
             values,
             time_ms,

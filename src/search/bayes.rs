@@ -183,7 +183,7 @@ impl BayesOpt {
     ) {
         let space = ev.space();
         let radix = space.radix();
-        let feat = |id: usize| features(space, &radix, id);
+        let feat = |id: usize| features(space, radix, id);
         let scale = (space.n_params().max(1) as f64).sqrt();
         let mut ell = 0.2 * scale;
         let mut tuned_at = 0;

@@ -125,7 +125,7 @@ impl Strategy for Brt {
                 x.push(space.levels(id));
                 y.push(space.time(id).map_or(zeta, |t| (t_ref / t).ln()));
             }
-            let mut params = LevelBoostParams::new(space.radix());
+            let mut params = LevelBoostParams::new(space.radix().to_vec());
             if self.min_leaf > 0 {
                 params.tree.min_leaf = self.min_leaf;
             } else {

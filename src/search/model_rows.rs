@@ -61,7 +61,7 @@ pub(crate) struct ModelRows {
 
 impl ModelRows {
     pub(crate) fn new(space: &SearchSpace) -> ModelRows {
-        let counts = LevelCounts::new(&space.radix());
+        let counts = LevelCounts::new(space.radix());
         let f = counts.columns();
         ModelRows {
             counts,
@@ -205,7 +205,7 @@ mod tests {
                 rows.extend_from_slice(space.levels(id));
                 y.push(space.time(id).map_or(failed, f64::ln));
             }
-            let exact = OneHotRidge::fit(&space.radix(), &rows, &y, 1.0).unwrap();
+            let exact = OneHotRidge::fit(space.radix(), &rows, &y, 1.0).unwrap();
             for r in rows.chunks(3) {
                 worst_gap = worst_gap.max((model.predict(r) - exact.predict(r)).abs());
             }

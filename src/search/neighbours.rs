@@ -10,16 +10,15 @@ use advise_ml::Rng;
 /// Appends to `out` the configurations that differ from `id` in exactly one parameter, in
 /// parameter order, then level order.
 pub fn hamming(space: &SearchSpace, id: usize, out: &mut Vec<usize>) {
-    let mut probe = space.levels(id).to_vec();
-    for (j, &r) in space.radix().iter().enumerate() {
-        let l = probe[j];
-        for m in 0..r as u16 {
-            if m != l {
-                probe[j] = m;
-                out.extend(space.find(&probe));
+    let key = space.key_of(id);
+    for (j, (&r, &l)) in space.radix().iter().zip(space.levels(id)).enumerate() {
+        let stride = space.stride(j);
+        let base = key - l as u64 * stride;
+        for m in 0..r as u64 {
+            if m != l as u64 {
+                out.extend(space.find_key(base + m * stride));
             }
         }
-        probe[j] = l;
     }
 }
 
@@ -46,17 +45,15 @@ pub fn hamming2(space: &SearchSpace, id: usize, out: &mut Vec<usize>) {
 
 /// Appends to `out` the configurations with one parameter one level up or down.
 pub fn adjacent(space: &SearchSpace, id: usize, out: &mut Vec<usize>) {
-    let radix = space.radix();
-    let mut probe = space.levels(id).to_vec();
-    for j in 0..radix.len() {
-        let l = probe[j];
-        for m in [l.checked_sub(1), l.checked_add(1)].into_iter().flatten() {
-            if (m as usize) < radix[j] {
-                probe[j] = m;
-                out.extend(space.find(&probe));
-            }
+    let key = space.key_of(id);
+    for (j, (&r, &l)) in space.radix().iter().zip(space.levels(id)).enumerate() {
+        let stride = space.stride(j);
+        if l > 0 {
+            out.extend(space.find_key(key - stride));
         }
-        probe[j] = l;
+        if (l as usize) + 1 < r {
+            out.extend(space.find_key(key + stride));
+        }
     }
 }
 
@@ -70,7 +67,7 @@ pub fn snap(space: &SearchSpace, target: &[f64], rng: &mut Rng) -> usize {
     let radix = space.radix();
     let rounded: Vec<u16> = target
         .iter()
-        .zip(&radix)
+        .zip(radix)
         .map(|(&x, &r)| x.round().clamp(0.0, (r - 1) as f64) as u16)
         .collect();
     if let Some(id) = space.find(&rounded) {
@@ -121,6 +118,33 @@ mod tests {
         assert!(h1.iter().all(|&a| diff(a) == 1) && !h1.is_empty());
         assert!(h2.iter().all(|&a| diff(a) == 2) && h2.len() > h1.len());
         assert!(adj.iter().all(|a| h1.contains(a)) && adj.len() <= 6);
+    }
+
+    #[test]
+    fn neighbours_found_by_key_are_those_of_the_definition_in_order() {
+        // Brute force over the levels: every single-parameter change (one level up or down
+        // for `adjacent`) that the space holds, in parameter order, then level order.
+        let s = grid_space();
+        for id in 0..s.len() {
+            let (mut want_h, mut want_a) = (vec![], vec![]);
+            for (j, &r) in s.radix().iter().enumerate() {
+                let l = s.levels(id)[j];
+                for m in 0..r as u16 {
+                    let mut probe = s.levels(id).to_vec();
+                    probe[j] = m;
+                    if let (true, Some(c)) = (m != l, s.find(&probe)) {
+                        want_h.push(c);
+                        if m.abs_diff(l) == 1 {
+                            want_a.push(c);
+                        }
+                    }
+                }
+            }
+            let (mut h, mut a) = (vec![], vec![]);
+            hamming(&s, id, &mut h);
+            adjacent(&s, id, &mut a);
+            assert_eq!((h, a), (want_h, want_a), "configuration {id}");
+        }
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! as evaluated and failed. Parameters that never change are dropped: they are the input.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::path::Path;
 
 use crate::dataset::import::{read_space, Tool, TuningSpace};
@@ -28,8 +29,13 @@ pub struct SearchSpace {
     levels: Vec<u16>,
     /// Recorded time in ms; `None` for a failed configuration.
     times: Vec<Option<f64>>,
+    /// Number of levels of each parameter.
+    radix: Vec<usize>,
+    /// Place value of each parameter's level in the mixed-radix key (the product of the
+    /// radices after it), so that a neighbour's key is one addition away.
+    strides: Vec<u64>,
     /// Mixed-radix key of a level vector -> configuration index.
-    index: HashMap<u64, u32>,
+    index: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
     /// Index and time of the fastest configuration.
     optimum: (usize, f64),
 }
@@ -97,6 +103,10 @@ impl SearchSpace {
             .ok_or_else(|| {
                 Error::Data("too many parameter combinations to index (over 2^64)".into())
             })?;
+        let mut strides = vec![1u64; radix.len()];
+        for j in (0..radix.len().saturating_sub(1)).rev() {
+            strides[j] = strides[j + 1] * radix[j + 1] as u64;
+        }
         let mut out = SearchSpace {
             name,
             kernel: space.kernel.clone(),
@@ -106,7 +116,9 @@ impl SearchSpace {
             numeric,
             levels: Vec::with_capacity(space.configs.len() * varying.len()),
             times: Vec::with_capacity(space.configs.len()),
-            index: HashMap::with_capacity(space.configs.len()),
+            radix,
+            strides,
+            index: HashMap::with_capacity_and_hasher(space.configs.len(), Default::default()),
             optimum: (0, f64::INFINITY),
         };
         let mut row = vec![0u16; varying.len()];
@@ -165,8 +177,8 @@ impl SearchSpace {
     }
 
     /// Number of levels of each parameter.
-    pub fn radix(&self) -> Vec<usize> {
-        self.values.iter().map(Vec::len).collect()
+    pub fn radix(&self) -> &[usize] {
+        &self.radix
     }
 
     /// The recorded time of `id`; `None` if it failed.
@@ -176,7 +188,22 @@ impl SearchSpace {
 
     /// The configuration with these levels, if the space holds it.
     pub fn find(&self, levels: &[u16]) -> Option<usize> {
-        self.index.get(&self.key(levels)).map(|&i| i as usize)
+        self.find_key(self.key(levels))
+    }
+
+    /// The configuration whose mixed-radix key is `key`, if the space holds it.
+    pub(crate) fn find_key(&self, key: u64) -> Option<usize> {
+        self.index.get(&key).map(|&i| i as usize)
+    }
+
+    /// The mixed-radix key of configuration `id`.
+    pub(crate) fn key_of(&self, id: usize) -> u64 {
+        self.key(self.levels(id))
+    }
+
+    /// How much parameter `j`'s level adds to a key per level.
+    pub(crate) fn stride(&self, j: usize) -> u64 {
+        self.strides[j]
     }
 
     /// The fastest configuration and its time.
@@ -211,8 +238,40 @@ impl SearchSpace {
     fn key(&self, levels: &[u16]) -> u64 {
         levels
             .iter()
-            .zip(&self.values)
-            .fold(0u64, |k, (&l, v)| k * v.len() as u64 + l as u64)
+            .zip(&self.strides)
+            .map(|(&l, &s)| l as u64 * s)
+            .sum()
+    }
+}
+
+/// Hashes the index's keys, which are already distinct integers, with MurmurHash3's 64-bit
+/// finaliser (`fmix64`: two multiplications and three shifts that spread every input bit over
+/// the whole hash) instead of SipHash, which the standard map spends most of a lookup on.
+/// Nothing an attacker chooses reaches this map, so SipHash's protection buys nothing here.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+fn fmix64(mut k: u64) -> u64 {
+    k ^= k >> 33;
+    k = k.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    k ^= k >> 33;
+    k = k.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    k ^ (k >> 33)
+}
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = fmix64(self.0 ^ b as u64);
+        }
+    }
+
+    fn write_u64(&mut self, k: u64) {
+        self.0 = fmix64(k);
     }
 }
 

@@ -18,7 +18,7 @@ use crate::error::{Error, Result};
 /// values scaled to [0, 1].
 pub fn scale_of(space: &SearchSpace) -> LevelScale {
     LevelScale {
-        radix: space.radix(),
+        radix: space.radix().to_vec(),
         scaled: LevelScale::from_values(&space.numeric).scaled,
     }
 }

@@ -11,7 +11,7 @@
 use super::bayes::BayesOpt;
 use super::evaluator::{Eval, Evaluator};
 use super::model_rows::ModelRows;
-use super::neighbours::{adjacent, hamming};
+use super::neighbours::{adjacent, hamming, repairs};
 use super::space::SearchSpace;
 use super::Strategy;
 use advise_ml::Rng;
@@ -59,6 +59,17 @@ pub struct Ils {
     pub bo_min: usize,
     /// Most Bayesian-optimisation steps (they cost far more CPU than the local search's).
     pub bo_max: usize,
+    /// Repairs ([`repairs`]) measured per descent step, in the model's order, where the other
+    /// neighbourhoods find nothing faster (0: no repair stage).
+    pub repair: usize,
+}
+
+/// One stage of a descent: a neighbourhood, and how many of its configurations to measure.
+#[derive(Clone, Copy)]
+enum Stage {
+    Adjacent,
+    Hamming,
+    Repair,
 }
 
 impl Ils {
@@ -77,6 +88,7 @@ impl Ils {
             bo_opt: BayesOpt::default(),
             bo_min: 0,
             bo_max: usize::MAX,
+            repair: 0,
         }
     }
 
@@ -95,6 +107,7 @@ impl Ils {
             bo_opt: BayesOpt::default(),
             bo_min: 0,
             bo_max: usize::MAX,
+            repair: 0,
         }
     }
 }
@@ -199,23 +212,31 @@ impl Strategy for Ils {
         let mut stale = 0usize;
         let mut nb = Vec::new();
         let mut data = ModelRows::new(space);
+        let mut stages = match self.neighbourhood {
+            Neighbourhood::Vnd => vec![Stage::Adjacent, Stage::Hamming],
+            Neighbourhood::Hamming => vec![Stage::Hamming],
+            Neighbourhood::Adjacent => vec![Stage::Adjacent],
+        };
+        if self.repair > 0 {
+            stages.push(Stage::Repair);
+        }
         while ev.remaining() > 0 && ev.used() < space.len() {
             // First-improvement descent from `cur`.
-            let stages: &[Neighbourhood] = match self.neighbourhood {
-                Neighbourhood::Vnd => &[Neighbourhood::Adjacent, Neighbourhood::Hamming],
-                Neighbourhood::Hamming => &[Neighbourhood::Hamming],
-                Neighbourhood::Adjacent => &[Neighbourhood::Adjacent],
-            };
             'descent: loop {
-                for &stage in stages {
+                for &stage in &stages {
                     nb.clear();
                     match stage {
-                        Neighbourhood::Adjacent => adjacent(space, cur.0, &mut nb),
-                        _ => hamming(space, cur.0, &mut nb),
+                        Stage::Adjacent => adjacent(space, cur.0, &mut nb),
+                        Stage::Hamming => hamming(space, cur.0, &mut nb),
+                        Stage::Repair => repairs(space, cur.0, &mut nb),
                     }
                     nb.retain(|&c| !ev.is_evaluated(c));
                     self.order(ev, &mut nb, &mut data, rng);
-                    let limit = if self.scan > 0 { self.scan } else { nb.len() };
+                    let limit = match stage {
+                        Stage::Repair => self.repair,
+                        _ if self.scan > 0 => self.scan,
+                        _ => nb.len(),
+                    };
                     for &c in nb.iter().take(limit) {
                         match ev.evaluate(c) {
                             Eval::Time(t) if t < cur.1 => {

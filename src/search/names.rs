@@ -138,7 +138,7 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
                 ils::Ils::basinhopping()
             };
             for key in [
-                "nb", "perturb", "temp", "restart", "init", "noise", "scan", "model",
+                "nb", "perturb", "temp", "restart", "init", "noise", "scan", "model", "repair",
             ] {
                 if let Some(v) = take(key) {
                     ils_option(&mut s, key, &v)?;
@@ -149,7 +149,7 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
         "auto" => {
             let mut s = auto::Auto::default();
             for key in [
-                "init", "perturb", "temp", "bo", "bocand", "bomin", "bomax", "botrain",
+                "init", "perturb", "temp", "bo", "bocand", "bomin", "bomax", "botrain", "repair",
             ] {
                 if let Some(v) = take(key) {
                     ils_option(&mut s.ils, key, &v)?;
@@ -234,6 +234,10 @@ fn ils_option(s: &mut ils::Ils, key: &str, v: &str) -> Result<()> {
         "scan" => {
             s.scan = count(key, v)?;
             "s"
+        }
+        "repair" => {
+            s.repair = count(key, v)?;
+            "rep"
         }
         "model" => {
             s.model = v == "1" || v == "true";

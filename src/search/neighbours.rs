@@ -57,6 +57,53 @@ pub fn adjacent(space: &SearchSpace, id: usize, out: &mut Vec<usize>) {
     }
 }
 
+/// Appends to `out` the repairs of the single changes the space lacks: for each level `m` of a
+/// parameter that no configuration holds together with the other parameters of `id`, the
+/// configurations that take `m` and move one other parameter by the fewest levels that make
+/// the combination one the space holds (Kernel Tuner 1.5.0's `closest-param-indices` snap,
+/// `searchspace.py`, limited to one more parameter). A restricted space's fast configurations
+/// can sit behind such a pair: dedispersion's `tile_size_y = 1` exists only with
+/// `tile_stride_y = 0`. Each repair once, in parameter order, then level order.
+pub fn repairs(space: &SearchSpace, id: usize, out: &mut Vec<usize>) {
+    let radix = space.radix();
+    let levels = space.levels(id);
+    let key = space.key_of(id);
+    let start = out.len();
+    // Per other parameter, its nearest levels below and above (distance, configuration).
+    let mut nearest: Vec<[Option<(u64, usize)>; 2]> = vec![[None; 2]; radix.len()];
+    for (j, (&rj, &lj)) in radix.iter().zip(levels).enumerate() {
+        let sj = space.stride(j);
+        for m in (0..rj as u64).filter(|&m| m != lj as u64) {
+            let moved = key - lj as u64 * sj + m * sj;
+            if space.find_key(moved).is_some() {
+                continue;
+            }
+            let mut fewest = u64::MAX;
+            for (k, (&lk, near)) in levels.iter().zip(nearest.iter_mut()).enumerate() {
+                *near = [None; 2];
+                if k == j {
+                    continue;
+                }
+                let line = space.line(k, moved - lk as u64 * space.stride(k));
+                let at = line.partition_point(|&(l, _)| l < lk);
+                let below = at.checked_sub(1).map(|i| line[i]);
+                for (side, member) in [below, line.get(at).copied()].into_iter().enumerate() {
+                    if let Some((l, c)) = member {
+                        near[side] = Some(((l as u64).abs_diff(lk as u64), c as usize));
+                    }
+                }
+                fewest = near.iter().flatten().map(|n| n.0).fold(fewest, u64::min);
+            }
+            for near in &nearest {
+                out.extend(near.iter().flatten().filter(|n| n.0 == fewest).map(|n| n.1));
+            }
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    let found: Vec<usize> = out.drain(start..).filter(|&c| seen.insert(c)).collect();
+    out.extend(found);
+}
+
 /// The configuration of the space nearest to `target` (level positions, possibly fractional
 /// or outside the levels): its rounded, clamped levels if the space holds them; otherwise the
 /// configurations closest in the sum of absolute level differences, as Kernel Tuner 1.5.0's
@@ -145,6 +192,55 @@ mod tests {
             adjacent(&s, id, &mut a);
             assert_eq!((h, a), (want_h, want_a), "configuration {id}");
         }
+    }
+
+    #[test]
+    fn repairs_move_one_more_parameter_by_the_fewest_levels() {
+        // grid_space lacks (a, b) with (a + b) % 7 == 6. Brute force: for every missing single
+        // change, the configurations that also change one other parameter, at the smallest
+        // level distance any of them needs.
+        let s = grid_space();
+        let diff = |x: &[u16], y: &[u16]| -> Vec<(usize, u16)> {
+            (0..x.len())
+                .filter(|&j| x[j] != y[j])
+                .map(|j| (j, x[j].abs_diff(y[j])))
+                .collect()
+        };
+        let mut some = 0;
+        for id in 0..s.len() {
+            let cur = s.levels(id).to_vec();
+            let mut want = Vec::new();
+            for (j, &r) in s.radix().iter().enumerate() {
+                for m in (0..r as u16).filter(|&m| m != cur[j]) {
+                    let mut moved = cur.clone();
+                    moved[j] = m;
+                    if s.find(&moved).is_some() {
+                        continue;
+                    }
+                    let fixes: Vec<(usize, u16)> = (0..s.len())
+                        .filter_map(|c| match diff(s.levels(c), &moved)[..] {
+                            [(k, d)] if k != j => Some((c, d)),
+                            _ => None,
+                        })
+                        .collect();
+                    let fewest = fixes.iter().map(|f| f.1).min();
+                    for &(c, d) in &fixes {
+                        if Some(d) == fewest && !want.contains(&c) {
+                            want.push(c);
+                        }
+                    }
+                }
+            }
+            let mut got = Vec::new();
+            repairs(&s, id, &mut got);
+            let (mut got_sorted, mut want_sorted) = (got.clone(), want);
+            got_sorted.sort_unstable();
+            want_sorted.sort_unstable();
+            assert_eq!(got_sorted, want_sorted, "configuration {id}");
+            assert!(got.iter().all(|&c| diff(s.levels(c), &cur).len() == 2));
+            some += usize::from(!got.is_empty());
+        }
+        assert!(some > 100, "only {some} configurations have repairs");
     }
 
     #[test]

@@ -8,6 +8,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::path::Path;
+use std::sync::OnceLock;
 
 use crate::dataset::import::{read_space, Tool, TuningSpace};
 use crate::error::{Error, Result};
@@ -38,6 +39,9 @@ pub struct SearchSpace {
     index: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
     /// Index and time of the fastest configuration.
     optimum: (usize, f64),
+    /// Per parameter, the configurations that differ in that parameter alone, grouped. Built
+    /// on first use (the repair neighbourhood's).
+    lines: OnceLock<Vec<Line>>,
 }
 
 impl SearchSpace {
@@ -120,6 +124,7 @@ impl SearchSpace {
             strides,
             index: HashMap::with_capacity_and_hasher(space.configs.len(), Default::default()),
             optimum: (0, f64::INFINITY),
+            lines: OnceLock::new(),
         };
         let mut row = vec![0u16; varying.len()];
         for c in &space.configs {
@@ -201,6 +206,19 @@ impl SearchSpace {
         self.key(self.levels(id))
     }
 
+    /// The configurations whose key, without parameter `j`'s place, is `masked`: (level of `j`,
+    /// index) in increasing level.
+    pub(crate) fn line(&self, j: usize, masked: u64) -> &[(u16, u32)] {
+        let lines = self
+            .lines
+            .get_or_init(|| (0..self.n_params()).map(|j| Line::new(self, j)).collect());
+        let line = &lines[j];
+        match line.start.get(&masked) {
+            Some(&(from, to)) => &line.members[from as usize..to as usize],
+            None => &[],
+        }
+    }
+
     /// How much parameter `j`'s level adds to a key per level.
     pub(crate) fn stride(&self, j: usize) -> u64 {
         self.strides[j]
@@ -241,6 +259,40 @@ impl SearchSpace {
             .zip(&self.strides)
             .map(|(&l, &s)| l as u64 * s)
             .sum()
+    }
+}
+
+/// The configurations of a space that differ in one parameter alone: `members` holds every
+/// configuration as (level of the parameter, index), grouped by the key without the
+/// parameter's place and in increasing level within a group; `start` maps that masked key to
+/// its group's range.
+#[derive(Debug, Clone)]
+struct Line {
+    members: Vec<(u16, u32)>,
+    start: HashMap<u64, (u32, u32), BuildHasherDefault<KeyHasher>>,
+}
+
+impl Line {
+    fn new(space: &SearchSpace, j: usize) -> Line {
+        let mut all: Vec<(u64, u16, u32)> = (0..space.len())
+            .map(|id| {
+                let l = space.levels(id)[j];
+                (space.key_of(id) - l as u64 * space.strides[j], l, id as u32)
+            })
+            .collect();
+        all.sort_unstable();
+        let mut start = HashMap::with_hasher(Default::default());
+        let mut from = 0;
+        for (i, e) in all.iter().enumerate() {
+            if i + 1 == all.len() || all[i + 1].0 != e.0 {
+                start.insert(e.0, (from as u32, i as u32 + 1));
+                from = i + 1;
+            }
+        }
+        Line {
+            members: all.into_iter().map(|e| (e.1, e.2)).collect(),
+            start,
+        }
     }
 }
 

@@ -236,7 +236,11 @@ fn ils_option(s: &mut ils::Ils, key: &str, v: &str) -> Result<()> {
             "s"
         }
         "repair" => {
-            s.repair = count(key, v)?;
+            s.repair = v.parse::<usize>().map_err(|_| {
+                Error::Usage(format!(
+                    "option {key}={v}: expected a whole number (0: no repairs)"
+                ))
+            })?;
             "rep"
         }
         "model" => {

@@ -170,12 +170,18 @@ fn auto_takes_its_settings_and_names_a_bad_one() {
     assert_eq!(results("auto", "99"), results("auto:bo=0", "99"));
     let (median, _, _) = results("auto:bo=0.2,bomin=50,bomax=10,bocand=50,botrain=20", "164");
     assert!(median.as_f64().is_some_and(|m| m > 0.0 && m <= 1.0));
+    let (median, _, _) = results("auto:repair=0", "164");
+    assert!(median.as_f64().is_some_and(|m| m > 0.0 && m <= 1.0));
     for (strategy, says) in [
         (
             "auto:bomax=0",
             "option bomax=0: expected a positive integer",
         ),
         ("auto:bo=lots", "option bo=lots"),
+        (
+            "auto:repair=-1",
+            "option repair=-1: expected a whole number",
+        ),
     ] {
         advise()
             .args([

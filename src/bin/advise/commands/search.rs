@@ -22,7 +22,9 @@ use crate::args::OutputArgs;
 /// share [0.15]; perturb, parameters changed by a jump [2]; temp, the Metropolis temperature
 /// [0.2]; bo, the share of Bayesian-optimisation steps, 0 for none [0.1]; bomin, the smallest
 /// budget that gets them [100]; bomax, the most steps [20]; bocand, candidates scored per step
-/// [100]; botrain, fastest measurements the Gaussian process is fitted on [30].
+/// [100]; botrain, fastest measurements the Gaussian process is fitted on [30]; repair, repairs
+/// of a single change the space lacks measured per descent step where no single change helps,
+/// 0 for none [1].
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The recorded space.

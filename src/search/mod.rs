@@ -25,6 +25,7 @@ pub mod evaluator;
 pub mod ga;
 pub mod ils;
 pub mod iterml;
+mod key_index;
 pub(crate) mod model_rows;
 pub mod names;
 pub mod neighbours;

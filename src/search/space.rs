@@ -6,9 +6,10 @@
 //! as evaluated and failed. Parameters that never change are dropped: they are the input.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::path::Path;
 use std::sync::OnceLock;
+
+use super::key_index::{KeyMap, Line};
 
 use crate::dataset::import::{read_space, Tool, TuningSpace};
 use crate::error::{Error, Result};
@@ -36,7 +37,7 @@ pub struct SearchSpace {
     /// radices after it), so that a neighbour's key is one addition away.
     strides: Vec<u64>,
     /// Mixed-radix key of a level vector -> configuration index.
-    index: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+    index: KeyMap<u32>,
     /// Index and time of the fastest configuration.
     optimum: (usize, f64),
     /// Per parameter, the configurations that differ in that parameter alone, grouped. Built
@@ -122,7 +123,7 @@ impl SearchSpace {
             times: Vec::with_capacity(space.configs.len()),
             radix,
             strides,
-            index: HashMap::with_capacity_and_hasher(space.configs.len(), Default::default()),
+            index: KeyMap::with_capacity_and_hasher(space.configs.len(), Default::default()),
             optimum: (0, f64::INFINITY),
             lines: OnceLock::new(),
         };
@@ -212,11 +213,7 @@ impl SearchSpace {
         let lines = self
             .lines
             .get_or_init(|| (0..self.n_params()).map(|j| Line::new(self, j)).collect());
-        let line = &lines[j];
-        match line.start.get(&masked) {
-            Some(&(from, to)) => &line.members[from as usize..to as usize],
-            None => &[],
-        }
+        lines[j].get(masked)
     }
 
     /// How much parameter `j`'s level adds to a key per level.
@@ -259,71 +256,6 @@ impl SearchSpace {
             .zip(&self.strides)
             .map(|(&l, &s)| l as u64 * s)
             .sum()
-    }
-}
-
-/// The configurations of a space that differ in one parameter alone: `members` holds every
-/// configuration as (level of the parameter, index), grouped by the key without the
-/// parameter's place and in increasing level within a group; `start` maps that masked key to
-/// its group's range.
-#[derive(Debug, Clone)]
-struct Line {
-    members: Vec<(u16, u32)>,
-    start: HashMap<u64, (u32, u32), BuildHasherDefault<KeyHasher>>,
-}
-
-impl Line {
-    fn new(space: &SearchSpace, j: usize) -> Line {
-        let mut all: Vec<(u64, u16, u32)> = (0..space.len())
-            .map(|id| {
-                let l = space.levels(id)[j];
-                (space.key_of(id) - l as u64 * space.strides[j], l, id as u32)
-            })
-            .collect();
-        all.sort_unstable();
-        let mut start = HashMap::with_hasher(Default::default());
-        let mut from = 0;
-        for (i, e) in all.iter().enumerate() {
-            if i + 1 == all.len() || all[i + 1].0 != e.0 {
-                start.insert(e.0, (from as u32, i as u32 + 1));
-                from = i + 1;
-            }
-        }
-        Line {
-            members: all.into_iter().map(|e| (e.1, e.2)).collect(),
-            start,
-        }
-    }
-}
-
-/// Hashes the index's keys, which are already distinct integers, with MurmurHash3's 64-bit
-/// finaliser (`fmix64`: two multiplications and three shifts that spread every input bit over
-/// the whole hash) instead of SipHash, which the standard map spends most of a lookup on.
-/// Nothing an attacker chooses reaches this map, so SipHash's protection buys nothing here.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-fn fmix64(mut k: u64) -> u64 {
-    k ^= k >> 33;
-    k = k.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    k ^= k >> 33;
-    k = k.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    k ^ (k >> 33)
-}
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = fmix64(self.0 ^ b as u64);
-        }
-    }
-
-    fn write_u64(&mut self, k: u64) {
-        self.0 = fmix64(k);
     }
 }
 

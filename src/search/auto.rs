@@ -10,13 +10,14 @@
 //!   variable neighbourhood descent (adjacent values first, then any single-parameter change: the
 //!   two neighbourhoods of Kernel Tuner 1.5.0's `searchspace.py`) and, where neither holds a
 //!   faster configuration, one repair of a single change the space lacks (the change with one
-//!   more parameter moved by the fewest levels: [`repairs`]); each stage's configurations are
-//!   tried in the order a main-effects model of log time predicts (refitted on every measurement; failed
-//!   configurations count as twice the slowest time, so failing regions are avoided), and at
-//!   each local minimum a jump that changes two parameters of the jumping point, which moves
-//!   to a new local minimum by basin hopping's Metropolis rule at temperature 0.2 on the
-//!   relative slowdown (a minimum 10% slower is accepted with probability e^-0.5), so that
-//!   the search leaves a basin it keeps falling back into.
+//!   more parameter moved by the fewest levels: [`repairs`](super::neighbours::repairs)); each
+//!   stage's configurations are tried in the order a main-effects model of log time predicts
+//!   (refitted on every measurement; failed configurations count as twice the slowest time, so
+//!   failing regions are avoided), and at each local minimum a jump that changes two
+//!   parameters of the jumping point, which moves to a new local minimum by basin hopping's
+//!   Metropolis rule at temperature 0.2 on the relative slowdown (a minimum 10% slower is
+//!   accepted with probability e^-0.5), so that the search leaves a basin it keeps falling
+//!   back into.
 //!
 //! Why this mix (docs/search-results.md has the measurements): on the recorded convolution
 //! spaces the adjacent neighbourhood escapes traps that the single-parameter (Hamming)
@@ -42,8 +43,6 @@ use super::basic::{Exhaustive, RandomSearch};
 use super::bayes::BayesOpt;
 use super::evaluator::Evaluator;
 use super::ils::{Ils, Neighbourhood};
-#[cfg(doc)]
-use super::neighbours::repairs;
 use super::Strategy;
 use advise_ml::Rng;
 

@@ -96,6 +96,28 @@ pub struct CollectSummary {
     pub seconds: f64,
 }
 
+/// The jobs of `jobs` that `campaign` has not finished (`id` names a job as its ledger does),
+/// and a summary that counts them.
+pub(super) fn pending<J: Clone>(
+    campaign: &Campaign,
+    jobs: &[J],
+    id: impl Fn(&J) -> String,
+) -> (Vec<J>, CollectSummary) {
+    let finished = campaign.finished();
+    let todo: Vec<J> = jobs
+        .iter()
+        .filter(|j| !finished.contains_key(&id(j)))
+        .cloned()
+        .collect();
+    let summary = CollectSummary {
+        dir: campaign.dir.clone(),
+        jobs: jobs.len(),
+        already_done: jobs.len() - todo.len(),
+        ..Default::default()
+    };
+    (todo, summary)
+}
+
 /// Runs (or resumes) one shard of a campaign.
 pub fn collect(s: &CollectSettings, progress: &dyn Progress) -> Result<CollectSummary> {
     if let Backend::GpgpuSim { config, jobs } = &s.backend {
@@ -110,18 +132,7 @@ pub fn collect(s: &CollectSettings, progress: &dyn Progress) -> Result<CollectSu
         &job_list(s.program, &s.inputs, s.variants.as_deref()),
         s.shard,
     );
-    let finished = campaign.finished();
-    let todo: Vec<Job> = jobs
-        .iter()
-        .filter(|j| !finished.contains_key(&j.id()))
-        .cloned()
-        .collect();
-    let mut summary = CollectSummary {
-        dir: campaign.dir.clone(),
-        jobs: jobs.len(),
-        already_done: jobs.len() - todo.len(),
-        ..Default::default()
-    };
+    let (todo, mut summary) = pending(&campaign, &jobs, Job::id);
     let baseline = Variant::new(s.program, 0)?;
     check_binaries(&s.bin_dir, baseline, &todo)?;
     let profiler = if s.profile && !todo.is_empty() {

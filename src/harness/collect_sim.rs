@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use super::build::{self, BuildSettings};
 use super::campaign::{Campaign, LedgerLine, Status};
-use super::collect::{CollectSettings, CollectSummary};
+use super::collect::{pending, CollectSettings, CollectSummary};
 use super::gpgpusim::{SimConfig, Simulator, PINNED_COMMIT};
 use super::jobs::{job_list, shard_jobs, Input, Job};
 use super::runs::{parse_records, Reference};
@@ -75,18 +75,7 @@ pub fn collect(
         })
     })
     .collect();
-    let finished = campaign.finished();
-    let todo: Vec<SimJob> = jobs
-        .iter()
-        .filter(|j| !finished.contains_key(&j.id()))
-        .cloned()
-        .collect();
-    let mut summary = CollectSummary {
-        dir: campaign.dir.clone(),
-        jobs: jobs.len(),
-        already_done: jobs.len() - todo.len(),
-        ..Default::default()
-    };
+    let (todo, mut summary) = pending(&campaign, &jobs, SimJob::id);
     let baseline = Variant::new(s.program, 0)?;
     let base_jobs: Vec<Job> = todo.iter().map(|j| j.job.clone()).collect();
     ensure_binaries(s, config, baseline, &base_jobs, progress)?;

@@ -22,27 +22,6 @@ pub fn hamming(space: &SearchSpace, id: usize, out: &mut Vec<usize>) {
     }
 }
 
-/// Appends to `out` the configurations that differ from `id` in exactly two parameters.
-pub fn hamming2(space: &SearchSpace, id: usize, out: &mut Vec<usize>) {
-    let radix = space.radix();
-    let mut probe = space.levels(id).to_vec();
-    for a in 0..radix.len() {
-        let la = probe[a];
-        for ma in (0..radix[a] as u16).filter(|&m| m != la) {
-            probe[a] = ma;
-            for b in a + 1..radix.len() {
-                let lb = probe[b];
-                for mb in (0..radix[b] as u16).filter(|&m| m != lb) {
-                    probe[b] = mb;
-                    out.extend(space.find(&probe));
-                }
-                probe[b] = lb;
-            }
-        }
-        probe[a] = la;
-    }
-}
-
 /// Appends to `out` the configurations with one parameter one level up or down.
 pub fn adjacent(space: &SearchSpace, id: usize, out: &mut Vec<usize>) {
     let key = space.key_of(id);
@@ -158,12 +137,10 @@ mod tests {
                 .filter(|(x, y)| x != y)
                 .count()
         };
-        let (mut h1, mut h2, mut adj) = (vec![], vec![], vec![]);
+        let (mut h1, mut adj) = (vec![], vec![]);
         hamming(&s, id, &mut h1);
-        hamming2(&s, id, &mut h2);
         adjacent(&s, id, &mut adj);
         assert!(h1.iter().all(|&a| diff(a) == 1) && !h1.is_empty());
-        assert!(h2.iter().all(|&a| diff(a) == 2) && h2.len() > h1.len());
         assert!(adj.iter().all(|a| h1.contains(a)) && adj.len() <= 6);
     }
 

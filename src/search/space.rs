@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::OnceLock;
 
-use super::key_index::{KeyMap, Line};
+use super::key_index::{KeyIndex, KeyMap, Line};
 
 use crate::dataset::import::{read_space, Tool, TuningSpace};
 use crate::error::{Error, Result};
@@ -37,7 +37,7 @@ pub struct SearchSpace {
     /// radices after it), so that a neighbour's key is one addition away.
     strides: Vec<u64>,
     /// Mixed-radix key of a level vector -> configuration index.
-    index: KeyMap<u32>,
+    index: KeyIndex,
     /// Index and time of the fastest configuration.
     optimum: (usize, f64),
     /// Per parameter, the configurations that differ in that parameter alone, grouped. Built
@@ -123,22 +123,24 @@ impl SearchSpace {
             times: Vec::with_capacity(space.configs.len()),
             radix,
             strides,
-            index: KeyMap::with_capacity_and_hasher(space.configs.len(), Default::default()),
+            index: KeyIndex::new(Vec::new(), 0),
             optimum: (0, f64::INFINITY),
             lines: OnceLock::new(),
         };
         let mut row = vec![0u16; varying.len()];
+        let mut index: KeyMap<u32> =
+            KeyMap::with_capacity_and_hasher(space.configs.len(), Default::default());
         for c in &space.configs {
             for (j, &i) in varying.iter().enumerate() {
                 row[j] = lookup[j][c.values[i].as_str()];
             }
             let key = out.key(&row);
-            if out.index.contains_key(&key) {
+            if index.contains_key(&key) {
                 continue; // a duplicate entry: the first measurement stands
             }
             let time = c.time_ms.filter(|t| t.is_finite() && *t > 0.0);
             let id = out.times.len();
-            out.index.insert(key, id as u32);
+            index.insert(key, id as u32);
             out.levels.extend_from_slice(&row);
             out.times.push(time);
             if let Some(t) = time {
@@ -147,6 +149,7 @@ impl SearchSpace {
                 }
             }
         }
+        out.index = KeyIndex::new(index.into_iter().collect(), out.key_bound());
         if out.times.is_empty() {
             return Err(Error::Data("the space has no configurations".into()));
         }
@@ -199,7 +202,7 @@ impl SearchSpace {
 
     /// The configuration whose mixed-radix key is `key`, if the space holds it.
     pub(crate) fn find_key(&self, key: u64) -> Option<usize> {
-        self.index.get(&key).map(|&i| i as usize)
+        self.index.get(key)
     }
 
     /// The mixed-radix key of configuration `id`.
@@ -214,6 +217,13 @@ impl SearchSpace {
             .lines
             .get_or_init(|| (0..self.n_params()).map(|j| Line::new(self, j)).collect());
         lines[j].get(masked)
+    }
+
+    /// One more than the largest key: the number of level combinations.
+    pub(crate) fn key_bound(&self) -> u64 {
+        self.strides
+            .first()
+            .map_or(1, |&s| s * self.radix[0] as u64)
     }
 
     /// How much parameter `j`'s level adds to a key per level.

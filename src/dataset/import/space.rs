@@ -3,7 +3,7 @@
 //! it turns into the project's tables (measurements, timings, switches), so the experiments and
 //! search strategies work on imported spaces exactly as on our own NB/BH campaigns.
 
-use std::collections::BTreeSet;
+use std::collections::HashSet;
 
 use serde::Serialize;
 
@@ -51,10 +51,10 @@ pub struct SwitchRow {
 impl TuningSpace {
     /// The distinct values of parameter `i`, numbers in numeric order, then text.
     pub fn values_of(&self, i: usize) -> Vec<String> {
-        let set: BTreeSet<&str> = self.configs.iter().map(|c| c.values[i].as_str()).collect();
+        let set: HashSet<&str> = self.configs.iter().map(|c| c.values[i].as_str()).collect();
         let mut v: Vec<String> = set.into_iter().map(str::to_string).collect();
         v.sort_by(|a, b| match (a.parse::<f64>(), b.parse::<f64>()) {
-            (Ok(x), Ok(y)) => x.total_cmp(&y),
+            (Ok(x), Ok(y)) => x.total_cmp(&y).then_with(|| a.cmp(b)),
             (Ok(_), Err(_)) => std::cmp::Ordering::Less,
             (Err(_), Ok(_)) => std::cmp::Ordering::Greater,
             _ => a.cmp(b),
@@ -65,7 +65,11 @@ impl TuningSpace {
     /// Indices of parameters that take more than one value (the tuning parameters proper).
     pub fn varying(&self) -> Vec<usize> {
         (0..self.params.len())
-            .filter(|&i| self.values_of(i).len() > 1)
+            .filter(|&i| {
+                let mut values = self.configs.iter().map(|c| &c.values[i]);
+                let first = values.next();
+                values.any(|v| Some(v) != first)
+            })
             .collect()
     }
 

@@ -66,6 +66,9 @@ pub struct Outcome {
     /// Best time after each evaluation (for convergence curves).
     #[serde(skip)]
     pub trace: Vec<f64>,
+    /// The configurations measured, in order.
+    #[serde(skip)]
+    pub measured: Vec<usize>,
 }
 
 /// Checks a budget against a space.
@@ -107,6 +110,7 @@ pub fn run(
         fraction_of_optimum: best.map_or(0.0, |b| opt / b.1),
         evaluations: ev.used(),
         trace: ev.trace().to_vec(),
+        measured: ev.evaluated().to_vec(),
     })
 }
 

@@ -266,3 +266,59 @@ fn search_bench_runs_csv_holds_every_run() {
         one["fraction_of_optimum"].as_f64().unwrap()
     );
 }
+
+#[test]
+fn search_trace_lists_every_measurement_and_ends_at_the_reported_best() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("trace.csv");
+    let mut args: Vec<std::ffi::OsString> = ["search", "--budget", "40", "--seed", "3", "--json"]
+        .iter()
+        .map(Into::into)
+        .collect();
+    args.extend(["--trace".into(), trace.clone().into_os_string()]);
+    args.extend(["--space".into(), space().into_os_string()]);
+    let report = run_json(args);
+    let mut r = csv::Reader::from_path(&trace).unwrap();
+    let header = r.headers().unwrap().clone();
+    assert_eq!(header.get(0), Some("evaluation"));
+    assert_eq!(header.get(header.len() - 1), Some("fraction_of_optimum"));
+    let rows: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len() as u64, report["evaluations"].as_u64().unwrap());
+    // The best so far never rises, and the last row is the reported best.
+    let best: Vec<f64> = rows
+        .iter()
+        .map(|row| row[header.len() - 2].parse().unwrap())
+        .collect();
+    assert!(best.windows(2).all(|w| w[1] <= w[0]));
+    assert_eq!(best.last().copied(), report["best_time_ms"].as_f64());
+    let fraction: f64 = rows.last().unwrap()[header.len() - 1].parse().unwrap();
+    assert_eq!(Some(fraction), report["fraction_of_optimum"].as_f64());
+    // Each measured configuration once.
+    let configs: std::collections::HashSet<String> = rows
+        .iter()
+        .map(|row| {
+            (1..header.len() - 3)
+                .map(|i| &row[i])
+                .collect::<Vec<_>>()
+                .join(",")
+        })
+        .collect();
+    assert_eq!(configs.len(), rows.len());
+}
+
+#[test]
+fn search_trace_to_an_unwritable_place_is_a_clear_error() {
+    advise()
+        .args([
+            "search",
+            "--budget",
+            "10",
+            "--trace",
+            "/nonexistent-dir/trace.csv",
+            "--space",
+        ])
+        .arg(space())
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("/nonexistent-dir/trace.csv"));
+}

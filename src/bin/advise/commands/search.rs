@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::output::Output;
-use advise::error::Result;
+use advise::error::{Error, Result};
 use advise::report::table::fmt_sig;
 use advise::search::bench::Budget;
 use advise::search::{self, SearchSpace};
@@ -38,18 +38,17 @@ pub struct Args {
     pub budget: String,
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Also write every measurement in order to this CSV file: its number, the
+    /// configuration's parameters, its time in ms (empty where it failed) and the best time
+    /// and fraction of the optimum so far.
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
     #[command(flatten)]
     pub out: OutputArgs,
 }
 
 pub fn run(args: Args) -> Result<()> {
-    search_one(
-        &args.space,
-        &args.strategy,
-        &args.budget,
-        args.seed,
-        &args.out.into(),
-    )
+    search_one(&args, &args.out.clone().into())
 }
 
 #[derive(Debug, Serialize)]
@@ -76,11 +75,43 @@ fn config_json(space: &SearchSpace, id: usize) -> serde_json::Map<String, serde_
         .collect()
 }
 
-fn search_one(space: &Path, strategy: &str, budget: &str, seed: u64, out: &Output) -> Result<()> {
-    let space = SearchSpace::load(space)?;
-    let strategy = search::strategy(strategy)?;
-    let budget = Budget::parse(budget)?.evaluations(space.len());
+/// Writes one search's measurements, in order, as CSV.
+fn write_trace(space: &SearchSpace, o: &search::Outcome, path: &Path) -> Result<()> {
+    let mut w = csv::Writer::from_path(path).map_err(|e| Error::write(path, e))?;
+    let mut header = vec!["evaluation".to_string()];
+    header.extend(space.params.iter().cloned());
+    header.extend(["time_ms", "best_time_ms", "fraction_of_optimum"].map(String::from));
+    w.write_record(&header).map_err(|e| Error::write(path, e))?;
+    let optimum = space.optimum().1;
+    for (i, (&id, &best)) in o.measured.iter().zip(&o.trace).enumerate() {
+        let mut row = vec![(i + 1).to_string()];
+        row.extend(space.assignment(id).into_iter().map(|(_, v)| v));
+        row.push(space.time(id).map_or(String::new(), |t| t.to_string()));
+        let found = best.is_finite();
+        row.push(if found {
+            best.to_string()
+        } else {
+            String::new()
+        });
+        row.push(if found {
+            (optimum / best).to_string()
+        } else {
+            "0".into()
+        });
+        w.write_record(&row).map_err(|e| Error::write(path, e))?;
+    }
+    w.flush().map_err(|e| Error::io(path, e))
+}
+
+fn search_one(args: &Args, out: &Output) -> Result<()> {
+    let space = SearchSpace::load(&args.space)?;
+    let strategy = search::strategy(&args.strategy)?;
+    let budget = Budget::parse(&args.budget)?.evaluations(space.len());
+    let seed = args.seed;
     let o = search::run(&space, strategy.as_ref(), budget, seed)?;
+    if let Some(path) = &args.trace {
+        write_trace(&space, &o, path)?;
+    }
     let (opt_id, opt_time) = space.optimum();
     let report = SearchReport {
         space: space.name.clone(),

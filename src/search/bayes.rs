@@ -61,21 +61,25 @@ fn phi_pdf(z: f64) -> f64 {
     (-0.5 * z * z).exp() / (2.0 * std::f64::consts::PI).sqrt()
 }
 
+/// A fitted process: its `n` training rows of `p` features each, flat in `x`.
 struct Gp {
-    x: Vec<Vec<f64>>,
+    x: Vec<f64>,
+    p: usize,
     chol: Cholesky,
     alpha: Vec<f64>,
     ell: f64,
 }
 
 impl Gp {
-    /// Fits on (x, y); also returns the log marginal likelihood.
-    fn fit(x: Vec<Vec<f64>>, y: &[f64], ell: f64) -> Option<(Gp, f64)> {
-        let n = x.len();
+    /// Fits on (x, y), `x` holding one row of `p` features per target; also returns the log
+    /// marginal likelihood.
+    fn fit(x: Vec<f64>, p: usize, y: &[f64], ell: f64) -> Option<(Gp, f64)> {
+        let n = y.len();
+        let row = |i: usize| &x[i * p..(i + 1) * p];
         let mut k = vec![0.0; n * n];
         for i in 0..n {
             for j in 0..=i {
-                let v = matern52(dist2(&x[i], &x[j]), ell) + if i == j { 1e-3 } else { 0.0 };
+                let v = matern52(dist2(row(i), row(j)), ell) + if i == j { 1e-3 } else { 0.0 };
                 k[i * n + j] = v;
                 k[j * n + i] = v;
             }
@@ -88,6 +92,7 @@ impl Gp {
         Some((
             Gp {
                 x,
+                p,
                 chol,
                 alpha,
                 ell,
@@ -96,15 +101,16 @@ impl Gp {
         ))
     }
 
-    /// Mean and standard deviation at each of `qs` (as one prediction at a time would give
-    /// them, bit for bit: every sum runs over the training rows in order), in `out`. The
-    /// kernel columns of all queries are solved together ([`Cholesky::solve_lower_many`]).
-    fn predict_many(&self, qs: &[Vec<f64>], scratch: &mut Scratch, out: &mut Vec<(f64, f64)>) {
-        let (n, c) = (self.x.len(), qs.len());
+    /// Mean and standard deviation at each of the `c` queries in `qs` (`p` features each, flat;
+    /// as one prediction at a time would give them, bit for bit: every sum runs over the
+    /// training rows in order), in `out`. The kernel columns of all queries are solved
+    /// together ([`Cholesky::solve_lower_many`]).
+    fn predict_many(&self, qs: &[f64], c: usize, scratch: &mut Scratch, out: &mut Vec<(f64, f64)>) {
+        let (n, p) = (self.alpha.len(), self.p);
         let k = &mut scratch.k;
         k.clear();
-        for xi in &self.x {
-            k.extend(qs.iter().map(|q| matern52(dist2(xi, q), self.ell)));
+        for xi in (0..n).map(|i| &self.x[i * p..(i + 1) * p]) {
+            k.extend((0..c).map(|q| matern52(dist2(xi, &qs[q * p..(q + 1) * p]), self.ell)));
         }
         let mean = &mut scratch.mean;
         mean.clear();
@@ -154,20 +160,16 @@ fn dist2(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum()
 }
 
-/// The parameters' level indices scaled to [0, 1]: the process's inputs.
-fn features(space: &SearchSpace, radix: &[usize], id: usize) -> Vec<f64> {
-    space
-        .levels(id)
-        .iter()
-        .zip(radix)
-        .map(|(&l, &r)| {
-            if r > 1 {
-                l as f64 / (r - 1) as f64
-            } else {
-                0.0
-            }
-        })
-        .collect()
+/// Appends to `out` the parameters' level indices of `id` scaled to [0, 1]: the process's
+/// inputs.
+fn features(space: &SearchSpace, radix: &[usize], id: usize, out: &mut Vec<f64>) {
+    out.extend(space.levels(id).iter().zip(radix).map(|(&l, &r)| {
+        if r > 1 {
+            l as f64 / (r - 1) as f64
+        } else {
+            0.0
+        }
+    }));
 }
 
 impl BayesOpt {
@@ -183,8 +185,8 @@ impl BayesOpt {
     ) {
         let space = ev.space();
         let radix = space.radix();
-        let feat = |id: usize| features(space, radix, id);
-        let scale = (space.n_params().max(1) as f64).sqrt();
+        let p = space.n_params();
+        let scale = (p.max(1) as f64).sqrt();
         let mut ell = 0.2 * scale;
         let mut tuned_at = 0;
         let mut scratch = Scratch::default();
@@ -207,23 +209,37 @@ impl BayesOpt {
                 .iter()
                 .map(|&(id, y)| (id, y.unwrap_or(worst)))
                 .collect();
-            train.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
-            train.truncate(self.max_train);
+            // The fastest rows, fastest first (a total order: indices are distinct).
+            let order =
+                |a: &(usize, f64), b: &(usize, f64)| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0));
+            if train.len() > self.max_train {
+                train.select_nth_unstable_by(self.max_train, order);
+                train.truncate(self.max_train);
+            }
+            train.sort_unstable_by(order);
             let mean = train.iter().map(|t| t.1).sum::<f64>() / train.len() as f64;
             let sd = (train.iter().map(|t| (t.1 - mean).powi(2)).sum::<f64>() / train.len() as f64)
                 .sqrt()
                 .max(1e-9);
             let y: Vec<f64> = train.iter().map(|t| (t.1 - mean) / sd).collect();
-            let x: Vec<Vec<f64>> = train.iter().map(|t| feat(t.0)).collect();
+            let mut x = Vec::with_capacity(train.len() * p);
+            for t in &train {
+                features(space, radix, t.0, &mut x);
+            }
+            // Every 10 measurements, the length scale of largest marginal likelihood; its fit
+            // is the step's.
+            let mut tuned = None;
             if seen.len() >= tuned_at + 10 || tuned_at == 0 {
                 tuned_at = seen.len();
-                ell = [0.1, 0.2, 0.4, 0.8]
+                tuned = [0.1, 0.2, 0.4, 0.8]
                     .iter()
-                    .filter_map(|&c| Gp::fit(x.clone(), &y, c * scale).map(|g| (c * scale, g.1)))
-                    .max_by(|a, b| a.1.total_cmp(&b.1))
-                    .map_or(ell, |b| b.0);
+                    .filter_map(|&c| Gp::fit(x.clone(), p, &y, c * scale))
+                    .max_by(|a, b| a.1.total_cmp(&b.1));
+                if let Some((gp, _)) = &tuned {
+                    ell = gp.ell;
+                }
             }
-            let Some((gp, _)) = Gp::fit(x, &y, ell) else {
+            let Some((gp, _)) = tuned.or_else(|| Gp::fit(x, p, &y, ell)) else {
                 return;
             };
             let best_y = y[0];
@@ -248,8 +264,10 @@ impl BayesOpt {
             let mut pick = None;
             let mut best_ei = f64::NEG_INFINITY;
             queries.clear();
-            queries.extend(cands.iter().map(|&c| feat(c)));
-            gp.predict_many(&queries, &mut scratch, &mut predicted);
+            for &c in &cands {
+                features(space, radix, c, &mut queries);
+            }
+            gp.predict_many(&queries, cands.len(), &mut scratch, &mut predicted);
             for (&c, &(mu, s)) in cands.iter().zip(&predicted) {
                 let imp = best_y - mu - 0.01;
                 let z = imp / s;

@@ -68,6 +68,9 @@ pub struct BenchRow {
     pub mean_evaluations: f64,
     pub median_fraction: f64,
     pub p5_fraction: f64,
+    /// Mean over runs of the fraction: steadier than the median where runs split between two
+    /// basins (the median then falls on either side).
+    pub mean_fraction: f64,
     /// Median over runs of the evaluations to first reach 95% of the optimum; `None` when
     /// more than half the runs never do within the budget.
     pub evals_to_95: Option<f64>,
@@ -250,6 +253,7 @@ fn summarise(
             mean_evaluations: runs.iter().map(|r| r.1 as f64).sum::<f64>() / runs.len() as f64,
             median_fraction: quantile(&fr, 0.5),
             p5_fraction: quantile(&fr, 0.05),
+            mean_fraction: fr.iter().sum::<f64>() / fr.len().max(1) as f64,
             evals_to_95: to95.is_finite().then_some(to95),
             reached_95: runs.iter().filter(|r| r.2.is_some()).count() as f64 / runs.len() as f64,
         });
@@ -354,5 +358,18 @@ mod tests {
         assert_eq!(a.standards.len(), 2);
         assert_eq!(a.curves.len(), 2);
         assert_eq!(a.curves[0].median_fraction.len(), 30);
+        // Each summary's mean is the mean of its runs' fractions.
+        for r in &a.results {
+            let f: Vec<f64> = a
+                .runs
+                .iter()
+                .filter(|x| {
+                    (&x.space, &x.strategy, &x.budget) == (&r.space, &r.strategy, &r.budget)
+                })
+                .map(|x| x.fraction)
+                .collect();
+            assert_eq!(f.len(), 6);
+            assert!((r.mean_fraction - f.iter().sum::<f64>() / 6.0).abs() < 1e-12);
+        }
     }
 }

@@ -203,6 +203,7 @@ pub fn render(report: &BenchReport) -> String {
         "used",
         "median",
         "p5",
+        "mean",
         "evals to 95%",
         "runs reaching 95%",
     ]);
@@ -215,6 +216,7 @@ pub fn render(report: &BenchReport) -> String {
             format!("{:.1}", r.mean_evaluations),
             format!("{:.3}", r.median_fraction),
             format!("{:.3}", r.p5_fraction),
+            format!("{:.3}", r.mean_fraction),
             r.evals_to_95.map_or("-".into(), |e| format!("{e:.0}")),
             format!("{:.0}%", r.reached_95 * 100.0),
         ]);

@@ -161,8 +161,7 @@ pub fn load_pool_view(dir: &Path, view: View) -> Result<SamplePool> {
         pool.simulated = pool.samples.iter().map(|s| s.key.program.clone()).collect();
     }
     let programs = pool.samples.iter().map(|s| s.key.program.as_str());
-    let launch = super::launch::LaunchFacts::read(dir, &measurements, programs)?;
-    pool.launch = launch;
+    pool.launch = super::launch::LaunchFacts::read(dir, &measurements, programs)?;
     Ok(pool)
 }
 

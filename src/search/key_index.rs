@@ -114,7 +114,8 @@ impl Line {
     /// The line of parameter `j` of `space`.
     pub(crate) fn new(space: &SearchSpace, j: usize) -> Line {
         let stride = space.stride(j);
-        let span = stride * space.radix()[j] as u64;
+        let radix = space.radix()[j] as u64;
+        let span = stride * radix;
         let mut all: Vec<(u64, u16, u32)> = (0..space.len())
             .map(|id| {
                 let l = space.levels(id)[j];
@@ -132,7 +133,7 @@ impl Line {
         }
         Line {
             members: all.into_iter().map(|e| (e.1, e.2)).collect(),
-            groups: KeyRank::new(&keys, space.key_bound() / (span / stride).max(1)),
+            groups: KeyRank::new(&keys, space.key_bound() / radix),
             bounds,
             stride,
             span,

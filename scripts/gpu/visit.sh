@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# A device visit of 15 minutes (machine start included) as two calls made back to back, so the
+# machine stays warm between them. Run from the repository root on the GPU machine:
+#
+#   bash scripts/gpu/visit.sh probe   # ~2 min: versions, build all 128 variants, and variants
+#                                     # 000000 and 111111 of each program on 20000 bodies
+#                                     # (checks, timings, ncu passes, metrics this ncu lacks)
+#   VISIT_LIMIT=500 bash scripts/gpu/visit.sh main
+#                                     # verify-advice.sh (at most VERIFY_LIMIT s, default 150),
+#                                     # then `campaign.sh quick nb` and `quick bh`, which split
+#                                     # what is left of VISIT_LIMIT seconds
+#
+# The probe says, before the main call, whether the variants compile and agree under this
+# CUDA, how long one variant takes, and whether ncu knows every metric of variants/metrics.txt.
+# Every stage packs its own .tar.gz under $OUT as it ends, so a call cut short still returns
+# the stages before. The campaign is named after the GPU (h100-DATE or h200-DATE).
+# Before the visit: `cargo build --release && mkdir -p build && cp target/release/advise build/`
+# and carry build/advise.
+set -uo pipefail
+
+export PATH="$PATH:/usr/local/cuda/bin"
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$ROOT"
+t0=$(date +%s)
+ADVISE="${ADVISE:-build/advise}"
+[ -x "$ADVISE" ] || { echo "visit: no advise binary at $ADVISE: carry build/advise" >&2; exit 2; }
+export OUT="${OUT:-$ROOT/gpu-out}"
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)
+case "$gpu" in
+*H200*) kind=h200 ;;
+*H100*) kind=h100 ;;
+*) kind=gpu ;;
+esac
+export CAMPAIGN="${CAMPAIGN:-$kind-$(date -u +%Y%m%d)}"
+WORK="$ROOT/datasets/$CAMPAIGN"
+BIN="$ROOT/build/variants"
+mkdir -p "$OUT" "$WORK"
+echo "visit: $gpu, campaign $CAMPAIGN"
+
+case "${1:-}" in
+probe)
+    bash scripts/gpu/environment.sh "$ADVISE" --clocks > "$WORK/env.txt" 2>&1
+    "$ADVISE" -q build --program all --arch sm_90 --jobs "$(nproc)" --out-dir "$BIN" --json \
+        > "$WORK/build.json" 2> "$WORK/build.log"
+    echo "build all: rc $?, $(( $(date +%s) - t0 )) s, $(grep -c '"ok": true' "$WORK/build.json") ok"
+    for p in nb bh; do
+        t1=$(date +%s)
+        rm -rf "$WORK/probe-$p"
+        timeout 100 "$ADVISE" collect --program "$p" --inputs 20000:1 --runs 1 --reps 1 \
+            --variants 000000,111111 --bin-dir "$BIN" --out-dir "$WORK/probe-$p" --timeout 90 \
+            --json > "$WORK/probe-$p.json" 2> "$WORK/probe-$p.log"
+        echo "probe $p: rc $?, $(( $(date +%s) - t1 )) s"
+        tail -n 4 "$WORK/probe-$p.log"
+        grep -E '"(max_passes|missing_metrics|seconds|failed)"' -A2 "$WORK/probe-$p.json" | head -20
+        cat "$WORK/probe-$p/timings.csv" 2>/dev/null | head -8
+    done
+    tar -czf "$OUT/$CAMPAIGN-probe.tar.gz" -C "$ROOT/datasets" "$CAMPAIGN"
+    echo "probe: $(( $(date +%s) - t0 )) s"
+    ;;
+main)
+    limit="${VISIT_LIMIT:-500}"
+    deadline=$(( t0 + limit ))
+    timeout "${VERIFY_LIMIT:-150}" bash scripts/gpu/verify-advice.sh 2>&1 | tail -n 12
+    name="verify-$(date -u +%Y%m%d)"
+    # Cut short before its own packing: pack what it has, without the executables.
+    [ -f "$OUT/$name.tar.gz" ] || tar -czf "$OUT/$name.tar.gz" -C "$ROOT/datasets" \
+        --exclude="$name/build/matMul-*-t8" --exclude="$name/build/matMul-*-t16" \
+        --exclude="$name/build/matMul-*-t32" "$name"
+    echo "verify: $(( $(date +%s) - t0 )) s"
+    left=$(( deadline - $(date +%s) - 20 ))
+    QUICK_LIMIT=$(( left * ${NB_SHARE:-50} / 100 )) bash scripts/gpu/campaign.sh quick nb
+    left=$(( deadline - $(date +%s) - 15 ))
+    QUICK_LIMIT=$left bash scripts/gpu/campaign.sh quick bh
+    echo "main: $(( $(date +%s) - t0 )) s"
+    ;;
+*)
+    sed -n '2,18p' "$0"
+    exit 2
+    ;;
+esac

@@ -48,7 +48,10 @@ fi
 [ -n "$ADVISE" ] || { echo "no advise binary: copy target/release/advise to build/advise" >&2; exit 2; }
 OUT="${OUT:-$ROOT/gpu-out}"
 CAMPAIGN="${CAMPAIGN:-h100-$(date -u +%Y%m%d)}"
-WORK="${WORK:-$ROOT/datasets/$CAMPAIGN}"
+# On the GPU machine under build/ (ignored by git): the device tool copies the working tree anew
+# for every call and removes untracked folders it does not know, but keeps ignored ones, so a
+# campaign there survives until the next call on the same warm machine and `--resume` works.
+WORK="${WORK:-$ROOT/build/gpu-work/$CAMPAIGN}"
 BIN="${BIN:-$ROOT/build/variants}"
 ARCH="${ARCH:-sm_90}"
 REPS="${REPS:-1}"
@@ -56,15 +59,18 @@ RUNS="${RUNS:-3}"
 LIMIT="${LIMIT:-510}"
 mkdir -p "$OUT" "$WORK"
 
-pack() {  # pack NAME PATH...: one .tar.gz under $OUT with the paths that exist
+TOP="$(dirname "$WORK")"
+pack() {  # pack NAME PATH...: one .tar.gz under $OUT with the paths (under TOP) that exist
     local name="$1" p; shift
     local have=()
-    for p in "$@"; do [ -e "$ROOT/$p" ] && have+=("$p"); done
-    tar -czf "$OUT/$name.tar.gz" -C "$ROOT" "${have[@]}"
+    for p in "$@"; do [ -e "$TOP/$p" ] && have+=("$p"); done
+    tar -czf "$OUT/$name.tar.gz" -C "$TOP" "${have[@]}"
     echo "packed $OUT/$name.tar.gz ($(du -h "$OUT/$name.tar.gz" | cut -f1))"
 }
 
-rel() { realpath -m --relative-to="$ROOT" "$1"; }
+# Paths in the packs start with the campaign's name: unpack on the CPU machine, then move each
+# folder to datasets/<name>/ and write its PROVENANCE.md (shared/GPU.md, "After").
+rel() { realpath -m --relative-to="$TOP" "$1"; }
 
 case "${1:-}" in
 setup)

@@ -75,7 +75,7 @@ nvidia-smi -L > /dev/null 2>&1 || { echo "verify-advice: nvidia-smi sees no GPU"
 
 OUT="${OUT:-$ROOT/gpu-out}"
 NAME="${NAME:-verify-$(date -u +%Y%m%d)}"
-W="$ROOT/datasets/$NAME"
+W="$ROOT/build/gpu-work/$NAME"   # ignored by git: see campaign.sh
 WIDTH="${WIDTH:-2048}"
 RUNS="${RUNS:-3}"
 REPS="${REPS:-5}"
@@ -134,7 +134,7 @@ profile: ADVISE_REPS=0 advise -q profile --json --kernel matMul --source variant
 EOF
 [ -s "$W/failures.txt" ] && { echo "failures:"; cat "$W/failures.txt"; }
 # Everything but the executables.
-tar -czf "$OUT/$NAME.tar.gz" -C "$ROOT/datasets" \
+tar -czf "$OUT/$NAME.tar.gz" -C "$ROOT/build/gpu-work" \
     --exclude="$NAME/build/matMul-*-t8" --exclude="$NAME/build/matMul-*-t16" \
     --exclude="$NAME/build/matMul-*-t32" "$NAME"
 echo "packed $OUT/$NAME.tar.gz ($(du -h "$OUT/$NAME.tar.gz" | cut -f1)) in $(( $(date +%s) - t0 )) s"

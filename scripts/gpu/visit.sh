@@ -15,7 +15,14 @@
 # Every stage packs its own .tar.gz under $OUT as it ends, so a call cut short still returns
 # the stages before. The campaign is named after the GPU (h100-DATE or h200-DATE).
 # Before the visit: `cargo build --release && mkdir -p build && cp target/release/advise build/`
-# and carry build/advise.
+# and carry build/advise. Check that the working tree is under the device tool's 64 MiB (the
+# simulated datasets alone are 47 MB: leave them out of the tree for the visit, e.g. on a
+# throwaway branch that deletes them).
+#
+# Measured on the first visit (NVIDIA H200, CUDA 13.0, 2026-11-26; datasets/h200-*): machine
+# start plus probe 74 s of device time; probe 43 s (build of 128: 29 s); verify-advice 37 s;
+# NB, 64 variants at 50000:2, 197 s; BH at 100000:2, about 5 s per variant (63 in 311 s). A
+# further call on the still-warm machine resumes a stopped campaign: it lives under build/.
 set -uo pipefail
 
 export PATH="$PATH:/usr/local/cuda/bin"
@@ -32,7 +39,7 @@ case "$gpu" in
 *) kind=gpu ;;
 esac
 export CAMPAIGN="${CAMPAIGN:-$kind-$(date -u +%Y%m%d)}"
-WORK="$ROOT/datasets/$CAMPAIGN"
+WORK="$ROOT/build/gpu-work/$CAMPAIGN"   # ignored by git: see campaign.sh
 BIN="$ROOT/build/variants"
 mkdir -p "$OUT" "$WORK"
 echo "visit: $gpu, campaign $CAMPAIGN"
@@ -54,7 +61,7 @@ probe)
         grep -E '"(max_passes|missing_metrics|seconds|failed)"' -A2 "$WORK/probe-$p.json" | head -20
         cat "$WORK/probe-$p/timings.csv" 2>/dev/null | head -8
     done
-    tar -czf "$OUT/$CAMPAIGN-probe.tar.gz" -C "$ROOT/datasets" "$CAMPAIGN"
+    tar -czf "$OUT/$CAMPAIGN-probe.tar.gz" -C "$ROOT/build/gpu-work" "$CAMPAIGN"
     echo "probe: $(( $(date +%s) - t0 )) s"
     ;;
 main)
@@ -63,7 +70,7 @@ main)
     timeout "${VERIFY_LIMIT:-150}" bash scripts/gpu/verify-advice.sh 2>&1 | tail -n 12
     name="verify-$(date -u +%Y%m%d)"
     # Cut short before its own packing: pack what it has, without the executables.
-    [ -f "$OUT/$name.tar.gz" ] || tar -czf "$OUT/$name.tar.gz" -C "$ROOT/datasets" \
+    [ -f "$OUT/$name.tar.gz" ] || tar -czf "$OUT/$name.tar.gz" -C "$ROOT/build/gpu-work" \
         --exclude="$name/build/matMul-*-t8" --exclude="$name/build/matMul-*-t16" \
         --exclude="$name/build/matMul-*-t32" "$name"
     echo "verify: $(( $(date +%s) - t0 )) s"

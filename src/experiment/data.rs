@@ -1,7 +1,7 @@
 //! The samples an experiment works on: a dataset folder (measurements + timings, and for
 //! imported spaces switches.csv) turned into one pool of speedup samples over all switches.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use crate::dataset::families;
@@ -28,10 +28,36 @@ pub struct SamplePool {
     /// Each switch's optimization family (dataset::families); switches without one are
     /// left out of matching across programs.
     pub families: BTreeMap<String, Option<String>>,
-    /// Programs whose samples come from a simulator (a dataset folder with simulator.json).
-    pub simulated: std::collections::BTreeSet<String>,
+    /// The samples that come from a simulator (a dataset folder with simulator.json).
+    pub simulated: SimulatedRuns,
     /// Registers per thread and GPUs, for the step features' occupancy.
     pub launch: super::launch::LaunchFacts,
+}
+
+/// Which samples of a pool a simulator produced, by program and input: GPGPU-Sim campaigns
+/// and GPU campaigns of the same program run different inputs (the simulator's are hundreds
+/// of times smaller), so the pair tells a sample's origin where programs are shared.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SimulatedRuns {
+    runs: BTreeSet<(String, String)>,
+}
+
+impl SimulatedRuns {
+    /// Every one of `samples` is simulated.
+    pub fn all_of<'a>(samples: impl Iterator<Item = &'a SpeedupSample>) -> Self {
+        SimulatedRuns {
+            runs: samples
+                .map(|s| (s.key.program.clone(), s.key.input.clone()))
+                .collect(),
+        }
+    }
+
+    /// Whether `sample` came from a simulator.
+    pub fn has(&self, sample: &SpeedupSample) -> bool {
+        self.runs
+            .iter()
+            .any(|(p, i)| *p == sample.key.program && *i == sample.key.input)
+    }
 }
 
 impl SamplePool {
@@ -158,7 +184,7 @@ pub fn load_pool_view(dir: &Path, view: View) -> Result<SamplePool> {
         })
         .collect();
     if dir.join("simulator.json").is_file() {
-        pool.simulated = pool.samples.iter().map(|s| s.key.program.clone()).collect();
+        pool.simulated = SimulatedRuns::all_of(pool.samples.iter());
     }
     let programs = pool.samples.iter().map(|s| s.key.program.as_str());
     pool.launch = super::launch::LaunchFacts::read(dir, &measurements, programs)?;
@@ -311,8 +337,48 @@ pub fn merge(mut pools: Vec<SamplePool>) -> Result<SamplePool> {
             }
         }
         merged.families.extend(p.families);
-        merged.simulated.extend(p.simulated);
+        merged.simulated.runs.extend(p.simulated.runs);
         merged.launch.extend(p.launch);
     }
     Ok(merged)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pool(program: &str, input: &str, simulated: bool) -> SamplePool {
+        let key = crate::dataset::measurements::RunKey {
+            program: program.into(),
+            input: input.into(),
+            run: 1,
+            variant: "0".into(),
+        };
+        let sample = SpeedupSample {
+            key,
+            switch: "S".into(),
+            partner: "1".into(),
+            features: Vec::new(),
+            speedup: 1.5,
+            speedup_range: None,
+        };
+        let mut p = SamplePool::of_samples(vec![sample], "S");
+        if simulated {
+            p.simulated = SimulatedRuns::all_of(p.samples.iter());
+        }
+        p
+    }
+
+    #[test]
+    fn merged_pools_know_each_samples_origin_where_a_program_is_both_simulated_and_measured() {
+        let m = merge(vec![
+            pool("NB", "bodies=512", true),
+            pool("NB", "bodies=50000", false),
+            pool("BH", "bodies=512", true),
+            pool("BH", "bodies=100000", false),
+        ])
+        .unwrap();
+        let origin: Vec<bool> = m.samples.iter().map(|s| m.simulated.has(s)).collect();
+        assert_eq!(origin, [true, false, true, false]);
+    }
 }

@@ -10,23 +10,28 @@ use crate::experiment::step_features::StepValues;
 use advise_ml::Method;
 
 /// The distinct programs of samples `idx`, sorted. Measured and simulated programs together:
-/// each simulated one says so (an all-simulated model is labelled as a whole by
-/// `simulated_only`).
+/// each simulated one says so, and one with both simulated and measured samples says both (an
+/// all-simulated model is labelled as a whole by `simulated_only`).
 pub(super) fn labels(pool: &SamplePool, idx: &[usize]) -> Vec<String> {
-    let mut p: Vec<String> = idx
-        .iter()
-        .map(|&i| pool.samples[i].key.program.clone())
-        .collect();
-    p.sort();
-    p.dedup();
-    if !p.iter().all(|q| pool.simulated.contains(q)) {
-        for q in &mut p {
-            if pool.simulated.contains(q.as_str()) {
-                q.push_str(" (SIMULATED)");
-            }
+    // Per program: (has a simulated sample, has a measured one).
+    let mut of: std::collections::BTreeMap<&str, (bool, bool)> = Default::default();
+    for &i in idx {
+        let s = &pool.samples[i];
+        let e = of.entry(s.key.program.as_str()).or_default();
+        if pool.simulated.has(s) {
+            e.0 = true;
+        } else {
+            e.1 = true;
         }
     }
-    p
+    let any_measured = of.values().any(|&(_, m)| m);
+    of.into_iter()
+        .map(|(p, origin)| match origin {
+            (true, false) if any_measured => format!("{p} (SIMULATED)"),
+            (true, true) => format!("{p} (SIMULATED and measured)"),
+            _ => p.to_string(),
+        })
+        .collect()
 }
 
 /// Leave one program out for one optimization's samples `idx` (rows `x`, speedups `y`): one

@@ -224,7 +224,7 @@ pub fn suggest(
                 "; learned only from SIMULATED data ({} on GPGPU-Sim): no GPU measurement backs it",
                 m.programs.join(", ")
             ));
-        } else if m.programs.iter().any(|p| p.ends_with("(SIMULATED)")) {
+        } else if m.programs.iter().any(|p| p.contains("(SIMULATED")) {
             reason.push_str(&format!(
                 "; learned partly from SIMULATED data (GPGPU-Sim): {}",
                 m.programs.join(", ")

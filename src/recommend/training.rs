@@ -289,9 +289,7 @@ impl Context<'_> {
             typical_portable_distance,
             across_programs,
             step,
-            simulated_only: idx
-                .iter()
-                .all(|&i| pool.simulated.contains(&pool.samples[i].key.program)),
+            simulated_only: idx.iter().all(|&i| pool.simulated.has(&pool.samples[i])),
             programs: super::programs::labels(pool, &idx),
         };
         Ok(Some(Trained {

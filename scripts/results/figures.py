@@ -23,8 +23,9 @@ def experiment(doc):
             "p_vs_majority": (e.get("vs_majority") or {}).get("p_value"),
         })
     res = {"experiments": out}
-    if "fidelity" in doc:
-        res["fidelity"] = doc["fidelity"]
+    for key in ("fidelity", "fidelity_measured"):
+        if key in doc:
+            res[key] = doc[key]
     return res
 
 

@@ -2,7 +2,9 @@
 //!
 //! First the thesis's experiments (1-6, leave one input out) and the fidelity table on the NB
 //! and BH variants simulated with GPGPU-Sim (`datasets/sim-qv100-*`, labelled SIMULATED
-//! everywhere), then the real KTT tuning spaces in `datasets/` (convolution and pnpoly on an
+//! everywhere), then the experiments that the measured NB/BH campaign on an NVIDIA H200 allows
+//! (`datasets/h200-*`: one input with counters, so experiments 5 and 6) and its fidelity
+//! table, then the real KTT tuning spaces in `datasets/` (convolution and pnpoly on an
 //! RTX 2080 Ti, with Nsight Compute counters per configuration): grouped 10-fold
 //! cross-validation on each and leave one program out across the two, every method beside the
 //! four baselines, with the report in `reports/demo/`. `advise demo --fixtures` instead parses every real profiler file in
@@ -106,6 +108,21 @@ const DEMO_DATASETS: [&str; 2] = [
 /// The simulated NB/BH campaign (GPGPU-Sim), shown first when present.
 const SIM_DATASETS: [&str; 2] = ["datasets/sim-qv100-nb", "datasets/sim-qv100-bh"];
 
+/// The measured NB/BH campaign (one input on an NVIDIA H200), shown next when present.
+const GPU_DATASETS: [&str; 2] = ["datasets/h200-nb-20261126", "datasets/h200-bh-20261126"];
+
+/// How the demo names a measured NB/BH campaign's results.
+const GPU_LABEL: &str = "H200, measured";
+
+/// The folders of `names` that hold a campaign (a timings.csv).
+fn present(names: &[&str]) -> Vec<PathBuf> {
+    names
+        .iter()
+        .map(PathBuf::from)
+        .filter(|d| d.join("timings.csv").is_file())
+        .collect()
+}
+
 /// `advise demo`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -155,15 +172,14 @@ fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
             missing.display()
         )));
     }
-    let sim: Vec<PathBuf> = SIM_DATASETS
-        .iter()
-        .map(PathBuf::from)
-        .filter(|d| d.join("timings.csv").is_file())
-        .collect();
+    let sim = present(&SIM_DATASETS);
+    let gpu = present(&GPU_DATASETS);
     let mut all = Vec::new();
     let mut notes = Vec::new();
-    let mut runs: Vec<(Vec<PathBuf>, &str, Option<&str>)> = Vec::new();
+    // (datasets, experiments, program, how results are named)
+    let mut runs: Vec<(Vec<PathBuf>, &str, Option<&str>, Option<&str>)> = Vec::new();
     let mut fidelity_text = String::new();
+    let mut gpu_fidelity_text = String::new();
     if !sim.is_empty() {
         note(
             "advise demo: first the thesis's experiments on NB and BH SIMULATED with GPGPU-Sim \
@@ -179,14 +195,26 @@ fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
         let pool = load_pools(&sim)?;
         fidelity_text = render_fidelity(&advise::experiment::fidelity::fidelity(&pool));
         // Experiments 1-4 and leave one input out within each program, 5 and 6 across them.
-        runs.push((sim.clone(), "1,2,3,4,loio", Some("NB")));
-        runs.push((sim.clone(), "1,2,3,4,loio", Some("BH")));
-        runs.push((sim.clone(), "5,6", None));
+        runs.push((sim.clone(), "1,2,3,4,loio", Some("NB"), Some("SIMULATED")));
+        runs.push((sim.clone(), "1,2,3,4,loio", Some("BH"), Some("SIMULATED")));
+        runs.push((sim.clone(), "5,6", None, Some("SIMULATED")));
     } else {
         note(
             "advise demo: real data, but not ours: KTT tuning spaces measured on an RTX 2080 Ti \
              (datasets/*/PROVENANCE.md); no NB/BH campaign is in datasets/ yet",
         );
+    }
+    if !gpu.is_empty() {
+        notes.push(
+            "Measured NB/BH data: the 64 NB and 63 of the 64 BH variants timed and profiled \
+             (Nsight Compute 2025.3) on an NVIDIA H200 with CUDA 13.0, one input each \
+             (datasets/h200-*/PROVENANCE.md); with one input and counters of one run, only the \
+             thesis's experiments 5 and 6 (across programs) can run on it."
+                .to_string(),
+        );
+        gpu_fidelity_text =
+            render_fidelity(&advise::experiment::fidelity::fidelity(&load_pools(&gpu)?));
+        runs.push((gpu.clone(), "5,6", None, Some(GPU_LABEL)));
     }
     notes.push(
         "Measured data: KTT 2.1 tuning spaces (convolution, pnpoly) on an NVIDIA GeForce RTX 2080 \
@@ -194,12 +222,12 @@ fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
          repository."
             .to_string(),
     );
-    runs.push((vec![dirs[0].clone()], "kfold", None));
-    runs.push((vec![dirs[1].clone()], "kfold", None));
-    runs.push((dirs.clone(), "lopo", None));
+    runs.push((vec![dirs[0].clone()], "kfold", None, None));
+    runs.push((vec![dirs[1].clone()], "kfold", None, None));
+    runs.push((dirs.clone(), "lopo", None, None));
     let mut pools = Vec::new();
     let mut folds = advise::experiment::record::FoldLog::default();
-    for (datasets, exp, program) in runs {
+    for (datasets, exp, program, label) in runs {
         let cmd = ExperimentCommand {
             datasets: datasets.clone(),
             experiments: exp.into(),
@@ -229,13 +257,13 @@ fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
             })
             .collect();
         folds.extend(log);
-        let simulated = datasets.iter().any(|d| d.join("simulator.json").is_file());
         for r in results.iter_mut().flatten() {
-            r.name = if simulated {
-                let on = program.unwrap_or("NB+BH");
-                format!("{} on {on} (SIMULATED)", r.name)
-            } else {
-                format!("{} on {}", r.name, pool.name)
+            r.name = match label {
+                Some(label) => {
+                    let on = program.unwrap_or("NB+BH");
+                    format!("{} on {on} ({label})", r.name)
+                }
+                None => format!("{} on {}", r.name, pool.name),
             };
         }
         notes.extend(skipped);
@@ -269,12 +297,21 @@ fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
             doc["fidelity"] =
                 serde_json::json!(advise::experiment::fidelity::fidelity(&load_pools(&sim)?));
         }
+        if !gpu.is_empty() {
+            doc["fidelity_measured"] =
+                serde_json::json!(advise::experiment::fidelity::fidelity(&load_pools(&gpu)?));
+        }
         return out.emit_json(&doc);
     }
     let mut text = String::new();
     if !fidelity_text.is_empty() {
         text.push_str("SIMULATED NB/BH (GPGPU-Sim): ");
         text.push_str(&fidelity_text);
+        text.push('\n');
+    }
+    if !gpu_fidelity_text.is_empty() {
+        text.push_str("MEASURED NB/BH (NVIDIA H200, one input): ");
+        text.push_str(&gpu_fidelity_text);
         text.push('\n');
     }
     text.push_str(&render_text(&title, &all, &notes));

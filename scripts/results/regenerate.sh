@@ -31,6 +31,7 @@ step "default advisor"
 "$A" -q train --dataset datasets/ktt-convolution-rtx2080ti --dataset datasets/ktt-pnpoly-rtx2080ti \
     --dataset datasets/ktt-coulomb-rtx2080ti --dataset datasets/kt-dedispersion-a100 \
     --dataset datasets/sim-qv100-nb --dataset datasets/sim-qv100-bh \
+    --dataset datasets/h200-nb-20261126 --dataset datasets/h200-bh-20261126 \
     --dataset datasets/xplacer-bfs-v100-lassen --dataset datasets/xplacer-cfd-v100-lassen \
     --dataset datasets/xplacer-gaussian-v100-lassen --dataset datasets/xplacer-hotspot-v100-lassen \
     -o models/default.advisor.json.gz > "$R/train.txt"

@@ -7,97 +7,16 @@
 //! table, then the real KTT tuning spaces in `datasets/` (convolution and pnpoly on an
 //! RTX 2080 Ti, with Nsight Compute counters per configuration): grouped 10-fold
 //! cross-validation on each and leave one program out across the two, every method beside the
-//! four baselines, with the report in `reports/demo/`. `advise demo --fixtures` instead parses every real profiler file in
-//! `tests/fixtures/` and prints the feature table.
+//! four baselines, with the report in `reports/demo/`. `advise demo --fixtures` instead parses
+//! every real profiler file in `tests/fixtures/` (demo_fixtures.rs).
 
 use std::path::{Path, PathBuf};
 
 use super::output::{note, Output};
-use super::parse::{file_label, FileSummary};
 use crate::args::{method_spec, MethodArg, OutputArgs};
-use advise::dataset::features::{
-    build, remapper, union_columns, FeatureSettings, FeatureTable, Normalize,
-};
-use advise::dataset::measurements::{rows_of, RunKey};
 use advise::error::{Error, Result};
-use advise::profile::{parse_path, FormatChoice};
-use advise::report::table::{fmt_sig, TextTable};
 
-const DEFAULT_DATA: &str = "tests/fixtures";
-const REPORT_DIR: &str = "reports/demo";
-
-/// Profiler files of `dir`: those in its `ncu/` and `nvprof/` folders where it has them (the
-/// layout of tests/fixtures, whose other folders hold tuning spaces and compiled kernels),
-/// else every file in it; documentation and license files are skipped. Sorted.
-fn profiler_files(dir: &Path) -> Result<Vec<PathBuf>> {
-    let tool_dirs: Vec<PathBuf> = ["ncu", "nvprof"]
-        .iter()
-        .map(|d| dir.join(d))
-        .filter(|d| d.is_dir())
-        .collect();
-    let dirs = if tool_dirs.is_empty() {
-        vec![dir.to_path_buf()]
-    } else {
-        tool_dirs
-    };
-    let mut out = Vec::new();
-    for d in dirs {
-        let entries = std::fs::read_dir(&d).map_err(|e| Error::io(&d, e))?;
-        for entry in entries {
-            let path = entry.map_err(|e| Error::io(&d, e))?.path();
-            let name = path
-                .file_name()
-                .map(|n| n.to_string_lossy().to_string())
-                .unwrap_or_default();
-            if path.is_file() && !(name.ends_with(".md") || name.starts_with("LICENSE")) {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
-}
-
-/// Builds one feature row per file; files without active cycles are left unnormalized.
-fn features_of(files: &[(RunKey, advise::profile::ProfileData)]) -> Result<FeatureTable> {
-    let mut tables = Vec::new();
-    for (key, data) in files {
-        let rows = rows_of(key, data);
-        let settings = FeatureSettings::default();
-        let t = match build(&rows, &[], &settings) {
-            Ok(t) => t,
-            Err(Error::MissingMetric { .. }) => build(
-                &rows,
-                &[],
-                &FeatureSettings {
-                    normalize: Normalize::None,
-                    ..settings
-                },
-            )?,
-            Err(e) => return Err(e),
-        };
-        tables.push(t);
-    }
-    Ok(merge(tables))
-}
-
-/// Joins single-file tables into one, with the union of their columns.
-fn merge(tables: Vec<FeatureTable>) -> FeatureTable {
-    let columns = union_columns(tables.iter().map(|t| t.columns.as_slice()));
-    let mut rows = Vec::new();
-    for t in tables {
-        let remap = remapper(&t.columns, &columns);
-        rows.extend(t.rows.into_iter().map(|mut r| {
-            r.values = remap(&r.values);
-            r
-        }));
-    }
-    FeatureTable {
-        columns,
-        rows,
-        normalizer: None,
-    }
-}
+pub(super) const REPORT_DIR: &str = "reports/demo";
 
 /// The real datasets the demo validates on.
 const DEMO_DATASETS: [&str; 2] = [
@@ -113,6 +32,31 @@ const GPU_DATASETS: [&str; 2] = ["datasets/h200-nb-20261126", "datasets/h200-bh-
 
 /// How the demo names a measured NB/BH campaign's results.
 const GPU_LABEL: &str = "H200, measured";
+
+/// One experiment run of the demo: its datasets, experiments, program (or all) and how its
+/// results are named (`None`: after the pool).
+struct DemoRun {
+    datasets: Vec<PathBuf>,
+    exp: &'static str,
+    program: Option<&'static str>,
+    label: Option<&'static str>,
+}
+
+impl DemoRun {
+    fn new(
+        datasets: Vec<PathBuf>,
+        exp: &'static str,
+        program: Option<&'static str>,
+        label: Option<&'static str>,
+    ) -> Self {
+        DemoRun {
+            datasets,
+            exp,
+            program,
+            label,
+        }
+    }
+}
 
 /// The folders of `names` that hold a campaign (a timings.csv).
 fn present(names: &[&str]) -> Vec<PathBuf> {
@@ -149,7 +93,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<()> {
     let out: Output = args.out.into();
     if args.fixtures {
-        run_fixtures(args.data, &out)
+        super::demo_fixtures::run_fixtures(args.data, &out)
     } else {
         demo(&method_spec(&args.method), args.seed, args.summary, &out)
     }
@@ -176,8 +120,7 @@ fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
     let gpu = present(&GPU_DATASETS);
     let mut all = Vec::new();
     let mut notes = Vec::new();
-    // (datasets, experiments, program, how results are named)
-    let mut runs: Vec<(Vec<PathBuf>, &str, Option<&str>, Option<&str>)> = Vec::new();
+    let mut runs: Vec<DemoRun> = Vec::new();
     let mut fidelity_text = String::new();
     let mut gpu_fidelity_text = String::new();
     if !sim.is_empty() {
@@ -195,9 +138,19 @@ fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
         let pool = load_pools(&sim)?;
         fidelity_text = render_fidelity(&advise::experiment::fidelity::fidelity(&pool));
         // Experiments 1-4 and leave one input out within each program, 5 and 6 across them.
-        runs.push((sim.clone(), "1,2,3,4,loio", Some("NB"), Some("SIMULATED")));
-        runs.push((sim.clone(), "1,2,3,4,loio", Some("BH"), Some("SIMULATED")));
-        runs.push((sim.clone(), "5,6", None, Some("SIMULATED")));
+        runs.push(DemoRun::new(
+            sim.clone(),
+            "1,2,3,4,loio",
+            Some("NB"),
+            Some("SIMULATED"),
+        ));
+        runs.push(DemoRun::new(
+            sim.clone(),
+            "1,2,3,4,loio",
+            Some("BH"),
+            Some("SIMULATED"),
+        ));
+        runs.push(DemoRun::new(sim.clone(), "5,6", None, Some("SIMULATED")));
     } else {
         note(
             "advise demo: real data, but not ours: KTT tuning spaces measured on an RTX 2080 Ti \
@@ -214,7 +167,7 @@ fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
         );
         gpu_fidelity_text =
             render_fidelity(&advise::experiment::fidelity::fidelity(&load_pools(&gpu)?));
-        runs.push((gpu.clone(), "5,6", None, Some(GPU_LABEL)));
+        runs.push(DemoRun::new(gpu.clone(), "5,6", None, Some(GPU_LABEL)));
     }
     notes.push(
         "Measured data: KTT 2.1 tuning spaces (convolution, pnpoly) on an NVIDIA GeForce RTX 2080 \
@@ -222,12 +175,18 @@ fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
          repository."
             .to_string(),
     );
-    runs.push((vec![dirs[0].clone()], "kfold", None, None));
-    runs.push((vec![dirs[1].clone()], "kfold", None, None));
-    runs.push((dirs.clone(), "lopo", None, None));
+    runs.push(DemoRun::new(vec![dirs[0].clone()], "kfold", None, None));
+    runs.push(DemoRun::new(vec![dirs[1].clone()], "kfold", None, None));
+    runs.push(DemoRun::new(dirs.clone(), "lopo", None, None));
     let mut pools = Vec::new();
     let mut folds = advise::experiment::record::FoldLog::default();
-    for (datasets, exp, program, label) in runs {
+    for DemoRun {
+        datasets,
+        exp,
+        program,
+        label,
+    } in runs
+    {
         let cmd = ExperimentCommand {
             datasets: datasets.clone(),
             experiments: exp.into(),
@@ -316,115 +275,4 @@ fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
     }
     text.push_str(&render_text(&title, &all, &notes));
     out.emit(&text)
-}
-
-/// `advise demo --fixtures`: parse every real profiler file of tests/fixtures.
-pub fn run_fixtures(data: Option<PathBuf>, out: &Output) -> Result<()> {
-    let dir = data.unwrap_or_else(|| PathBuf::from(DEFAULT_DATA));
-    if !dir.is_dir() {
-        return Err(Error::Usage(format!(
-            "{}: no such folder; run `advise demo` from the repository root or pass --data DIR",
-            dir.display()
-        )));
-    }
-    note(&format!(
-        "advise demo --fixtures: real public profiler output from {} (not our own H100 data)",
-        dir.display()
-    ));
-    let mut parsed = Vec::new();
-    for f in profiler_files(&dir)? {
-        let data = parse_path(&f, FormatChoice::Auto)?;
-        let key = RunKey {
-            program: file_label(&f),
-            input: String::new(),
-            run: 1,
-            variant: String::new(),
-        };
-        parsed.push((key, data));
-    }
-    if parsed.is_empty() {
-        return Err(Error::Data(format!(
-            "{}: no profiler files found",
-            dir.display()
-        )));
-    }
-    let table = features_of(&parsed)?;
-    std::fs::create_dir_all(REPORT_DIR).map_err(|e| Error::io(REPORT_DIR, e))?;
-    let csv_path = Path::new(REPORT_DIR).join("fixture-features.csv");
-    let file = std::fs::File::create(&csv_path).map_err(|e| Error::io(&csv_path, e))?;
-    table.write_csv(file)?;
-    let summaries: Vec<FileSummary> = parsed.iter().map(|(_, d)| FileSummary::of(d)).collect();
-    if out.json {
-        return out.emit_json(&serde_json::json!({
-            "files": summaries,
-            "features": super::features::table_json(&table),
-        }));
-    }
-    out.emit(&render(&summaries, &table, &csv_path))
-}
-
-fn render(summaries: &[FileSummary], table: &FeatureTable, csv_path: &Path) -> String {
-    let mut text = String::from("Parsed profiler files\n");
-    let mut t = TextTable::new([
-        "file",
-        "format",
-        "launches",
-        "kernels",
-        "metrics",
-        "measurements",
-    ]);
-    for s in summaries {
-        t.push([
-            file_label(Path::new(&s.source)),
-            s.format.to_string(),
-            s.launches.to_string(),
-            s.kernels.to_string(),
-            s.metrics.to_string(),
-            s.measurements.to_string(),
-        ]);
-    }
-    text.push_str(&t.render());
-    // The wide table has hundreds of columns; show those that most files share.
-    let mut shared: Vec<(usize, &String)> = table
-        .columns
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            (
-                table.rows.iter().filter(|r| r.values[i].is_some()).count(),
-                c,
-            )
-        })
-        .filter(|(n, _)| *n >= 2)
-        .collect();
-    shared.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
-    shared.truncate(15);
-    text.push_str(&format!(
-        "\nFeature table: {} rows x {} features (full table: {}); the {} features most files \
-         share, counts per million active cycles where the file has them:\n",
-        table.rows.len(),
-        table.columns.len(),
-        csv_path.display(),
-        shared.len()
-    ));
-    let mut header = vec!["feature".to_string()];
-    header.extend((0..table.rows.len()).map(|i| format!("f{}", i + 1)));
-    let mut t = TextTable::new(header);
-    for (_, c) in &shared {
-        let i = table.columns.iter().position(|x| x == *c).unwrap_or(0);
-        let mut row = vec![(*c).clone()];
-        row.extend(
-            table
-                .rows
-                .iter()
-                .map(|r| r.values[i].map(|v| fmt_sig(v, 4)).unwrap_or("-".into())),
-        );
-        t.push(row);
-    }
-    text.push_str(&t.render());
-    text.push_str("\nFiles:\n");
-    for (i, r) in table.rows.iter().enumerate() {
-        text.push_str(&format!("  f{} = {}\n", i + 1, r.key.program));
-    }
-    text
 }

@@ -11,6 +11,7 @@ pub mod build;
 pub mod collect;
 pub mod completions;
 pub mod demo;
+mod demo_fixtures;
 pub mod experiment;
 pub mod explain;
 pub mod features;

@@ -69,11 +69,15 @@ step "example reports"
 rm -rf reports/thesis-experiments reports/suggestions
 "$A" -q experiment --dataset datasets/sim-qv100-nb --dataset datasets/sim-qv100-bh --exp all \
     --program NB --method ibk,m5p --out-dir reports/thesis-experiments > reports/thesis-experiments.txt
-# A suggestion report for a real profile: the GPGPU-Sim log of NB's baseline (simulated; no
-# profile measured on a GPU with the advisor's metrics exists yet).
+# A suggestion report for a real profile: the GPGPU-Sim log of NB's baseline (simulated).
 mkdir -p reports/suggestions
 "$A" -q suggest --profile tests/fixtures/gpgpusim/gpgpusim_SM7_QV100x2_NB_000000_512.log.gz \
     --report-dir reports/suggestions > reports/suggestions/terminal.txt
+# The same for a profile measured on a GPU, of a program the advisor has never seen: a matrix
+# multiply on the H200 (datasets/verify-20261126).
+rm -rf reports/suggestions-matmul-h200 && mkdir -p reports/suggestions-matmul-h200
+"$A" -q suggest --profile datasets/verify-20261126/profiles/matMul-Gm/ncu.csv \
+    --report-dir reports/suggestions-matmul-h200 > reports/suggestions-matmul-h200/terminal.txt
 step "README figures"
 python3 scripts/results/readme.py README.md "$R"
 step "done"

@@ -124,6 +124,20 @@ impl Advisor {
         out
     }
 
+    /// The share of held-out directions its counter models got right on programs they had
+    /// not seen (leave one program out), pooled over every optimization validated so; `None`
+    /// where none was (fewer than two programs per optimization).
+    pub fn across_programs_accuracy(&self) -> Option<f64> {
+        let (right, all) = self
+            .optimizations
+            .iter()
+            .filter_map(|m| m.across_programs.as_ref())
+            .fold((0usize, 0usize), |(r, a), v| {
+                (r + v.pp + v.nn, a + v.pp + v.pn + v.np + v.nn)
+            });
+        (all > 0).then(|| right as f64 / all as f64)
+    }
+
     /// Indices of the portable features; all features when the advisor has none.
     pub fn extrapolation_columns(&self) -> Vec<usize> {
         let portable: Vec<usize> = (0..self.features.len())

@@ -14,6 +14,9 @@
 //! counters the profile has: missing ones are not silently ignored).
 //! A profile whose nearest training row is more than 3 typical distances away in the portable
 //! features, or with a portable feature far outside the training range, is an extrapolation.
+//! An extrapolation of an optimization never validated on programs the advisor had not seen
+//! is capped at the accuracy the advisor's models reached on such programs, pooled over the
+//! optimizations that were (`Advisor::across_programs_accuracy`).
 //! Where the profile shows where the code stands in a many-valued family (threads per block)
 //! and the family's step model (recommend::step_model: where a step starts and how far it
 //! goes and, for block sizes where the profile names the GPU and the registers per thread,
@@ -164,6 +167,14 @@ pub fn suggest(
                     || q <= 0.0
             }
         };
+        // An extrapolation lies beyond what validation within programs covered. Where this
+        // optimization was never validated on programs the advisor had not seen, what its
+        // models achieved there, pooled over the optimizations that were, caps it.
+        let pooled_cap = match (extrapolation, across) {
+            (true, None) => advisor.across_programs_accuracy(),
+            _ => None,
+        };
+        let confidence = pooled_cap.map_or(confidence, |a| confidence.min(a * coverage));
         let verdict = if (p - 1.0).abs() < NO_EFFECT_BAND {
             "no clear effect"
         } else if p > 1.0 {
@@ -219,6 +230,13 @@ pub fn suggest(
             }
             None => reason(m, q, nearest, &deciding, extrapolation),
         };
+        if let Some(a) = pooled_cap {
+            reason.push_str(&format!(
+                "; never validated on a program the advisor had not seen, so its confidence is at \
+                 most the {:.0}% its models reached on such programs",
+                100.0 * a
+            ));
+        }
         if m.simulated_only {
             reason.push_str(&format!(
                 "; learned only from SIMULATED data ({} on GPGPU-Sim): no GPU measurement backs it",

@@ -222,3 +222,37 @@ fn a_missing_counter_in_a_tree_rule_is_named_missing_with_the_value_the_tree_use
         "the fixture no longer exercises a missing counter"
     );
 }
+
+/// A real H200 profile of a matrix multiply (datasets/verify-20261126, measured): far from
+/// every NB/BH training row, so an optimization never validated on a program the advisor had
+/// not seen is capped at the advisor's pooled accuracy on such programs and says why.
+#[test]
+fn an_extrapolation_never_validated_across_programs_is_capped_at_the_pooled_accuracy() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let advisor =
+        advise::recommend::bundle::Advisor::load(&root.join("models/default.advisor.json.gz"))
+            .unwrap();
+    let pooled = advisor.across_programs_accuracy().unwrap();
+    assert!(pooled > 0.3 && pooled < 0.8, "{pooled}");
+    let (v, _) = suggestions("datasets/verify-20261126/profiles/matMul-Gm/ncu.csv");
+    let list = v["suggestions"].as_array().unwrap();
+    let capped: Vec<&serde_json::Value> = list
+        .iter()
+        .filter(|s| s["extrapolation"] == true && s.get("across_programs_accuracy").is_none())
+        .collect();
+    assert!(capped.len() >= 5, "{v}");
+    for s in capped {
+        let c = s["confidence"].as_f64().unwrap();
+        assert!(c <= pooled + 1e-9, "{s}");
+        let reason = s["reason"].as_str().unwrap();
+        assert!(reason.contains("never validated on a program"), "{reason}");
+    }
+    // Suggestions inside the data, or validated across programs, are not capped this way.
+    assert!(list
+        .iter()
+        .filter(|s| s.get("across_programs_accuracy").is_some())
+        .all(|s| !s["reason"]
+            .as_str()
+            .unwrap()
+            .contains("never validated on a program")));
+}

@@ -63,6 +63,31 @@ pub fn not_detectable() -> Vec<NotDetectable> {
     ]
 }
 
+/// An optimization the kernel gives nothing to apply to, and why.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NotApplicable {
+    pub name: &'static str,
+    pub reason: String,
+}
+
+/// The NB/BH optimizations that cannot apply to a kernel with metrics `m`: RSQRT replaces a
+/// square root and a division, so a kernel without a square root has nothing for it.
+pub fn not_applicable(m: &Metrics) -> Vec<NotApplicable> {
+    let mut out = Vec::new();
+    if m.square_roots == 0 {
+        let what = if m.source == "sass" {
+            "MUFU.RSQ or MUFU.SQRT"
+        } else {
+            "sqrt or rsqrt"
+        };
+        out.push(NotApplicable {
+            name: "RSQRT",
+            reason: format!("the kernel has no square root (no {what} instruction)"),
+        });
+    }
+    out
+}
+
 fn push(
     out: &mut Vec<Detected>,
     name: &str,
@@ -305,6 +330,14 @@ mod tests {
             source: "ptx",
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn rsqrt_does_not_apply_without_a_square_root() {
+        let mut x = m();
+        assert_eq!(not_applicable(&x)[0].name, "RSQRT");
+        x.square_roots = 1;
+        assert!(not_applicable(&x).is_empty());
     }
 
     #[test]

@@ -50,6 +50,9 @@ pub struct Metrics {
     /// `sqrt.approx` (only from -prec-sqrt=false or -use_fast_math, under which 1/sqrtf
     /// becomes `rsqrt.approx`).
     pub sqrt_approx: u64,
+    /// Square roots of any kind: `sqrt.*` and `rsqrt.*` in PTX, `MUFU.RSQ` and `MUFU.SQRT` in
+    /// SASS (IEEE `sqrtf` too): zero means RSQRT has nothing to replace.
+    pub square_roots: u64,
 }
 
 impl Metrics {
@@ -190,6 +193,9 @@ pub fn from_ptx(f: &PtxFunction) -> Metrics {
             if base == "sqrt" && i.has("approx") {
                 m.sqrt_approx += 1;
             }
+            if matches!(base, "sqrt" | "rsqrt") {
+                m.square_roots += 1;
+            }
         }
     }
     m.finish(branches, loads, ints, floats);
@@ -279,6 +285,9 @@ pub fn from_sass(insts: &[SassInst], user_banks: &[u32]) -> Metrics {
                 floats += 1;
                 if mods.contains(&"RSQ") {
                     m.rsqrt += 1;
+                }
+                if mods.contains(&"RSQ") || mods.contains(&"SQRT") {
+                    m.square_roots += 1;
                 }
             }
             _ => {}

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-pub use detect::{Detected, Difference, NotDetectable};
+pub use detect::{Detected, Difference, NotApplicable, NotDetectable};
 pub use metrics::Metrics;
 pub use nvcc::CompileOptions;
 
@@ -41,6 +41,8 @@ pub struct KernelReport {
     pub applied: Vec<Detected>,
     /// Other features worth knowing (warp shuffles).
     pub other: Vec<Detected>,
+    /// NB/BH optimizations the kernel gives nothing to apply to (RSQRT without a square root).
+    pub not_applicable: Vec<NotApplicable>,
 }
 
 /// The analysis of one file.
@@ -111,6 +113,7 @@ fn build_report(
     KernelReport {
         name: name.to_string(),
         short_name: short_name(name),
+        not_applicable: detect::not_applicable(&metrics),
         metrics,
         sass,
         applied,
@@ -239,14 +242,25 @@ pub fn analyze(path: &Path, opts: &CompileOptions) -> Result<Analysis> {
     })
 }
 
-/// The NB/BH optimizations already applied in a source file or binary, over all its
-/// kernels, so a recommender never suggests them again. Each comes with its evidence.
-pub fn applied_optimizations(path: &Path, opts: &CompileOptions) -> Result<Vec<Detected>> {
-    Ok(analyze(path, opts)?
-        .kernels
-        .into_iter()
-        .flat_map(|k| k.applied)
-        .collect())
+/// What a source file or binary says about the NB/BH optimizations: those its kernels already
+/// apply (any kernel), and those none of its kernels gives anything to apply to, each with
+/// the reason in the first kernel.
+pub fn optimization_facts(
+    path: &Path,
+    opts: &CompileOptions,
+) -> Result<(Vec<Detected>, Vec<NotApplicable>)> {
+    let kernels = analyze(path, opts)?.kernels;
+    let mut inapplicable: Vec<NotApplicable> = kernels
+        .first()
+        .map(|k| k.not_applicable.clone())
+        .unwrap_or_default();
+    inapplicable.retain(|n| {
+        kernels
+            .iter()
+            .all(|k| k.not_applicable.iter().any(|o| o.name == n.name))
+    });
+    let applied = kernels.into_iter().flat_map(|k| k.applied).collect();
+    Ok((applied, inapplicable))
 }
 
 /// Instruction-mix differences of B against A, kernel by kernel (kernels matched by name;

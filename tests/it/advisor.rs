@@ -312,17 +312,44 @@ fn detected_optimizations_in_the_source_are_not_suggested() {
         .assert()
         .success()
         .stderr(predicate::str::contains("SHMEM is already applied"))
+        .stderr(predicate::str::contains("RSQRT does not apply to"))
         .get_output()
         .stdout
         .clone();
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
-    let names: Vec<&str> = v["suggestions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x["optimization"].as_str().unwrap())
-        .collect();
-    assert!(!names.contains(&"SHMEM") && names.len() == 5, "{names:?}");
+    let names = |out: &[u8]| -> Vec<String> {
+        let v: serde_json::Value = serde_json::from_slice(out).unwrap();
+        v["suggestions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x["optimization"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let left = names(&out);
+    // SHMEM is applied; RSQRT has no square root to replace.
+    assert!(
+        !left.iter().any(|n| n == "SHMEM" || n == "RSQRT") && left.len() == 4,
+        "{left:?}"
+    );
+    // A kernel with a square root keeps RSQRT.
+    let root = s.model.parent().unwrap().join("root.cu");
+    std::fs::write(
+        &root,
+        "__global__ void k(const float* a, float* b) {\n  b[threadIdx.x] = 1.0f / sqrtf(a[threadIdx.x]);\n}\n",
+    )
+    .unwrap();
+    let out = advise()
+        .args(["suggest", "--json", "--ncu-csv", GINKGO, "--model"])
+        .arg(&s.model)
+        .arg("--source")
+        .arg(&root)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("does not apply").not())
+        .get_output()
+        .stdout
+        .clone();
+    assert!(names(&out).iter().any(|n| n == "RSQRT"));
 }
 
 #[test]

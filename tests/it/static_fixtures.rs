@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use advise::static_analysis::{analyze, applied_optimizations, compare, nvcc, CompileOptions};
+use advise::static_analysis::{analyze, compare, nvcc, optimization_facts, CompileOptions};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -13,8 +13,9 @@ fn fixture(name: &str) -> PathBuf {
 
 fn applied(file: &str, flags: &str) -> Vec<String> {
     let opts = CompileOptions::new("sm_90", flags).unwrap();
-    let mut names: Vec<String> = applied_optimizations(&fixture(file), &opts)
+    let mut names: Vec<String> = optimization_facts(&fixture(file), &opts)
         .unwrap()
+        .0
         .into_iter()
         .map(|d| d.name)
         .collect();
@@ -58,6 +59,25 @@ fn plain_twin_applies_nothing_and_parameters_are_not_const() {
     // soft2 and dt are kernel parameters (ld.param), never CONST.
     assert_eq!(a.kernels[0].metrics.constant_loads, 0);
     assert_eq!(a.kernels[0].metrics.rsqrt, 0);
+}
+
+#[test]
+fn rsqrt_does_not_apply_to_public_kernels_without_a_square_root() {
+    let opts = CompileOptions::default();
+    for (file, applies) in [
+        ("nb_plain_sm90.ptx", true),
+        ("rodinia_hotspot_sm75.ptx", false),
+        ("kerneltuner_pnpoly_sm86.ptx", false),
+    ] {
+        let (_, inapplicable) = optimization_facts(&fixture(file), &opts).unwrap();
+        let names: Vec<&str> = inapplicable.iter().map(|n| n.name).collect();
+        assert_eq!(!names.contains(&"RSQRT"), applies, "{file}: {names:?}");
+        let a = analyze(&fixture(file), &opts).unwrap();
+        assert!(a
+            .kernels
+            .iter()
+            .all(|k| (k.metrics.square_roots > 0) == applies));
+    }
 }
 
 #[test]

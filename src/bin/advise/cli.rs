@@ -86,7 +86,7 @@ pub enum Command {
     Profile(suggest::ProfileArgs),
     /// Static metrics of every kernel of a .cu, .ptx or .cubin file (STATuner's eight, plus
     /// special-function, shuffle, vote, atomic, local and constant counts from PTX and SASS)
-    /// and the optimizations it already applies, with evidence.
+    /// and the optimizations it already applies, with evidence, or gives nothing to apply to.
     Static(static_cmd::Args),
     /// Recommend a block size for each kernel of a file (STATuner's SVM on static metrics)
     /// beside the occupancy calculator's choices.

@@ -132,6 +132,9 @@ pub fn render(a: &Analysis) -> String {
         for d in &k.other {
             let _ = writeln!(t, "also: {} ({}, x{})", d.name, d.evidence, d.count);
         }
+        for n in &k.not_applicable {
+            let _ = writeln!(t, "does not apply: {}: {}", n.name, n.reason);
+        }
     }
     let names: Vec<&str> = a.not_detectable.iter().map(|n| n.name).collect();
     let _ = writeln!(

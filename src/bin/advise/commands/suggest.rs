@@ -32,7 +32,8 @@ pub struct SuggestOptions {
     #[arg(long, value_delimiter = ',')]
     pub applied: Vec<String>,
     /// The program's .cu, .ptx or .cubin: optimizations detected in it (FTZ, RSQRT, SHMEM,
-    /// CONST, VOTE; `advise static`) count as applied.
+    /// CONST, VOTE; `advise static`) count as applied, and those it gives nothing to apply to
+    /// (RSQRT where no kernel has a square root) are left out too.
     #[arg(long)]
     pub source: Option<PathBuf>,
     /// Also write a report for non-experts: DIR/index.html (self-contained) and report.md.
@@ -141,7 +142,8 @@ pub struct SuggestSettings {
     pub model: Option<PathBuf>,
     pub kernel: Option<String>,
     pub applied: Vec<String>,
-    /// Source or binary whose detected optimizations count as applied.
+    /// Source or binary whose detected optimizations count as applied (and whose inapplicable
+    /// ones are left out).
     pub source: Option<PathBuf>,
     /// Folder for the non-expert report.
     pub report: Option<PathBuf>,
@@ -199,11 +201,24 @@ fn levels_of(
     Ok(out)
 }
 
-/// The optimizations to leave out: those named, plus those detected in the source.
+/// The optimizations to leave out: those named, plus those the source already applies or
+/// gives nothing to apply to.
 fn applied(s: &SuggestSettings) -> Result<Vec<String>> {
     let mut out = s.applied.clone();
     if let Some(src) = &s.source {
-        let found = advise::static_analysis::applied_optimizations(src, &Default::default())?;
+        let (found, inapplicable) =
+            advise::static_analysis::optimization_facts(src, &Default::default())?;
+        for n in inapplicable {
+            if !out.iter().any(|o| o == n.name) {
+                note(&format!(
+                    "{} does not apply to {}, not suggested: {}",
+                    n.name,
+                    src.display(),
+                    n.reason
+                ));
+                out.push(n.name.to_string());
+            }
+        }
         for d in found {
             if d.optimization.is_some() && !out.contains(&d.name) {
                 note(&format!(

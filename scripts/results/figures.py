@@ -23,7 +23,7 @@ def experiment(doc):
             "p_vs_majority": (e.get("vs_majority") or {}).get("p_value"),
         })
     res = {"experiments": out}
-    for key in ("fidelity", "fidelity_measured"):
+    for key in ("fidelity", "fidelity_measured", "agreement"):
         if key in doc:
             res[key] = doc[key]
     return res

@@ -1,12 +1,16 @@
 //! How far simulated data agrees with real hardware: per optimization, the share of variant
 //! pairs it speeds up and its median speedup in a dataset, beside the share the thesis
 //! measured on its Tesla K20 (the PP + NP cells of its tables: the test samples that really
-//! got faster). Where the two disagree, advice learned from the simulator is suspect.
+//! got faster). Where the two disagree, advice learned from the simulator is suspect. Where a
+//! program is both simulated and measured, each has its rows, and `agreement` compares the
+//! two on the variant pairs both have.
+
+use std::collections::BTreeMap;
 
 use serde::Serialize;
 
 use super::data::SamplePool;
-use super::stats::percentile;
+use super::stats::{percentile, rank_correlation};
 use super::thesis;
 
 /// One optimization of one program.
@@ -21,6 +25,9 @@ pub struct FidelityRow {
     /// Share faster on the thesis's K20, and the table it comes from.
     pub thesis_share_faster: Option<f64>,
     pub thesis_table: Option<String>,
+    /// Whether the pairs come from a simulator.
+    #[serde(default)]
+    pub simulated: bool,
 }
 
 /// The thesis's measured share of faster pairs: BH from experiment 1 (Table 5.1, all BH
@@ -49,64 +56,207 @@ pub fn fidelity(pool: &SamplePool) -> Vec<FidelityRow> {
     programs.dedup();
     let mut out = Vec::new();
     for program in programs {
-        for switch in &pool.switches {
-            let mut speedups: Vec<f64> = pool
-                .samples
-                .iter()
-                .filter(|s| s.key.program == program && &s.switch == switch)
-                .map(|s| s.speedup)
-                .collect();
-            if speedups.is_empty() {
-                continue;
-            }
-            speedups.sort_by(f64::total_cmp);
-            let (thesis_share_faster, thesis_table) = match thesis_share(program, switch) {
-                Some((s, t)) => (Some(s), Some(t)),
-                None => (None, None),
-            };
+        // Simulated rows first where a program is both simulated and measured.
+        for simulated in [true, false] {
+            out.extend(rows_of(pool, program, simulated));
+        }
+        missing_rows(&mut out, program);
+    }
+    out
+}
+
+/// The rows of one program's simulated or measured samples.
+fn rows_of(pool: &SamplePool, program: &str, simulated: bool) -> Vec<FidelityRow> {
+    let mut out = Vec::new();
+    for switch in &pool.switches {
+        let mut speedups: Vec<f64> = pool
+            .samples
+            .iter()
+            .filter(|s| {
+                s.key.program == program
+                    && &s.switch == switch
+                    && pool.simulated.has(s) == simulated
+            })
+            .map(|s| s.speedup)
+            .collect();
+        if speedups.is_empty() {
+            continue;
+        }
+        speedups.sort_by(f64::total_cmp);
+        let (thesis_share_faster, thesis_table) = match thesis_share(program, switch) {
+            Some((s, t)) => (Some(s), Some(t)),
+            None => (None, None),
+        };
+        out.push(FidelityRow {
+            program: program.to_string(),
+            optimization: switch.clone(),
+            pairs: speedups.len(),
+            share_faster: Some(
+                speedups.iter().filter(|&&v| v > 1.0).count() as f64 / speedups.len() as f64,
+            ),
+            median_speedup: Some(percentile(&speedups, 50.0)),
+            thesis_share_faster,
+            thesis_table,
+            simulated,
+        });
+    }
+    out
+}
+
+/// The thesis's optimizations of `program` that the data lacks (FTZ under a PTX-level
+/// simulator), so the table says so instead of leaving them out.
+fn missing_rows(out: &mut Vec<FidelityRow>, program: &str) {
+    let Ok(p) = program.parse::<crate::variant::Program>() else {
+        return;
+    };
+    // Missing from the simulator where all the program's data is simulated.
+    let mine = || out.iter().filter(|r| r.program == program);
+    let simulated = mine().next().is_some() && mine().all(|r| r.simulated);
+    for opt in p.optimizations() {
+        let name = opt.name();
+        if out
+            .iter()
+            .any(|r| r.program == program && r.optimization == name)
+        {
+            continue;
+        }
+        if let Some((share, table)) = thesis_share(program, name) {
             out.push(FidelityRow {
                 program: program.to_string(),
-                optimization: switch.clone(),
-                pairs: speedups.len(),
-                share_faster: Some(
-                    speedups.iter().filter(|&&v| v > 1.0).count() as f64 / speedups.len() as f64,
-                ),
-                median_speedup: Some(percentile(&speedups, 50.0)),
-                thesis_share_faster,
-                thesis_table,
+                optimization: name.to_string(),
+                pairs: 0,
+                share_faster: None,
+                median_speedup: None,
+                thesis_share_faster: Some(share),
+                thesis_table: Some(table),
+                simulated,
             });
         }
-        // The thesis's optimizations of this program that the data lacks (FTZ under a
-        // PTX-level simulator), so the table says so instead of leaving them out.
-        if let Ok(p) = program.parse::<crate::variant::Program>() {
-            for opt in p.optimizations() {
-                let name = opt.name();
-                if out
-                    .iter()
-                    .any(|r| r.program == program && r.optimization == name)
-                {
-                    continue;
-                }
-                if let Some((share, table)) = thesis_share(program, name) {
-                    out.push(FidelityRow {
-                        program: program.to_string(),
-                        optimization: name.to_string(),
-                        pairs: 0,
-                        share_faster: None,
-                        median_speedup: None,
-                        thesis_share_faster: Some(share),
-                        thesis_table: Some(table),
-                    });
-                }
-            }
+    }
+}
+
+/// One optimization of a program both simulated and measured, on the variant pairs both
+/// have (each side's median speedup per variant, over its inputs and runs).
+#[derive(Debug, Clone, Serialize)]
+pub struct Agreement {
+    pub program: String,
+    pub optimization: String,
+    pub pairs: usize,
+    /// Share of pairs the simulator and the GPU speed up or slow down alike.
+    pub same_direction: f64,
+    /// Spearman's rank correlation of the two speedups (`None` under three pairs, or where
+    /// one side is constant).
+    pub rank_correlation: Option<f64>,
+}
+
+/// Simulator against hardware for every (program, optimization) the pool has on both sides.
+pub fn agreement(pool: &SamplePool) -> Vec<Agreement> {
+    // (program, switch) -> variant -> (simulated speedups, measured speedups)
+    type Sides = (Vec<f64>, Vec<f64>);
+    let mut by: BTreeMap<(&str, &str), BTreeMap<&str, Sides>> = BTreeMap::new();
+    for s in &pool.samples {
+        let e = by
+            .entry((s.key.program.as_str(), s.switch.as_str()))
+            .or_default()
+            .entry(s.key.variant.as_str())
+            .or_default();
+        if pool.simulated.has(s) {
+            e.0.push(s.speedup);
+        } else {
+            e.1.push(s.speedup);
         }
     }
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        percentile(&v, 50.0)
+    };
+    let mut out = Vec::new();
+    for ((program, switch), variants) in by {
+        let (sim, hw): (Vec<f64>, Vec<f64>) = variants
+            .into_values()
+            .filter(|(a, b)| !a.is_empty() && !b.is_empty())
+            .map(|(a, b)| (median(a), median(b)))
+            .unzip();
+        if sim.is_empty() {
+            continue;
+        }
+        let same = sim
+            .iter()
+            .zip(&hw)
+            .filter(|(a, b)| (**a > 1.0) == (**b > 1.0))
+            .count();
+        out.push(Agreement {
+            program: program.to_string(),
+            optimization: switch.to_string(),
+            pairs: sim.len(),
+            same_direction: same as f64 / sim.len() as f64,
+            rank_correlation: rank_correlation(&sim, &hw),
+        });
+    }
+    // In the pool's switch order within each program.
+    let order = |s: &str| pool.switches.iter().position(|x| x == s);
+    out.sort_by(|a, b| {
+        a.program
+            .cmp(&b.program)
+            .then(order(&a.optimization).cmp(&order(&b.optimization)))
+    });
     out
 }
 
 #[cfg(test)]
 mod tests {
-    use super::thesis_share;
+    use super::*;
+    use crate::dataset::measurements::RunKey;
+    use crate::dataset::samples::SpeedupSample;
+    use crate::experiment::data::SimulatedRuns;
+
+    fn sample(input: &str, variant: &str, speedup: f64) -> SpeedupSample {
+        SpeedupSample {
+            switch: "SHMEM".into(),
+            key: RunKey {
+                program: "NB".into(),
+                input: input.into(),
+                run: 1,
+                variant: variant.into(),
+            },
+            partner: String::new(),
+            features: Vec::new(),
+            speedup,
+            speedup_range: None,
+        }
+    }
+
+    #[test]
+    fn simulated_and_measured_pairs_get_their_own_rows_and_are_compared_pair_by_pair() {
+        let sim = [("000000", 1.2), ("000001", 0.9), ("000100", 1.5)];
+        let gpu = [
+            ("000000", 1.1),
+            ("000001", 1.1),
+            ("000100", 1.3),
+            ("000101", 2.0),
+        ];
+        let mut samples: Vec<SpeedupSample> =
+            sim.iter().map(|(v, s)| sample("n=512", v, *s)).collect();
+        let simulated = SimulatedRuns::all_of(samples.iter());
+        samples.extend(gpu.iter().map(|(v, s)| sample("n=50000", v, *s)));
+        let mut pool = SamplePool::of_samples(samples, "SHMEM");
+        pool.simulated = simulated;
+        let rows = fidelity(&pool);
+        let shmem: Vec<(bool, usize)> = rows
+            .iter()
+            .filter(|r| r.optimization == "SHMEM")
+            .map(|r| (r.simulated, r.pairs))
+            .collect();
+        assert_eq!(shmem, [(true, 3), (false, 4)]);
+        let a = agreement(&pool);
+        assert_eq!(a.len(), 1);
+        // Three variants on both sides; 000001 slows down simulated, speeds up measured.
+        assert_eq!(a[0].pairs, 3);
+        assert!((a[0].same_direction - 2.0 / 3.0).abs() < 1e-12);
+        // Ranks 2, 1, 3 against 1.5, 1.5, 3.
+        let r = a[0].rank_correlation.unwrap();
+        assert!((r - 0.866_025_404).abs() < 1e-6, "{r}");
+    }
 
     #[test]
     fn thesis_shares_are_pp_plus_np() {

@@ -93,6 +93,42 @@ pub fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo as f64)
 }
 
+/// Spearman's rank correlation of paired values (ties get their mean rank); `None` with
+/// fewer than three pairs or where either side is constant.
+pub fn rank_correlation(a: &[f64], b: &[f64]) -> Option<f64> {
+    fn ranks(v: &[f64]) -> Vec<f64> {
+        let mut order: Vec<usize> = (0..v.len()).collect();
+        order.sort_by(|&i, &j| v[i].total_cmp(&v[j]));
+        let mut r = vec![0.0; v.len()];
+        let mut i = 0;
+        while i < order.len() {
+            let mut j = i;
+            while j + 1 < order.len() && v[order[j + 1]] == v[order[i]] {
+                j += 1;
+            }
+            let mean = (i + j) as f64 / 2.0 + 1.0;
+            for &k in &order[i..=j] {
+                r[k] = mean;
+            }
+            i = j + 1;
+        }
+        r
+    }
+    if a.len() != b.len() || a.len() < 3 {
+        return None;
+    }
+    let (ra, rb) = (ranks(a), ranks(b));
+    let n = a.len() as f64;
+    let (ma, mb) = (ra.iter().sum::<f64>() / n, rb.iter().sum::<f64>() / n);
+    let (mut sab, mut saa, mut sbb) = (0.0, 0.0, 0.0);
+    for (x, y) in ra.iter().zip(&rb) {
+        sab += (x - ma) * (y - mb);
+        saa += (x - ma) * (x - ma);
+        sbb += (y - mb) * (y - mb);
+    }
+    (saa > 0.0 && sbb > 0.0).then(|| sab / (saa * sbb).sqrt())
+}
+
 /// McNemar's exact test: `a_only` samples only method A got right, `b_only` only B. Returns
 /// the two-sided p-value of the binomial test of a_only vs b_only at p = 1/2.
 pub fn mcnemar_exact(a_only: usize, b_only: usize) -> f64 {
@@ -158,5 +194,17 @@ mod tests {
                 assert_eq!(bits(generic), bits(mean), "n {n}");
             }
         }
+    }
+
+    #[test]
+    fn rank_correlation_of_monotone_reversed_and_tied_pairs() {
+        let a = [1.0, 2.0, 3.0, 4.0];
+        assert_eq!(rank_correlation(&a, &[10.0, 20.0, 30.0, 40.0]), Some(1.0));
+        assert_eq!(rank_correlation(&a, &[4.0, 3.0, 2.0, 1.0]), Some(-1.0));
+        // Ties share their mean rank: ranks 1, 2.5, 2.5, 4 against 1..4.
+        let r = rank_correlation(&a, &[1.0, 2.0, 2.0, 3.0]).unwrap();
+        assert!((r - 0.948_683_298).abs() < 1e-6, "{r}");
+        assert_eq!(rank_correlation(&a, &[1.0; 4]), None);
+        assert_eq!(rank_correlation(&a[..2], &a[..2]), None);
     }
 }

@@ -7,6 +7,7 @@ pub mod experiment;
 pub mod experiment_charts;
 pub mod experiment_files;
 mod experiment_tables;
+pub mod fidelity;
 pub mod font;
 pub mod suggestions;
 pub mod table;

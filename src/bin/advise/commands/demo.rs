@@ -123,6 +123,7 @@ fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
     let mut runs: Vec<DemoRun> = Vec::new();
     let mut fidelity_text = String::new();
     let mut gpu_fidelity_text = String::new();
+    let mut agreement = Vec::new();
     if !sim.is_empty() {
         note(
             "advise demo: first the thesis's experiments on NB and BH SIMULATED with GPGPU-Sim \
@@ -136,7 +137,7 @@ fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
                 .to_string(),
         );
         let pool = load_pools(&sim)?;
-        fidelity_text = render_fidelity(&advise::experiment::fidelity::fidelity(&pool));
+        fidelity_text = render_fidelity(&pool);
         // Experiments 1-4 and leave one input out within each program, 5 and 6 across them.
         runs.push(DemoRun::new(
             sim.clone(),
@@ -165,8 +166,11 @@ fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
              thesis's experiments 5 and 6 (across programs) can run on it."
                 .to_string(),
         );
-        gpu_fidelity_text =
-            render_fidelity(&advise::experiment::fidelity::fidelity(&load_pools(&gpu)?));
+        gpu_fidelity_text = render_fidelity(&load_pools(&gpu)?);
+        if !sim.is_empty() {
+            let both = load_pools(&[sim.clone(), gpu.clone()].concat())?;
+            agreement = advise::experiment::fidelity::agreement(&both);
+        }
         runs.push(DemoRun::new(gpu.clone(), "5,6", None, Some(GPU_LABEL)));
     }
     notes.push(
@@ -260,6 +264,9 @@ fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
             doc["fidelity_measured"] =
                 serde_json::json!(advise::experiment::fidelity::fidelity(&load_pools(&gpu)?));
         }
+        if !agreement.is_empty() {
+            doc["agreement"] = serde_json::json!(agreement);
+        }
         return out.emit_json(&doc);
     }
     let mut text = String::new();
@@ -271,6 +278,11 @@ fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
     if !gpu_fidelity_text.is_empty() {
         text.push_str("MEASURED NB/BH (NVIDIA H200, one input): ");
         text.push_str(&gpu_fidelity_text);
+        text.push('\n');
+    }
+    if !agreement.is_empty() {
+        text.push_str("SIMULATED against MEASURED NB/BH (GPGPU-Sim against the H200): ");
+        text.push_str(&advise::report::fidelity::render_agreement(&agreement));
         text.push('\n');
     }
     text.push_str(&render_text(&title, &all, &notes));

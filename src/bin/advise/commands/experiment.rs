@@ -292,18 +292,23 @@ pub fn run_command(cmd: &ExperimentCommand, out: &Output) -> Result<()> {
         .samples
         .iter()
         .any(|s| s.key.program == "NB" || s.key.program == "BH");
-    let fidelity = (parts.contains(&"fidelity") || (parts.contains(&"all") && nbbh))
-        .then(|| advise::experiment::fidelity::fidelity(&pool));
+    let fidelity = (parts.contains(&"fidelity") || (parts.contains(&"all") && nbbh)).then(|| {
+        (
+            advise::experiment::fidelity::fidelity(&pool),
+            advise::experiment::fidelity::agreement(&pool),
+        )
+    });
     if parts == ["fidelity"] {
-        let rows = fidelity.unwrap_or_default();
+        let (rows, agreement) = fidelity.unwrap_or_default();
         if out.json {
             return out.emit_json(&serde_json::json!({
                 "schema_version": 2,
                 "dataset": pool.name,
                 "fidelity": rows,
+                "agreement": agreement,
             }));
         }
-        return out.emit(&render_fidelity(&rows));
+        return out.emit(&render_fidelity(&pool));
     }
     let (results, mut notes, log) = execute(cmd, &pool, !out.json)?;
     notes.insert(0, describe_pool(&pool, &cmd.datasets));
@@ -334,53 +339,25 @@ pub fn run_command(cmd: &ExperimentCommand, out: &Output) -> Result<()> {
         if cmd.summary {
             advise::experiment::record::summary(&mut doc);
         }
-        if let Some(rows) = &fidelity {
+        if let Some((rows, agreement)) = &fidelity {
             doc["fidelity"] = serde_json::json!(rows);
+            doc["agreement"] = serde_json::json!(agreement);
         }
         return out.emit_json(&doc);
     }
     let mut text = String::new();
-    if let Some(rows) = &fidelity {
-        text.push_str(&render_fidelity(rows));
+    if fidelity.is_some() {
+        text.push_str(&render_fidelity(&pool));
         text.push('\n');
     }
     text.push_str(&render_text(&title, &results, &notes));
     out.emit(&text)
 }
 
-/// The fidelity table: the data's share of faster pairs and median speedup per optimization
-/// beside the thesis's K20.
-pub fn render_fidelity(rows: &[advise::experiment::fidelity::FidelityRow]) -> String {
-    let mut t = advise::report::table::TextTable::new([
-        "program",
-        "optimization",
-        "pairs",
-        "faster here %",
-        "median speedup",
-        "faster on the thesis's K20 %",
-    ]);
-    for r in rows {
-        t.push([
-            r.program.clone(),
-            r.optimization.clone(),
-            r.pairs.to_string(),
-            r.share_faster
-                .map(|v| format!("{:.0}", 100.0 * v))
-                .unwrap_or_else(|| "not in the data".into()),
-            r.median_speedup
-                .map(|v| format!("{v:.3}x"))
-                .unwrap_or_else(|| "-".into()),
-            match (&r.thesis_share_faster, &r.thesis_table) {
-                (Some(s), Some(t)) => format!("{:.0} ({t})", 100.0 * s),
-                _ => "-".into(),
-            },
-        ]);
-    }
-    format!(
-        "Fidelity: the share of variant pairs each optimization speeds up in this data, beside \
-         the share measured on the thesis's Tesla K20 (its tables' PP + NP, IBk)\n{}",
-        t.render()
-    )
+/// The fidelity tables of a pool (advise::report::fidelity).
+pub fn render_fidelity(pool: &SamplePool) -> String {
+    use advise::experiment::fidelity::{agreement, fidelity};
+    advise::report::fidelity::render(&fidelity(pool), &agreement(pool))
 }
 
 fn describe_pool(pool: &SamplePool, dirs: &[PathBuf]) -> String {

@@ -268,11 +268,12 @@ pub const PORTABLE: &[PortableFeature] = &[
     share(
         "portable__atomic_per_inst",
         "global atomics per warp instruction",
-        &[ratio(
-            "ncu",
-            &["smsp__inst_executed_op_global_atom.sum"],
-            I_W,
-        )],
+        // Nsight Compute 2025.3 on Hopper (the H200 campaign) does not know the first; the
+        // SASS-level count is the same warp instructions.
+        &[
+            ratio("ncu", &["smsp__inst_executed_op_global_atom.sum"], I_W),
+            ratio("ncu", &["smsp__sass_inst_executed_op_global_atom.sum"], I_W),
+        ],
     ),
     share(
         "portable__l1_sectors_per_inst",

@@ -14,8 +14,10 @@
 #   bash scripts/gpu/campaign.sh quick bh         # build BH, then BH on one input
 #
 # each under QUICK_LIMIT seconds (default 300, the build included), with QUICK_NB / QUICK_BH
-# inputs (default 100000:2 and 250000:2, of the thesis's Table 4.2) and 2 runs: all 64
-# variants of one program, verified, timed and profiled, before the full campaign.
+# inputs (default 100000:2 and 250000:2, of the thesis's Table 4.2), QUICK_RUNS runs (default 2)
+# of which QUICK_PROFILE_RUNS are profiled (default 1; the thesis's experiments 1 and 2 need 2,
+# experiment 3 needs 3): all 64 variants of one program, verified, timed and profiled, before
+# the full campaign.
 #
 # Before the visit, on the CPU machine: build the release binary and put it where the working
 # tree travels with it: `cargo build --release && mkdir -p build && cp "$CARGO_TARGET_DIR/release/advise" build/`
@@ -118,7 +120,8 @@ quick)
     [ "$left" -gt 30 ] || { echo "no time left after the build" >&2; left=30; }
     set +e
     timeout --signal=TERM "$left" "$ADVISE" collect --program "$prog" --inputs "$inputs" \
-        --runs 2 --reps "$REPS" --resume --bin-dir "$BIN" --out "$WORK/quick-$prog" \
+        --runs "${QUICK_RUNS:-2}" --profile-runs "${QUICK_PROFILE_RUNS:-1}" --reps "$REPS" \
+        --resume --bin-dir "$BIN" --out "$WORK/quick-$prog" \
         2> "$WORK/quick-$prog.log"
     rc=$?
     set -e

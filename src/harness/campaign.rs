@@ -89,6 +89,18 @@ impl Campaign {
     /// Opens `dir`, creating it. An existing campaign needs `resume`; its tables are then
     /// cut back to the last finished job.
     pub fn open(dir: &Path, resume: bool) -> Result<Campaign> {
+        // A compressed table is a finished campaign as committed: appending beside it would
+        // split its rows over two files, and the ledger's byte offsets no longer hold.
+        for f in [MEASUREMENTS, TIMINGS] {
+            let gz = dir.join(format!("{f}.gz"));
+            if gz.is_file() {
+                return Err(Error::Usage(format!(
+                    "{} is compressed: that campaign is closed; collect into a new --out folder \
+                     and join the two with `advise merge`",
+                    gz.display()
+                )));
+            }
+        }
         std::fs::create_dir_all(dir.join(RAW)).map_err(|e| Error::io(dir, e))?;
         let ledger_path = dir.join(LEDGER);
         let ledger: Vec<LedgerLine> = if ledger_path.is_file() {

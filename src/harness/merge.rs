@@ -91,11 +91,12 @@ fn merge_table(
         table: name.to_string(),
         ..Default::default()
     };
+    let stem = name.trim_end_matches(".csv");
     for dir in dirs {
-        let path = dir.join(name);
-        if !path.is_file() {
+        // A committed campaign may hold its table compressed (`measurements.csv.gz`).
+        let Some(path) = table::table_path(dir, stem) else {
             continue;
-        }
+        };
         let mut rdr = csv::Reader::from_reader(table::open(&path)?);
         let h = rdr
             .headers()
@@ -163,6 +164,11 @@ fn merge_table(
         w.flush().map_err(|e| Error::io(&tmp, e))?;
     }
     std::fs::rename(&tmp, &path).map_err(|e| Error::io(&path, e))?;
+    // Where the output held the table compressed, its rows came first into the plain one.
+    let gz = out.join(format!("{name}.gz"));
+    if gz.is_file() {
+        std::fs::remove_file(&gz).map_err(|e| Error::io(&gz, e))?;
+    }
     Ok(Some(t))
 }
 

@@ -235,6 +235,52 @@ fn shards_merge_into_the_full_campaign_without_duplicates() {
     assert_eq!(m.len(), per_shard);
 }
 
+/// A committed campaign keeps `measurements.csv.gz`: `merge` reads it, and `collect --resume`
+/// refuses to append beside it.
+#[test]
+fn a_compressed_campaign_merges_and_is_not_resumed() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let bin = fake_build(dir.path(), "nb");
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    collect(&bin, &a, &["--variants", "000000,000001"])
+        .assert()
+        .success();
+    collect(&bin, &b, &["--variants", "000010,000011"])
+        .assert()
+        .success();
+    let plain = a.join("measurements.csv");
+    let rows_a = read_measurements(&plain).unwrap().len();
+    let mut gz = flate2::write::GzEncoder::new(
+        std::fs::File::create(a.join("measurements.csv.gz")).unwrap(),
+        flate2::Compression::fast(),
+    );
+    gz.write_all(&std::fs::read(&plain).unwrap()).unwrap();
+    gz.finish().unwrap();
+    std::fs::remove_file(&plain).unwrap();
+
+    collect(&bin, &a, &["--variants", "000000,000001", "--resume"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "measurements.csv.gz is compressed",
+        ));
+    let merged = dir.path().join("merged");
+    Command::cargo_bin("advise")
+        .unwrap()
+        .args(["merge", "--out-dir"])
+        .arg(&merged)
+        .arg(&a)
+        .arg(&b)
+        .assert()
+        .success();
+    let rows_b = read_measurements(&b.join("measurements.csv"))
+        .unwrap()
+        .len();
+    let m = read_measurements(&merged.join("measurements.csv")).unwrap();
+    assert_eq!(m.len(), rows_a + rows_b);
+}
+
 #[test]
 fn a_failing_profiler_marks_jobs_failed_with_its_stderr() {
     let dir = tempfile::tempdir().unwrap();

@@ -15,11 +15,20 @@ within 2% of 1 it counts as no clear effect, as in advise's experiments. Version
 checksum differs from the program's by more than 1e-3 (relative) are flagged.
 
     python3 scripts/gpu/verify-summary.py datasets/verify-<date>
+
+With --current ADVISE OUT.md it asks today's advisor instead (`ADVISE -q suggest --json` on each
+stored profile, with the program's source where nvcc is at hand) and writes the same table to
+OUT.md: the same measurements judge every later advisor, at no GPU time.
+
+    python3 scripts/gpu/verify-summary.py datasets/verify-<date> --current target/release/advise OUT.md
 """
 import csv
 import json
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 BAND = 0.02
@@ -54,21 +63,52 @@ def direction(speedup):
     return "faster" if speedup > 1 else "slower"
 
 
-def main(folder):
+def current_suggestions(d, advise, into):
+    """Today's advisor on each stored profile: PROGRAM.suggest.json files in `into`."""
+    repo = Path(__file__).resolve().parents[2]
+    with_source = shutil.which("nvcc") is not None
+    for profile in sorted((d / "profiles").glob("*/ncu.csv")):
+        program = profile.parent.name
+        cmd = [advise, "-q", "suggest", "--json", "--kernel", "matMul", "--profile", str(profile)]
+        source = repo / "variants/verify/matmul" / f"{program}.cu"
+        if with_source and source.is_file():
+            cmd += ["--source", str(source)]
+        out = subprocess.run(cmd, check=True, capture_output=True, text=True, cwd=repo).stdout
+        (into / f"{program}.suggest.json").write_text(out)
+    return with_source
+
+
+def main(folder, current=None):
     d = Path(folder)
     med = medians(d / "timings.csv")
     sums = checksums(d / "checksums.csv")
+    if current:
+        advise, out_path = current
+        tmp = tempfile.TemporaryDirectory()
+        suggest_dir = Path(tmp.name)
+        with_source = current_suggestions(d, advise, suggest_dir)
+        made = (
+            f"Made by scripts/gpu/verify-summary.py --current: today's advisor "
+            f"(`advise suggest` on profiles/*/ncu.csv"
+            f"{', with the program source' if with_source else ', without the source: no nvcc'}) "
+            f"against the measurements of {d.name} (timings.csv)."
+        )
+    else:
+        suggest_dir, out_path = d / "profiles", d / "summary.md"
+        made = (
+            "Made by scripts/gpu/verify-summary.py from the measurements in this folder "
+            "(versions.txt, timings.csv, profiles/*.suggest.json)."
+        )
     lines = [
         f"# Advice against reality: {d.name}",
         "",
-        "Made by scripts/gpu/verify-summary.py from the measurements in this folder "
-        "(versions.txt, timings.csv, profiles/*.suggest.json).",
+        made,
         "",
         "| program | suggestion | predicted | confidence | verdict | checked with | measured | right? |",
         "|---|---|---:|---:|---|---|---:|---|",
     ]
     checked = right = 0
-    for path in sorted((d / "profiles").glob("*.suggest.json")):
+    for path in sorted(suggest_dir.glob("*.suggest.json")):
         program = path.name[: -len(".suggest.json")]
         before = med.get((program, 16))
         suggestions = json.loads(path.read_text()).get("suggestions", [])
@@ -117,11 +157,14 @@ def main(folder):
             for t in (8, 16, 32)
         ]
         lines.append(f"| {program} | " + " | ".join(cells) + " |")
-    (d / "summary.md").write_text("\n".join(lines) + "\n")
+    Path(out_path).write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
+    if len(sys.argv) == 2:
+        main(sys.argv[1])
+    elif len(sys.argv) == 5 and sys.argv[2] == "--current":
+        main(sys.argv[1], (sys.argv[3], sys.argv[4]))
+    else:
         sys.exit(__doc__)
-    main(sys.argv[1])

@@ -78,6 +78,11 @@ mkdir -p reports/suggestions
 rm -rf reports/suggestions-matmul-h200 && mkdir -p reports/suggestions-matmul-h200
 "$A" -q suggest --profile datasets/verify-20261126/profiles/matMul-Gm/ncu.csv \
     --report-dir reports/suggestions-matmul-h200 > reports/suggestions-matmul-h200/terminal.txt
+step "advice against reality, today's advisor on the measured profiles of datasets/verify-*"
+for v in datasets/verify-*/; do
+    python3 scripts/gpu/verify-summary.py "$v" --current "$A" \
+        "$R/$(basename "$v")-current.md" > /dev/null
+done
 step "README figures"
 python3 scripts/results/readme.py README.md "$R"
 step "done"

@@ -6,9 +6,10 @@
 #                                     # 000000 and 111111 of each program on 20000 bodies
 #                                     # (checks, timings, ncu passes, metrics this ncu lacks)
 #   VISIT_LIMIT=500 bash scripts/gpu/visit.sh main
-#                                     # verify-advice.sh (at most VERIFY_LIMIT s, default 150),
-#                                     # then `campaign.sh quick nb` and `quick bh`, which split
-#                                     # what is left of VISIT_LIMIT seconds
+#                                     # verify-advice.sh (at most VERIFY_LIMIT s, default 150;
+#                                     # 0 skips it), then `campaign.sh quick P` for each P of
+#                                     # VISIT_PROGRAMS (default "nb bh"), which split what is
+#                                     # left of VISIT_LIMIT seconds (QUICK_* settings pass on)
 #
 # The probe says, before the main call, whether the variants compile and agree under this
 # CUDA, how long one variant takes, and whether ncu knows every metric of variants/metrics.txt.
@@ -67,17 +68,23 @@ probe)
 main)
     limit="${VISIT_LIMIT:-500}"
     deadline=$(( t0 + limit ))
-    timeout "${VERIFY_LIMIT:-150}" bash scripts/gpu/verify-advice.sh 2>&1 | tail -n 12
-    name="verify-$(date -u +%Y%m%d)"
-    # Cut short before its own packing: pack what it has, without the executables.
-    [ -f "$OUT/$name.tar.gz" ] || tar -czf "$OUT/$name.tar.gz" -C "$ROOT/build/gpu-work" \
-        --exclude="$name/build/matMul-*-t8" --exclude="$name/build/matMul-*-t16" \
-        --exclude="$name/build/matMul-*-t32" "$name"
-    echo "verify: $(( $(date +%s) - t0 )) s"
-    left=$(( deadline - $(date +%s) - 20 ))
-    QUICK_LIMIT=$(( left * ${NB_SHARE:-50} / 100 )) bash scripts/gpu/campaign.sh quick nb
-    left=$(( deadline - $(date +%s) - 15 ))
-    QUICK_LIMIT=$left bash scripts/gpu/campaign.sh quick bh
+    if [ "${VERIFY_LIMIT:-150}" -gt 0 ]; then
+        timeout "${VERIFY_LIMIT:-150}" bash scripts/gpu/verify-advice.sh 2>&1 | tail -n 12
+        name="verify-$(date -u +%Y%m%d)"
+        # Cut short before its own packing: pack what it has, without the executables.
+        [ -f "$OUT/$name.tar.gz" ] || tar -czf "$OUT/$name.tar.gz" -C "$ROOT/build/gpu-work" \
+            --exclude="$name/build/matMul-*-t8" --exclude="$name/build/matMul-*-t16" \
+            --exclude="$name/build/matMul-*-t32" "$name"
+        echo "verify: $(( $(date +%s) - t0 )) s"
+    fi
+    # The programs share what is left: the first NB_SHARE percent to the first of two.
+    set -- ${VISIT_PROGRAMS:-nb bh}
+    while [ $# -gt 0 ]; do
+        left=$(( deadline - $(date +%s) - 15 ))
+        [ $# -gt 1 ] && left=$(( left * ${NB_SHARE:-50} / 100 ))
+        QUICK_LIMIT=$left bash scripts/gpu/campaign.sh quick "$1"
+        shift
+    done
     echo "main: $(( $(date +%s) - t0 )) s"
     ;;
 *)

@@ -16,9 +16,10 @@
 # Every stage packs its own .tar.gz under $OUT as it ends, so a call cut short still returns
 # the stages before. The campaign is named after the GPU (h100-DATE or h200-DATE).
 # Before the visit: `cargo build --release && mkdir -p build && cp target/release/advise build/`
-# and carry build/advise. Check that the working tree is under the device tool's 64 MiB (the
-# simulated datasets alone are 47 MB: leave them out of the tree for the visit, e.g. on a
-# throwaway branch that deletes them).
+# and carry build/advise. Check that the working tree and the binary stay under the device
+# tool's 64 MiB (`git ls-files -z | du -c --apparent-size --files0-from=-`: 51 MiB plus the
+# 10.5 MiB binary on 2026-11-26, after the simulated campaigns' measurements were compressed;
+# if it grows past that, visit from a throwaway branch that deletes what the GPU does not need).
 #
 # Measured on the first visit (NVIDIA H200, CUDA 13.0, 2026-11-26; datasets/h200-*): machine
 # start plus probe 74 s of device time; probe 43 s (build of 128: 29 s); verify-advice 37 s;

@@ -65,7 +65,7 @@ const KINDS: &[Kind] = &[
     },
     Kind {
         name: "measurements.csv",
-        source: "datasets/sim-qv100-nb/measurements.csv",
+        source: "datasets/sim-qv100-nb/measurements.csv.gz",
         lines: 300,
         read: |p| read_measurements(p).map(drop).map_err(err),
     },

@@ -66,9 +66,13 @@ step "bench models (timings vary from run to run; not compared by the test)"
 "$A" -q bench models --json > "$R/bench-models.json" || true
 
 step "example reports"
-rm -rf reports/thesis-experiments reports/suggestions
+rm -rf reports/thesis-experiments reports/thesis-experiments-h200 reports/suggestions
 "$A" -q experiment --dataset datasets/sim-qv100-nb --dataset datasets/sim-qv100-bh --exp all \
     --program NB --method ibk,m5p --out-dir reports/thesis-experiments > reports/thesis-experiments.txt
+# The experiments the measured H200 campaign allows (one input, one profiled run: 5 and 6).
+"$A" -q experiment --dataset datasets/h200-nb-20261126 --dataset datasets/h200-bh-20261126 \
+    --exp 5,6 --method ibk,m5p --out-dir reports/thesis-experiments-h200 \
+    > reports/thesis-experiments-h200.txt
 # A suggestion report for a real profile: the GPGPU-Sim log of NB's baseline (simulated).
 mkdir -p reports/suggestions
 "$A" -q suggest --profile tests/fixtures/gpgpusim/gpgpusim_SM7_QV100x2_NB_000000_512.log.gz \

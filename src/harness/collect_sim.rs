@@ -41,6 +41,32 @@ pub struct SimRecord {
 
 const RECORD: &str = "simulator.json";
 
+impl SimRecord {
+    /// The record of a campaign folder, if it is a simulated one.
+    pub fn read(dir: &Path) -> Result<Option<SimRecord>> {
+        let path = dir.join(RECORD);
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            return Ok(None);
+        };
+        serde_json::from_str(&text)
+            .map(Some)
+            .map_err(|e| Error::format(&path, format!("not a simulator record: {e}")))
+    }
+
+    /// One line for reports: which simulator, commit and configuration, and what it means.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} {} at commit {}, configuration {} (digest {}): {}",
+            self.simulator,
+            self.version,
+            self.pinned_commit,
+            self.config,
+            self.config_digest,
+            self.note
+        )
+    }
+}
+
 /// Runs (or resumes) one shard of a simulated campaign.
 pub fn collect(
     s: &CollectSettings,

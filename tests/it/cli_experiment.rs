@@ -198,3 +198,38 @@ fn several_experiments_end_with_the_best_model_of_each() {
         );
     }
 }
+
+/// A report on a simulated campaign (simulator.json beside it) says SIMULATED, with the
+/// simulator, its commit and its configuration; one on measured data does not.
+#[test]
+fn a_report_on_simulated_data_names_the_simulator_commit_and_configuration() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("synthetic-campaign");
+    std::fs::create_dir(&data).unwrap();
+    synthetic_campaign(&data);
+    let run = |data: &Path| {
+        let out = dir.path().join("report");
+        advise()
+            .args(["-q", "experiment", "--exp", "kfold", "--folds", "4"])
+            .args(["--method", "ibk", "--dataset"])
+            .arg(data)
+            .arg("--out")
+            .arg(&out)
+            .assert()
+            .success();
+        std::fs::read_to_string(out.join("report.md")).unwrap()
+    };
+    assert!(!run(&data).contains("SIMULATED"));
+    std::fs::write(
+        data.join("simulator.json"),
+        r#"{"simulator": "GPGPU-Sim (test)", "version": "4.2.0", "pinned_commit": "abc123",
+            "config": "SM7_QV100 with gpgpu_n_clusters=2", "config_digest": "d1",
+            "core_clock_mhz": 1132.0, "note": "simulated, not measured"}"#,
+    )
+    .unwrap();
+    let md = run(&data);
+    assert!(
+        md.contains("SIMULATED: ") && md.contains("commit abc123") && md.contains("SM7_QV100"),
+        "{md}"
+    );
+}

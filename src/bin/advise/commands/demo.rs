@@ -136,6 +136,7 @@ fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
              counters are simulator statistics (docs/simulator.md)."
                 .to_string(),
         );
+        notes.extend(super::data_notes::data_notes(&sim)?);
         let pool = load_pools(&sim)?;
         fidelity_text = render_fidelity(&pool);
         // Experiments 1-4 and leave one input out within each program, 5 and 6 across them.
@@ -166,6 +167,7 @@ fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
              thesis's experiments 5 and 6 (across programs) can run on it."
                 .to_string(),
         );
+        notes.extend(super::data_notes::data_notes(&gpu)?);
         gpu_fidelity_text = render_fidelity(&load_pools(&gpu)?);
         if !sim.is_empty() {
             let both = load_pools(&[sim.clone(), gpu.clone()].concat())?;

@@ -312,6 +312,9 @@ pub fn run_command(cmd: &ExperimentCommand, out: &Output) -> Result<()> {
     }
     let (results, mut notes, log) = execute(cmd, &pool, !out.json)?;
     notes.insert(0, describe_pool(&pool, &cmd.datasets));
+    // Simulated data says so, with its simulator, commit and configuration, in every report;
+    // measured data names its GPUs.
+    notes.splice(1..1, super::data_notes::data_notes(&cmd.datasets)?);
     let title = format!(
         "advise experiment on {} (seed {})",
         pool.name, cmd.settings.seed

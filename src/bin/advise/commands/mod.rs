@@ -10,6 +10,7 @@ pub mod blocksize;
 pub mod build;
 pub mod collect;
 pub mod completions;
+mod data_notes;
 pub mod demo;
 mod demo_fixtures;
 pub mod experiment;

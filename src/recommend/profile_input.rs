@@ -37,6 +37,10 @@ pub struct ProfileSummary {
     /// BLOCK_SIZE, from the profile's launch__block_size or the user's --level).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub levels: BTreeMap<String, f64>,
+    /// The profile is a simulator's log (GPGPU-Sim), not a measurement; set by the caller,
+    /// which knows the file's format.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub simulated: bool,
 }
 
 /// The advisor's features for one profile: measurements aggregated over the selected
@@ -119,6 +123,7 @@ pub fn profile_features(
         missing_features: missing.clone(),
         left_out,
         levels: levels.clone(),
+        simulated: false,
     };
     // Some models may have learned from fewer counters (section values of Nsight Compute's
     // details pages): the profile is refused only when no model has enough of its own.

@@ -4,6 +4,10 @@
 
 use std::path::Path;
 
+/// Said wherever a suggestion rests on a simulator's log instead of a measured profile.
+pub const SIMULATED_PROFILE: &str = "The profile is a GPGPU-Sim log: its counters are SIMULATED, \
+     not measured on a GPU.";
+
 use crate::number_format::fmt_sig;
 use crate::recommend::bundle::{Advisor, Validation};
 use crate::recommend::catalogue;
@@ -223,6 +227,10 @@ pub fn suggestions(
         advisor.method,
         advisor.datasets.join(", ")
     ));
+    if summary.simulated {
+        text.push_str(SIMULATED_PROFILE);
+        text.push('\n');
+    }
     if let Some(levels) = summary.levels_text() {
         text.push_str(&format!(
             "Where the code stands: {levels} (one doubling is what the step models predict).\n"

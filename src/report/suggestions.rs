@@ -237,8 +237,13 @@ pub fn document(
         .levels_text()
         .map(|l| format!(" Where the code stands: {l}; the step models predict one doubling."))
         .unwrap_or_default();
+    let simulated = if summary.simulated {
+        format!(" {}", super::advice_text::SIMULATED_PROFILE)
+    } else {
+        String::new()
+    };
     d.push(Block::Paragraph(Text(vec![Inline::Plain(format!(
-        "Kernels: {}. {} of the advisor's {} counters were present.{levels}{left_out}",
+        "Kernels: {}. {} of the advisor's {} counters were present.{levels}{left_out}{simulated}",
         summary.kernels.join(", "),
         summary.features_present,
         summary.features_expected

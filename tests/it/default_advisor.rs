@@ -256,3 +256,29 @@ fn an_extrapolation_never_validated_across_programs_is_capped_at_the_pooled_accu
             .unwrap()
             .contains("never validated on a program")));
 }
+
+/// A GPGPU-Sim log is simulated, and the suggestions for it say so (terminal and JSON); a
+/// measured profile does not.
+#[test]
+fn suggestions_for_a_simulator_log_say_the_profile_is_simulated() {
+    let sim = "tests/fixtures/gpgpusim/gpgpusim_SM7_QV100x2_NB_000000_512.log.gz";
+    let text = suggest_from(&["--profile", sim], false)
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(text).unwrap();
+    assert!(
+        text.contains("GPGPU-Sim log: its counters are SIMULATED"),
+        "{text}"
+    );
+    let json = suggest_from(&["--profile", sim], true)
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    assert_eq!(v["profile"]["simulated"], true);
+    let (v, _) = suggestions(LASSEN);
+    assert!(v["profile"].get("simulated").is_none());
+}

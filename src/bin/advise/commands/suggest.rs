@@ -259,7 +259,8 @@ fn suggestions_for(csv: &Path, s: &SuggestSettings, out: &Output) -> Result<()> 
     }
     let applied = applied(s)?;
     let levels = levels_of(&rows, &s.levels)?;
-    let (x, summary) = profile_features(&advisor, &rows, &levels)?;
+    let (x, mut summary) = profile_features(&advisor, &rows, &levels)?;
+    summary.simulated = data.format == advise::profile::Format::GpgpuSim;
     let launch = launch_of(&rows, s.gpu.as_deref())?;
     let list = suggesting::suggest(&advisor, &x, &applied, &summary.levels, &launch)?;
     // Per kernel: the same, on each kernel's launches alone.

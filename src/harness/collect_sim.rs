@@ -307,3 +307,38 @@ fn ensure_references(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::SimRecord;
+
+    #[test]
+    fn a_record_is_read_absent_or_refused_with_its_path() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(SimRecord::read(dir.path()).unwrap(), None);
+        std::fs::write(dir.path().join("simulator.json"), "{\"simulator\": 3").unwrap();
+        let e = SimRecord::read(dir.path()).unwrap_err().to_string();
+        assert!(
+            e.contains("simulator.json") && e.contains("not a simulator record"),
+            "{e}"
+        );
+        let r = SimRecord {
+            simulator: "GPGPU-Sim".into(),
+            version: "4.2.0".into(),
+            pinned_commit: "abc".into(),
+            config: "SM7_QV100".into(),
+            config_digest: "d1".into(),
+            core_clock_mhz: Some(1132.0),
+            note: "simulated, not measured".into(),
+        };
+        std::fs::write(
+            dir.path().join("simulator.json"),
+            serde_json::to_string(&r).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(SimRecord::read(dir.path()).unwrap(), Some(r.clone()));
+        assert!(r
+            .describe()
+            .contains("commit abc, configuration SM7_QV100 (digest d1)"));
+    }
+}

@@ -15,6 +15,7 @@
 # CUDA, how long one variant takes, and whether ncu knows every metric of variants/metrics.txt.
 # Every stage packs its own .tar.gz under $OUT as it ends, so a call cut short still returns
 # the stages before. The campaign is named after the GPU (h100-DATE or h200-DATE).
+# After it, on the CPU machine: `bash scripts/gpu/unpack.sh /work/.device/N/*.tar.gz`.
 # Before the visit: `cargo build --release && mkdir -p build && cp target/release/advise build/`
 # and carry build/advise. Check that the working tree and the binary stay under the device
 # tool's 64 MiB (`git ls-files -z | du -c --apparent-size --files0-from=-`: 51 MiB plus the

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# After a device visit, on the CPU machine: unpack the packs that campaign.sh and
+# verify-advice.sh wrote under $OUT into datasets/, in the layout the repository keeps.
+#
+#   bash scripts/gpu/unpack.sh /work/.device/N/*.tar.gz
+#
+# <campaign>-quick-<prog>.tar.gz -> datasets/<gpu>-<prog>-<date>/ (campaign h200-20261126 gives
+#     datasets/h200-nb-20261126): the campaign's tables and raw/, with env.txt, build-<prog>.json
+#     and quick-<prog>.log beside them; measurements.csv compressed (gzip -n9, the same bytes)
+# verify-<date>.tar.gz -> datasets/verify-<date>/, then scripts/gpu/verify-summary.py on it
+#
+# Other packs (probe, setup, collect shards) are named and left for unpacking by hand. An
+# existing destination is never overwritten. PROVENANCE.md is still written by hand: GPU,
+# versions (env.txt), date, the exact commands, what failed (shared/GPU.md, "After").
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+# unpack_one PACK TMP: one pack; non-zero (and a message) where it cannot be unpacked.
+unpack_one() {
+    local pack="$1" tmp="$2" name prog campaign dest src f jobs
+    name=$(basename "$pack" .tar.gz)
+    tar -xzf "$pack" -C "$tmp"
+    case "$name" in
+    *-quick-nb | *-quick-bh)
+        prog=${name##*-quick-}
+        campaign=${name%-quick-*}
+        dest="datasets/${campaign%-*}-$prog-${campaign##*-}"
+        src="$tmp/$campaign"
+        [ -d "$src/quick-$prog" ] || { echo "unpack: $pack holds no $campaign/quick-$prog/" >&2; return 1; }
+        [ -e "$dest" ] && { echo "unpack: $dest exists; move it away first" >&2; return 1; }
+        mv "$src/quick-$prog" "$dest"
+        for f in env.txt "build-$prog.json" "quick-$prog.log"; do
+            if [ -f "$src/$f" ]; then cp "$src/$f" "$dest/"; fi
+        done
+        if [ -f "$dest/measurements.csv" ]; then gzip -n9 "$dest/measurements.csv"; fi
+        jobs=$(( $(wc -l < "$dest/ledger.csv") - 1 ))
+        echo "unpacked $pack -> $dest ($jobs jobs in the ledger); write $dest/PROVENANCE.md"
+        ;;
+    verify-*)
+        dest="datasets/$name"
+        [ -d "$tmp/$name" ] || { echo "unpack: $pack holds no $name/" >&2; return 1; }
+        [ -e "$dest" ] && { echo "unpack: $dest exists; move it away first" >&2; return 1; }
+        mv "$tmp/$name" "$dest"
+        python3 scripts/gpu/verify-summary.py "$dest" > /dev/null
+        echo "unpacked $pack -> $dest (summary.md written); write $dest/PROVENANCE.md"
+        ;;
+    *)
+        echo "unpack: $pack is not a quick or verify pack; unpack it by hand (tar -tzf shows it)" >&2
+        return 1
+        ;;
+    esac
+}
+
+status=0
+for pack in "$@"; do
+    tmp=$(mktemp -d)
+    unpack_one "$pack" "$tmp" || status=1
+    rm -rf "$tmp"
+done
+exit $status

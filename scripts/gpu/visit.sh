@@ -18,7 +18,7 @@
 # After it, on the CPU machine: `bash scripts/gpu/unpack.sh /work/.device/N/*.tar.gz`.
 # Before the visit: `cargo build --release && mkdir -p build && cp target/release/advise build/`
 # and carry build/advise. Check that the working tree and the binary stay under the device
-# tool's 64 MiB (`git ls-files -z | du -c --apparent-size --files0-from=-`: 51 MiB plus the
+# tool's 64 MiB (`git ls-files -z | du -c --apparent-size --files0-from=-`: 50 MiB plus the
 # 10.5 MiB binary on 2026-11-26, after the simulated campaigns' measurements were compressed;
 # if it grows past that, visit from a throwaway branch that deletes what the GPU does not need).
 #

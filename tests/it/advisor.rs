@@ -304,13 +304,16 @@ fn detected_optimizations_in_the_source_are_not_suggested() {
         "__global__ void k(const float* a, float* b) {\n  __shared__ float t[256];\n  t[threadIdx.x] = a[threadIdx.x];\n  __syncthreads();\n  b[threadIdx.x] = t[255 - threadIdx.x];\n}\n",
     )
     .unwrap();
-    let out = advise()
-        .args(["suggest", "--json", "--ncu-csv", GINKGO, "--model"])
-        .arg(&s.model)
-        .arg("--source")
-        .arg(&cu)
-        .assert()
-        .success()
+    let with_source = |src: &Path| {
+        advise()
+            .args(["suggest", "--json", "--ncu-csv", GINKGO, "--model"])
+            .arg(&s.model)
+            .arg("--source")
+            .arg(src)
+            .assert()
+            .success()
+    };
+    let out = with_source(&cu)
         .stderr(predicate::str::contains("SHMEM is already applied"))
         .stderr(predicate::str::contains("RSQRT does not apply to"))
         .get_output()
@@ -338,13 +341,7 @@ fn detected_optimizations_in_the_source_are_not_suggested() {
         "__global__ void k(const float* a, float* b) {\n  b[threadIdx.x] = 1.0f / sqrtf(a[threadIdx.x]);\n}\n",
     )
     .unwrap();
-    let out = advise()
-        .args(["suggest", "--json", "--ncu-csv", GINKGO, "--model"])
-        .arg(&s.model)
-        .arg("--source")
-        .arg(&root)
-        .assert()
-        .success()
+    let out = with_source(&root)
         .stderr(predicate::str::contains("does not apply").not())
         .get_output()
         .stdout

@@ -176,9 +176,7 @@ pub fn collect(
 /// Writes `simulator.json`, or checks that a resumed campaign used the same configuration.
 fn check_record(dir: &Path, record: &SimRecord) -> Result<()> {
     let path = dir.join(RECORD);
-    if let Ok(text) = std::fs::read_to_string(&path) {
-        let old: SimRecord = serde_json::from_str(&text)
-            .map_err(|e| Error::format(&path, format!("not a simulator record: {e}")))?;
+    if let Some(old) = SimRecord::read(dir)? {
         if old.config_digest != record.config_digest {
             return Err(Error::Usage(format!(
                 "{} was simulated with {} (digest {}); this run's configuration is {} (digest \

@@ -102,12 +102,14 @@ pub fn run(args: Args) -> Result<()> {
 /// The main demo: the thesis's experiments on the simulated NB/BH campaign, then experiments
 /// on the shipped real datasets.
 fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
-    use super::experiment::{execute, render_fidelity, ExperimentCommand};
+    use super::experiment::{execute, ExperimentCommand};
     use advise::experiment::data::load_pools;
+    use advise::experiment::fidelity::{agreement as agreement_of, fidelity};
     use advise::experiment::record::json;
     use advise::experiment::run::RunSettings;
     use advise::report::experiment::render_text;
     use advise::report::experiment_files::write_report;
+    use advise::report::fidelity::{render_agreement, render_rows};
 
     let dirs: Vec<PathBuf> = DEMO_DATASETS.iter().map(PathBuf::from).collect();
     if let Some(missing) = dirs.iter().find(|d| !d.is_dir()) {
@@ -121,9 +123,8 @@ fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
     let mut all = Vec::new();
     let mut notes = Vec::new();
     let mut runs: Vec<DemoRun> = Vec::new();
-    let mut fidelity_text = String::new();
-    let mut gpu_fidelity_text = String::new();
-    let mut agreement = Vec::new();
+    // The fidelity tables, each computed once for the text and the JSON.
+    let (mut sim_fidelity, mut gpu_fidelity, mut agreement) = (Vec::new(), Vec::new(), Vec::new());
     if !sim.is_empty() {
         note(
             "advise demo: first the thesis's experiments on NB and BH SIMULATED with GPGPU-Sim \
@@ -137,8 +138,7 @@ fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
                 .to_string(),
         );
         notes.extend(super::data_notes::data_notes(&sim)?);
-        let pool = load_pools(&sim)?;
-        fidelity_text = render_fidelity(&pool);
+        sim_fidelity = fidelity(&load_pools(&sim)?);
         // Experiments 1-4 and leave one input out within each program, 5 and 6 across them.
         runs.push(DemoRun::new(
             sim.clone(),
@@ -168,10 +168,9 @@ fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
                 .to_string(),
         );
         notes.extend(super::data_notes::data_notes(&gpu)?);
-        gpu_fidelity_text = render_fidelity(&load_pools(&gpu)?);
+        gpu_fidelity = fidelity(&load_pools(&gpu)?);
         if !sim.is_empty() {
-            let both = load_pools(&[sim.clone(), gpu.clone()].concat())?;
-            agreement = advise::experiment::fidelity::agreement(&both);
+            agreement = agreement_of(&load_pools(&[sim.clone(), gpu.clone()].concat())?);
         }
         runs.push(DemoRun::new(gpu.clone(), "5,6", None, Some(GPU_LABEL)));
     }
@@ -259,12 +258,10 @@ fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
             advise::experiment::record::summary(&mut doc);
         }
         if !sim.is_empty() {
-            doc["fidelity"] =
-                serde_json::json!(advise::experiment::fidelity::fidelity(&load_pools(&sim)?));
+            doc["fidelity"] = serde_json::json!(sim_fidelity);
         }
         if !gpu.is_empty() {
-            doc["fidelity_measured"] =
-                serde_json::json!(advise::experiment::fidelity::fidelity(&load_pools(&gpu)?));
+            doc["fidelity_measured"] = serde_json::json!(gpu_fidelity);
         }
         if !agreement.is_empty() {
             doc["agreement"] = serde_json::json!(agreement);
@@ -272,19 +269,19 @@ fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
         return out.emit_json(&doc);
     }
     let mut text = String::new();
-    if !fidelity_text.is_empty() {
+    if !sim.is_empty() {
         text.push_str("SIMULATED NB/BH (GPGPU-Sim): ");
-        text.push_str(&fidelity_text);
+        text.push_str(&render_rows(&sim_fidelity));
         text.push('\n');
     }
-    if !gpu_fidelity_text.is_empty() {
+    if !gpu.is_empty() {
         text.push_str("MEASURED NB/BH (NVIDIA H200, one input): ");
-        text.push_str(&gpu_fidelity_text);
+        text.push_str(&render_rows(&gpu_fidelity));
         text.push('\n');
     }
     if !agreement.is_empty() {
         text.push_str("SIMULATED against MEASURED NB/BH (GPGPU-Sim against the H200): ");
-        text.push_str(&advise::report::fidelity::render_agreement(&agreement));
+        text.push_str(&render_agreement(&agreement));
         text.push('\n');
     }
     text.push_str(&render_text(&title, &all, &notes));

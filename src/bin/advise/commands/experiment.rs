@@ -308,7 +308,7 @@ pub fn run_command(cmd: &ExperimentCommand, out: &Output) -> Result<()> {
                 "agreement": agreement,
             }));
         }
-        return out.emit(&render_fidelity(&pool));
+        return out.emit(&advise::report::fidelity::render(&rows, &agreement));
     }
     let (results, mut notes, log) = execute(cmd, &pool, !out.json)?;
     notes.insert(0, describe_pool(&pool, &cmd.datasets));
@@ -349,18 +349,12 @@ pub fn run_command(cmd: &ExperimentCommand, out: &Output) -> Result<()> {
         return out.emit_json(&doc);
     }
     let mut text = String::new();
-    if fidelity.is_some() {
-        text.push_str(&render_fidelity(&pool));
+    if let Some((rows, agreement)) = &fidelity {
+        text.push_str(&advise::report::fidelity::render(rows, agreement));
         text.push('\n');
     }
     text.push_str(&render_text(&title, &results, &notes));
     out.emit(&text)
-}
-
-/// The fidelity tables of a pool (advise::report::fidelity).
-pub fn render_fidelity(pool: &SamplePool) -> String {
-    use advise::experiment::fidelity::{agreement, fidelity};
-    advise::report::fidelity::render(&fidelity(pool), &agreement(pool))
 }
 
 fn describe_pool(pool: &SamplePool, dirs: &[PathBuf]) -> String {

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::data::SamplePool;
-use super::stats::{percentile, rank_correlation};
+use super::stats::{median, percentile, rank_correlation};
 use super::thesis;
 
 /// One optimization of one program.
@@ -166,10 +166,6 @@ pub fn agreement(pool: &SamplePool) -> Vec<Agreement> {
             e.1.push(s.speedup);
         }
     }
-    let median = |mut v: Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        percentile(&v, 50.0)
-    };
     let mut out = Vec::new();
     for ((program, switch), variants) in by {
         let (sim, hw): (Vec<f64>, Vec<f64>) = variants

@@ -86,6 +86,15 @@ fn interval(values: impl Iterator<Item = f64>) -> Option<Interval> {
     })
 }
 
+/// Median of some values (0 when empty), for summaries.
+pub fn median(mut v: Vec<f64>) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_by(f64::total_cmp);
+    percentile(&v, 50.0)
+}
+
 /// Linear-interpolated percentile of sorted values.
 pub fn percentile(sorted: &[f64], p: f64) -> f64 {
     let pos = p / 100.0 * (sorted.len() - 1) as f64;

@@ -14,7 +14,7 @@ use super::evidence::{ranges_of, scaled_distance, typical_distance};
 use crate::error::Result;
 use advise_ml::SplitMix64;
 
-use crate::experiment::stats::{mcnemar_exact, percentile};
+use crate::experiment::stats::mcnemar_exact;
 use advise_ml::{Data, Method};
 
 /// Cross-validated quality of one optimization's primary model.
@@ -235,15 +235,6 @@ fn bootstrap(right: &[bool], groups: &[usize], seed: u64) -> (f64, f64) {
     });
     let acc = right.iter().filter(|&&r| r).count() as f64 / right.len().max(1) as f64;
     ci.map_or((acc, acc), |c| (c.low, c.high))
-}
-
-/// Median of some values (0 when empty), for summaries.
-pub fn median(mut v: Vec<f64>) -> f64 {
-    if v.is_empty() {
-        return 0.0;
-    }
-    v.sort_by(f64::total_cmp);
-    percentile(&v, 50.0)
 }
 
 #[cfg(test)]

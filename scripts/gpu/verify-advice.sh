@@ -7,6 +7,7 @@
 #
 #   bash scripts/gpu/verify-advice.sh          # on the GPU machine, from the repository root
 #   bash scripts/gpu/verify-advice.sh --build-only DIR   # compile check only (CI, no GPU)
+#   bash scripts/gpu/verify-advice.sh --pack  # pack what a run cut short has (no executables)
 #
 # It packs $OUT/verify-<date>.tar.gz (default OUT: gpu-out) with the GPU's and tools' versions,
 # the build log, every timed launch (timings.csv), the results' checksums, and per program
@@ -27,6 +28,24 @@ cd "$ROOT"
 PROGRAMS="matMul-Gm matMul-Gm-Un matMul-Sm matMul-Sm-Un"
 TILES="8 16 32"
 SRC="$ROOT/variants/verify/matmul"
+OUT="${OUT:-$ROOT/gpu-out}"
+NAME="${NAME:-verify-$(date -u +%Y%m%d)}"
+W="$ROOT/build/gpu-work/$NAME"   # ignored by git: see campaign.sh
+
+# pack: $OUT/$NAME.tar.gz with everything of the run but the executables.
+pack() {
+    mkdir -p "$OUT"
+    tar -czf "$OUT/$NAME.tar.gz" -C "$ROOT/build/gpu-work" \
+        --exclude="$NAME/build/matMul-*-t8" --exclude="$NAME/build/matMul-*-t16" \
+        --exclude="$NAME/build/matMul-*-t32" "$NAME"
+}
+
+if [ "${1:-}" = "--pack" ]; then
+    # What a run cut short before its end has (scripts/gpu/visit.sh calls this).
+    [ -d "$W" ] || { echo "verify-advice: nothing to pack: no $W" >&2; exit 1; }
+    pack
+    exit 0
+fi
 
 # build DIR FAILURES: every program at every tile, with Tile_Width set and the authors'
 # profiled region timed (variants/verify/advise_timing.h), all 12 nvcc at once.
@@ -73,9 +92,6 @@ for tool in nvcc ncu nvidia-smi; do
 done
 nvidia-smi -L > /dev/null 2>&1 || { echo "verify-advice: nvidia-smi sees no GPU" >&2; exit 2; }
 
-OUT="${OUT:-$ROOT/gpu-out}"
-NAME="${NAME:-verify-$(date -u +%Y%m%d)}"
-W="$ROOT/build/gpu-work/$NAME"   # ignored by git: see campaign.sh
 WIDTH="${WIDTH:-2048}"
 RUNS="${RUNS:-3}"
 REPS="${REPS:-5}"
@@ -133,8 +149,5 @@ time:    ADVISE_REPS=$REPS build/<program>-t<tile> $WIDTH 0   ($RUNS processes e
 profile: ADVISE_REPS=0 advise -q profile --json --kernel matMul --source variants/verify/matmul/<program>.cu --out-dir profiles/<program> -o profiles/<program>.suggest.json -- build/<program>-t16 $WIDTH 0
 EOF
 [ -s "$W/failures.txt" ] && { echo "failures:"; cat "$W/failures.txt"; }
-# Everything but the executables.
-tar -czf "$OUT/$NAME.tar.gz" -C "$ROOT/build/gpu-work" \
-    --exclude="$NAME/build/matMul-*-t8" --exclude="$NAME/build/matMul-*-t16" \
-    --exclude="$NAME/build/matMul-*-t32" "$NAME"
+pack
 echo "packed $OUT/$NAME.tar.gz ($(du -h "$OUT/$NAME.tar.gz" | cut -f1)) in $(( $(date +%s) - t0 )) s"

@@ -72,11 +72,8 @@ main)
     deadline=$(( t0 + limit ))
     if [ "${VERIFY_LIMIT:-150}" -gt 0 ]; then
         timeout "${VERIFY_LIMIT:-150}" bash scripts/gpu/verify-advice.sh 2>&1 | tail -n 12
-        name="verify-$(date -u +%Y%m%d)"
-        # Cut short before its own packing: pack what it has, without the executables.
-        [ -f "$OUT/$name.tar.gz" ] || tar -czf "$OUT/$name.tar.gz" -C "$ROOT/build/gpu-work" \
-            --exclude="$name/build/matMul-*-t8" --exclude="$name/build/matMul-*-t16" \
-            --exclude="$name/build/matMul-*-t32" "$name"
+        # Cut short before its own packing: pack what it has.
+        [ -f "$OUT/verify-$(date -u +%Y%m%d).tar.gz" ] || bash scripts/gpu/verify-advice.sh --pack
         echo "verify: $(( $(date +%s) - t0 )) s"
     fi
     # The programs share what is left: the first NB_SHARE percent to the first of two.

@@ -122,7 +122,7 @@ quick)
     timeout --signal=TERM "$left" "$ADVISE" collect --program "$prog" --inputs "$inputs" \
         --runs "${QUICK_RUNS:-2}" --profile-runs "${QUICK_PROFILE_RUNS:-1}" --reps "$REPS" \
         --resume --bin-dir "$BIN" --out "$WORK/quick-$prog" \
-        2> "$WORK/quick-$prog.log"
+        2>> "$WORK/quick-$prog.log"   # appended: a resumed campaign keeps every call's log
     rc=$?
     set -e
     tail -n 5 "$WORK/quick-$prog.log"

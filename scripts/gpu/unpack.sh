@@ -6,8 +6,8 @@
 #
 # <campaign>-quick-<prog>.tar.gz -> datasets/<gpu>-<prog>-<date>/ (campaign h200-20261126 gives
 #     datasets/h200-nb-20261126): the campaign's tables and raw/, with env.txt, build-<prog>.json
-#     and quick-<prog>.log beside them; measurements.csv compressed (gzip -n9, the same bytes)
-# verify-<date>.tar.gz -> datasets/verify-<date>/, then scripts/gpu/verify-summary.py on it
+#     and quick-<prog>.log beside them; measurements.csv and raw/ncu_*.csv compressed (gzip -n9, the same bytes)
+# verify-<date>.tar.gz -> datasets/verify-<gpu>-<date>/, then scripts/gpu/verify-summary.py on it
 #
 # Other packs (probe, setup, collect shards) are named and left for unpacking by hand. An
 # existing destination is never overwritten. PROVENANCE.md is still written by hand: GPU,
@@ -33,12 +33,19 @@ unpack_one() {
             if [ -f "$src/$f" ]; then cp "$src/$f" "$dest/"; fi
         done
         if [ -f "$dest/measurements.csv" ]; then gzip -n9 "$dest/measurements.csv"; fi
+        # ncu's raw CSV is most of a campaign's bytes; the tree must stay under the device
+        # tool's 64 MiB with the binary.
+        find "$dest/raw" -name 'ncu_*.csv' -exec gzip -n9 {} +
         jobs=$(( $(wc -l < "$dest/ledger.csv") - 1 ))
         echo "unpacked $pack -> $dest ($jobs jobs in the ledger); write $dest/PROVENANCE.md"
         ;;
     verify-*)
-        dest="datasets/$name"
         [ -d "$tmp/$name" ] || { echo "unpack: $pack holds no $name/" >&2; return 1; }
+        # Named after the GPU (versions.txt) as the quick packs are: verify-h100-20261126.
+        # The first visit's datasets/verify-20261126 (an H200) keeps its older name.
+        gpu=$(grep -o 'NVIDIA H[0-9]*' "$tmp/$name/versions.txt" 2>/dev/null | head -n 1 |
+            sed 's/NVIDIA H/h/')
+        dest="datasets/verify-${gpu:-gpu}-${name#verify-}"
         [ -e "$dest" ] && { echo "unpack: $dest exists; move it away first" >&2; return 1; }
         mv "$tmp/$name" "$dest"
         python3 scripts/gpu/verify-summary.py "$dest" > /dev/null

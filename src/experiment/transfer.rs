@@ -11,6 +11,7 @@ use std::collections::HashMap;
 
 use super::data::{merge, SamplePool};
 use super::splits::{group_key, grouped_split, Fold};
+use crate::dataset::samples::SpeedupSample;
 use crate::error::{Error, Result};
 use advise_ml::SplitMix64;
 
@@ -77,28 +78,7 @@ pub fn across_gpus(
     seed: u64,
     name: &str,
 ) -> Result<(SamplePool, Vec<Fold>)> {
-    // One program and input on each side (a tuning space recorded on two GPUs, perhaps by
-    // two versions of a tool that name the kernel or the fixed parameters differently): the
-    // configurations match by their settings alone. Settings match in any order.
-    let single = |p: &SamplePool| {
-        let mut c = p.samples.iter().map(|s| (&s.key.program, &s.key.input));
-        c.next().is_some_and(|first| c.all(|x| x == first))
-    };
-    let by_settings = single(a) && single(b);
-    let key = |s: &crate::dataset::samples::SpeedupSample| {
-        let settings = canonical(&s.key.variant);
-        if by_settings {
-            format!("{}|{settings}|{}", s.key.run, s.switch)
-        } else {
-            format!(
-                "{}|{}|{}|{settings}|{}",
-                s.key.program,
-                canonical(&s.key.input),
-                s.key.run,
-                s.switch
-            )
-        }
-    };
+    let key = twin_key(a, b);
     let target: HashMap<String, f64> = b.samples.iter().map(|s| (key(s), s.speedup)).collect();
     let mut pool = a.clone();
     pool.name = format!("{} -> {}", a.name, b.name);
@@ -160,6 +140,47 @@ pub fn across_gpus(
     Ok((pool, folds))
 }
 
+/// What matches a sample of one GPU with its twin on the other. One program and input on
+/// each side (a tuning space recorded on two GPUs, perhaps by two versions of a tool that
+/// name the kernel or the fixed parameters differently): the configurations match by their
+/// settings alone. Settings match in any order.
+fn twin_key(a: &SamplePool, b: &SamplePool) -> impl Fn(&SpeedupSample) -> String {
+    let single = |p: &SamplePool| {
+        let mut c = p.samples.iter().map(|s| (&s.key.program, &s.key.input));
+        c.next().is_some_and(|first| c.all(|x| x == first))
+    };
+    let by_settings = single(a) && single(b);
+    move |s: &SpeedupSample| {
+        let settings = canonical(&s.key.variant);
+        if by_settings {
+            format!("{}|{settings}|{}", s.key.run, s.switch)
+        } else {
+            format!(
+                "{}|{}|{}|{settings}|{}",
+                s.key.program,
+                canonical(&s.key.input),
+                s.key.run,
+                s.switch
+            )
+        }
+    }
+}
+
+/// How two GPUs agree on a space: of the samples of A with a twin on B, how many the two
+/// speed up (above 1) or not alike, and how many twins there are. It is what keeping A's
+/// measured choices scores on B, the ceiling of leave one GPU out for a model that learned A
+/// perfectly.
+pub fn same_direction(a: &SamplePool, b: &SamplePool) -> (usize, usize) {
+    let key = twin_key(a, b);
+    let target: HashMap<String, f64> = b.samples.iter().map(|s| (key(s), s.speedup)).collect();
+    a.samples
+        .iter()
+        .filter_map(|s| target.get(&key(s)).map(|t| (s.speedup > 1.0) == (*t > 1.0)))
+        .fold((0, 0), |(same, n), alike| {
+            (same + usize::from(alike), n + 1)
+        })
+}
+
 /// `k=v` settings in name order (`B=2,A=1` -> `A=1,B=2`).
 fn canonical(settings: &str) -> String {
     let mut v: Vec<&str> = settings.split(',').map(str::trim).collect();
@@ -171,7 +192,6 @@ fn canonical(settings: &str) -> String {
 mod tests {
     use super::*;
     use crate::dataset::measurements::RunKey;
-    use crate::dataset::samples::SpeedupSample;
 
     /// A synthetic pool: parameter A steps 1->2 on configurations B = 0..n.
     fn pool(name: &str, program: &str, speedup: impl Fn(usize) -> f64, n: usize) -> SamplePool {
@@ -221,6 +241,16 @@ mod tests {
         }
         let tested: usize = folds.iter().map(|f| f.test.len()).sum();
         assert_eq!(tested, 18, "every twin is tested once");
+    }
+
+    #[test]
+    fn same_direction_counts_twins_that_both_gpus_speed_up_or_not_alike() {
+        // A speeds every step up but b = 0 (1.0 is no speedup); B those with b > 5.
+        let a = pool("gpu-a", "p", |b| 1.0 + b as f64 / 100.0, 20);
+        let b = pool("gpu-b", "p", |b| 0.5 + b as f64 / 10.0, 12);
+        // Twins for b = 0..12; alike at b = 0 (neither) and b = 6..12 (both).
+        assert_eq!(same_direction(&a, &b), (7, 12));
+        assert_eq!(same_direction(&b, &a), (7, 12));
     }
 
     #[test]

@@ -21,7 +21,7 @@ pub use super::transfer_report::render;
 use super::transfer_report::{balanced, balanced_ci, outcomes};
 use advise::experiment::stats::Interval;
 use advise::experiment::step_features::{apply, Step};
-use advise::experiment::transfer::{across_gpus, across_sources, join, Joined};
+use advise::experiment::transfer::{across_gpus, across_sources, join, same_direction, Joined};
 
 /// What to evaluate.
 #[derive(Debug, Clone)]
@@ -176,6 +176,15 @@ pub fn evaluate(s: &TransferSettings) -> Result<(Vec<Evaluation>, Vec<String>)> 
         ));
         let pa = joined_with_step(load(a, s.view)?)?.pool;
         let pb = join(load(b, View::Counters)?)?.pool;
+        let (same, twins) = same_direction(&pa, &pb);
+        notes.push(format!(
+            "leave one GPU out {} -> {}: the training side's own measured speedup has the \
+             direction of the other's in {same} of {twins} samples ({:.1}%), what keeping its \
+             choices scores there and the ceiling of a model that learned it perfectly",
+            pa.name,
+            pb.name,
+            100.0 * same as f64 / twins.max(1) as f64
+        ));
         let (pool, fs) = across_gpus(&pa, &pb, s.folds, s.seed, "logo")?;
         out.push(evaluation(
             &Label::new("leave one GPU out", s.step, false),

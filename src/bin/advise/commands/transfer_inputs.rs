@@ -11,7 +11,8 @@ pub type GpuPair = (Vec<PathBuf>, Vec<PathBuf>);
 
 /// Datasets of `datasets/` with counters (more than a handful of metrics) and GPU pairs: a
 /// folder `X-<gpu>` with counters and `X-<other gpu>` with times only, or two folders with
-/// counters, `X` and `X-<machine>`, paired both ways.
+/// counters, `X` and `X-<machine>`, paired both ways, or the project's campaigns of the same
+/// program on two GPUs (`h200-nb-20261126` and `h100-nb-20261126`).
 pub fn default_inputs(root: &Path) -> (Vec<PathBuf>, Vec<GpuPair>) {
     let mut with_counters = Vec::new();
     let mut times_only = Vec::new();
@@ -78,7 +79,53 @@ pub fn default_inputs(root: &Path) -> (Vec<PathBuf>, Vec<GpuPair>) {
         pairs.push((here.clone(), there.clone()));
         pairs.push((there, here));
     }
+    pairs.extend(harness_gpu_pairs(&with_counters));
     (with_counters, pairs)
+}
+
+/// The project's own campaigns, `<gpu>-<program>-<yyyymmdd>` (datasets/h200-nb-20261126 and
+/// datasets/h100-nb-20261126): for each two GPUs that share a program, each GPU's counters
+/// predict the other's speedups, every shared program joined into one evaluation per
+/// direction.
+fn harness_gpu_pairs(with_counters: &[PathBuf]) -> Vec<GpuPair> {
+    use std::collections::BTreeMap;
+    // gpu -> program -> folders
+    let mut by_gpu: BTreeMap<String, BTreeMap<String, Vec<PathBuf>>> = BTreeMap::new();
+    for d in with_counters {
+        let Some(name) = d.file_name().map(|n| n.to_string_lossy().to_string()) else {
+            continue;
+        };
+        let parts: Vec<&str> = name.split('-').collect();
+        if let [gpu, program, date] = parts[..] {
+            if date.len() == 8 && date.bytes().all(|b| b.is_ascii_digit()) {
+                by_gpu
+                    .entry(gpu.to_string())
+                    .or_default()
+                    .entry(program.to_string())
+                    .or_default()
+                    .push(d.clone());
+            }
+        }
+    }
+    let mut pairs = Vec::new();
+    for (ga, pa) in &by_gpu {
+        for (gb, pb) in &by_gpu {
+            if ga == gb {
+                continue;
+            }
+            let shared = |side: &BTreeMap<String, Vec<PathBuf>>, other: &BTreeMap<_, _>| {
+                side.iter()
+                    .filter(|(p, _)| other.contains_key(*p))
+                    .flat_map(|(_, d)| d.iter().cloned())
+                    .collect::<Vec<PathBuf>>()
+            };
+            let (a, b) = (shared(pa, pb), shared(pb, pa));
+            if !a.is_empty() {
+                pairs.push((a, b));
+            }
+        }
+    }
+    pairs
 }
 
 /// Distinct metrics in a dataset's measurements (first 20,000 rows).
@@ -106,4 +153,32 @@ fn counters_of(dir: &Path) -> usize {
 /// Whether a dataset folder holds simulated data (GPGPU-Sim's `simulator.json` beside it).
 pub fn is_simulated(dir: &Path) -> bool {
     dir.join("simulator.json").is_file()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn campaigns_of_one_program_on_two_gpus_pair_both_ways_and_others_do_not() {
+        let d = |n: &str| PathBuf::from(format!("datasets/{n}"));
+        let found = [
+            d("h100-bh-20261126"),
+            d("h100-nb-20261126"),
+            d("h200-nb-20261126"),
+            d("h300-bh-20270101"),
+            d("sim-qv100-nb"),
+            d("ktt-pnpoly-rtx3090"),
+        ];
+        let pairs = harness_gpu_pairs(&found);
+        assert_eq!(
+            pairs,
+            vec![
+                (vec![d("h100-nb-20261126")], vec![d("h200-nb-20261126")]),
+                (vec![d("h100-bh-20261126")], vec![d("h300-bh-20270101")]),
+                (vec![d("h200-nb-20261126")], vec![d("h100-nb-20261126")]),
+                (vec![d("h300-bh-20270101")], vec![d("h100-bh-20261126")]),
+            ]
+        );
+    }
 }

@@ -149,11 +149,12 @@ pub struct Agreement {
     pub rank_correlation: Option<f64>,
 }
 
+/// (program, switch) -> variant -> (first side's speedups, second side's).
+type Sides<'a> = BTreeMap<(&'a str, &'a str), BTreeMap<&'a str, (Vec<f64>, Vec<f64>)>>;
+
 /// Simulator against hardware for every (program, optimization) the pool has on both sides.
 pub fn agreement(pool: &SamplePool) -> Vec<Agreement> {
-    // (program, switch) -> variant -> (simulated speedups, measured speedups)
-    type Sides = (Vec<f64>, Vec<f64>);
-    let mut by: BTreeMap<(&str, &str), BTreeMap<&str, Sides>> = BTreeMap::new();
+    let mut by: Sides = BTreeMap::new();
     for s in &pool.samples {
         let e = by
             .entry((s.key.program.as_str(), s.switch.as_str()))
@@ -166,31 +167,54 @@ pub fn agreement(pool: &SamplePool) -> Vec<Agreement> {
             e.1.push(s.speedup);
         }
     }
+    compare(by, &pool.switches)
+}
+
+/// One GPU against another (or any two pools of the same programs and variants): the same
+/// comparison as `agreement`, `a`'s speedups first.
+pub fn agreement_between(a: &SamplePool, b: &SamplePool) -> Vec<Agreement> {
+    let mut by: Sides = BTreeMap::new();
+    for (side, pool) in [(0, a), (1, b)] {
+        for s in &pool.samples {
+            let e = by
+                .entry((s.key.program.as_str(), s.switch.as_str()))
+                .or_default()
+                .entry(s.key.variant.as_str())
+                .or_default();
+            if side == 0 { &mut e.0 } else { &mut e.1 }.push(s.speedup);
+        }
+    }
+    compare(by, &a.switches)
+}
+
+/// Each (program, switch) with variants on both sides: the share of them sped up or slowed
+/// down alike and the rank correlation, each side's median speedup per variant, in `switches`
+/// order within each program.
+fn compare(by: Sides, switches: &[String]) -> Vec<Agreement> {
     let mut out = Vec::new();
     for ((program, switch), variants) in by {
-        let (sim, hw): (Vec<f64>, Vec<f64>) = variants
+        let (first, second): (Vec<f64>, Vec<f64>) = variants
             .into_values()
             .filter(|(a, b)| !a.is_empty() && !b.is_empty())
             .map(|(a, b)| (median(a), median(b)))
             .unzip();
-        if sim.is_empty() {
+        if first.is_empty() {
             continue;
         }
-        let same = sim
+        let same = first
             .iter()
-            .zip(&hw)
+            .zip(&second)
             .filter(|(a, b)| (**a > 1.0) == (**b > 1.0))
             .count();
         out.push(Agreement {
             program: program.to_string(),
             optimization: switch.to_string(),
-            pairs: sim.len(),
-            same_direction: same as f64 / sim.len() as f64,
-            rank_correlation: rank_correlation(&sim, &hw),
+            pairs: first.len(),
+            same_direction: same as f64 / first.len() as f64,
+            rank_correlation: rank_correlation(&first, &second),
         });
     }
-    // In the pool's switch order within each program.
-    let order = |s: &str| pool.switches.iter().position(|x| x == s);
+    let order = |s: &str| switches.iter().position(|x| x == s);
     out.sort_by(|a, b| {
         a.program
             .cmp(&b.program)
@@ -252,6 +276,31 @@ mod tests {
         // Ranks 2, 1, 3 against 1.5, 1.5, 3.
         let r = a[0].rank_correlation.unwrap();
         assert!((r - 0.866_025_404).abs() < 1e-6, "{r}");
+    }
+
+    #[test]
+    fn two_gpus_are_compared_on_the_variants_both_have() {
+        let pool = |pairs: &[(&str, f64)]| {
+            SamplePool::of_samples(
+                pairs
+                    .iter()
+                    .map(|(v, s)| sample("n=50000", v, *s))
+                    .collect(),
+                "SHMEM",
+            )
+        };
+        let a = pool(&[("000000", 1.2), ("000001", 0.9), ("000100", 1.5)]);
+        let b = pool(&[
+            ("000000", 1.1),
+            ("000001", 1.1),
+            ("000100", 1.3),
+            ("000101", 2.0),
+        ]);
+        let g = agreement_between(&a, &b);
+        assert_eq!(g.len(), 1);
+        assert_eq!(g[0].pairs, 3);
+        assert!((g[0].same_direction - 2.0 / 3.0).abs() < 1e-12);
+        assert!(agreement_between(&a, &pool(&[("111111", 1.0)])).is_empty());
     }
 
     #[test]

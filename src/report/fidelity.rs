@@ -56,6 +56,15 @@ pub fn render_rows(rows: &[FidelityRow]) -> String {
 
 /// The simulator against the GPU on the variant pairs both have.
 pub fn render_agreement(agreement: &[Agreement]) -> String {
+    agreement_table("Simulator against the GPU", agreement)
+}
+
+/// One GPU's campaign against another's (`first` and `second` name them).
+pub fn render_gpu_agreement(first: &str, second: &str, agreement: &[Agreement]) -> String {
+    agreement_table(&format!("{first} against {second}"), agreement)
+}
+
+fn agreement_table(what: &str, agreement: &[Agreement]) -> String {
     let mut t = TextTable::new([
         "program",
         "optimization",
@@ -75,9 +84,8 @@ pub fn render_agreement(agreement: &[Agreement]) -> String {
         ]);
     }
     format!(
-        "Simulator against the GPU on the variant pairs both have (each side's median \
-             speedup per variant): the share sped up or slowed down alike, and Spearman's rank \
-             correlation of the speedups\n{}",
+        "{what} on the variant pairs both have (each side's median speedup per variant): the \
+         share sped up or slowed down alike, and Spearman's rank correlation of the speedups\n{}",
         t.render()
     )
 }

@@ -300,15 +300,25 @@ pub fn run_command(cmd: &ExperimentCommand, out: &Output) -> Result<()> {
     });
     if parts == ["fidelity"] {
         let (rows, agreement) = fidelity.unwrap_or_default();
+        let gpus = gpu_agreement(&cmd.datasets)?;
         if out.json {
             return out.emit_json(&serde_json::json!({
                 "schema_version": 2,
                 "dataset": pool.name,
                 "fidelity": rows,
                 "agreement": agreement,
+                "gpu_agreement": gpus
+                    .iter()
+                    .map(|(a, b, rows)| serde_json::json!({"first": a, "second": b, "rows": rows}))
+                    .collect::<Vec<_>>(),
             }));
         }
-        return out.emit(&advise::report::fidelity::render(&rows, &agreement));
+        let mut text = advise::report::fidelity::render(&rows, &agreement);
+        for (a, b, rows) in &gpus {
+            text.push('\n');
+            text.push_str(&advise::report::fidelity::render_gpu_agreement(a, b, rows));
+        }
+        return out.emit(&text);
     }
     let (results, mut notes, log) = execute(cmd, &pool, !out.json)?;
     notes.insert(0, describe_pool(&pool, &cmd.datasets));
@@ -370,4 +380,28 @@ fn describe_pool(pool: &SamplePool, dirs: &[PathBuf]) -> String {
             .map(|n| format!(", counts divided by {n}"))
             .unwrap_or_default()
     )
+}
+
+/// The project's campaigns of the same programs on two GPUs among `datasets` (named
+/// `<gpu>-<program>-<date>`), each pair once: its two names and how the GPUs agree.
+fn gpu_agreement(
+    datasets: &[PathBuf],
+) -> Result<Vec<(String, String, Vec<advise::experiment::fidelity::Agreement>)>> {
+    use advise::experiment::data::load_pools;
+    let names = |d: &[PathBuf]| {
+        d.iter()
+            .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().to_string()))
+            .collect::<Vec<_>>()
+            .join("+")
+    };
+    let mut out = Vec::new();
+    for (a, b) in super::transfer_inputs::harness_gpu_pairs(datasets) {
+        let (na, nb) = (names(&a), names(&b));
+        if na < nb {
+            let rows =
+                advise::experiment::fidelity::agreement_between(&load_pools(&a)?, &load_pools(&b)?);
+            out.push((na, nb, rows));
+        }
+    }
+    Ok(out)
 }

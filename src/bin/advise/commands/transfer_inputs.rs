@@ -87,7 +87,7 @@ pub fn default_inputs(root: &Path) -> (Vec<PathBuf>, Vec<GpuPair>) {
 /// datasets/h100-nb-20261126): for each two GPUs that share a program, each GPU's counters
 /// predict the other's speedups, every shared program joined into one evaluation per
 /// direction.
-fn harness_gpu_pairs(with_counters: &[PathBuf]) -> Vec<GpuPair> {
+pub fn harness_gpu_pairs(with_counters: &[PathBuf]) -> Vec<GpuPair> {
     use std::collections::BTreeMap;
     // gpu -> program -> folders
     let mut by_gpu: BTreeMap<String, BTreeMap<String, Vec<PathBuf>>> = BTreeMap::new();

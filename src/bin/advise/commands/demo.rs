@@ -4,7 +4,8 @@
 //! and BH variants simulated with GPGPU-Sim (`datasets/sim-qv100-*`, labelled SIMULATED
 //! everywhere), then the experiments that the measured NB/BH campaign on an NVIDIA H200 allows
 //! (`datasets/h200-*`: one input with counters, so experiments 5 and 6) and its fidelity
-//! table, then the real KTT tuning spaces in `datasets/` (convolution and pnpoly on an
+//! table, experiments 1-3 on the NB campaign with profiled replicates on an NVIDIA H100
+//! (`datasets/h100-nb-20261126`), then the real KTT tuning spaces in `datasets/` (convolution and pnpoly on an
 //! RTX 2080 Ti, with Nsight Compute counters per configuration): grouped 10-fold
 //! cross-validation on each and leave one program out across the two, every method beside the
 //! four baselines, with the report in `reports/demo/`. `advise demo --fixtures` instead parses
@@ -32,6 +33,12 @@ const GPU_DATASETS: [&str; 2] = ["datasets/h200-nb-20261126", "datasets/h200-bh-
 
 /// How the demo names a measured NB/BH campaign's results.
 const GPU_LABEL: &str = "H200, measured";
+
+/// The measured NB campaign with profiled replicates (an NVIDIA H100): experiments 1-3.
+const REPLICATE_DATASETS: [&str; 1] = ["datasets/h100-nb-20261126"];
+
+/// How the demo names its results.
+const REPLICATE_LABEL: &str = "H100, measured";
 
 /// One experiment run of the demo: its datasets, experiments, program (or all) and how its
 /// results are named (`None`: after the pool).
@@ -173,6 +180,23 @@ fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
             agreement = agreement_of(&load_pools(&[sim.clone(), gpu.clone()].concat())?);
         }
         runs.push(DemoRun::new(gpu.clone(), "5,6", None, Some(GPU_LABEL)));
+    }
+    let replicates = present(&REPLICATE_DATASETS);
+    if !replicates.is_empty() {
+        notes.push(
+            "Measured NB data with profiled replicates: the 64 NB variants timed 3 times and \
+             profiled 3 times on an NVIDIA H100 with CUDA 13.0, one input \
+             (datasets/h100-nb-20261126/PROVENANCE.md): the thesis's experiments 1-3, which \
+             train on one profiled run and test on another, on real hardware."
+                .to_string(),
+        );
+        notes.extend(super::data_notes::data_notes(&replicates)?);
+        runs.push(DemoRun::new(
+            replicates,
+            "1,2,3",
+            Some("NB"),
+            Some(REPLICATE_LABEL),
+        ));
     }
     notes.push(
         "Measured data: KTT 2.1 tuning spaces (convolution, pnpoly) on an NVIDIA GeForce RTX 2080 \

@@ -19,9 +19,8 @@
 # experiment 3 needs 3): all 64 variants of one program, verified, timed and profiled, before
 # the full campaign.
 #
-# Before the visit, on the CPU machine: build the release binary and put it where the working
-# tree travels with it: `cargo build --release && mkdir -p build && cp "$CARGO_TARGET_DIR/release/advise" build/`
-# (or pass ADVISE=/path). The machine has CUDA 13 (nvcc, ncu) but no cargo and no network.
+# Before the visit, on the CPU machine: build the release binary and carry it compressed as
+# build/advise.gz (scripts/gpu/advise-binary.sh has the commands; or pass ADVISE=/path). The machine has CUDA 13 (nvcc, ncu) but no cargo and no network.
 #
 # Each `collect` stops itself after LIMIT seconds (default 510) and packs what it has; calling
 # it again on the same (still warm) machine resumes where it stopped. If the machine was lost,
@@ -43,11 +42,8 @@ set -euo pipefail
 export PATH="$PATH:/usr/local/cuda/bin"
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT"
-ADVISE="${ADVISE:-}"
-if [ -z "$ADVISE" ]; then
-    for c in build/advise target/release/advise; do [ -x "$c" ] && ADVISE="$c" && break; done
-fi
-[ -n "$ADVISE" ] || { echo "no advise binary: copy target/release/advise to build/advise" >&2; exit 2; }
+. scripts/gpu/advise-binary.sh
+[ -n "${ADVISE:-}" ] || { echo "no advise binary: carry build/advise.gz (scripts/gpu/advise-binary.sh)" >&2; exit 2; }
 OUT="${OUT:-$ROOT/gpu-out}"
 CAMPAIGN="${CAMPAIGN:-h100-$(date -u +%Y%m%d)}"
 # On the GPU machine under build/ (ignored by git): the device tool copies the working tree anew

@@ -15,7 +15,7 @@
 # datasets/ and run `python3 scripts/gpu/verify-summary.py datasets/verify-<date>` for the
 # table of predicted against measured speedups (summary.md), then commit both.
 #
-# Settings: ADVISE (the advise binary; default build/advise, then target/release/advise),
+# Settings: ADVISE (the advise binary; default scripts/gpu/advise-binary.sh's choice),
 # WIDTH (matrix width, default 2048), RUNS (processes per build, default 3), REPS (timed
 # launches per process, default 5), ARCH (default: the GPU's compute capability from
 # nvidia-smi, else sm_90). Estimated, not yet measured: about two minutes on an H100 (12
@@ -82,11 +82,8 @@ if [ "${1:-}" = "--build-only" ]; then
     echo "built the 12 programs of variants/verify for $ARCH in $(( $(date +%s) - t0 )) s into $dir"
     exit 0
 fi
-ADVISE="${ADVISE:-}"
-if [ -z "$ADVISE" ]; then
-    for c in build/advise target/release/advise; do [ -x "$c" ] && ADVISE="$c" && break; done
-fi
-[ -n "$ADVISE" ] || { echo "verify-advice: no advise binary: copy target/release/advise to build/advise" >&2; exit 2; }
+. scripts/gpu/advise-binary.sh
+[ -n "${ADVISE:-}" ] || { echo "verify-advice: no advise binary: carry build/advise.gz (scripts/gpu/advise-binary.sh)" >&2; exit 2; }
 for tool in nvcc ncu nvidia-smi; do
     command -v "$tool" > /dev/null || { echo "verify-advice: no $tool on PATH: run this on the GPU machine (CUDA toolkit and driver)" >&2; exit 2; }
 done

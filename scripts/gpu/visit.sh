@@ -16,11 +16,11 @@
 # Every stage packs its own .tar.gz under $OUT as it ends, so a call cut short still returns
 # the stages before. The campaign is named after the GPU (h100-DATE or h200-DATE).
 # After it, on the CPU machine: `bash scripts/gpu/unpack.sh /work/.device/N/*.tar.gz`.
-# Before the visit: `cargo build --release && mkdir -p build && cp target/release/advise build/`
-# and carry build/advise. Check that the working tree and the binary stay under the device
-# tool's 64 MiB (`git ls-files -z | du -c --apparent-size --files0-from=-`: 50 MiB plus the
-# 10.5 MiB binary on 2026-11-26, after the simulated campaigns' measurements were compressed;
-# if it grows past that, visit from a throwaway branch that deletes what the GPU does not need).
+# Before the visit: build the binary and carry it compressed, build/advise.gz
+# (scripts/gpu/advise-binary.sh has the commands). Check that the working tree and it stay under
+# the device tool's 64 MiB (`git ls-files -z | du -c --apparent-size --files0-from=-`: 52 MiB
+# plus 4 MiB on 2026-11-26; the uncompressed 12 MiB binary no longer fits; if the tree grows
+# past that, visit from a throwaway branch that deletes what the GPU does not need).
 #
 # Measured on the first visit (NVIDIA H200, CUDA 13.0, 2026-11-26; datasets/h200-*): machine
 # start plus probe 74 s of device time; probe 43 s (build of 128: 29 s); verify-advice 37 s;
@@ -32,8 +32,9 @@ export PATH="$PATH:/usr/local/cuda/bin"
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT"
 t0=$(date +%s)
-ADVISE="${ADVISE:-build/advise}"
-[ -x "$ADVISE" ] || { echo "visit: no advise binary at $ADVISE: carry build/advise" >&2; exit 2; }
+. scripts/gpu/advise-binary.sh
+[ -n "${ADVISE:-}" ] || { echo "visit: no advise binary: carry build/advise.gz (scripts/gpu/advise-binary.sh)" >&2; exit 2; }
+export ADVISE
 export OUT="${OUT:-$ROOT/gpu-out}"
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)
 case "$gpu" in

@@ -245,3 +245,49 @@ fn registers_a_kernel_tuner_observer_recorded_give_occupancy() {
         .stdout(predicates::str::contains(" switches, 4 features"))
         .stdout(predicates::str::contains("baseline:occupancy"));
 }
+
+/// The measured NB campaigns on an H200 and an H100 (datasets/h200-nb-20261126 and
+/// h100-nb-20261126, the same input and variants): leave one GPU out runs both ways, and a
+/// note says how often the training GPU's own measured direction holds on the other.
+#[test]
+fn the_h200_and_h100_campaigns_are_left_out_in_turn() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let args = [
+        "--json",
+        "--dataset",
+        "datasets/h200-nb-20261126",
+        "--dataset",
+        "datasets/h100-nb-20261126",
+    ]
+    .map(OsStr::new);
+    let out = bench_transfer_baselines(root, &args)
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let logo: Vec<&str> = v["evaluations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["name"] == "leave one GPU out")
+        .map(|e| e["data"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        logo,
+        [
+            "h100-nb-20261126 -> h200-nb-20261126",
+            "h200-nb-20261126 -> h100-nb-20261126"
+        ]
+    );
+    let notes: Vec<&str> = v["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|n| n.as_str())
+        .filter(|n| n.contains("own measured speedup"))
+        .collect();
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    // NB's 6 optimizations x 32 variant pairs x run 1 (the H200's only profiled run).
+    assert!(notes[0].contains("of 192 samples"), "{}", notes[0]);
+}

@@ -233,3 +233,33 @@ fn a_report_on_simulated_data_names_the_simulator_commit_and_configuration() {
         "{md}"
     );
 }
+
+/// The measured NB campaigns of an H200 and an H100 (same input and variants): the fidelity
+/// command compares the two GPUs pair by pair. RSQRT and SHMEM speed up every NB pair on both.
+#[test]
+fn fidelity_compares_two_gpus_campaigns_pair_by_pair() {
+    let v = crate::common::run_json([
+        "experiment",
+        "--exp",
+        "fidelity",
+        "--json",
+        "--dataset",
+        "datasets/h200-nb-20261126",
+        "--dataset",
+        "datasets/h100-nb-20261126",
+    ]);
+    let gpus = v["gpu_agreement"].as_array().unwrap();
+    assert_eq!(gpus.len(), 1);
+    assert_eq!(gpus[0]["first"], "h100-nb-20261126");
+    assert_eq!(gpus[0]["second"], "h200-nb-20261126");
+    let rows = gpus[0]["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 6);
+    for r in rows {
+        assert_eq!(r["pairs"], 32, "{r}");
+        if r["optimization"] == "RSQRT" || r["optimization"] == "SHMEM" {
+            assert_eq!(r["same_direction"], 1.0, "{r}");
+        }
+    }
+    // No simulated side: no simulator table.
+    assert!(v["agreement"].as_array().unwrap().is_empty());
+}

@@ -167,7 +167,8 @@ pub fn run(which: Which) -> Result<()> {
             let datasets = if a.dataset.is_empty() {
                 found
             } else {
-                // Only the GPU pairs of the datasets named.
+                // Only the GPU pairs of the datasets named; on the predicted side too where
+                // it names any (h200-nb only against h100-nb when both are named).
                 let same = |p: &std::path::Path, q: &std::path::Path| match (
                     p.canonicalize(),
                     q.canonicalize(),
@@ -175,8 +176,12 @@ pub fn run(which: Which) -> Result<()> {
                     (Ok(a), Ok(b)) => a == b,
                     _ => p == q,
                 };
-                for (c, _) in &mut gpu_pairs {
-                    c.retain(|c| a.dataset.iter().any(|d| same(c, d)));
+                let named = |c: &std::path::PathBuf| a.dataset.iter().any(|d| same(c, d));
+                for (c, t) in &mut gpu_pairs {
+                    c.retain(named);
+                    if t.iter().any(named) {
+                        t.retain(named);
+                    }
                 }
                 gpu_pairs.retain(|(c, _)| !c.is_empty());
                 a.dataset

@@ -41,6 +41,13 @@ use advise_ml::Data;
 /// A predicted speedup within this of 1.0 is reported as "no clear effect".
 pub const NO_EFFECT_BAND: f64 = 0.02;
 
+/// A confidence below this (the calibrated chance that the predicted direction is right)
+/// makes the verdict `UNCERTAIN`, neither "recommend" nor "not recommended".
+pub const EVEN_ODDS: f64 = 0.5;
+
+/// The verdict of a suggestion whose direction is no better than a coin toss.
+pub const UNCERTAIN: &str = "uncertain";
+
 fn label(c: f64) -> &'static str {
     if c >= 0.8 {
         "high"
@@ -175,8 +182,12 @@ pub fn suggest(
             _ => None,
         };
         let confidence = pooled_cap.map_or(confidence, |a| confidence.min(a * coverage));
+        // Confidence is the calibrated chance that the direction is right: under even odds
+        // the advisor cannot say which way it goes, whatever it predicts.
         let verdict = if (p - 1.0).abs() < NO_EFFECT_BAND {
             "no clear effect"
+        } else if confidence < EVEN_ODDS {
+            UNCERTAIN
         } else if p > 1.0 {
             "recommend"
         } else {
@@ -298,6 +309,15 @@ pub fn suggest(
     }
     out.sort_by(rank);
     Ok(out)
+}
+
+/// The suggestion a report leads with: the first recommendation of a ranked list, else the
+/// first that predicts a speedup at under even odds (a guess, and reported as one).
+pub fn headline(list: &[Suggestion]) -> Option<&Suggestion> {
+    list.iter().find(|s| s.verdict == "recommend").or_else(|| {
+        list.iter()
+            .find(|s| s.verdict == UNCERTAIN && s.predicted_speedup > 1.0)
+    })
 }
 
 /// The order of the suggestions: recommendations first; among equals, predictions inside

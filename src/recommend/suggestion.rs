@@ -15,7 +15,8 @@ pub struct Suggestion {
     pub second_opinion: f64,
     pub confidence: f64,
     pub confidence_label: &'static str,
-    /// `recommend`, `no clear effect` or `not recommended`.
+    /// `recommend`, `no clear effect`, `not recommended`, or `uncertain` where the confidence
+    /// is below even odds (`suggest::EVEN_ODDS`).
     pub verdict: &'static str,
     pub extrapolation: bool,
     pub reason: String,

@@ -164,7 +164,7 @@ pub fn suggestions(
     model: &Path,
 ) -> String {
     let mut text = String::new();
-    match list.iter().find(|s| s.verdict == "recommend") {
+    match crate::recommend::suggest::headline(list) {
         Some(s) => text.push_str(&format!(
             "{}: {} (predicted {}x, confidence {} {:.2}{})\n\n",
             if s.confidence >= 0.6 && !s.extrapolation {

@@ -25,7 +25,7 @@ table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:2px 8px}";
 
 /// The one-line answer at the top.
 pub fn answer(list: &[Suggestion]) -> String {
-    match list.iter().find(|s| s.verdict == "recommend") {
+    match crate::recommend::suggest::headline(list) {
         // Confidence is the calibrated chance that the direction is right: below 0.6, or off
         // the training data, it is a guess.
         Some(s) if s.confidence >= 0.6 && !s.extrapolation => format!(

@@ -1,4 +1,4 @@
-use super::{is_applied, label, rank, Suggestion};
+use super::{headline, is_applied, label, rank, Suggestion, UNCERTAIN};
 
 #[test]
 fn applied_optimizations_match_whole_names_not_prefixes() {
@@ -11,9 +11,8 @@ fn applied_optimizations_match_whole_names_not_prefixes() {
     assert!(!is_applied("SHMEM", ""));
 }
 
-#[test]
-fn recommendations_inside_the_data_rank_by_confidence() {
-    let s = |name: &str, verdict: &'static str, p: f64, c: f64, extrapolation: bool| Suggestion {
+fn s(name: &str, verdict: &'static str, p: f64, c: f64, extrapolation: bool) -> Suggestion {
+    Suggestion {
         optimization: name.into(),
         predicted_speedup: p,
         second_opinion: p,
@@ -31,7 +30,11 @@ fn recommendations_inside_the_data_rank_by_confidence() {
         simulated_only: false,
         deciding_counters: Vec::new(),
         step: None,
-    };
+    }
+}
+
+#[test]
+fn recommendations_inside_the_data_rank_by_confidence() {
     let mut list = [
         s("NOTHING", "no clear effect", 1.01, 0.99, false),
         s("FAR", "recommend", 1.84, 0.61, true),
@@ -56,4 +59,17 @@ fn recommendations_inside_the_data_rank_by_confidence() {
             "NOTHING"
         ]
     );
+}
+
+#[test]
+fn a_report_leads_with_a_recommendation_else_with_a_speedup_at_under_even_odds() {
+    let mut list = vec![
+        s("SLOWER", UNCERTAIN, 0.8, 0.45, false),
+        s("FASTER", UNCERTAIN, 1.3, 0.40, true),
+        s("NOTHING", "no clear effect", 1.01, 0.9, false),
+    ];
+    assert_eq!(headline(&list).unwrap().optimization, "FASTER");
+    list.push(s("SURE", "recommend", 1.1, 0.7, false));
+    assert_eq!(headline(&list).unwrap().optimization, "SURE");
+    assert!(headline(&list[..1]).is_none());
 }

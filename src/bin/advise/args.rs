@@ -126,7 +126,9 @@ pub enum ExpArg {
     Lopo,
     /// Grouped k-fold (see --folds).
     Kfold,
-    /// Each optimization's share of faster pairs and median speedup beside the thesis's K20.
+    /// Each optimization's share of faster pairs and median speedup beside the thesis's K20;
+    /// the simulator against the GPU, and one GPU's campaign against another's
+    /// (`<gpu>-<program>-<date>` datasets), pair by pair.
     Fidelity,
     /// The STATuner block-size experiment (same as `advise statuner`).
     Statuner,

@@ -12,6 +12,7 @@ use serde::Serialize;
 use super::data::SamplePool;
 use super::stats::{median, percentile, rank_correlation};
 use super::thesis;
+use crate::dataset::samples::SpeedupSample;
 
 /// One optimization of one program.
 #[derive(Debug, Clone, Serialize)]
@@ -156,32 +157,28 @@ type Sides<'a> = BTreeMap<(&'a str, &'a str), BTreeMap<&'a str, (Vec<f64>, Vec<f
 pub fn agreement(pool: &SamplePool) -> Vec<Agreement> {
     let mut by: Sides = BTreeMap::new();
     for s in &pool.samples {
-        let e = by
-            .entry((s.key.program.as_str(), s.switch.as_str()))
-            .or_default()
-            .entry(s.key.variant.as_str())
-            .or_default();
-        if pool.simulated.has(s) {
-            e.0.push(s.speedup);
-        } else {
-            e.1.push(s.speedup);
-        }
+        side_of(&mut by, s, pool.simulated.has(s));
     }
     compare(by, &pool.switches)
+}
+
+/// Adds a sample's speedup to the first side or the second.
+fn side_of<'a>(by: &mut Sides<'a>, s: &'a SpeedupSample, first: bool) {
+    let e = by
+        .entry((s.key.program.as_str(), s.switch.as_str()))
+        .or_default()
+        .entry(s.key.variant.as_str())
+        .or_default();
+    if first { &mut e.0 } else { &mut e.1 }.push(s.speedup);
 }
 
 /// One GPU against another (or any two pools of the same programs and variants): the same
 /// comparison as `agreement`, `a`'s speedups first.
 pub fn agreement_between(a: &SamplePool, b: &SamplePool) -> Vec<Agreement> {
     let mut by: Sides = BTreeMap::new();
-    for (side, pool) in [(0, a), (1, b)] {
+    for (first, pool) in [(true, a), (false, b)] {
         for s in &pool.samples {
-            let e = by
-                .entry((s.key.program.as_str(), s.switch.as_str()))
-                .or_default()
-                .entry(s.key.variant.as_str())
-                .or_default();
-            if side == 0 { &mut e.0 } else { &mut e.1 }.push(s.speedup);
+            side_of(&mut by, s, first);
         }
     }
     compare(by, &a.switches)
@@ -227,7 +224,6 @@ fn compare(by: Sides, switches: &[String]) -> Vec<Agreement> {
 mod tests {
     use super::*;
     use crate::dataset::measurements::RunKey;
-    use crate::dataset::samples::SpeedupSample;
     use crate::experiment::data::SimulatedRuns;
 
     fn sample(input: &str, variant: &str, speedup: f64) -> SpeedupSample {

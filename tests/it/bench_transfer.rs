@@ -7,8 +7,8 @@ use predicates::prelude::PredicateBooleanExt;
 
 use crate::common::{advise, bench_transfer_baselines};
 
-/// `advise bench transfer --method baselines --json ARGS` from the repository: its evaluations.
-fn evaluations(args: &[&str]) -> Vec<serde_json::Value> {
+/// `advise bench transfer --method baselines --json ARGS` from the repository.
+fn transfer_json(args: &[&str]) -> serde_json::Value {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut all = vec![OsStr::new("--json")];
     all.extend(args.iter().map(OsStr::new));
@@ -17,8 +17,15 @@ fn evaluations(args: &[&str]) -> Vec<serde_json::Value> {
         .get_output()
         .stdout
         .clone();
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
-    v["evaluations"].as_array().unwrap().clone()
+    serde_json::from_slice(&out).unwrap()
+}
+
+/// The same: its evaluations.
+fn evaluations(args: &[&str]) -> Vec<serde_json::Value> {
+    transfer_json(args)["evaluations"]
+        .as_array()
+        .unwrap()
+        .clone()
 }
 
 /// The real Coulomb-sum space (INNER_UNROLL_FACTOR from 1 up: UNROLL) beside the simulated NB campaign
@@ -251,21 +258,12 @@ fn registers_a_kernel_tuner_observer_recorded_give_occupancy() {
 /// note says how often the training GPU's own measured direction holds on the other.
 #[test]
 fn the_h200_and_h100_campaigns_are_left_out_in_turn() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let args = [
-        "--json",
+    let v = transfer_json(&[
         "--dataset",
         "datasets/h200-nb-20261126",
         "--dataset",
         "datasets/h100-nb-20261126",
-    ]
-    .map(OsStr::new);
-    let out = bench_transfer_baselines(root, &args)
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    ]);
     let logo: Vec<&str> = v["evaluations"]
         .as_array()
         .unwrap()

@@ -59,9 +59,9 @@ def advisor_table(text):
     head = re.split(r"\s{2,}", lines[start].strip())
     keep = ["optimization", "learned from", "samples", "helps in %",
             "grouped cv accuracy %", "balanced %", "majority %", "p",
-            "across programs %", "across majority %"]
+            "across programs %", "across majority %", "answers"]
     idx = [head.index(k) for k in keep]
-    out = ["| " + " | ".join(keep) + " |", "|---|---|" + "---:|" * (len(keep) - 2)]
+    out = ["| " + " | ".join(keep) + " |", "|---|---|" + "---:|" * (len(keep) - 3) + "---|"]
     for l in lines[start + 2:]:
         if not l.strip():
             break

@@ -63,6 +63,12 @@ pub struct OptimizationModel {
     /// accuracy across programs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub step: Option<super::step_model::StepModel>,
+    /// Suggestions follow the majority rule (the training samples' majority direction), not
+    /// the model: the validation that stands for a user's program (across programs where
+    /// measured, else grouped within programs) found the model significantly worse than the
+    /// rule (`validation::follows_rule`).
+    #[serde(default)]
+    pub follows_rule: bool,
 }
 
 /// The whole advisor.
@@ -126,7 +132,9 @@ impl Advisor {
 
     /// The share of held-out directions its counter models got right on programs they had
     /// not seen (leave one program out), pooled over every optimization validated so; `None`
-    /// where none was (fewer than two programs per optimization).
+    /// where none was (fewer than two programs per optimization). The models', not the
+    /// majority rule's where that answers (`follows_rule`): it caps the extrapolations of
+    /// optimizations never validated so, whose models answer.
     pub fn across_programs_accuracy(&self) -> Option<f64> {
         let (right, all) = self
             .optimizations

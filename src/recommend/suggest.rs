@@ -33,7 +33,7 @@ use super::profile_input::coverage;
 pub use super::profile_input::{profile_features, ProfileSummary, MIN_COVERAGE};
 use super::step_model::{applies, ProfileLaunch, STEP_FACTOR};
 pub use super::suggestion::{CounterEvidence, StepUse, Suggestion};
-use super::validation::raw_score;
+use super::validation::{raw_score, Validation};
 use crate::error::Result;
 use crate::experiment::step_features::StepValues;
 use advise_ml::Data;
@@ -110,9 +110,13 @@ pub fn suggest(
         // With the step model, it predicts and the counter model is the second opinion (none
         // when the profile lacks the counter model's counters).
         let (p_counter, q_counter) = (p, q);
+        // Where the model lost to the majority rule (`follows_rule`), the rule answers and
+        // the model is the second opinion.
+        let rule = m.follows_rule && step.is_none();
         let (p, q) = match step {
             Some(s) if counters_usable => (s.predicted, p),
             Some(s) => (s.predicted, s.predicted),
+            None if rule => (majority_rule::speedup(m), p),
             None => (p, q),
         };
         let coverage = if step.is_some() { 1.0 } else { coverage };
@@ -126,7 +130,15 @@ pub fn suggest(
         };
         let accuracy = validation.map(|v| v.accuracy);
         let across = step.map(|s| s.validation).or(m.across_programs.as_ref());
-        let score_accuracy = across.or(m.validation.as_ref()).map(|v| v.accuracy);
+        // The accuracy of what answers: the model's, or the rule's where it follows the rule.
+        let answering = |v: &Validation| {
+            if rule {
+                v.majority_accuracy
+            } else {
+                v.accuracy
+            }
+        };
+        let score_accuracy = across.or(m.validation.as_ref()).map(answering);
         let beats_majority = m
             .validation
             .as_ref()
@@ -137,17 +149,18 @@ pub fn suggest(
         } else {
             (d, m.typical_distance)
         };
+        // The rule's held-out points were scored as agreeing (validation::Outcome).
         let raw = raw_score(
             score_accuracy.unwrap_or(0.5),
             d_score,
             typical_score,
-            (p > 1.0) == (q > 1.0),
+            rule || (p > 1.0) == (q > 1.0),
         );
         // The calibration maps scores to the share right on held-out groups of known
         // programs; on programs the advisor had not seen this optimization's direction was
         // right only as often as `across_programs` says, so that caps it.
         let calibrated = advisor.calibration.apply(raw);
-        let confidence = across.map_or(calibrated, |a| calibrated.min(a.accuracy)) * coverage;
+        let confidence = across.map_or(calibrated, |a| calibrated.min(answering(a))) * coverage;
         let outside: Vec<(usize, f64)> = outside_range(advisor, m, x)
             .into_iter()
             .filter(|(j, _)| cols.contains(j))
@@ -239,6 +252,11 @@ pub fn suggest(
                     ),
                 )
             }
+            None if rule => format!(
+                "{}; the model's evidence: {}",
+                majority_rule::reason(m, q),
+                reason(m, q, nearest, &deciding, extrapolation)
+            ),
             None => reason(m, q, nearest, &deciding, extrapolation),
         };
         if let Some(a) = pooled_cap {
@@ -259,7 +277,7 @@ pub fn suggest(
                 m.programs.join(", ")
             ));
         }
-        if let (None, false, Some(v)) = (step, beats_majority, &m.validation) {
+        if let (None, false, false, Some(v)) = (step, rule, beats_majority, &m.validation) {
             reason.push_str(&format!(
                 "; validated accuracy {:.0}% is no better than the majority rule's ({:.0}%)",
                 100.0 * v.accuracy,
@@ -290,11 +308,12 @@ pub fn suggest(
             reason,
             validated_accuracy: accuracy,
             majority_accuracy: validation.map(|v| v.majority_accuracy),
-            across_programs_accuracy: across.map(|v| v.accuracy),
+            across_programs_accuracy: across.map(answering),
             validation_table: validation.map(|v| [v.pp, v.pn, v.np, v.nn]),
             raw_score: raw,
             coverage,
             simulated_only: m.simulated_only,
+            follows_rule: rule,
             deciding_counters: deciding,
             step: step.map(|s| StepUse {
                 level: s.level,
@@ -382,5 +401,6 @@ fn occupancy_phrase(
     }
 }
 
+mod majority_rule;
 #[cfg(test)]
 mod tests;

@@ -25,6 +25,7 @@ pub struct Suggestion {
     pub majority_accuracy: Option<f64>,
     /// Accuracy on programs it had not seen (leave one program out), where two or more
     /// programs have the optimization; it, not `validated_accuracy`, enters the confidence.
+    /// Of what answers: the model's, or the majority rule's where `follows_rule`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub across_programs_accuracy: Option<f64>,
     /// The grouped validation's confusion table (counts; P = speedup > 1, first letter the
@@ -35,6 +36,9 @@ pub struct Suggestion {
     pub coverage: f64,
     /// The model learned only from simulated data.
     pub simulated_only: bool,
+    /// The majority rule answered, not the model (`OptimizationModel::follows_rule`): the
+    /// predicted speedup is the training samples' median, the second opinion the model's.
+    pub follows_rule: bool,
     /// The counters that decided (M5P path) and that lie furthest outside the training range.
     pub deciding_counters: Vec<CounterEvidence>,
     /// Where the step model answered (recommend::step_model): the level the profile shows,

@@ -236,9 +236,10 @@ impl Context<'_> {
             seed,
             &[],
         )?;
-        let mut points = Vec::new();
+        let (mut points, mut rule_points) = (Vec::new(), Vec::new());
         let validation = outcome.map(|o| {
             points = o.points;
+            rule_points = o.rule_points;
             o.validation
         });
         let across_outcome = super::programs::across(
@@ -252,10 +253,26 @@ impl Context<'_> {
             seed,
             &[],
         )?;
+        // A user's program is new: where the optimization was validated across programs,
+        // that decides between the model and the majority rule, else the grouped validation.
+        let follows_rule = across_outcome
+            .as_ref()
+            .map(|o| &o.validation)
+            .or(validation.as_ref())
+            .is_some_and(super::validation::follows_rule);
+        if follows_rule {
+            points = rule_points;
+        }
         let mut across_points = Vec::new();
         let across_programs = across_outcome.map(|o| {
-            let cap = o.validation.accuracy;
-            across_points.extend(o.points.into_iter().map(|p| (p, cap)));
+            // Suggestions that follow the rule are right as often as the rule; their
+            // confidence is capped at its accuracy across programs.
+            let (cap, held_out) = if follows_rule {
+                (o.validation.majority_accuracy, o.rule_points)
+            } else {
+                (o.validation.accuracy, o.points)
+            };
+            across_points.extend(held_out.into_iter().map(|p| (p, cap)));
             o.validation
         });
         let step = match super::step_model::level_meaning(&name) {
@@ -291,6 +308,7 @@ impl Context<'_> {
             step,
             simulated_only: idx.iter().all(|&i| pool.simulated.has(&pool.samples[i])),
             programs: super::programs::labels(pool, &idx),
+            follows_rule,
         };
         Ok(Some(Trained {
             model,

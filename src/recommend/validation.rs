@@ -60,6 +60,18 @@ pub struct Point {
 pub struct Outcome {
     pub validation: Validation,
     pub points: Vec<Point>,
+    /// The same held-out samples answered by the majority rule (the training folds' majority
+    /// direction), with raw scores formed from the rule's accuracy: the points of an
+    /// optimization whose suggestions follow the rule (`follows_rule`).
+    pub rule_points: Vec<Point>,
+}
+
+/// Whether suggestions should follow the majority rule rather than the model: where the
+/// validation that stands for a user's position found the model worse than the rule, and
+/// significantly so (McNemar's exact test, p < 0.05). The thesis's own tables show the rule
+/// beating its models across programs; a user should not get the worse of the two.
+pub fn follows_rule(v: &Validation) -> bool {
+    v.accuracy < v.majority_accuracy && v.p_value < 0.05
 }
 
 /// The factors of the raw score for one prediction.
@@ -173,6 +185,13 @@ pub fn validate(
             group: groups[i],
         })
         .collect();
+    let rule_points = (0..n)
+        .map(|i| Point {
+            raw: raw_score(majority_accuracy, closeness[i].0, closeness[i].1, true),
+            correct: majority[i] == (y[i] > 1.0),
+            group: groups[i],
+        })
+        .collect();
     let mut distinct: Vec<usize> = groups.to_vec();
     distinct.sort_unstable();
     distinct.dedup();
@@ -199,6 +218,7 @@ pub fn validate(
             ),
         },
         points,
+        rule_points,
     }))
 }
 
@@ -240,6 +260,31 @@ fn bootstrap(right: &[bool], groups: &[usize], seed: u64) -> (f64, f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_rule_answers_only_where_the_model_is_significantly_worse() {
+        let v = |accuracy: f64, majority_accuracy: f64, p_value: f64| Validation {
+            folds: 10,
+            grouped: true,
+            groups: 50,
+            accuracy,
+            accuracy_low: accuracy,
+            accuracy_high: accuracy,
+            majority_accuracy,
+            p_value,
+            balanced_accuracy: 0.5,
+            pp: 0,
+            pn: 0,
+            np: 0,
+            nn: 0,
+            secondary_accuracy: None,
+        };
+        assert!(follows_rule(&v(0.48, 0.86, 0.001)));
+        // Worse, but within chance: the model keeps answering.
+        assert!(!follows_rule(&v(0.53, 0.58, 0.28)));
+        // Better: the model.
+        assert!(!follows_rule(&v(0.9, 0.8, 0.001)));
+    }
 
     #[test]
     fn grouped_split_keeps_groups_whole() {

@@ -33,6 +33,7 @@ pub fn training(advisor: &Advisor) -> String {
         "NN",
         "across programs %",
         "across majority %",
+        "answers",
     ]);
     for m in &advisor.optimizations {
         let v = m.validation.as_ref();
@@ -70,6 +71,12 @@ pub fn training(advisor: &Advisor) -> String {
             cell(&|v| v.nn.to_string()),
             across(&|v| format!("{:.1}", 100.0 * v.accuracy)),
             across(&|v| format!("{:.1}", 100.0 * v.majority_accuracy)),
+            if m.follows_rule {
+                "majority rule"
+            } else {
+                "model"
+            }
+            .to_string(),
         ]);
     }
     let mut text = t.render();
@@ -78,7 +85,10 @@ pub fn training(advisor: &Advisor) -> String {
          the optimization). Folds keep each program, input and configuration family together.\n\
          across programs: leave one program out where two or more programs have the \
          optimization (each predicted by models of the others), beside the others' majority \
-         rule; a new program is in that position.\n",
+         rule; a new program is in that position.\n\
+         answers: what a suggestion follows. The majority rule where the model was \
+         significantly worse than it (McNemar p < 0.05) across programs where that was \
+         measured, else in the grouped validation; its confidence is then the rule's.\n",
     );
     let stepped: Vec<_> = advisor
         .optimizations
@@ -264,6 +274,7 @@ pub fn validation_tables(list: &[Suggestion]) -> String {
         t.push([
             match s.step {
                 Some(_) => format!("{} (step model, programs held out)", s.optimization),
+                None if s.follows_rule => format!("{} (the majority rule answers)", s.optimization),
                 None => s.optimization.clone(),
             },
             pp.to_string(),

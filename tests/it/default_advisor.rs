@@ -282,3 +282,39 @@ fn suggestions_for_a_simulator_log_say_the_profile_is_simulated() {
     let (v, _) = suggestions(LASSEN);
     assert!(v["profile"].get("simulated").is_none());
 }
+
+/// Where the model lost to the majority rule on programs it had not seen (significantly), the
+/// shipped advisor's suggestion follows the rule: TILE_SIZE's model was right 40.5% of the
+/// time across programs against the rule's 65.7% (docs/results/train.txt). The model becomes
+/// the second opinion, the confidence is capped at the rule's accuracy, and the reason says so.
+#[test]
+fn an_optimization_whose_model_lost_to_the_majority_rule_follows_the_rule() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let advisor =
+        advise::recommend::bundle::Advisor::load(&root.join("models/default.advisor.json.gz"))
+            .unwrap();
+    let tile = advisor
+        .optimizations
+        .iter()
+        .find(|m| m.name == "TILE_SIZE up")
+        .or_else(|| advisor.optimizations.iter().find(|m| m.name == "TILE_SIZE"))
+        .expect("TILE_SIZE in the shipped advisor");
+    let across = tile.across_programs.as_ref().unwrap();
+    assert!(tile.follows_rule && across.accuracy < across.majority_accuracy);
+    let (v, _) = suggestions("datasets/verify-20261126/profiles/matMul-Gm/ncu.csv");
+    let s = v["suggestions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["optimization"].as_str().unwrap().starts_with("TILE_SIZE"))
+        .expect("a TILE_SIZE suggestion");
+    assert_eq!(s["follows_rule"], true);
+    let cap = s["across_programs_accuracy"].as_f64().unwrap();
+    assert!((cap - across.majority_accuracy).abs() < 1e-12, "{s}");
+    assert!(s["confidence"].as_f64().unwrap() <= cap + 1e-12, "{s}");
+    let reason = s["reason"].as_str().unwrap();
+    assert!(reason.starts_with("follows the majority rule"), "{reason}");
+    // The rule's speedup is the training median: on the majority's side of 1.0.
+    let p = s["predicted_speedup"].as_f64().unwrap();
+    assert_eq!(p > 1.0, tile.positive_rate > 0.5, "{s}");
+}

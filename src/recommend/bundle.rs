@@ -69,6 +69,10 @@ pub struct OptimizationModel {
     /// rule (`validation::follows_rule`).
     #[serde(default)]
     pub follows_rule: bool,
+    /// Leave one program out with that choice made without the held-out program
+    /// (`programs::nested_choice`): held-out directions right, and all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub across_nested: Option<[usize; 2]>,
 }
 
 /// The whole advisor.

@@ -263,6 +263,21 @@ impl Context<'_> {
         if follows_rule {
             points = rule_points;
         }
+        let across_nested = match &across_outcome {
+            Some(o) => Some(super::programs::nested_choice(
+                pool,
+                &idx,
+                features,
+                &rows,
+                &y,
+                &sample_groups,
+                (settings.method, self.secondary),
+                settings.folds,
+                seed,
+                o,
+            )?),
+            None => None,
+        };
         let mut across_points = Vec::new();
         let across_programs = across_outcome.map(|o| {
             // Suggestions that follow the rule are right as often as the rule; their
@@ -309,6 +324,7 @@ impl Context<'_> {
             simulated_only: idx.iter().all(|&i| pool.simulated.has(&pool.samples[i])),
             programs: super::programs::labels(pool, &idx),
             follows_rule,
+            across_nested: across_nested.map(|(r, a)| [r, a]),
         };
         Ok(Some(Trained {
             model,

@@ -90,6 +90,7 @@ pub fn training(advisor: &Advisor) -> String {
          significantly worse than it (McNemar p < 0.05) across programs where that was \
          measured, else in the grouped validation; its confidence is then the rule's.\n",
     );
+    text.push_str(&across_summary(advisor));
     let stepped: Vec<_> = advisor
         .optimizations
         .iter()
@@ -253,6 +254,41 @@ pub fn suggestions(
         ));
     }
     text
+}
+
+/// Across programs, pooled over the optimizations validated so: the models, what the
+/// suggestions follow (the model or the majority rule), and the same with the choice made
+/// without each held-out program. Empty where nothing was validated across programs.
+fn across_summary(advisor: &Advisor) -> String {
+    let (mut follow, mut nested, mut all, mut nested_all) = (0.0, 0usize, 0usize, 0usize);
+    for m in &advisor.optimizations {
+        let Some(v) = &m.across_programs else {
+            continue;
+        };
+        let n = v.pp + v.pn + v.np + v.nn;
+        follow += if m.follows_rule {
+            v.majority_accuracy * n as f64
+        } else {
+            (v.pp + v.nn) as f64
+        };
+        all += n;
+        if let Some([r, a]) = m.across_nested {
+            nested += r;
+            nested_all += a;
+        }
+    }
+    match advisor.across_programs_accuracy() {
+        Some(models) if all > 0 => format!(
+            "across programs, pooled over the optimizations validated so: the models were \
+             right {:.1}% of the time, what the suggestions follow {:.1}% (the choice between \
+             model and rule made on those same held-out programs: optimistic), {:.1}% with the \
+             choice made without each held-out program.\n",
+            100.0 * models,
+            100.0 * follow / all as f64,
+            100.0 * nested as f64 / nested_all.max(1) as f64
+        ),
+        _ => String::new(),
+    }
 }
 
 /// Each suggested optimization's validated accuracy table: how its model did on held-out

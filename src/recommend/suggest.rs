@@ -32,7 +32,7 @@ use super::evidence::{decisions, evidence, nearest, outside_range, reason, subse
 use super::profile_input::coverage;
 pub use super::profile_input::{profile_features, ProfileSummary, MIN_COVERAGE};
 use super::step_model::{applies, ProfileLaunch, STEP_FACTOR};
-pub use super::suggestion::{CounterEvidence, StepUse, Suggestion};
+pub use super::suggestion::{headline, CounterEvidence, StepUse, Suggestion};
 use super::validation::{raw_score, Validation};
 use crate::error::Result;
 use crate::experiment::step_features::StepValues;
@@ -328,15 +328,6 @@ pub fn suggest(
     }
     out.sort_by(rank);
     Ok(out)
-}
-
-/// The suggestion a report leads with: the first recommendation of a ranked list, else the
-/// first that predicts a speedup at under even odds (a guess, and reported as one).
-pub fn headline(list: &[Suggestion]) -> Option<&Suggestion> {
-    list.iter().find(|s| s.verdict == "recommend").or_else(|| {
-        list.iter()
-            .find(|s| s.verdict == UNCERTAIN && s.predicted_speedup > 1.0)
-    })
 }
 
 /// The order of the suggestions: recommendations first; among equals, predictions inside

@@ -97,3 +97,12 @@ impl CounterEvidence {
         }
     }
 }
+
+/// The suggestion a report leads with: the first recommendation of a ranked list, else the
+/// first that predicts a speedup at under even odds (a guess, and reported as one).
+pub fn headline(list: &[Suggestion]) -> Option<&Suggestion> {
+    list.iter().find(|s| s.verdict == "recommend").or_else(|| {
+        list.iter()
+            .find(|s| s.verdict == super::suggest::UNCERTAIN && s.predicted_speedup > 1.0)
+    })
+}

@@ -228,10 +228,7 @@ fn a_missing_counter_in_a_tree_rule_is_named_missing_with_the_value_the_tree_use
 /// not seen is capped at the advisor's pooled accuracy on such programs and says why.
 #[test]
 fn an_extrapolation_never_validated_across_programs_is_capped_at_the_pooled_accuracy() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let advisor =
-        advise::recommend::bundle::Advisor::load(&root.join("models/default.advisor.json.gz"))
-            .unwrap();
+    let advisor = shipped_advisor();
     let pooled = advisor.across_programs_accuracy().unwrap();
     assert!(pooled > 0.3 && pooled < 0.8, "{pooled}");
     let (v, _) = suggestions("datasets/verify-20261126/profiles/matMul-Gm/ncu.csv");
@@ -289,10 +286,7 @@ fn suggestions_for_a_simulator_log_say_the_profile_is_simulated() {
 /// the second opinion, the confidence is capped at the rule's accuracy, and the reason says so.
 #[test]
 fn an_optimization_whose_model_lost_to_the_majority_rule_follows_the_rule() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let advisor =
-        advise::recommend::bundle::Advisor::load(&root.join("models/default.advisor.json.gz"))
-            .unwrap();
+    let advisor = shipped_advisor();
     let tile = advisor
         .optimizations
         .iter()
@@ -317,4 +311,10 @@ fn an_optimization_whose_model_lost_to_the_majority_rule_follows_the_rule() {
     // The rule's speedup is the training median: on the majority's side of 1.0.
     let p = s["predicted_speedup"].as_f64().unwrap();
     assert_eq!(p > 1.0, tile.positive_rate > 0.5, "{s}");
+}
+
+/// The advisor shipped in the repository (models/default.advisor.json.gz).
+fn shipped_advisor() -> advise::recommend::bundle::Advisor {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    advise::recommend::bundle::Advisor::load(&root.join("models/default.advisor.json.gz")).unwrap()
 }

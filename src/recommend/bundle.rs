@@ -65,8 +65,8 @@ pub struct OptimizationModel {
     pub step: Option<super::step_model::StepModel>,
     /// Suggestions follow the majority rule (the training samples' majority direction), not
     /// the model: the validation that stands for a user's program (across programs where
-    /// measured, else grouped within programs) found the model significantly worse than the
-    /// rule (`validation::follows_rule`).
+    /// measured, else grouped within programs) did not find the model significantly better
+    /// than the rule (`validation::follows_rule`).
     #[serde(default)]
     pub follows_rule: bool,
     /// Leave one program out with that choice made without the held-out program

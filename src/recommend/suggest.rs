@@ -110,8 +110,8 @@ pub fn suggest(
         // With the step model, it predicts and the counter model is the second opinion (none
         // when the profile lacks the counter model's counters).
         let (p_counter, q_counter) = (p, q);
-        // Where the model lost to the majority rule (`follows_rule`), the rule answers and
-        // the model is the second opinion.
+        // Where the model did not beat the majority rule (`follows_rule`), the rule answers
+        // and the model is the second opinion.
         let rule = m.follows_rule && step.is_none();
         let (p, q) = match step {
             Some(s) if counters_usable => (s.predicted, p),

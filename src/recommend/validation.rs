@@ -66,12 +66,15 @@ pub struct Outcome {
     pub rule_points: Vec<Point>,
 }
 
-/// Whether suggestions should follow the majority rule rather than the model: where the
-/// validation that stands for a user's position found the model worse than the rule, and
-/// significantly so (McNemar's exact test, p < 0.05). The thesis's own tables show the rule
-/// beating its models across programs; a user should not get the worse of the two.
+/// Whether suggestions should follow the majority rule rather than the model: unless the
+/// validation that stands for a user's position found the model better than the rule, and
+/// significantly so (McNemar's exact test, p < 0.05), the model has not earned its place.
+/// The thesis's own tables show the rule beating its models across programs. Measured on the
+/// shipped advisor's data (nested leave one program out, docs/results/train.txt): this choice
+/// was right on 65.6% of the held-out directions, against 59.6% for following the rule only
+/// where the model was significantly worse, and 54.5% for the models alone.
 pub fn follows_rule(v: &Validation) -> bool {
-    v.accuracy < v.majority_accuracy && v.p_value < 0.05
+    !(v.accuracy > v.majority_accuracy && v.p_value < 0.05)
 }
 
 /// The factors of the raw score for one prediction.
@@ -262,7 +265,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_rule_answers_only_where_the_model_is_significantly_worse() {
+    fn the_model_answers_only_where_it_beat_the_rule_significantly() {
         let v = |accuracy: f64, majority_accuracy: f64, p_value: f64| Validation {
             folds: 10,
             grouped: true,
@@ -280,9 +283,10 @@ mod tests {
             secondary_accuracy: None,
         };
         assert!(follows_rule(&v(0.48, 0.86, 0.001)));
-        // Worse, but within chance: the model keeps answering.
-        assert!(!follows_rule(&v(0.53, 0.58, 0.28)));
-        // Better: the model.
+        // Worse or better within chance: the model has not earned its place.
+        assert!(follows_rule(&v(0.53, 0.58, 0.28)));
+        assert!(follows_rule(&v(0.62, 0.58, 0.28)));
+        // Significantly better: the model.
         assert!(!follows_rule(&v(0.9, 0.8, 0.001)));
     }
 

@@ -86,9 +86,10 @@ pub fn training(advisor: &Advisor) -> String {
          across programs: leave one program out where two or more programs have the \
          optimization (each predicted by models of the others), beside the others' majority \
          rule; a new program is in that position.\n\
-         answers: what a suggestion follows. The majority rule where the model was \
-         significantly worse than it (McNemar p < 0.05) across programs where that was \
-         measured, else in the grouped validation; its confidence is then the rule's.\n",
+         answers: what a suggestion follows. The model only where it was significantly \
+         better than the majority rule (McNemar p < 0.05) across programs where that was \
+         measured, else in the grouped validation; elsewhere the rule, whose accuracy then \
+         caps the confidence.\n",
     );
     text.push_str(&across_summary(advisor));
     let stepped: Vec<_> = advisor

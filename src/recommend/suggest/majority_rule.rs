@@ -1,5 +1,6 @@
-//! Suggestions of an optimization whose model lost to the majority rule (`follows_rule`):
-//! the rule answers, the model is the second opinion, and the reason says why.
+//! Suggestions of an optimization whose model did not beat the majority rule significantly
+//! (`follows_rule`): the rule answers, the model is the second opinion, and the reason says
+//! why.
 
 use crate::recommend::bundle::OptimizationModel;
 
@@ -28,8 +29,9 @@ pub(super) fn reason(m: &OptimizationModel, model_says: f64) -> String {
     };
     format!(
         "follows the majority rule: {:.0}% of the {} training pairs got faster (median \
-         speedup {}x); this optimization's model was right {:.0}% of the time {where_}, \
-         significantly less than the rule's {:.0}% (McNemar p {:.3}), and predicts {}x here",
+         speedup {}x); this optimization's model was right {:.0}% of the time {where_} \
+         against the rule's {:.0}% (McNemar p {:.3}), not significantly better, so the rule \
+         answers; the model predicts {}x here",
         100.0 * m.positive_rate,
         m.samples,
         crate::number_format::fmt_sig(speedup(m), 3),

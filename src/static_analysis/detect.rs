@@ -70,21 +70,49 @@ pub struct NotApplicable {
     pub reason: String,
 }
 
-/// The NB/BH optimizations that cannot apply to a kernel with metrics `m`: RSQRT replaces a
-/// square root and a division, so a kernel without a square root has nothing for it.
+/// The NB/BH optimizations that cannot apply to a kernel with metrics `m`, each for want of
+/// the code it changes: RSQRT replaces a square root and a division; FTZ flushes the
+/// denormals of single-precision arithmetic; UNROLL and PEEL work on loops; VOTE replaces a
+/// shared-memory reduction with a warp vote; VOLA reads a volatile variable once (judged on
+/// PTX only, where `volatile` is its own modifier).
 pub fn not_applicable(m: &Metrics) -> Vec<NotApplicable> {
+    let sass = m.source == "sass";
     let mut out = Vec::new();
-    if m.square_roots == 0 {
-        let what = if m.source == "sass" {
-            "MUFU.RSQ or MUFU.SQRT"
-        } else {
-            "sqrt or rsqrt"
-        };
-        out.push(NotApplicable {
-            name: "RSQRT",
-            reason: format!("the kernel has no square root (no {what} instruction)"),
-        });
+    let mut push = |name: &'static str, lacks: bool, reason: String| {
+        if lacks {
+            out.push(NotApplicable { name, reason });
+        }
+    };
+    let what = if sass {
+        "MUFU.RSQ or MUFU.SQRT"
+    } else {
+        "sqrt or rsqrt"
+    };
+    push(
+        "RSQRT",
+        m.square_roots == 0,
+        format!("the kernel has no square root (no {what} instruction)"),
+    );
+    push(
+        "FTZ",
+        m.float_arithmetic == 0,
+        "the kernel has no single-precision floating-point arithmetic".into(),
+    );
+    for name in ["UNROLL", "PEEL"] {
+        push(name, m.loops == 0, "the kernel has no loop".into());
     }
+    push(
+        "VOTE",
+        m.shared_loads + m.shared_stores == 0,
+        "the kernel uses no shared memory, so it has no shared-memory reduction for a warp \
+         vote to replace"
+            .into(),
+    );
+    push(
+        "VOLA",
+        !sass && m.volatile_loads == 0,
+        "the kernel reads no volatile variable (no ld.volatile instruction)".into(),
+    );
     out
 }
 
@@ -337,7 +365,31 @@ mod tests {
         let mut x = m();
         assert_eq!(not_applicable(&x)[0].name, "RSQRT");
         x.square_roots = 1;
-        assert!(not_applicable(&x).is_empty());
+        assert!(not_applicable(&x).iter().all(|n| n.name != "RSQRT"));
+    }
+
+    #[test]
+    fn each_optimization_needs_the_code_it_changes() {
+        let names =
+            |x: &Metrics| -> Vec<&str> { not_applicable(x).iter().map(|n| n.name).collect() };
+        let mut x = m();
+        assert_eq!(
+            names(&x),
+            ["RSQRT", "FTZ", "UNROLL", "PEEL", "VOTE", "VOLA"]
+        );
+        x.square_roots = 1;
+        x.float_arithmetic = 10;
+        x.loops = 1;
+        x.shared_loads = 4;
+        x.volatile_loads = 2;
+        assert!(names(&x).is_empty());
+        // SASS has no volatile modifier of its own: VOLA is not judged there.
+        let mut y = Metrics {
+            source: "sass",
+            ..Default::default()
+        };
+        y.shared_stores = 1;
+        assert_eq!(names(&y), ["RSQRT", "FTZ", "UNROLL", "PEEL"]);
     }
 
     #[test]

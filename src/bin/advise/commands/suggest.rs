@@ -202,14 +202,20 @@ fn levels_of(
 }
 
 /// The optimizations to leave out: those named, plus those the source already applies or
-/// gives nothing to apply to.
-fn applied(s: &SuggestSettings) -> Result<Vec<String>> {
+/// gives nothing to apply to (noted where `advisor` knows them).
+fn applied(s: &SuggestSettings, advisor: &Advisor) -> Result<Vec<String>> {
     let mut out = s.applied.clone();
     if let Some(src) = &s.source {
         let (found, inapplicable) =
             advise::static_analysis::optimization_facts(src, &Default::default())?;
+        let known = |name: &str| {
+            advisor
+                .optimizations
+                .iter()
+                .any(|m| suggesting::is_applied(&m.name, name))
+        };
         for n in inapplicable {
-            if !out.iter().any(|o| o == n.name) {
+            if known(n.name) && !out.iter().any(|o| o == n.name) {
                 note(&format!(
                     "{} does not apply to {}, not suggested: {}",
                     n.name,
@@ -257,7 +263,7 @@ fn suggestions_for(csv: &Path, s: &SuggestSettings, out: &Output) -> Result<()> 
             )));
         }
     }
-    let applied = applied(s)?;
+    let applied = applied(s, &advisor)?;
     let levels = levels_of(&rows, &s.levels)?;
     let (x, mut summary) = profile_features(&advisor, &rows, &levels)?;
     summary.simulated = data.format == advise::profile::Format::GpgpuSim;

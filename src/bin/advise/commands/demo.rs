@@ -65,12 +65,12 @@ impl DemoRun {
     }
 }
 
-/// The folders of `names` that hold a campaign (a timings.csv).
+/// The folders of `names` that hold a campaign (a timings table, compressed or not).
 fn present(names: &[&str]) -> Vec<PathBuf> {
     names
         .iter()
         .map(PathBuf::from)
-        .filter(|d| d.join("timings.csv").is_file())
+        .filter(|d| advise::dataset::table::table_path(d, "timings").is_some())
         .collect()
 }
 

@@ -45,6 +45,15 @@ pub fn read_rows_from<T: DeserializeOwned>(path: &Path, reader: impl Read) -> Re
     Ok(rows)
 }
 
+/// The file that marks a campaign folder as simulated (harness::collect_sim writes it: the
+/// simulator, its commit and configuration).
+pub const SIMULATOR_RECORD: &str = "simulator.json";
+
+/// Whether the campaign folder `dir` holds simulated data.
+pub fn is_simulated(dir: &Path) -> bool {
+    dir.join(SIMULATOR_RECORD).is_file()
+}
+
 /// `dir/<stem>.csv`, or else `dir/<stem>.csv.gz`, whichever exists.
 pub fn table_path(dir: &Path, stem: &str) -> Option<PathBuf> {
     [format!("{stem}.csv"), format!("{stem}.csv.gz")]

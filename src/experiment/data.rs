@@ -183,7 +183,7 @@ pub fn load_pool_view(dir: &Path, view: View) -> Result<SamplePool> {
             (s.clone(), families::of_switch(s, g))
         })
         .collect();
-    if dir.join("simulator.json").is_file() {
+    if crate::dataset::table::is_simulated(dir) {
         pool.simulated = SimulatedRuns::all_of(pool.samples.iter());
     }
     let programs = pool.samples.iter().map(|s| s.key.program.as_str());

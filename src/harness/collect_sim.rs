@@ -23,6 +23,7 @@ use super::jobs::{job_list, shard_jobs, Input, Job};
 use super::runs::{parse_records, Reference};
 use super::sim_job::{reference_key, run_job, save_raw, simulate, JobOutcome, Place, SimJob};
 use super::Progress;
+use crate::dataset::table::SIMULATOR_RECORD as RECORD;
 use crate::error::{Error, Result};
 use crate::variant::Variant;
 
@@ -38,8 +39,6 @@ pub struct SimRecord {
     pub core_clock_mhz: Option<f64>,
     pub note: String,
 }
-
-const RECORD: &str = "simulator.json";
 
 impl SimRecord {
     /// The record of a campaign folder, if it is a simulated one.

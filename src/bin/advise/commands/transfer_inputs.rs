@@ -150,10 +150,7 @@ fn counters_of(dir: &Path) -> usize {
     names.len().saturating_sub(1)
 }
 
-/// Whether a dataset folder holds simulated data (GPGPU-Sim's `simulator.json` beside it).
-pub fn is_simulated(dir: &Path) -> bool {
-    dir.join("simulator.json").is_file()
-}
+pub use advise::dataset::table::is_simulated;
 
 #[cfg(test)]
 mod tests {

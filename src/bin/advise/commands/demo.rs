@@ -135,8 +135,9 @@ fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
     if !sim.is_empty() {
         note(
             "advise demo: first the thesis's experiments on NB and BH SIMULATED with GPGPU-Sim \
-             (a Volta model with 2 SMs; datasets/sim-qv100-*/PROVENANCE.md), then real KTT \
-             tuning spaces measured on an RTX 2080 Ti",
+             (a Volta model with 2 SMs; datasets/sim-qv100-*/PROVENANCE.md), then those the \
+             measured NB/BH campaigns allow (an H200 and an H100; datasets/h*-*/PROVENANCE.md), \
+             then real KTT tuning spaces measured on an RTX 2080 Ti",
         );
         notes.push(
             "Simulated data: the NB and BH variants run on GPGPU-Sim 4.2.0 (SM7_QV100 with 2 SMs, \

@@ -111,12 +111,12 @@ pub fn run(args: Args) -> Result<()> {
 fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
     use super::experiment::{execute, ExperimentCommand};
     use advise::experiment::data::load_pools;
-    use advise::experiment::fidelity::{agreement as agreement_of, fidelity};
+    use advise::experiment::fidelity::{agreement as agreement_of, agreement_between, fidelity};
     use advise::experiment::record::json;
     use advise::experiment::run::RunSettings;
     use advise::report::experiment::render_text;
     use advise::report::experiment_files::write_report;
-    use advise::report::fidelity::{render_agreement, render_rows};
+    use advise::report::fidelity::{render_agreement, render_gpu_agreement, render_rows};
 
     let dirs: Vec<PathBuf> = DEMO_DATASETS.iter().map(PathBuf::from).collect();
     if let Some(missing) = dirs.iter().find(|d| !d.is_dir()) {
@@ -183,6 +183,14 @@ fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
         runs.push(DemoRun::new(gpu.clone(), "5,6", None, Some(GPU_LABEL)));
     }
     let replicates = present(&REPLICATE_DATASETS);
+    // The two GPUs on NB's variant pairs, beside the simulator against the H200.
+    let mut gpus = Vec::new();
+    if let (Some(h100), Some(h200)) = (replicates.first(), gpu.first()) {
+        gpus = agreement_between(
+            &load_pools(std::slice::from_ref(h100))?,
+            &load_pools(std::slice::from_ref(h200))?,
+        );
+    }
     if !replicates.is_empty() {
         notes.push(
             "Measured NB data with profiled replicates: the 64 NB variants timed 3 times and \
@@ -291,6 +299,9 @@ fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
         if !agreement.is_empty() {
             doc["agreement"] = serde_json::json!(agreement);
         }
+        if !gpus.is_empty() {
+            doc["gpu_agreement"] = serde_json::json!(gpus);
+        }
         return out.emit_json(&doc);
     }
     let mut text = String::new();
@@ -307,6 +318,11 @@ fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
     if !agreement.is_empty() {
         text.push_str("SIMULATED against MEASURED NB/BH (GPGPU-Sim against the H200): ");
         text.push_str(&render_agreement(&agreement));
+        text.push('\n');
+    }
+    if !gpus.is_empty() {
+        text.push_str("MEASURED against MEASURED NB (two GPUs): ");
+        text.push_str(&render_gpu_agreement("the H100", "the H200", &gpus));
         text.push('\n');
     }
     text.push_str(&render_text(&title, &all, &notes));

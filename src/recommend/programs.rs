@@ -105,29 +105,39 @@ pub(super) fn nested_choice(
     let (mut right, mut all) = (0, 0);
     for held in &programs {
         let rest: Vec<usize> = (0..idx.len()).filter(|&k| program(k) != *held).collect();
-        let sub = |v: &[Vec<f64>]| rest.iter().map(|&k| v[k].clone()).collect::<Vec<_>>();
-        let ys: Vec<f64> = rest.iter().map(|&k| y[k]).collect();
-        let others: Vec<&str> = programs.iter().copied().filter(|p| p != held).collect();
-        let (inner_groups, k): (Vec<usize>, usize) = if others.len() >= 2 {
-            let g = rest
-                .iter()
-                .map(|&k| others.binary_search(&program(k)).unwrap_or(0))
-                .collect();
-            (g, others.len())
-        } else {
-            (rest.iter().map(|&k| groups[k]).collect(), folds)
-        };
-        let inner = super::validation::validate(
+        let (rest_idx, xs, ys): (Vec<usize>, Vec<Vec<f64>>, Vec<f64>) = (
+            rest.iter().map(|&k| idx[k]).collect(),
+            rest.iter().map(|&k| x[k].clone()).collect(),
+            rest.iter().map(|&k| y[k]).collect(),
+        );
+        // Leave one program out over the others; with one other left, its grouped folds.
+        let inner = match across(
+            pool,
+            &rest_idx,
             features,
-            &sub(x),
+            &xs,
             &ys,
-            &inner_groups,
             primary,
             secondary,
-            k,
             seed,
             &[],
-        )?;
+        )? {
+            Some(o) => Some(o),
+            None => {
+                let within: Vec<usize> = rest.iter().map(|&k| groups[k]).collect();
+                super::validation::validate(
+                    features,
+                    &xs,
+                    &ys,
+                    &within,
+                    primary,
+                    secondary,
+                    folds,
+                    seed,
+                    &[],
+                )?
+            }
+        };
         let rule = inner.is_some_and(|o| super::validation::follows_rule(&o.validation));
         let answered = if rule {
             &outer.rule_points

@@ -4,15 +4,15 @@
 
 use std::path::Path;
 
-/// Said wherever a suggestion rests on a simulator's log instead of a measured profile.
-pub const SIMULATED_PROFILE: &str = "The profile is a GPGPU-Sim log: its counters are SIMULATED, \
-     not measured on a GPU.";
-
 use crate::number_format::fmt_sig;
 use crate::recommend::bundle::{Advisor, Validation};
 use crate::recommend::catalogue;
 use crate::recommend::suggest::{ProfileSummary, Suggestion};
 use crate::report::table::TextTable;
+
+/// Said wherever a suggestion rests on a simulator's log instead of a measured profile.
+pub const SIMULATED_PROFILE: &str = "The profile is a GPGPU-Sim log: its counters are SIMULATED, \
+     not measured on a GPU.";
 
 /// `advise train`: per optimization what it learned from and how it validated, and the
 /// reliability of the confidence.

@@ -10,14 +10,15 @@
 # verify-<date>.tar.gz -> datasets/verify-<gpu>-<date>/, then scripts/gpu/verify-summary.py on it
 #
 # Other packs (probe, setup, collect shards) are named and left for unpacking by hand. An
-# existing destination is never overwritten. PROVENANCE.md is still written by hand: GPU,
-# versions (env.txt), date, the exact commands, what failed (shared/GPU.md, "After").
+# existing destination is never overwritten: a second campaign of a program on one GPU and day
+# goes to <dest>-2. PROVENANCE.md is still written by hand: GPU, versions (env.txt), date, the
+# exact commands, what failed (shared/GPU.md, "After").
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 # unpack_one PACK TMP: one pack; non-zero (and a message) where it cannot be unpacked.
 unpack_one() {
-    local pack="$1" tmp="$2" name prog campaign dest src f jobs
+    local pack="$1" tmp="$2" name prog campaign dest src f jobs n
     name=$(basename "$pack" .tar.gz)
     tar -xzf "$pack" -C "$tmp"
     case "$name" in
@@ -27,7 +28,14 @@ unpack_one() {
         dest="datasets/${campaign%-*}-$prog-${campaign##*-}"
         src="$tmp/$campaign"
         [ -d "$src/quick-$prog" ] || { echo "unpack: $pack holds no $campaign/quick-$prog/" >&2; return 1; }
-        [ -e "$dest" ] && { echo "unpack: $dest exists; move it away first" >&2; return 1; }
+        # A second campaign of one program on one GPU and day (another visit) takes the first
+        # free datasets/<gpu>-<prog>-<date>-N, N from 2; bench transfer pairs it the same.
+        if [ -e "$dest" ]; then
+            n=2
+            while [ -e "$dest-$n" ]; do n=$(( n + 1 )); done
+            echo "unpack: $dest exists; this campaign goes to $dest-$n"
+            dest="$dest-$n"
+        fi
         mv "$src/quick-$prog" "$dest"
         for f in env.txt "build-$prog.json" "quick-$prog.log"; do
             if [ -f "$src/$f" ]; then cp "$src/$f" "$dest/"; fi

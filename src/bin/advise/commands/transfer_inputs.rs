@@ -83,8 +83,8 @@ pub fn default_inputs(root: &Path) -> (Vec<PathBuf>, Vec<GpuPair>) {
     (with_counters, pairs)
 }
 
-/// The project's own campaigns, `<gpu>-<program>-<yyyymmdd>` (datasets/h200-nb-20261126 and
-/// datasets/h100-nb-20261126): for each two GPUs that share a program, each GPU's counters
+/// The project's own campaigns, `<gpu>-<program>-<yyyymmdd>[-<n>]` (datasets/h200-nb-20261126
+/// and datasets/h100-nb-20261126): for each two GPUs that share a program, each GPU's counters
 /// predict the other's speedups, every shared program joined into one evaluation per
 /// direction.
 pub fn harness_gpu_pairs(with_counters: &[PathBuf]) -> Vec<GpuPair> {
@@ -96,15 +96,20 @@ pub fn harness_gpu_pairs(with_counters: &[PathBuf]) -> Vec<GpuPair> {
             continue;
         };
         let parts: Vec<&str> = name.split('-').collect();
-        if let [gpu, program, date] = parts[..] {
-            if date.len() == 8 && date.bytes().all(|b| b.is_ascii_digit()) {
-                by_gpu
-                    .entry(gpu.to_string())
-                    .or_default()
-                    .entry(program.to_string())
-                    .or_default()
-                    .push(d.clone());
-            }
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        // A second campaign of the day is `<gpu>-<program>-<yyyymmdd>-<n>` (scripts/gpu/unpack.sh).
+        let (gpu, program, date) = match parts[..] {
+            [gpu, program, date] => (gpu, program, date),
+            [gpu, program, date, n] if digits(n) => (gpu, program, date),
+            _ => continue,
+        };
+        if date.len() == 8 && digits(date) {
+            by_gpu
+                .entry(gpu.to_string())
+                .or_default()
+                .entry(program.to_string())
+                .or_default()
+                .push(d.clone());
         }
     }
     let mut pairs = Vec::new();
@@ -164,6 +169,8 @@ mod tests {
             d("h100-nb-20261126"),
             d("h200-nb-20261126"),
             d("h300-bh-20270101"),
+            d("h300-bh-20270101-2"),
+            d("h300-bh-20270101-old"),
             d("sim-qv100-nb"),
             d("ktt-pnpoly-rtx3090"),
         ];
@@ -172,9 +179,15 @@ mod tests {
             pairs,
             vec![
                 (vec![d("h100-nb-20261126")], vec![d("h200-nb-20261126")]),
-                (vec![d("h100-bh-20261126")], vec![d("h300-bh-20270101")]),
+                (
+                    vec![d("h100-bh-20261126")],
+                    vec![d("h300-bh-20270101"), d("h300-bh-20270101-2")]
+                ),
                 (vec![d("h200-nb-20261126")], vec![d("h100-nb-20261126")]),
-                (vec![d("h300-bh-20270101")], vec![d("h100-bh-20261126")]),
+                (
+                    vec![d("h300-bh-20270101"), d("h300-bh-20270101-2")],
+                    vec![d("h100-bh-20261126")]
+                ),
             ]
         );
     }

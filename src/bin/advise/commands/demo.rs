@@ -5,7 +5,8 @@
 //! everywhere), then the experiments that the measured NB/BH campaign on an NVIDIA H200 allows
 //! (`datasets/h200-*`: one input with counters, so experiments 5 and 6) and its fidelity
 //! table, experiments 1-3 on the NB campaign with profiled replicates on an NVIDIA H100
-//! (`datasets/h100-nb-20261126`), then the real KTT tuning spaces in `datasets/` (convolution and pnpoly on an
+//! (`datasets/h100-nb-20261126`) and 1-2 on the BH campaign with two profiled runs on an H200
+//! (`datasets/h200-bh-20261126-2`), then the real KTT tuning spaces in `datasets/` (convolution and pnpoly on an
 //! RTX 2080 Ti, with Nsight Compute counters per configuration): grouped 10-fold
 //! cross-validation on each and leave one program out across the two, every method beside the
 //! four baselines, with the report in `reports/demo/`. `advise demo --fixtures` instead parses
@@ -39,6 +40,9 @@ const REPLICATE_DATASETS: [&str; 1] = ["datasets/h100-nb-20261126"];
 
 /// How the demo names its results.
 const REPLICATE_LABEL: &str = "H100, measured";
+
+/// The measured BH campaign with two profiled runs (a second H200 visit): experiments 1 and 2.
+const BH_REPLICATE_DATASETS: [&str; 1] = ["datasets/h200-bh-20261126-2"];
 
 /// One experiment run of the demo: its datasets, experiments, program (or all) and how its
 /// results are named (`None`: after the pool).
@@ -206,6 +210,18 @@ fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
             Some("NB"),
             Some(REPLICATE_LABEL),
         ));
+    }
+    let bh_replicates = present(&BH_REPLICATE_DATASETS);
+    if !bh_replicates.is_empty() {
+        notes.push(
+            "Measured BH data with profiled replicates: 52 of the 64 BH variants timed 3 times \
+             and profiled twice on an NVIDIA H200 with CUDA 13.0, one input \
+             (datasets/h200-bh-20261126-2/PROVENANCE.md): the thesis's experiments 1 and 2 on \
+             its own irregular program, on real hardware."
+                .to_string(),
+        );
+        notes.extend(super::data_notes::data_notes(&bh_replicates)?);
+        runs.push(DemoRun::new(bh_replicates, "1,2", Some("BH"), Some(GPU_LABEL)));
     }
     notes.push(
         "Measured data: KTT 2.1 tuning spaces (convolution, pnpoly) on an NVIDIA GeForce RTX 2080 \

@@ -58,13 +58,17 @@ pub fn default_inputs(root: &Path) -> (Vec<PathBuf>, Vec<GpuPair>) {
         .collect();
     // The same spaces measured on another machine, both with counters: `X` and `X-<machine>`
     // (XPlacer's AWS and Lassen V100s). Each machine's counters predict the other's speedups,
-    // all programs measured on both joined into one evaluation per direction.
+    // all programs measured on both joined into one evaluation per direction. A numbered
+    // `X-2` is a second campaign on the same GPU (scripts/gpu/unpack.sh), not a machine.
     let mut home = Vec::new();
     let mut away: std::collections::BTreeMap<String, Vec<PathBuf>> = Default::default();
     for a in &with_counters {
         for b in &with_counters {
             if stem(b) == name(a) {
                 let machine = name(b)[name(a).len()..].to_string();
+                if machine[1..].bytes().all(|c| c.is_ascii_digit()) {
+                    continue;
+                }
                 home.push((machine.clone(), a.clone()));
                 away.entry(machine).or_default().push(b.clone());
             }

@@ -73,6 +73,45 @@ pub struct OptimizationModel {
     /// (`programs::nested_choice`): held-out directions right, and all.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub across_nested: Option<[usize; 2]>,
+    /// What the majority rule learned: from the measured training samples where there are
+    /// any (`validation::rule_basis`). `None` in advisors trained before it existed: then all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<RuleBasis>,
+}
+
+/// The training samples the majority rule answers from, summed up.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RuleBasis {
+    /// How many samples, and whether they are the measured ones only (some were simulated).
+    pub samples: usize,
+    pub measured_only: bool,
+    /// The share that got faster, and their median speedup (the rule's prediction).
+    pub positive_rate: f64,
+    pub median_speedup: f64,
+}
+
+impl RuleBasis {
+    /// From the training speedups `y` and, per sample, whether it was measured.
+    pub fn of(y: &[f64], measured: &[bool]) -> Self {
+        let all: Vec<usize> = (0..y.len()).collect();
+        let basis = super::validation::rule_basis(&all, measured);
+        let speedups: Vec<f64> = basis
+            .iter()
+            .map(|&i| y[i])
+            .filter(|s| s.is_finite())
+            .collect();
+        RuleBasis {
+            samples: basis.len(),
+            measured_only: basis.len() < y.len(),
+            positive_rate: basis.iter().filter(|&&i| y[i] > 1.0).count() as f64
+                / basis.len().max(1) as f64,
+            median_speedup: if speedups.is_empty() {
+                f64::NAN
+            } else {
+                crate::experiment::stats::median(speedups)
+            },
+        }
+    }
 }
 
 /// The whole advisor.

@@ -76,7 +76,15 @@ pub(super) fn across(
         programs.len(),
         seed,
         unknown_in_test,
+        &measured(pool, idx),
     )
+}
+
+/// Per sample of `idx`: measured on hardware (not simulated).
+pub(super) fn measured(pool: &SamplePool, idx: &[usize]) -> Vec<bool> {
+    idx.iter()
+        .map(|&i| !pool.simulated.has(&pool.samples[i]))
+        .collect()
 }
 
 /// Leave one program out with the choice between the model and the majority rule made
@@ -102,6 +110,9 @@ pub(super) fn nested_choice(
     let mut programs: Vec<&str> = (0..idx.len()).map(program).collect();
     programs.sort_unstable();
     programs.dedup();
+    // Counted where `validate` judges: the measured samples where there are any.
+    let judged =
+        super::validation::rule_basis(&(0..idx.len()).collect::<Vec<_>>(), &measured(pool, idx));
     let (mut right, mut all) = (0, 0);
     for held in &programs {
         let rest: Vec<usize> = (0..idx.len()).filter(|&k| program(k) != *held).collect();
@@ -135,6 +146,7 @@ pub(super) fn nested_choice(
                     folds,
                     seed,
                     &[],
+                    &measured(pool, &rest_idx),
                 )?
             }
         };
@@ -144,7 +156,7 @@ pub(super) fn nested_choice(
         } else {
             &outer.points
         };
-        for k in (0..idx.len()).filter(|&k| program(k) == *held) {
+        for k in judged.iter().copied().filter(|&k| program(k) == *held) {
             right += usize::from(answered[k].correct);
             all += 1;
         }

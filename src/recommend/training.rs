@@ -14,7 +14,7 @@ use crate::experiment::step_features::StepValues;
 use advise_ml::SplitMix64;
 use advise_ml::{Data, Method};
 
-use super::bundle::{Advisor, OptimizationModel, FORMAT, VERSION};
+use super::bundle::{Advisor, OptimizationModel, RuleBasis, FORMAT, VERSION};
 use super::calibration::{binned, reliability, Calibration};
 use super::evidence::{ranges_of, typical_distance};
 use super::validation::Point;
@@ -225,6 +225,7 @@ impl Context<'_> {
         let second = self.secondary.default_params().fit(&data)?;
         let sample_groups =
             crate::experiment::splits::join_shared_baselines(pool, &idx, &self.group_of);
+        let measured = super::programs::measured(pool, &idx);
         let outcome = super::validation::validate(
             features,
             &rows,
@@ -235,6 +236,7 @@ impl Context<'_> {
             settings.folds,
             seed,
             &[],
+            &measured,
         )?;
         let (mut points, mut rule_points) = (Vec::new(), Vec::new());
         let validation = outcome.map(|o| {
@@ -305,6 +307,7 @@ impl Context<'_> {
                 .collect();
             typical_distance(&sub, &ranges_of(&sub, self.portable_cols.len()))
         };
+        let rule = RuleBasis::of(&y, &measured);
         let model = OptimizationModel {
             name,
             samples: idx.len(),
@@ -325,6 +328,7 @@ impl Context<'_> {
             programs: super::programs::labels(pool, &idx),
             follows_rule,
             across_nested: across_nested.map(|(r, a)| [r, a]),
+            rule: Some(rule),
         };
         Ok(Some(Trained {
             model,

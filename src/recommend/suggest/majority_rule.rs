@@ -2,21 +2,24 @@
 //! (`follows_rule`): the rule answers, the model is the second opinion, and the reason says
 //! why.
 
-use crate::recommend::bundle::OptimizationModel;
+use crate::recommend::bundle::{OptimizationModel, RuleBasis};
 
-/// The rule's predicted speedup: the median of the training samples' speedups, which lies on
-/// the majority's side of 1.0.
+/// What the rule learned: the measured training samples where there are any
+/// (`OptimizationModel::rule`), else, in an advisor trained before that existed, all of them.
+fn basis(m: &OptimizationModel) -> RuleBasis {
+    m.rule
+        .clone()
+        .unwrap_or_else(|| RuleBasis::of(&m.speedups, &[]))
+}
+
+/// The rule's predicted speedup: the median of its samples' speedups, which lies on the
+/// majority's side of 1.0.
 pub(super) fn speedup(m: &OptimizationModel) -> f64 {
-    let finite: Vec<f64> = m
-        .speedups
-        .iter()
-        .copied()
-        .filter(|s| s.is_finite())
-        .collect();
-    if finite.is_empty() {
-        m.mean_speedup
+    let b = basis(m);
+    if b.median_speedup.is_finite() {
+        b.median_speedup
     } else {
-        crate::experiment::stats::median(finite)
+        m.mean_speedup
     }
 }
 
@@ -27,13 +30,22 @@ pub(super) fn reason(m: &OptimizationModel, model_says: f64) -> String {
         (None, Some(v)) => ("in grouped validation", v),
         (None, None) => return String::new(),
     };
+    let b = basis(m);
+    let which = if b.measured_only {
+        format!(
+            "{} measured training pairs (not the {} simulated ones)",
+            b.samples,
+            m.samples - b.samples
+        )
+    } else {
+        format!("{} training pairs", b.samples)
+    };
     format!(
-        "follows the majority rule: {:.0}% of the {} training pairs got faster (median \
-         speedup {}x); this optimization's model was right {:.0}% of the time {where_} \
-         against the rule's {:.0}% (McNemar p {:.3}), not significantly better, so the rule \
-         answers; the model predicts {}x here",
-        100.0 * m.positive_rate,
-        m.samples,
+        "follows the majority rule: {:.0}% of the {which} got faster (median speedup {}x); \
+         this optimization's model was right {:.0}% of the time {where_} against the rule's \
+         {:.0}% (McNemar p {:.3}), not significantly better, so the rule answers; the model \
+         predicts {}x here",
+        100.0 * b.positive_rate,
         crate::number_format::fmt_sig(speedup(m), 3),
         100.0 * v.accuracy,
         100.0 * v.majority_accuracy,

@@ -221,7 +221,12 @@ fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
                 .to_string(),
         );
         notes.extend(super::data_notes::data_notes(&bh_replicates)?);
-        runs.push(DemoRun::new(bh_replicates, "1,2", Some("BH"), Some(GPU_LABEL)));
+        runs.push(DemoRun::new(
+            bh_replicates,
+            "1,2",
+            Some("BH"),
+            Some(GPU_LABEL),
+        ));
     }
     notes.push(
         "Measured data: KTT 2.1 tuning spaces (convolution, pnpoly) on an NVIDIA GeForce RTX 2080 \

@@ -74,7 +74,9 @@ pub struct NotApplicable {
 /// the code it changes: RSQRT replaces a square root and a division; FTZ flushes the
 /// denormals of single-precision arithmetic; UNROLL and PEEL work on loops; VOTE replaces a
 /// shared-memory reduction with a warp vote; VOLA reads a volatile variable once (judged on
-/// PTX only, where `volatile` is its own modifier).
+/// PTX only, where `volatile` is its own modifier); SORT reorders data reached indirectly and
+/// WARP removes divergence on loaded data (PTX only: `dataflow::indirection` follows virtual
+/// registers, which SASS does not have).
 pub fn not_applicable(m: &Metrics) -> Vec<NotApplicable> {
     let sass = m.source == "sass";
     let mut out = Vec::new();
@@ -112,6 +114,21 @@ pub fn not_applicable(m: &Metrics) -> Vec<NotApplicable> {
         "VOLA",
         !sass && m.volatile_loads == 0,
         "the kernel reads no volatile variable (no ld.volatile instruction)".into(),
+    );
+    push(
+        "SORT",
+        !sass && m.dependent_loads == 0,
+        "no global load's address depends on loaded data (no indirect access, as through a \
+         tree or a neighbour list), so reordering the data cannot bring neighbouring threads' \
+         accesses closer"
+            .into(),
+    );
+    push(
+        "WARP",
+        !sass && m.data_branches == 0,
+        "no branch depends on loaded data, so the threads of a warp do not diverge on data and \
+         walking a structure warp by warp has no divergence to remove"
+            .into(),
     );
     out
 }
@@ -375,13 +392,16 @@ mod tests {
         let mut x = m();
         assert_eq!(
             names(&x),
-            ["RSQRT", "FTZ", "UNROLL", "PEEL", "VOTE", "VOLA"]
+            ["RSQRT", "FTZ", "UNROLL", "PEEL", "VOTE", "VOLA", "SORT", "WARP"]
         );
         x.square_roots = 1;
         x.float_arithmetic = 10;
         x.loops = 1;
         x.shared_loads = 4;
         x.volatile_loads = 2;
+        x.dependent_loads = 3;
+        assert_eq!(names(&x), ["WARP"]);
+        x.data_branches = 1;
         assert!(names(&x).is_empty());
         // SASS has no volatile modifier of its own: VOLA is not judged there.
         let mut y = Metrics {

@@ -53,6 +53,10 @@ pub struct Metrics {
     /// Square roots of any kind: `sqrt.*` and `rsqrt.*` in PTX, `MUFU.RSQ` and `MUFU.SQRT` in
     /// SASS (IEEE `sqrtf` too): zero means RSQRT has nothing to replace.
     pub square_roots: u64,
+    /// PTX only: global loads at an address computed from loaded data (indirect access, as in
+    /// a tree), and conditional branches on loaded data (`dataflow::indirection`).
+    pub dependent_loads: u64,
+    pub data_branches: u64,
 }
 
 impl Metrics {
@@ -198,6 +202,9 @@ pub fn from_ptx(f: &PtxFunction) -> Metrics {
             }
         }
     }
+    let indirection = super::dataflow::indirection(f);
+    m.dependent_loads = indirection.dependent_loads;
+    m.data_branches = indirection.data_branches;
     m.finish(branches, loads, ints, floats);
     m
 }

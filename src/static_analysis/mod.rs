@@ -8,6 +8,7 @@
 
 pub mod blocksize;
 pub mod blocksize_build;
+pub mod dataflow;
 pub mod detect;
 pub mod metrics;
 pub mod nvcc;

@@ -12,6 +12,8 @@ pub struct PtxInst {
     pub opcode: String,
     pub operands: String,
     pub predicated: bool,
+    /// The guard predicate of a predicated instruction (`%p1`, or `!%p1` when negated).
+    pub guard: Option<String>,
 }
 
 impl PtxInst {
@@ -147,10 +149,11 @@ fn function_name(header: &str) -> Option<String> {
 
 fn parse_instruction(stmt: &str) -> Option<PtxInst> {
     let mut s = stmt.trim();
-    let mut predicated = false;
+    let mut guard = None;
     if let Some(rest) = s.strip_prefix('@') {
-        predicated = true;
-        s = rest.split_once(char::is_whitespace)?.1.trim_start();
+        let (p, after) = rest.split_once(char::is_whitespace)?;
+        guard = Some(p.to_string());
+        s = after.trim_start();
     }
     let (opcode, operands) = match s.split_once(char::is_whitespace) {
         Some((o, rest)) => (o, rest.trim()),
@@ -162,7 +165,8 @@ fn parse_instruction(stmt: &str) -> Option<PtxInst> {
     Some(PtxInst {
         opcode: opcode.to_string(),
         operands: operands.to_string(),
-        predicated,
+        predicated: guard.is_some(),
+        guard,
     })
 }
 

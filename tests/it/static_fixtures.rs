@@ -234,3 +234,42 @@ fn json_has_kernels_with_name_metrics_and_applied() {
         .unwrap()
         .contains(".ftz"));
 }
+
+/// SORT needs loads at addresses computed from loaded data and WARP branches on loaded data
+/// (`dataflow::indirection`): BH's tree building and walk have both, N-body's all-pairs loop,
+/// Rodinia's hotspot stencil and the matrix multiplies neither; pnpoly branches on the
+/// polygon's vertices but reaches them by index.
+#[test]
+fn sort_and_warp_need_a_data_dependent_walk() {
+    let opts = CompileOptions::default();
+    for (file, sort, warp) in [
+        ("bh_000000_sm90.ptx", true, true),
+        ("nb_plain_sm90.ptx", false, false),
+        ("rodinia_hotspot_sm75.ptx", false, false),
+        ("kerneltuner_pnpoly_sm86.ptx", false, true),
+    ] {
+        let (_, inapplicable) = optimization_facts(&fixture(file), &opts).unwrap();
+        let names: Vec<&str> = inapplicable.iter().map(|n| n.name).collect();
+        assert_eq!(!names.contains(&"SORT"), sort, "{file}: {names:?}");
+        assert_eq!(!names.contains(&"WARP"), warp, "{file}: {names:?}");
+    }
+    let bh = analyze(&fixture("bh_000000_sm90.ptx"), &opts).unwrap();
+    let force = bh
+        .kernels
+        .iter()
+        .find(|k| k.short_name == "force")
+        .expect("BH's force kernel");
+    assert!(force.metrics.dependent_loads > 0 && force.metrics.data_branches > 0);
+    if !have(nvcc::nvcc().ok(), "nvcc") {
+        return;
+    }
+    let matmul = Path::new(env!("CARGO_MANIFEST_DIR")).join("variants/verify/matmul");
+    for name in ["matMul-Gm.cu", "matMul-Sm-Un.cu"] {
+        let (_, inapplicable) = optimization_facts(&matmul.join(name), &opts).unwrap();
+        let names: Vec<&str> = inapplicable.iter().map(|n| n.name).collect();
+        assert!(
+            names.contains(&"SORT") && names.contains(&"WARP"),
+            "{name}: {names:?}"
+        );
+    }
+}

@@ -338,10 +338,18 @@ impl Context<'_> {
     }
 }
 
+/// How evidence names a training sample: program, input, run, variant and switch, and
+/// whether it was simulated (the simulated and the measured campaigns use other inputs, but
+/// a reader should not have to know which).
 fn sample_id(pool: &SamplePool, i: usize) -> String {
     let s = &pool.samples[i];
+    let origin = if pool.simulated.has(s) {
+        ", SIMULATED"
+    } else {
+        ""
+    };
     format!(
-        "{} {} run {} {} ({})",
+        "{} {} run {} {} ({}{origin})",
         s.key.program, s.key.input, s.key.run, s.key.variant, s.switch
     )
 }

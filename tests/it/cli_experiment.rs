@@ -263,3 +263,31 @@ fn fidelity_compares_two_gpus_campaigns_pair_by_pair() {
     // No simulated side: no simulator table.
     assert!(v["agreement"].as_array().unwrap().is_empty());
 }
+
+/// Two BH campaigns on H200 machines of two visits (`X` and `X-2`): the fidelity command
+/// compares them like two GPUs. On the pairs both have, WARP and SORT went the same way every
+/// time.
+#[test]
+fn fidelity_compares_two_visits_to_one_gpu() {
+    let v = crate::common::run_json([
+        "experiment",
+        "--exp",
+        "fidelity",
+        "--json",
+        "--dataset",
+        "datasets/h200-bh-20261126",
+        "--dataset",
+        "datasets/h200-bh-20261126-2",
+    ]);
+    let gpus = v["gpu_agreement"].as_array().unwrap();
+    assert_eq!(gpus.len(), 1);
+    assert_eq!(gpus[0]["first"], "h200-bh-20261126");
+    assert_eq!(gpus[0]["second"], "h200-bh-20261126-2");
+    let rows = gpus[0]["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 6);
+    for r in rows {
+        if r["optimization"] == "WARP" || r["optimization"] == "SORT" {
+            assert_eq!(r["same_direction"], 1.0, "{r}");
+        }
+    }
+}

@@ -383,7 +383,8 @@ fn describe_pool(pool: &SamplePool, dirs: &[PathBuf]) -> String {
 }
 
 /// The project's campaigns of the same programs on two GPUs among `datasets` (named
-/// `<gpu>-<program>-<date>`), each pair once: its two names and how the GPUs agree.
+/// `<gpu>-<program>-<date>`), each pair once, and two campaigns of one program on the same
+/// GPU (`X`, `X-2`): their names and how the two agree.
 fn gpu_agreement(
     datasets: &[PathBuf],
 ) -> Result<Vec<(String, String, Vec<advise::experiment::fidelity::Agreement>)>> {
@@ -395,7 +396,10 @@ fn gpu_agreement(
             .join("+")
     };
     let mut out = Vec::new();
-    for (a, b) in super::transfer_inputs::harness_gpu_pairs(datasets) {
+    let pairs = super::transfer_inputs::harness_gpu_pairs(datasets)
+        .into_iter()
+        .chain(super::transfer_inputs::repeated_campaigns(datasets));
+    for (a, b) in pairs {
         let (na, nb) = (names(&a), names(&b));
         if na < nb {
             let rows =

@@ -138,6 +138,28 @@ pub fn harness_gpu_pairs(with_counters: &[PathBuf]) -> Vec<GpuPair> {
 }
 
 /// Distinct metrics in a dataset's measurements (first 20,000 rows).
+/// Two campaigns of one program on the same GPU, `X` and a numbered `X-<n>`
+/// (scripts/gpu/unpack.sh): how far a second visit reproduces the first.
+pub fn repeated_campaigns(dirs: &[PathBuf]) -> Vec<GpuPair> {
+    let name = |p: &PathBuf| {
+        p.file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default()
+    };
+    let mut pairs = Vec::new();
+    for a in dirs {
+        for b in dirs {
+            let repeat = name(b)
+                .strip_prefix(&format!("{}-", name(a)))
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()));
+            if repeat {
+                pairs.push((vec![a.clone()], vec![b.clone()]));
+            }
+        }
+    }
+    pairs
+}
+
 fn counters_of(dir: &Path) -> usize {
     use std::io::BufRead;
     let Some(path) = table_path(dir, "measurements") else {
@@ -193,6 +215,10 @@ mod tests {
                     vec![d("h100-bh-20261126")]
                 ),
             ]
+        );
+        assert_eq!(
+            repeated_campaigns(&found),
+            vec![(vec![d("h300-bh-20270101")], vec![d("h300-bh-20270101-2")])]
         );
     }
 }

@@ -5,6 +5,7 @@ pub mod bundle;
 pub mod calibration;
 pub mod catalogue;
 mod evidence;
+pub mod profile_checks;
 mod profile_input;
 mod profile_launch;
 mod programs;

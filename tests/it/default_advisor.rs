@@ -325,3 +325,58 @@ fn shipped_advisor() -> advise::recommend::bundle::Advisor {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     advise::recommend::bundle::Advisor::load(&root.join("models/default.advisor.json.gz")).unwrap()
 }
+
+/// WARP removes divergence: a profile without a divergent branch (a matrix multiply on the
+/// H200) does not get it, a BH profile does. The rule (recommend::profile_checks) holds on
+/// every sample the shipped advisor learned WARP from: none has a zero divergent share.
+#[test]
+fn warp_needs_divergent_branches_in_the_profile() {
+    let names = |profile: &str| -> Vec<String> {
+        let out = suggest_from(&["--profile", profile], true)
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        v["suggestions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["optimization"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let matmul = names("datasets/verify-20261126/profiles/matMul-Gm/ncu.csv");
+    assert!(
+        !matmul.is_empty() && !matmul.contains(&"WARP".to_string()),
+        "{matmul:?}"
+    );
+    let bh = names("datasets/h200-bh-20261126-2/raw/ncu_BH_000000_100000x2_run1.csv.gz");
+    assert!(bh.contains(&"WARP".to_string()), "{bh:?}");
+
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let advisor =
+        advise::recommend::bundle::Advisor::load(&root.join("models/default.advisor.json.gz"))
+            .unwrap();
+    let j = advisor
+        .features
+        .iter()
+        .position(|f| f == "portable__divergent_branch_share")
+        .unwrap();
+    let warp = advisor
+        .optimizations
+        .iter()
+        .find(|m| m.name == "WARP")
+        .unwrap();
+    // The measured samples have the share (GPGPU-Sim's statistics do not).
+    let known: Vec<f64> = warp
+        .rows
+        .iter()
+        .map(|r| r[j])
+        .filter(|v| v.is_finite())
+        .collect();
+    assert!(known.len() >= 70, "{}", known.len());
+    assert!(
+        known.iter().all(|&v| v > 0.0),
+        "a WARP sample without divergence"
+    );
+}

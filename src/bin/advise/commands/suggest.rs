@@ -263,9 +263,17 @@ fn suggestions_for(csv: &Path, s: &SuggestSettings, out: &Output) -> Result<()> 
             )));
         }
     }
-    let applied = applied(s, &advisor)?;
+    let mut applied = applied(s, &advisor)?;
     let levels = levels_of(&rows, &s.levels)?;
     let (x, mut summary) = profile_features(&advisor, &rows, &levels)?;
+    for (name, reason) in advise::recommend::profile_checks::inapplicable(&advisor, &x) {
+        if !applied.iter().any(|a| a == name) {
+            note(&format!(
+                "{name} does not apply to this profile, not suggested: {reason}"
+            ));
+            applied.push(name.to_string());
+        }
+    }
     summary.simulated = data.format == advise::profile::Format::GpgpuSim;
     let launch = launch_of(&rows, s.gpu.as_deref())?;
     let list = suggesting::suggest(&advisor, &x, &applied, &summary.levels, &launch)?;

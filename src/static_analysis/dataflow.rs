@@ -85,6 +85,8 @@ fn is_indirect_candidate(i: &PtxInst) -> bool {
 /// The kernel's data-dependent loads and branches.
 pub fn indirection(f: &PtxFunction) -> Indirection {
     let mut tainted: HashSet<&str> = HashSet::new();
+    // Each pass follows taint one more time around the loops; chains of loop-carried values
+    // settle within a few passes, and 16 bounds the work on odd code.
     for _ in 0..16 {
         let before = tainted.len();
         for i in &f.instructions {
@@ -110,11 +112,9 @@ pub fn indirection(f: &PtxFunction) -> Indirection {
                 out.dependent_loads += 1;
             }
         }
-        if i.base() == "bra" && i.predicated {
-            if let Some(p) = i.guard.as_deref() {
-                if tainted.contains(p.trim_start_matches('!')) {
-                    out.data_branches += 1;
-                }
+        if let (true, Some(p)) = (i.base() == "bra", i.guard.as_deref()) {
+            if tainted.contains(p.trim_start_matches('!')) {
+                out.data_branches += 1;
             }
         }
     }

@@ -11,7 +11,6 @@ pub struct PtxInst {
     /// The opcode with its modifiers, e.g. `ld.global.nc.f32`.
     pub opcode: String,
     pub operands: String,
-    pub predicated: bool,
     /// The guard predicate of a predicated instruction (`%p1`, or `!%p1` when negated).
     pub guard: Option<String>,
 }
@@ -165,7 +164,6 @@ fn parse_instruction(stmt: &str) -> Option<PtxInst> {
     Some(PtxInst {
         opcode: opcode.to_string(),
         operands: operands.to_string(),
-        predicated: guard.is_some(),
         guard,
     })
 }
@@ -309,7 +307,7 @@ $L__BB0_1:
                 "ret"
             ]
         );
-        assert!(k[0].instructions[3].predicated);
+        assert_eq!(k[0].instructions[3].guard.as_deref(), Some("%p1"));
         assert!(k[0].instructions[2].has("ftz"));
         assert_eq!(k[0].loops(), 1);
     }

@@ -64,11 +64,8 @@ pub fn default_inputs(root: &Path) -> (Vec<PathBuf>, Vec<GpuPair>) {
     let mut away: std::collections::BTreeMap<String, Vec<PathBuf>> = Default::default();
     for a in &with_counters {
         for b in &with_counters {
-            if stem(b) == name(a) {
+            if stem(b) == name(a) && !numbered_repeat(&name(a), &name(b)) {
                 let machine = name(b)[name(a).len()..].to_string();
-                if machine[1..].bytes().all(|c| c.is_ascii_digit()) {
-                    continue;
-                }
                 home.push((machine.clone(), a.clone()));
                 away.entry(machine).or_default().push(b.clone());
             }
@@ -137,9 +134,16 @@ pub fn harness_gpu_pairs(with_counters: &[PathBuf]) -> Vec<GpuPair> {
     pairs
 }
 
-/// Distinct metrics in a dataset's measurements (first 20,000 rows).
-/// Two campaigns of one program on the same GPU, `X` and a numbered `X-<n>`
-/// (scripts/gpu/unpack.sh): how far a second visit reproduces the first.
+/// Whether folder name `name` is `base-<n>`: a numbered second campaign of `base` on the
+/// same GPU (scripts/gpu/unpack.sh), not another machine.
+fn numbered_repeat(base: &str, name: &str) -> bool {
+    name.strip_prefix(base)
+        .and_then(|rest| rest.strip_prefix('-'))
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()))
+}
+
+/// Two campaigns of one program on the same GPU, `X` and a numbered `X-<n>`: how far a second
+/// visit reproduces the first.
 pub fn repeated_campaigns(dirs: &[PathBuf]) -> Vec<GpuPair> {
     let name = |p: &PathBuf| {
         p.file_name()
@@ -149,10 +153,7 @@ pub fn repeated_campaigns(dirs: &[PathBuf]) -> Vec<GpuPair> {
     let mut pairs = Vec::new();
     for a in dirs {
         for b in dirs {
-            let repeat = name(b)
-                .strip_prefix(&format!("{}-", name(a)))
-                .is_some_and(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()));
-            if repeat {
+            if numbered_repeat(&name(a), &name(b)) {
                 pairs.push((vec![a.clone()], vec![b.clone()]));
             }
         }
@@ -160,6 +161,7 @@ pub fn repeated_campaigns(dirs: &[PathBuf]) -> Vec<GpuPair> {
     pairs
 }
 
+/// Distinct metrics in a dataset's measurements (first 20,000 rows).
 fn counters_of(dir: &Path) -> usize {
     use std::io::BufRead;
     let Some(path) = table_path(dir, "measurements") else {

@@ -238,16 +238,7 @@ fn a_report_on_simulated_data_names_the_simulator_commit_and_configuration() {
 /// command compares the two GPUs pair by pair. RSQRT and SHMEM speed up every NB pair on both.
 #[test]
 fn fidelity_compares_two_gpus_campaigns_pair_by_pair() {
-    let v = crate::common::run_json([
-        "experiment",
-        "--exp",
-        "fidelity",
-        "--json",
-        "--dataset",
-        "datasets/h200-nb-20261126",
-        "--dataset",
-        "datasets/h100-nb-20261126",
-    ]);
+    let v = fidelity_of("datasets/h200-nb-20261126", "datasets/h100-nb-20261126");
     let gpus = v["gpu_agreement"].as_array().unwrap();
     assert_eq!(gpus.len(), 1);
     assert_eq!(gpus[0]["first"], "h100-nb-20261126");
@@ -269,16 +260,7 @@ fn fidelity_compares_two_gpus_campaigns_pair_by_pair() {
 /// time.
 #[test]
 fn fidelity_compares_two_visits_to_one_gpu() {
-    let v = crate::common::run_json([
-        "experiment",
-        "--exp",
-        "fidelity",
-        "--json",
-        "--dataset",
-        "datasets/h200-bh-20261126",
-        "--dataset",
-        "datasets/h200-bh-20261126-2",
-    ]);
+    let v = fidelity_of("datasets/h200-bh-20261126", "datasets/h200-bh-20261126-2");
     let gpus = v["gpu_agreement"].as_array().unwrap();
     assert_eq!(gpus.len(), 1);
     assert_eq!(gpus[0]["first"], "h200-bh-20261126");
@@ -290,4 +272,18 @@ fn fidelity_compares_two_visits_to_one_gpu() {
             assert_eq!(r["same_direction"], 1.0, "{r}");
         }
     }
+}
+
+/// `advise experiment --exp fidelity --json` on two datasets.
+fn fidelity_of(a: &str, b: &str) -> serde_json::Value {
+    crate::common::run_json([
+        "experiment",
+        "--exp",
+        "fidelity",
+        "--json",
+        "--dataset",
+        a,
+        "--dataset",
+        b,
+    ])
 }

@@ -35,14 +35,39 @@ const GPU_DATASETS: [&str; 2] = ["datasets/h200-nb-20261126", "datasets/h200-bh-
 /// How the demo names a measured NB/BH campaign's results.
 const GPU_LABEL: &str = "H200, measured";
 
-/// The measured NB campaign with profiled replicates (an NVIDIA H100): experiments 1-3.
-const REPLICATE_DATASETS: [&str; 1] = ["datasets/h100-nb-20261126"];
+/// A measured campaign with profiled replicates: the thesis's experiments 1-3 (those its
+/// profiled runs allow) on one program, and the demo's note on it.
+struct Replicates {
+    dataset: &'static str,
+    program: &'static str,
+    experiments: &'static str,
+    label: &'static str,
+    note: &'static str,
+}
 
-/// How the demo names its results.
-const REPLICATE_LABEL: &str = "H100, measured";
-
-/// The measured BH campaign with two profiled runs (a second H200 visit): experiments 1 and 2.
-const BH_REPLICATE_DATASETS: [&str; 1] = ["datasets/h200-bh-20261126-2"];
+/// NB on an NVIDIA H100 (3 profiled runs), BH on an H200 (2).
+const REPLICATES: [Replicates; 2] = [
+    Replicates {
+        dataset: "datasets/h100-nb-20261126",
+        program: "NB",
+        experiments: "1,2,3",
+        label: "H100, measured",
+        note: "Measured NB data with profiled replicates: the 64 NB variants timed 3 times and \
+               profiled 3 times on an NVIDIA H100 with CUDA 13.0, one input \
+               (datasets/h100-nb-20261126/PROVENANCE.md): the thesis's experiments 1-3, which \
+               train on one profiled run and test on another, on real hardware.",
+    },
+    Replicates {
+        dataset: "datasets/h200-bh-20261126-2",
+        program: "BH",
+        experiments: "1,2",
+        label: GPU_LABEL,
+        note: "Measured BH data with profiled replicates: 52 of the 64 BH variants timed 3 times \
+               and profiled twice on an NVIDIA H200 with CUDA 13.0, one input \
+               (datasets/h200-bh-20261126-2/PROVENANCE.md): the thesis's experiments 1 and 2 on \
+               its own irregular program, on real hardware.",
+    },
+];
 
 /// One experiment run of the demo: its datasets, experiments, program (or all) and how its
 /// results are named (`None`: after the pool).
@@ -186,47 +211,26 @@ fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
         }
         runs.push(DemoRun::new(gpu.clone(), "5,6", None, Some(GPU_LABEL)));
     }
-    let replicates = present(&REPLICATE_DATASETS);
     // The two GPUs on NB's variant pairs, beside the simulator against the H200.
     let mut gpus = Vec::new();
-    if let (Some(h100), Some(h200)) = (replicates.first(), gpu.first()) {
+    if let (Some(h100), Some(h200)) = (present(&[REPLICATES[0].dataset]).first(), gpu.first()) {
         gpus = agreement_between(
             &load_pools(std::slice::from_ref(h100))?,
             &load_pools(std::slice::from_ref(h200))?,
         );
     }
-    if !replicates.is_empty() {
-        notes.push(
-            "Measured NB data with profiled replicates: the 64 NB variants timed 3 times and \
-             profiled 3 times on an NVIDIA H100 with CUDA 13.0, one input \
-             (datasets/h100-nb-20261126/PROVENANCE.md): the thesis's experiments 1-3, which \
-             train on one profiled run and test on another, on real hardware."
-                .to_string(),
-        );
-        notes.extend(super::data_notes::data_notes(&replicates)?);
-        runs.push(DemoRun::new(
-            replicates,
-            "1,2,3",
-            Some("NB"),
-            Some(REPLICATE_LABEL),
-        ));
-    }
-    let bh_replicates = present(&BH_REPLICATE_DATASETS);
-    if !bh_replicates.is_empty() {
-        notes.push(
-            "Measured BH data with profiled replicates: 52 of the 64 BH variants timed 3 times \
-             and profiled twice on an NVIDIA H200 with CUDA 13.0, one input \
-             (datasets/h200-bh-20261126-2/PROVENANCE.md): the thesis's experiments 1 and 2 on \
-             its own irregular program, on real hardware."
-                .to_string(),
-        );
-        notes.extend(super::data_notes::data_notes(&bh_replicates)?);
-        runs.push(DemoRun::new(
-            bh_replicates,
-            "1,2",
-            Some("BH"),
-            Some(GPU_LABEL),
-        ));
+    for r in &REPLICATES {
+        let dataset = present(&[r.dataset]);
+        if !dataset.is_empty() {
+            notes.push(r.note.to_string());
+            notes.extend(super::data_notes::data_notes(&dataset)?);
+            runs.push(DemoRun::new(
+                dataset,
+                r.experiments,
+                Some(r.program),
+                Some(r.label),
+            ));
+        }
     }
     notes.push(
         "Measured data: KTT 2.1 tuning spaces (convolution, pnpoly) on an NVIDIA GeForce RTX 2080 \

@@ -31,7 +31,16 @@ fn suggest_from(input: &[&str], json: bool) -> assert_cmd::assert::Assert {
 
 /// The JSON of `suggest --json` on a page, and the names of its suggestions in order.
 fn suggestions(page: &str) -> (serde_json::Value, Vec<String>) {
-    let out = suggest(page, true).success().get_output().stdout.clone();
+    suggestions_from(&["--ncu-csv", page])
+}
+
+/// The same for any input (`--profile FILE`, ...).
+fn suggestions_from(input: &[&str]) -> (serde_json::Value, Vec<String>) {
+    let out = suggest_from(input, true)
+        .success()
+        .get_output()
+        .stdout
+        .clone();
     let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
     let names = v["suggestions"]
         .as_array()
@@ -331,20 +340,7 @@ fn shipped_advisor() -> advise::recommend::bundle::Advisor {
 /// every sample the shipped advisor learned WARP from: none has a zero divergent share.
 #[test]
 fn warp_needs_divergent_branches_in_the_profile() {
-    let names = |profile: &str| -> Vec<String> {
-        let out = suggest_from(&["--profile", profile], true)
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
-        v["suggestions"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|s| s["optimization"].as_str().unwrap().to_string())
-            .collect()
-    };
+    let names = |profile: &str| suggestions_from(&["--profile", profile]).1;
     let matmul = names("datasets/verify-20261126/profiles/matMul-Gm/ncu.csv");
     assert!(
         !matmul.is_empty() && !matmul.contains(&"WARP".to_string()),
@@ -353,10 +349,7 @@ fn warp_needs_divergent_branches_in_the_profile() {
     let bh = names("datasets/h200-bh-20261126-2/raw/ncu_BH_000000_100000x2_run1.csv.gz");
     assert!(bh.contains(&"WARP".to_string()), "{bh:?}");
 
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let advisor =
-        advise::recommend::bundle::Advisor::load(&root.join("models/default.advisor.json.gz"))
-            .unwrap();
+    let advisor = shipped_advisor();
     let j = advisor
         .features
         .iter()

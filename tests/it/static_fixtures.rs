@@ -273,3 +273,48 @@ fn sort_and_warp_need_a_data_dependent_walk() {
         );
     }
 }
+
+/// The text table shows the indirection counts on PTX, and "-" for a bare cubin, which has
+/// no virtual registers to follow.
+#[test]
+fn the_table_shows_dependent_loads_and_data_branches_on_ptx_only() {
+    let table = |file: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_advise"))
+            .args(["-q", "static"])
+            .arg(fixture(file))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    // Each kernel's row `name`: its two columns (PTX, SASS).
+    let rows = |text: &str, name: &str| -> Vec<Vec<String>> {
+        text.lines()
+            .filter_map(|l| l.strip_prefix(name))
+            .map(|rest| rest.split_whitespace().map(String::from).collect())
+            .collect()
+    };
+    // clear, bounding_box, build_tree, summarize, sort_bodies, force, integrate: the tree's
+    // building, summary, sorting and walk load through loaded indices.
+    let bh = table("bh_000000_sm90.ptx");
+    let dependent: Vec<bool> = rows(&bh, "dependent loads")
+        .iter()
+        .map(|r| r[0] != "0")
+        .collect();
+    assert_eq!(
+        dependent,
+        [false, false, true, true, true, true, false],
+        "{bh}"
+    );
+    assert!(rows(&bh, "data branches").iter().all(|r| r[1] == "-"));
+    if !have(nvcc::cuobjdump(), "cuobjdump") {
+        return;
+    }
+    let cubin = table("nb_opt_fastmath_sm90.cubin");
+    assert_eq!(rows(&cubin, "dependent loads"), [["-", "-"]]);
+    assert_eq!(rows(&cubin, "data branches"), [["-", "-"]]);
+}

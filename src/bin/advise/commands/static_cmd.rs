@@ -57,6 +57,8 @@ pub fn render(a: &Analysis) -> String {
         let mut tab = TextTable::new(["metric", "value", "sass"]);
         let s = k.sass.as_ref();
         let f = |v: f64| format!("{v:.3}");
+        // Counted on PTX only: a bare cubin has no virtual registers to follow.
+        let ptx_only = |v: u64| opt((m.source == "ptx").then_some(v));
         let rows: Vec<(&str, String, String)> = vec![
             (
                 "instructions",
@@ -118,6 +120,9 @@ pub fn render(a: &Analysis) -> String {
                 m.constant_loads.to_string(),
                 opt(s.map(|s| s.constant_loads)),
             ),
+            // static_analysis::dataflow
+            ("dependent loads", ptx_only(m.dependent_loads), "-".into()),
+            ("data branches", ptx_only(m.data_branches), "-".into()),
         ];
         for (name, a, b) in rows {
             tab.push([name.to_string(), a, b]);

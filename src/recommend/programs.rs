@@ -110,9 +110,6 @@ pub(super) fn nested_choice(
     let mut programs: Vec<&str> = (0..idx.len()).map(program).collect();
     programs.sort_unstable();
     programs.dedup();
-    // Counted where `validate` judges: the measured samples where there are any.
-    let judged =
-        super::validation::rule_basis(&(0..idx.len()).collect::<Vec<_>>(), &measured(pool, idx));
     let (mut right, mut all) = (0, 0);
     for held in &programs {
         let rest: Vec<usize> = (0..idx.len()).filter(|&k| program(k) != *held).collect();
@@ -156,7 +153,13 @@ pub(super) fn nested_choice(
         } else {
             &outer.points
         };
-        for k in judged.iter().copied().filter(|&k| program(k) == *held) {
+        // Counted where `outer` was judged: the measured samples where there are any.
+        for k in outer
+            .judged
+            .iter()
+            .copied()
+            .filter(|&k| program(k) == *held)
+        {
             right += usize::from(answered[k].correct);
             all += 1;
         }

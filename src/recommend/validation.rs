@@ -64,6 +64,9 @@ pub struct Outcome {
     /// direction), with raw scores formed from the rule's accuracy: the points of an
     /// optimization whose suggestions follow the rule (`follows_rule`).
     pub rule_points: Vec<Point>,
+    /// The rows the validation was judged on (`rule_basis`: the measured ones where there are
+    /// any), ascending; `points` and `rule_points` cover every row.
+    pub judged: Vec<usize>,
 }
 
 /// Whether suggestions should follow the majority rule rather than the model: unless the
@@ -247,6 +250,7 @@ pub fn validate(
         },
         points,
         rule_points,
+        judged,
     }))
 }
 

@@ -35,13 +35,8 @@ pub fn default_inputs(root: &Path) -> (Vec<PathBuf>, Vec<GpuPair>) {
             }
         }
     }
-    let name = |p: &Path| -> String {
-        p.file_name()
-            .map(|n| n.to_string_lossy().to_string())
-            .unwrap_or_default()
-    };
     let stem = |p: &Path| -> String {
-        let name = name(p);
+        let name = folder_name(p);
         name.rsplit_once('-')
             .map(|(s, _)| s.to_string())
             .unwrap_or(name)
@@ -64,8 +59,8 @@ pub fn default_inputs(root: &Path) -> (Vec<PathBuf>, Vec<GpuPair>) {
     let mut away: std::collections::BTreeMap<String, Vec<PathBuf>> = Default::default();
     for a in &with_counters {
         for b in &with_counters {
-            if stem(b) == name(a) && !numbered_repeat(&name(a), &name(b)) {
-                let machine = name(b)[name(a).len()..].to_string();
+            if stem(b) == folder_name(a) && !numbered_repeat(&folder_name(a), &folder_name(b)) {
+                let machine = folder_name(b)[folder_name(a).len()..].to_string();
                 home.push((machine.clone(), a.clone()));
                 away.entry(machine).or_default().push(b.clone());
             }
@@ -93,9 +88,7 @@ pub fn harness_gpu_pairs(with_counters: &[PathBuf]) -> Vec<GpuPair> {
     // gpu -> program -> folders
     let mut by_gpu: BTreeMap<String, BTreeMap<String, Vec<PathBuf>>> = BTreeMap::new();
     for d in with_counters {
-        let Some(name) = d.file_name().map(|n| n.to_string_lossy().to_string()) else {
-            continue;
-        };
+        let name = folder_name(d);
         let parts: Vec<&str> = name.split('-').collect();
         let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
         // A second campaign of the day is `<gpu>-<program>-<yyyymmdd>-<n>` (scripts/gpu/unpack.sh).
@@ -134,6 +127,13 @@ pub fn harness_gpu_pairs(with_counters: &[PathBuf]) -> Vec<GpuPair> {
     pairs
 }
 
+/// A dataset folder's own name ("" where the path has none).
+fn folder_name(p: &Path) -> String {
+    p.file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default()
+}
+
 /// Whether folder name `name` is `base-<n>`: a numbered second campaign of `base` on the
 /// same GPU (scripts/gpu/unpack.sh), not another machine.
 fn numbered_repeat(base: &str, name: &str) -> bool {
@@ -145,15 +145,10 @@ fn numbered_repeat(base: &str, name: &str) -> bool {
 /// Two campaigns of one program on the same GPU, `X` and a numbered `X-<n>`: how far a second
 /// visit reproduces the first.
 pub fn repeated_campaigns(dirs: &[PathBuf]) -> Vec<GpuPair> {
-    let name = |p: &PathBuf| {
-        p.file_name()
-            .map(|n| n.to_string_lossy().to_string())
-            .unwrap_or_default()
-    };
     let mut pairs = Vec::new();
     for a in dirs {
         for b in dirs {
-            if numbered_repeat(&name(a), &name(b)) {
+            if numbered_repeat(&folder_name(a), &folder_name(b)) {
                 pairs.push((vec![a.clone()], vec![b.clone()]));
             }
         }

@@ -1,7 +1,8 @@
 # Sourced by the GPU scripts (from the repository root): sets ADVISE to the advise binary
-# carried to the GPU machine, or leaves it empty. The device tool carries at most 64 MiB with
-# the working tree (52 MiB on 2026-11-26) and the release binary is 12 MiB, so carry a
-# stripped, compressed one (about 4 MiB), made on the CPU machine by
+# carried to the GPU machine, or ends the script that sourced it with a message. The device
+# tool carries at most 64 MiB with the working tree (52 MiB on 2026-11-26) and the release
+# binary is 12 MiB, so carry a stripped, compressed one (about 4 MiB), made on the CPU
+# machine by
 #
 #   cargo build --release && mkdir -p build && strip -o build/advise target/release/advise \
 #       && gzip -nf9 build/advise      # gives build/advise.gz; carry build/advise.gz
@@ -20,3 +21,7 @@ if [ -z "${ADVISE:-}" ]; then
         fi
     done
 fi
+[ -n "${ADVISE:-}" ] || {
+    echo "$(basename "$0" .sh): no advise binary: carry build/advise.gz (scripts/gpu/advise-binary.sh)" >&2
+    exit 2
+}

@@ -20,7 +20,8 @@
 # the full campaign.
 #
 # Before the visit, on the CPU machine: build the release binary and carry it compressed as
-# build/advise.gz (scripts/gpu/advise-binary.sh has the commands; or pass ADVISE=/path). The machine has CUDA 13 (nvcc, ncu) but no cargo and no network.
+# build/advise.gz (scripts/gpu/advise-binary.sh has the commands; or pass ADVISE=/path). The
+# machine has CUDA 13 (nvcc, ncu) but no cargo and no network.
 #
 # Each `collect` stops itself after LIMIT seconds (default 510) and packs what it has; calling
 # it again on the same (still warm) machine resumes where it stopped. If the machine was lost,
@@ -43,7 +44,6 @@ export PATH="$PATH:/usr/local/cuda/bin"
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT"
 . scripts/gpu/advise-binary.sh
-[ -n "${ADVISE:-}" ] || { echo "no advise binary: carry build/advise.gz (scripts/gpu/advise-binary.sh)" >&2; exit 2; }
 OUT="${OUT:-$ROOT/gpu-out}"
 CAMPAIGN="${CAMPAIGN:-h100-$(date -u +%Y%m%d)}"
 # On the GPU machine under build/ (ignored by git): the device tool copies the working tree anew

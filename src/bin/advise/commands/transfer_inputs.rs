@@ -59,7 +59,7 @@ pub fn default_inputs(root: &Path) -> (Vec<PathBuf>, Vec<GpuPair>) {
     let mut away: std::collections::BTreeMap<String, Vec<PathBuf>> = Default::default();
     for a in &with_counters {
         for b in &with_counters {
-            if stem(b) == folder_name(a) && !numbered_repeat(&folder_name(a), &folder_name(b)) {
+            if stem(b) == folder_name(a) && visit_of(&folder_name(b)).1 == 1 {
                 let machine = folder_name(b)[folder_name(a).len()..].to_string();
                 home.push((machine.clone(), a.clone()));
                 away.entry(machine).or_default().push(b.clone());
@@ -134,21 +134,28 @@ fn folder_name(p: &Path) -> String {
         .unwrap_or_default()
 }
 
-/// Whether folder name `name` is `base-<n>`: a numbered second campaign of `base` on the
-/// same GPU (scripts/gpu/unpack.sh), not another machine.
-fn numbered_repeat(base: &str, name: &str) -> bool {
-    name.strip_prefix(base)
-        .and_then(|rest| rest.strip_prefix('-'))
-        .is_some_and(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()))
+/// A campaign folder's name as (the first campaign's name, visit number): `X-<n>` after a
+/// `<gpu>-<program>-<yyyymmdd>` name `X` is visit `n` of `X` (scripts/gpu/unpack.sh), any
+/// other name visit 1 of itself.
+fn visit_of(name: &str) -> (&str, u32) {
+    let date = |s: &str| s.len() == 8 && s.bytes().all(|c| c.is_ascii_digit());
+    match name.rsplit_once('-') {
+        Some((base, n)) if n.len() < 8 && base.rsplit('-').next().is_some_and(date) => {
+            n.parse().map_or((name, 1), |n| (base, n))
+        }
+        _ => (name, 1),
+    }
 }
 
-/// Two campaigns of one program on the same GPU, `X` and a numbered `X-<n>`: how far a second
-/// visit reproduces the first.
+/// Every two campaigns of one program on the same GPU, `X` and a numbered `X-<n>` or `X-<m>`
+/// and `X-<n>` (m < n): how far a later visit reproduces an earlier one.
 pub fn repeated_campaigns(dirs: &[PathBuf]) -> Vec<GpuPair> {
     let mut pairs = Vec::new();
     for a in dirs {
         for b in dirs {
-            if numbered_repeat(&folder_name(a), &folder_name(b)) {
+            let (name_a, name_b) = (folder_name(a), folder_name(b));
+            let ((base_a, visit_a), (base_b, visit_b)) = (visit_of(&name_a), visit_of(&name_b));
+            if base_a == base_b && visit_a < visit_b {
                 pairs.push((vec![a.clone()], vec![b.clone()]));
             }
         }
@@ -217,5 +224,21 @@ mod tests {
             repeated_campaigns(&found),
             vec![(vec![d("h300-bh-20270101")], vec![d("h300-bh-20270101-2")])]
         );
+        let three = [
+            d("x-bh-20270101-3"),
+            d("x-bh-20270101"),
+            d("x-bh-20270101-2"),
+        ];
+        assert_eq!(
+            repeated_campaigns(&three),
+            vec![
+                (vec![d("x-bh-20270101")], vec![d("x-bh-20270101-3")]),
+                (vec![d("x-bh-20270101")], vec![d("x-bh-20270101-2")]),
+                (vec![d("x-bh-20270101-2")], vec![d("x-bh-20270101-3")]),
+            ]
+        );
+        assert_eq!(visit_of("h200-bh-20261126"), ("h200-bh-20261126", 1));
+        assert_eq!(visit_of("h200-bh-20261126-12"), ("h200-bh-20261126", 12));
+        assert_eq!(visit_of("sim-qv100-nb"), ("sim-qv100-nb", 1));
     }
 }

@@ -28,8 +28,9 @@ step "statuner"
 [ "${1:-}" = "--fast" ] && exit 0
 
 step "default advisor"
-# Every campaign with counters (h200-bh-20261126-2 is 52 of 64 variants, the H200's second BH
-# campaign, with two profiled runs; its variants share fold groups with the first's). Left out: datasets/h100-bh-20261126, 22 of the 64 BH
+# Every campaign with counters (h200-bh-20261126-2 and -3 are 52 and 58 of 64 variants, the
+# H200's second and third BH campaigns, with two and three profiled runs; their variants share
+# fold groups with the first's). Left out: datasets/h100-bh-20261126, 22 of the 64 BH
 # variants (the first in bit order): two of its 6 WARP samples (speedups 0.91 and 0.81) become
 # IBk's nearest neighbour for 44 WARP predictions of simulated BH samples, all of them wrong
 # (grouped 10-fold, portable view, sim-qv100-bh + h200-bh: WARP 78.4% without it, 43.6% with
@@ -38,7 +39,8 @@ step "default advisor"
     --dataset datasets/ktt-coulomb-rtx2080ti --dataset datasets/kt-dedispersion-a100 \
     --dataset datasets/sim-qv100-nb --dataset datasets/sim-qv100-bh \
     --dataset datasets/h200-nb-20261126 --dataset datasets/h200-bh-20261126 \
-    --dataset datasets/h200-bh-20261126-2 --dataset datasets/h100-nb-20261126 \
+    --dataset datasets/h200-bh-20261126-2 --dataset datasets/h200-bh-20261126-3 \
+    --dataset datasets/h100-nb-20261126 \
     --dataset datasets/xplacer-bfs-v100-lassen --dataset datasets/xplacer-cfd-v100-lassen \
     --dataset datasets/xplacer-gaussian-v100-lassen --dataset datasets/xplacer-hotspot-v100-lassen \
     -o models/default.advisor.json.gz > "$R/train.txt"
@@ -85,17 +87,19 @@ rm -rf reports/thesis-experiments reports/thesis-experiments-h200 reports/sugges
 # must stay under 64 MiB.
 "$A" -q experiment --dataset datasets/h100-nb-20261126 --exp 1,2,3 --method ibk,m5p \
     > reports/thesis-experiments-h100.txt
-# The same for BH's two profiled runs on the H200 (experiments 1 and 2; text only).
-"$A" -q experiment --dataset datasets/h200-bh-20261126-2 --exp 1,2 --method ibk,m5p \
+# The same for BH's three profiled runs on the H200 (text only).
+"$A" -q experiment --dataset datasets/h200-bh-20261126-3 --exp 1,2,3 --method ibk,m5p \
     > reports/thesis-experiments-h200-bh.txt
 # A suggestion report for a real profile: the GPGPU-Sim log of NB's baseline (simulated).
 mkdir -p reports/suggestions
 "$A" -q suggest --profile tests/fixtures/gpgpusim/gpgpusim_SM7_QV100x2_NB_000000_512.log.gz \
     --report-dir reports/suggestions > reports/suggestions/terminal.txt
 # The same for a profile measured on a GPU, of a program the advisor has never seen: a matrix
-# multiply on the H200 (datasets/verify-20261126).
+# multiply on the H200 (datasets/verify-20261126), with its source as verify-advice.sh gives it
+# (optimizations with nothing to apply to in the source, such as SORT and WARP, are left out).
 rm -rf reports/suggestions-matmul-h200 && mkdir -p reports/suggestions-matmul-h200
 "$A" -q suggest --profile datasets/verify-20261126/profiles/matMul-Gm/ncu.csv \
+    --source variants/verify/matmul/matMul-Gm.cu \
     --report-dir reports/suggestions-matmul-h200 > reports/suggestions-matmul-h200/terminal.txt
 step "advice against reality, today's advisor on the measured profiles of datasets/verify-*"
 for v in datasets/verify-*/; do

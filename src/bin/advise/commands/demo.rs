@@ -5,8 +5,8 @@
 //! everywhere), then the experiments that the measured NB/BH campaign on an NVIDIA H200 allows
 //! (`datasets/h200-*`: one input with counters, so experiments 5 and 6) and its fidelity
 //! table, experiments 1-3 on the NB campaign with profiled replicates on an NVIDIA H100
-//! (`datasets/h100-nb-20261126`) and 1-2 on the BH campaign with two profiled runs on an H200
-//! (`datasets/h200-bh-20261126-2`), then the real KTT tuning spaces in `datasets/` (convolution and pnpoly on an
+//! (`datasets/h100-nb-20261126`) and on the BH campaign with three profiled runs on an H200
+//! (`datasets/h200-bh-20261126-3`), then the real KTT tuning spaces in `datasets/` (convolution and pnpoly on an
 //! RTX 2080 Ti, with Nsight Compute counters per configuration): grouped 10-fold
 //! cross-validation on each and leave one program out across the two, every method beside the
 //! four baselines, with the report in `reports/demo/`. `advise demo --fixtures` instead parses
@@ -45,7 +45,7 @@ struct Replicates {
     note: &'static str,
 }
 
-/// NB on an NVIDIA H100 (3 profiled runs), BH on an H200 (2).
+/// NB on an NVIDIA H100, BH on an H200 (3 profiled runs each).
 const REPLICATES: [Replicates; 2] = [
     Replicates {
         dataset: "datasets/h100-nb-20261126",
@@ -58,14 +58,14 @@ const REPLICATES: [Replicates; 2] = [
                train on one profiled run and test on another, on real hardware.",
     },
     Replicates {
-        dataset: "datasets/h200-bh-20261126-2",
+        dataset: "datasets/h200-bh-20261126-3",
         program: "BH",
-        experiments: "1,2",
+        experiments: "1,2,3",
         label: GPU_LABEL,
-        note: "Measured BH data with profiled replicates: 52 of the 64 BH variants timed 3 times \
-               and profiled twice on an NVIDIA H200 with CUDA 13.0, one input \
-               (datasets/h200-bh-20261126-2/PROVENANCE.md): the thesis's experiments 1 and 2 on \
-               its own irregular program, on real hardware.",
+        note: "Measured BH data with profiled replicates: 58 of the 64 BH variants timed 3 times \
+               and profiled 3 times on an NVIDIA H200 with CUDA 13.0, one input \
+               (datasets/h200-bh-20261126-3/PROVENANCE.md): the thesis's experiments 1-3 on its \
+               own irregular program, on real hardware.",
     },
 ];
 

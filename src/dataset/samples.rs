@@ -93,6 +93,23 @@ pub struct SpeedupSample {
     /// The speedup's range over repetitions (slowest v / fastest partner and the reverse),
     /// where both timings record repetitions: a range containing 1.0 is no clear effect.
     pub speedup_range: Option<(f64, f64)>,
+    /// The dataset the sample came from, where a merged pool holds two campaigns of its
+    /// program and input (two visits to one GPU): their samples share keys. Empty otherwise.
+    pub campaign: String,
+}
+
+impl SpeedupSample {
+    /// How reports and validation name the sample: program/input/run/variant, with
+    /// `@campaign` where a merged pool needs it to tell two campaigns' samples apart.
+    pub fn id(&self) -> String {
+        let k = &self.key;
+        let id = format!("{}/{}/{}/{}", k.program, k.input, k.run, k.variant);
+        if self.campaign.is_empty() {
+            id
+        } else {
+            format!("{id}@{}", self.campaign)
+        }
+    }
 }
 
 /// Samples of one switch and the pairs that could not be formed.
@@ -149,6 +166,7 @@ pub fn pair(table: &FeatureTable, switch: &Switch) -> Result<SampleSet> {
                     (Some((lo, hi)), Some((plo, phi))) if plo > 0.0 => Some((lo / phi, hi / plo)),
                     _ => None,
                 },
+                campaign: String::new(),
             }),
             _ => set.unpaired += 1,
         }

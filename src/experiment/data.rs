@@ -325,10 +325,27 @@ pub fn merge(mut pools: Vec<SamplePool>) -> Result<SamplePool> {
         1 => normalizers.into_iter().next().flatten(),
         _ => Some("mixed (each dataset its own)".into()),
     };
+    // Where two pools hold one program and input (two visits to one GPU), their samples share
+    // keys: each such sample is marked with its pool, so ids and McNemar's pairs stay apart.
+    let mut holders: BTreeMap<(String, String), BTreeSet<usize>> = BTreeMap::new();
+    for (n, p) in pools.iter().enumerate() {
+        for s in &p.samples {
+            holders
+                .entry((s.key.program.clone(), s.key.input.clone()))
+                .or_default()
+                .insert(n);
+        }
+    }
     for p in pools {
         let remap = remapper(&p.columns, &columns);
         for mut s in p.samples {
             s.features = remap(&s.features);
+            if holders
+                .get(&(s.key.program.clone(), s.key.input.clone()))
+                .is_some_and(|h| h.len() > 1)
+            {
+                s.campaign = p.name.clone();
+            }
             merged.samples.push(s);
         }
         for sw in p.switches {
@@ -361,6 +378,7 @@ mod tests {
             features: Vec::new(),
             speedup: 1.5,
             speedup_range: None,
+            campaign: String::new(),
         };
         let mut p = SamplePool::of_samples(vec![sample], "S");
         if simulated {
@@ -380,5 +398,30 @@ mod tests {
         .unwrap();
         let origin: Vec<bool> = m.samples.iter().map(|s| m.simulated.has(s)).collect();
         assert_eq!(origin, [true, false, true, false]);
+        assert!(m.samples.iter().all(|s| s.campaign.is_empty()));
+    }
+
+    #[test]
+    fn merged_pools_of_two_visits_to_one_gpu_tell_their_samples_apart() {
+        let visit = |name: &str, input: &str| {
+            let mut p = pool("BH", input, false);
+            p.name = name.into();
+            p
+        };
+        let m = merge(vec![
+            visit("h200-bh-1", "bodies=100000"),
+            visit("h200-bh-1-2", "bodies=100000"),
+            visit("h100-bh-1", "bodies=50000"),
+        ])
+        .unwrap();
+        let ids: Vec<String> = m.samples.iter().map(SpeedupSample::id).collect();
+        assert_eq!(
+            ids,
+            [
+                "BH/bodies=100000/1/0@h200-bh-1",
+                "BH/bodies=100000/1/0@h200-bh-1-2",
+                "BH/bodies=50000/1/0",
+            ]
+        );
     }
 }

@@ -239,6 +239,7 @@ mod tests {
             features: Vec::new(),
             speedup,
             speedup_range: None,
+            campaign: String::new(),
         }
     }
 

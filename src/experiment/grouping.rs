@@ -260,6 +260,7 @@ mod tests {
                     features: vec![Some(f64::from(v))],
                     speedup: 1.1,
                     speedup_range: None,
+                    campaign: String::new(),
                 });
             }
         }
@@ -318,6 +319,7 @@ mod tests {
             features: vec![Some(1.0)],
             speedup: 0.9,
             speedup_range: None,
+            campaign: String::new(),
         };
         let pool = SamplePool {
             name: "synthetic".into(),

@@ -86,6 +86,7 @@ mod tests {
             features: vec![Some(b as f64)],
             speedup: 1.1,
             speedup_range: None,
+            campaign: String::new(),
         };
         let mut samples = Vec::new();
         for (p, sw) in [

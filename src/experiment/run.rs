@@ -105,10 +105,7 @@ fn result_of(
                 ),
             };
             out.push(SampleResult {
-                id: format!(
-                    "{}/{}/{}/{}",
-                    s.key.program, s.key.input, s.key.run, s.key.variant
-                ),
+                id: s.id(),
                 predicted,
                 actual: s.speedup,
                 recommended,
@@ -117,10 +114,7 @@ fn result_of(
                     .is_some_and(|(lo, hi)| lo <= 1.0 && hi >= 1.0),
                 choice: fold.choice.clone(),
                 group: groups[i],
-                variant_key: format!(
-                    "{}|{}/{}/{}/{}",
-                    fold.choice, s.key.program, s.key.input, s.key.run, s.key.variant
-                ),
+                variant_key: format!("{}|{}", fold.choice, s.id()),
             });
         }
     }

@@ -229,6 +229,7 @@ mod tests {
             features: vec![Some(1.0)],
             speedup: 1.0,
             speedup_range: None,
+            campaign: String::new(),
         }
     }
 

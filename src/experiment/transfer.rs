@@ -208,6 +208,7 @@ mod tests {
                 features: vec![Some(b as f64)],
                 speedup: speedup(b),
                 speedup_range: None,
+                campaign: String::new(),
             })
             .collect();
         SamplePool {

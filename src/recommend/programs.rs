@@ -230,6 +230,7 @@ mod tests {
                     features: Vec::new(),
                     speedup: s,
                     speedup_range: None,
+                    campaign: String::new(),
                 });
                 let mut step = StepValues::new(6.0, 1.0);
                 step.occupancy = match k {
@@ -276,6 +277,7 @@ mod tests {
                     features: vec![Some(f)],
                     speedup: s,
                     speedup_range: None,
+                    campaign: String::new(),
                 });
                 x.push(vec![f]);
                 y.push(s);

@@ -278,6 +278,7 @@ mod tests {
                     features: Vec::new(),
                     speedup: if up { 1.3 } else { 0.8 },
                     speedup_range: None,
+                    campaign: String::new(),
                 });
                 let mut step = StepValues::new(f64::from(5 + (k / 2) % 4), 1.0);
                 step.occupancy = Some(if up { 0.4 } else { -0.4 });
@@ -326,6 +327,7 @@ mod tests {
                         features: Vec::new(),
                         speedup: if *level < 256.0 { 1.3 } else { 0.8 },
                         speedup_range: None,
+                        campaign: String::new(),
                     });
                     steps.push(Some(StepValues::new(level.log2(), 1.0)));
                 }

@@ -348,8 +348,13 @@ fn sample_id(pool: &SamplePool, i: usize) -> String {
     } else {
         ""
     };
+    let campaign = if s.campaign.is_empty() {
+        String::new()
+    } else {
+        format!(" in {}", s.campaign)
+    };
     format!(
-        "{} {} run {} {} ({}{origin})",
+        "{} {} run {} {} ({}{origin}){campaign}",
         s.key.program, s.key.input, s.key.run, s.key.variant, s.switch
     )
 }

@@ -274,6 +274,72 @@ fn fidelity_compares_two_visits_to_one_gpu() {
     }
 }
 
+/// Two campaigns of one program and input on one GPU share sample keys; pooled, each sample
+/// keeps its own id, so McNemar pairs every method's answer with the majority rule's on the
+/// same sample: the discordant counts differ by exactly the difference in right answers.
+#[test]
+fn pooled_visits_to_one_gpu_pair_mcnemar_on_the_same_samples() {
+    let v = crate::common::run_json([
+        "experiment",
+        "--exp",
+        "kfold",
+        "--method",
+        "ibk",
+        "--json",
+        "--dataset",
+        "datasets/h200-bh-20261126",
+        "--dataset",
+        "datasets/h200-bh-20261126-2",
+    ]);
+    let results: Vec<&serde_json::Value> = v["experiments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|e| e.as_array().map_or_else(|| vec![e], |a| a.iter().collect()))
+        .collect();
+    let right = |r: &serde_json::Value| {
+        let n: usize = r["optimizations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["samples"].as_array().unwrap().len())
+            .sum();
+        (r["total"]["accuracy"].as_f64().unwrap() * n as f64).round() as i64
+    };
+    let majority = results
+        .iter()
+        .find(|r| r["method"] == "baseline:majority")
+        .unwrap();
+    for r in results
+        .iter()
+        .filter(|r| r["method"] == "ibk" || r["method"] == "baseline:always")
+    {
+        for o in r["optimizations"].as_array().unwrap() {
+            let mut ids: Vec<String> = o["samples"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| format!("{}|{}", s["choice"], s["id"]))
+                .collect();
+            let n = ids.len();
+            ids.sort();
+            ids.dedup();
+            assert_eq!(ids.len(), n, "{} {}", r["method"], o["name"]);
+        }
+        let m = &r["vs_majority"];
+        let (this, maj) = (
+            m["only_this"].as_i64().unwrap(),
+            m["only_majority"].as_i64().unwrap(),
+        );
+        assert_eq!(
+            this - maj,
+            right(r) - right(majority),
+            "{}: {m}",
+            r["method"]
+        );
+    }
+}
+
 /// `advise experiment --exp fidelity --json` on two datasets.
 fn fidelity_of(a: &str, b: &str) -> serde_json::Value {
     crate::common::run_json([

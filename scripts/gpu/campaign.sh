@@ -17,7 +17,9 @@
 # inputs (default 100000:2 and 250000:2, of the thesis's Table 4.2), QUICK_RUNS runs (default 2)
 # of which QUICK_PROFILE_RUNS are profiled (default 1; the thesis's experiments 1 and 2 need 2,
 # experiment 3 needs 3): all 64 variants of one program, verified, timed and profiled, before
-# the full campaign. METRICS=FILE profiles another ncu metric list than variants/metrics.txt
+# the full campaign. QUICK_VARIANTS=A,B,... runs only those bit strings (to finish a campaign a
+# lost machine cut short: `advise merge` joins the two folders on the CPU machine afterwards).
+# METRICS=FILE profiles another ncu metric list than variants/metrics.txt
 # (e.g. without the eight smsp__sass_thread_inst_executed_op_<class>_pred_on counters, which make
 # BH's force kernel 2.6 times slower to profile on an H200).
 #
@@ -119,7 +121,7 @@ quick)
     set +e
     timeout --signal=TERM "$left" "$ADVISE" collect --program "$prog" --inputs "$inputs" \
         --runs "${QUICK_RUNS:-2}" --profile-runs "${QUICK_PROFILE_RUNS:-1}" --reps "$REPS" \
-        ${METRICS:+--metrics "$METRICS"} --resume --bin-dir "$BIN" --out "$WORK/quick-$prog" \
+        ${METRICS:+--metrics "$METRICS"} ${QUICK_VARIANTS:+--variants "$QUICK_VARIANTS"} --resume --bin-dir "$BIN" --out "$WORK/quick-$prog" \
         2>> "$WORK/quick-$prog.log"   # appended: a resumed campaign keeps every call's log
     rc=$?
     set -e

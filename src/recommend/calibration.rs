@@ -27,10 +27,24 @@ impl Calibration {
             .map(|p| (p.raw, if p.correct { 1.0 } else { 0.0 }))
             .collect();
         sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
+        // Equal scores are one point of their pooled share: many held-out predictions share a
+        // score (an optimization's accuracy wherever the profile lies close to its training
+        // data), and `apply` maps a score to one step, so a run of equal scores split over two
+        // steps by the order of its right and wrong predictions would all be given the lower.
+        let mut ties: Vec<(f64, f64, f64)> = Vec::new();
+        for (x, y) in sorted {
+            match ties.last_mut() {
+                Some(last) if last.2 == x => {
+                    last.0 += y;
+                    last.1 += 1.0;
+                }
+                _ => ties.push((y, 1.0, x)),
+            }
+        }
         // Pool adjacent violators: blocks of (sum, count, upper bound).
         let mut blocks: Vec<(f64, f64, f64)> = Vec::new();
-        for (x, y) in sorted {
-            blocks.push((y, 1.0, x));
+        for block in ties {
+            blocks.push(block);
             while blocks.len() > 1 {
                 let (s1, c1, _) = blocks[blocks.len() - 2];
                 let (s2, c2, b2) = blocks[blocks.len() - 1];
@@ -176,6 +190,17 @@ mod tests {
         assert!((c.apply(0.05) - 1.0 / 32.0).abs() < 1e-12, "{c:?}");
         assert!((c.apply(0.25) - 0.5).abs() < 1e-12, "{c:?}");
         assert!((c.apply(0.95) - 61.0 / 62.0).abs() < 1e-12, "{c:?}");
+    }
+
+    #[test]
+    fn equal_scores_share_one_step_whatever_the_order_of_their_outcomes() {
+        // 60 predictions at one score, the 30 wrong ones first, then 30 right ones at a higher
+        // score: the equal scores are right half the time, and the map says so.
+        let mut pts: Vec<Point> = (0..60).map(|i| pt(0.6, i >= 30, i)).collect();
+        pts.extend((0..30).map(|i| pt(0.9, true, 60 + i)));
+        let c = Calibration::fit(&pts);
+        assert!((c.apply(0.6) - 31.0 / 62.0).abs() < 1e-12, "{c:?}");
+        assert!((c.apply(0.9) - 31.0 / 32.0).abs() < 1e-12, "{c:?}");
     }
 
     #[test]

@@ -121,7 +121,8 @@ quick)
     set +e
     timeout --signal=TERM "$left" "$ADVISE" collect --program "$prog" --inputs "$inputs" \
         --runs "${QUICK_RUNS:-2}" --profile-runs "${QUICK_PROFILE_RUNS:-1}" --reps "$REPS" \
-        ${METRICS:+--metrics "$METRICS"} ${QUICK_VARIANTS:+--variants "$QUICK_VARIANTS"} --resume --bin-dir "$BIN" --out "$WORK/quick-$prog" \
+        ${METRICS:+--metrics "$METRICS"} ${QUICK_VARIANTS:+--variants "$QUICK_VARIANTS"} \
+        --resume --bin-dir "$BIN" --out "$WORK/quick-$prog" \
         2>> "$WORK/quick-$prog.log"   # appended: a resumed campaign keeps every call's log
     rc=$?
     set -e

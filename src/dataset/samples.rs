@@ -94,7 +94,8 @@ pub struct SpeedupSample {
     /// where both timings record repetitions: a range containing 1.0 is no clear effect.
     pub speedup_range: Option<(f64, f64)>,
     /// The dataset the sample came from, where a merged pool holds two campaigns of its
-    /// program and input (two visits to one GPU): their samples share keys. Empty otherwise.
+    /// program and input (two GPUs, or two visits to one): their samples share keys. Empty
+    /// otherwise.
     pub campaign: String,
 }
 

@@ -325,7 +325,7 @@ pub fn merge(mut pools: Vec<SamplePool>) -> Result<SamplePool> {
         1 => normalizers.into_iter().next().flatten(),
         _ => Some("mixed (each dataset its own)".into()),
     };
-    // Where two pools hold one program and input (two visits to one GPU), their samples share
+    // Where two pools hold one program and input (two GPUs, or two visits to one), their samples share
     // keys: each such sample is marked with its pool, so ids and McNemar's pairs stay apart.
     let mut holders: BTreeMap<(String, String), BTreeSet<usize>> = BTreeMap::new();
     for (n, p) in pools.iter().enumerate() {

@@ -11,6 +11,7 @@ use std::collections::HashMap;
 
 use super::data::{merge, SamplePool};
 use super::splits::{group_key, grouped_split, Fold};
+use super::stats::median;
 use crate::dataset::samples::SpeedupSample;
 use crate::error::{Error, Result};
 use advise_ml::SplitMix64;
@@ -69,8 +70,9 @@ pub fn across_sources(j: &Joined, train: &[usize], test: &[usize], name: &str) -
 
 /// Leave one GPU out: a pool with A's samples followed by the same samples carrying B's
 /// speedups, and `k` grouped folds per switch that train on the first kind and test on the
-/// second (`k` at most the switch's sample count). Samples of A without a timed partner on B
-/// are only ever trained on.
+/// second (`k` at most the switch's sample count). A twin carries B's median speedup where B
+/// pools several campaigns that measured it. Samples of A without a timed partner on B are
+/// only ever trained on.
 pub fn across_gpus(
     a: &SamplePool,
     b: &SamplePool,
@@ -79,7 +81,7 @@ pub fn across_gpus(
     name: &str,
 ) -> Result<(SamplePool, Vec<Fold>)> {
     let key = twin_key(a, b);
-    let target: HashMap<String, f64> = b.samples.iter().map(|s| (key(s), s.speedup)).collect();
+    let target = twin_speedups(b, &key);
     let mut pool = a.clone();
     pool.name = format!("{} -> {}", a.name, b.name);
     let n = a.samples.len();
@@ -166,13 +168,24 @@ fn twin_key(a: &SamplePool, b: &SamplePool) -> impl Fn(&SpeedupSample) -> String
     }
 }
 
+/// B's speedup of each twin key: the median over B's samples of that key, where B pools
+/// several campaigns of one program and input (visits to one GPU) that each measured it.
+fn twin_speedups(b: &SamplePool, key: impl Fn(&SpeedupSample) -> String) -> HashMap<String, f64> {
+    let mut all: HashMap<String, Vec<f64>> = HashMap::new();
+    for s in &b.samples {
+        all.entry(key(s)).or_default().push(s.speedup);
+    }
+    all.into_iter().map(|(k, v)| (k, median(v))).collect()
+}
+
 /// How two GPUs agree on a space: of the samples of A with a twin on B, how many the two
-/// speed up (above 1) or not alike, and how many twins there are. It is what keeping A's
+/// speed up (above 1) or not alike (B's speedup the median over its campaigns, as leave one
+/// GPU out tests on it), and how many twins there are. It is what keeping A's
 /// measured choices scores on B, the ceiling of leave one GPU out for a model that learned A
 /// perfectly.
 pub fn same_direction(a: &SamplePool, b: &SamplePool) -> (usize, usize) {
     let key = twin_key(a, b);
-    let target: HashMap<String, f64> = b.samples.iter().map(|s| (key(s), s.speedup)).collect();
+    let target = twin_speedups(b, &key);
     a.samples
         .iter()
         .filter_map(|s| target.get(&key(s)).map(|t| (s.speedup > 1.0) == (*t > 1.0)))
@@ -252,6 +265,17 @@ mod tests {
         // Twins for b = 0..12; alike at b = 0 (neither) and b = 6..12 (both).
         assert_eq!(same_direction(&a, &b), (7, 12));
         assert_eq!(same_direction(&b, &a), (7, 12));
+    }
+
+    #[test]
+    fn a_gpu_visited_three_times_gives_each_twin_its_median_speedup() {
+        let a = pool("gpu-a", "p", |_| 1.1, 4);
+        let visits = [1.5, 1.4, 0.5].map(|v| pool("gpu-b", "p", move |_| v, 4));
+        let b = merge(visits.to_vec()).unwrap();
+        // The last visit alone (0.5) would disagree with A everywhere; the median (1.4) agrees.
+        assert_eq!(same_direction(&a, &b), (4, 4));
+        let (joined, _) = across_gpus(&a, &b, 2, 1, "logo").unwrap();
+        assert!(joined.samples[4..].iter().all(|t| t.speedup == 1.4));
     }
 
     #[test]

@@ -70,9 +70,10 @@ pub fn across_sources(j: &Joined, train: &[usize], test: &[usize], name: &str) -
 
 /// Leave one GPU out: a pool with A's samples followed by the same samples carrying B's
 /// speedups, and `k` grouped folds per switch that train on the first kind and test on the
-/// second (`k` at most the switch's sample count). A twin carries B's median speedup where B
-/// pools several campaigns that measured it. Samples of A without a timed partner on B are
-/// only ever trained on.
+/// second (`k` at most the switch's sample count). Where either side pools several campaigns
+/// of one program and input (visits to one GPU), a pair is tested once: its first sample on A
+/// carries B's median speedup. Samples of A without a timed partner on B are only ever trained
+/// on.
 pub fn across_gpus(
     a: &SamplePool,
     b: &SamplePool,
@@ -87,8 +88,10 @@ pub fn across_gpus(
     let n = a.samples.len();
     // twin[i]: the index of A's sample i carrying B's speedup.
     let mut twin: Vec<Option<usize>> = vec![None; n];
+    let mut twinned = std::collections::HashSet::new();
     for (i, s) in a.samples.iter().enumerate() {
-        if let Some(&speedup) = target.get(&key(s)) {
+        let k = key(s);
+        if let Some(&speedup) = target.get(&k).filter(|_| twinned.insert(k.clone())) {
             let mut t = s.clone();
             t.speedup = speedup;
             t.speedup_range = None;
@@ -168,27 +171,30 @@ fn twin_key(a: &SamplePool, b: &SamplePool) -> impl Fn(&SpeedupSample) -> String
     }
 }
 
-/// B's speedup of each twin key: the median over B's samples of that key, where B pools
+/// A side's speedup of each twin key: the median over its samples of that key, where it pools
 /// several campaigns of one program and input (visits to one GPU) that each measured it.
-fn twin_speedups(b: &SamplePool, key: impl Fn(&SpeedupSample) -> String) -> HashMap<String, f64> {
+fn twin_speedups(
+    side: &SamplePool,
+    key: impl Fn(&SpeedupSample) -> String,
+) -> HashMap<String, f64> {
     let mut all: HashMap<String, Vec<f64>> = HashMap::new();
-    for s in &b.samples {
+    for s in &side.samples {
         all.entry(key(s)).or_default().push(s.speedup);
     }
     all.into_iter().map(|(k, v)| (k, median(v))).collect()
 }
 
-/// How two GPUs agree on a space: of the samples of A with a twin on B, how many the two
-/// speed up (above 1) or not alike (B's speedup the median over its campaigns, as leave one
-/// GPU out tests on it), and how many twins there are. It is what keeping A's
+/// How two GPUs agree on a space: of the pairs measured on both, how many the two speed up
+/// (above 1) or not alike, each side's speedup the median over its campaigns (as leave one
+/// GPU out tests each pair once), and how many such pairs there are. It is what keeping A's
 /// measured choices scores on B, the ceiling of leave one GPU out for a model that learned A
 /// perfectly.
 pub fn same_direction(a: &SamplePool, b: &SamplePool) -> (usize, usize) {
     let key = twin_key(a, b);
     let target = twin_speedups(b, &key);
-    a.samples
-        .iter()
-        .filter_map(|s| target.get(&key(s)).map(|t| (s.speedup > 1.0) == (*t > 1.0)))
+    twin_speedups(a, &key)
+        .into_iter()
+        .filter_map(|(k, own)| target.get(&k).map(|t| (own > 1.0) == (*t > 1.0)))
         .fold((0, 0), |(same, n), alike| {
             (same + usize::from(alike), n + 1)
         })
@@ -274,8 +280,14 @@ mod tests {
         let b = merge(visits.to_vec()).unwrap();
         // The last visit alone (0.5) would disagree with A everywhere; the median (1.4) agrees.
         assert_eq!(same_direction(&a, &b), (4, 4));
-        let (joined, _) = across_gpus(&a, &b, 2, 1, "logo").unwrap();
+        let (joined, folds) = across_gpus(&a, &b, 2, 1, "logo").unwrap();
         assert!(joined.samples[4..].iter().all(|t| t.speedup == 1.4));
+        // Visited three times on A's side instead, each pair is still tested once.
+        let (joined, folds_b) = across_gpus(&b, &a, 2, 1, "logo").unwrap();
+        assert_eq!(joined.samples.len(), 12 + 4);
+        let tested = |f: &[Fold]| f.iter().map(|f| f.test.len()).sum::<usize>();
+        assert_eq!((tested(&folds), tested(&folds_b)), (4, 4));
+        assert_eq!(same_direction(&b, &a), (4, 4));
     }
 
     #[test]

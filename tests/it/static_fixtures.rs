@@ -191,17 +191,11 @@ fn missing_nvcc_is_an_error_with_the_install_hint() {
 
 #[test]
 fn json_has_kernels_with_name_metrics_and_applied() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_advise"))
-        .args(["static", "--json"])
-        .arg(fixture("nb_opt_fastmath_sm90.ptx"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = crate::common::run_json([
+        PathBuf::from("static"),
+        PathBuf::from("--json"),
+        fixture("nb_opt_fastmath_sm90.ptx"),
+    ]);
     let k = &v["kernels"][0];
     assert_eq!(k["name"], "_Z10nbody_stepPK6float4PS_iPi");
     for key in [
@@ -279,17 +273,12 @@ fn sort_and_warp_need_a_data_dependent_walk() {
 #[test]
 fn the_table_shows_dependent_loads_and_data_branches_on_ptx_only() {
     let table = |file: &str| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_advise"))
+        let out = crate::common::advise()
             .args(["-q", "static"])
             .arg(fixture(file))
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).to_string()
+            .assert()
+            .success();
+        String::from_utf8_lossy(&out.get_output().stdout).to_string()
     };
     // Each kernel's row `name`: its two columns (PTX, SASS).
     let rows = |text: &str, name: &str| -> Vec<Vec<String>> {

@@ -352,7 +352,7 @@ fn run_profile(
     let metrics = advisor.metrics_to_profile();
     let csv = dir.join("ncu.csv");
     note(&format!(
-        "profiling {program} with ncu ({} metrics); raw output kept in {}",
+        "profiling {program} with ncu ({} metrics); its raw output goes to {}",
         metrics.len(),
         csv.display()
     ));

@@ -75,6 +75,31 @@ pub enum Which {
     /// Whether advice carries over: grouped k-fold, leave one program out, leave one GPU out
     /// and simulator <-> hardware on the project's real and simulated datasets.
     Transfer(TransferArgs),
+    /// CPU per search of a strategy (default `auto`) on recorded tuning spaces, against the
+    /// goal of at most 3 ms: the ratio says whether it is met.
+    Search(SearchArgs),
+}
+
+/// `advise bench search`.
+#[derive(Debug, clap::Args)]
+pub struct SearchArgs {
+    /// Tuning spaces (default: datasets/tuning-spaces and tests/fixtures/spaces).
+    #[arg(long, num_args = 1..)]
+    pub space: Vec<PathBuf>,
+    /// The strategy, NAME[:KEY=VALUE,...] as `advise search` takes it.
+    #[arg(long, default_value = "auto")]
+    pub strategy: String,
+    /// Budgets, comma-separated: shares of each space (2%) or counts.
+    #[arg(long, default_value = "1%,2%,5%")]
+    pub budgets: String,
+    /// Searches per space and budget (seeds 0, 1, ...).
+    #[arg(long, default_value_t = 100)]
+    pub repeats: usize,
+    /// The goal, in ms of CPU per search.
+    #[arg(long, default_value_t = 3.0)]
+    pub target_ms: f64,
+    #[command(flatten)]
+    pub out: OutputArgs,
 }
 
 /// `advise bench models`.
@@ -158,6 +183,33 @@ pub fn run(which: Which) -> Result<()> {
             },
             &a.out.into(),
         ),
+        Which::Search(a) => {
+            let mut budgets = Vec::new();
+            for b in a.budgets.split(',').filter(|b| !b.trim().is_empty()) {
+                let b = advise::search::bench::Budget::parse(b)?;
+                if !budgets.contains(&b) {
+                    budgets.push(b);
+                }
+            }
+            if a.target_ms.is_nan() || a.target_ms <= 0.0 {
+                return Err(Error::Usage("--target-ms must be above 0".into()));
+            }
+            let spaces = if a.space.is_empty() {
+                super::bench_search::default_spaces()
+            } else {
+                a.space
+            };
+            super::bench_search::run_command(
+                &super::bench_search::SearchCostSettings {
+                    spaces,
+                    strategy: a.strategy,
+                    budgets,
+                    repeats: a.repeats,
+                    target_ms: a.target_ms,
+                },
+                &a.out.into(),
+            )
+        }
         Which::Experiments(a) => {
             super::bench_experiments::run_bench(a.cols, a.seed, !a.no_weka, &a.out.into())
         }

@@ -4,6 +4,7 @@
 pub mod advisor;
 pub mod bench;
 pub mod bench_experiments;
+pub mod bench_search;
 pub mod bench_transfer;
 pub mod bench_weka;
 pub mod blocksize;

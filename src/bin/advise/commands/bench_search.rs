@@ -1,0 +1,239 @@
+//! `advise bench search`: the CPU one search costs, against the goal of at most 3 ms of CPU per
+//! search (docs/search-results.md). Each space and budget runs the strategy's searches one after
+//! another on one thread, seeds 0, 1, ..., after the space is loaded; the thread's own CPU time
+//! (`clock_gettime(CLOCK_THREAD_CPUTIME_ID)` on 64-bit Linux; elsewhere the wall clock) divided
+//! by the searches is the cost of one, and its ratio to the goal says whether it is met.
+//! Loading a space is not counted: a tuner loads it once.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use super::output::{note, Output};
+use advise::error::{Error, Result};
+use advise::report::table::TextTable;
+use advise::search::bench::Budget;
+use advise::search::names::strategies;
+use advise::search::{run, SearchSpace};
+
+/// Settings of `advise bench search`.
+#[derive(Debug, Clone)]
+pub struct SearchCostSettings {
+    pub spaces: Vec<PathBuf>,
+    pub strategy: String,
+    pub budgets: Vec<Budget>,
+    pub repeats: usize,
+    pub target_ms: f64,
+}
+
+/// One space and budget.
+#[derive(Debug, Clone, Serialize)]
+pub struct CostRow {
+    pub space: String,
+    pub configurations: usize,
+    pub budget: String,
+    pub evaluations: usize,
+    pub searches: usize,
+    /// CPU of one search, in ms (the wall clock where the thread's CPU time is unknown).
+    pub cpu_ms: f64,
+    pub wall_ms: f64,
+    /// `cpu_ms` over the goal: at most 1 meets it.
+    pub ratio: f64,
+}
+
+#[derive(Debug, Serialize)]
+struct CostReport {
+    strategy: String,
+    target_ms: f64,
+    /// Whether `cpu_ms` is the thread's CPU time (else the wall clock).
+    cpu_clock: bool,
+    rows: Vec<CostRow>,
+    worst_ratio: f64,
+}
+
+/// The spaces the repository ships: datasets/tuning-spaces and the test fixtures.
+pub fn default_spaces() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for dir in ["datasets/tuning-spaces", "tests/fixtures/spaces"] {
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            continue;
+        };
+        let mut files: Vec<PathBuf> = rd
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| {
+                let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                name.ends_with(".json.gz") || name.ends_with(".json")
+            })
+            .collect();
+        files.sort();
+        out.extend(files);
+    }
+    out
+}
+
+/// This thread's CPU time so far, in seconds, where the system tells it (nanosecond
+/// resolution; /proc's schedstat counts in scheduler ticks of several ms on some kernels).
+#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
+fn thread_cpu_seconds() -> Option<f64> {
+    #[repr(C)]
+    struct Timespec {
+        tv_sec: i64,
+        tv_nsec: i64,
+    }
+    extern "C" {
+        fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
+    }
+    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
+    let mut t = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid, writable timespec of the C layout on 64-bit Linux, and
+    // clock_gettime writes nothing else.
+    let rc = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    (rc == 0).then(|| t.tv_sec as f64 + t.tv_nsec as f64 / 1e9)
+}
+
+#[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
+fn thread_cpu_seconds() -> Option<f64> {
+    None
+}
+
+/// Measures every space and budget.
+pub fn measure(s: &SearchCostSettings) -> Result<(Vec<CostRow>, bool)> {
+    let strategy = strategies(std::slice::from_ref(&s.strategy))?
+        .into_iter()
+        .next()
+        .ok_or_else(|| Error::Usage("no strategy given".into()))?;
+    if s.repeats == 0 {
+        return Err(Error::Usage("--repeats must be at least 1".into()));
+    }
+    let mut rows = Vec::new();
+    let mut cpu_clock = true;
+    for path in &s.spaces {
+        let space = SearchSpace::load(path)?;
+        for &b in &s.budgets {
+            let evaluations = b.evaluations(space.len()).min(space.len());
+            note(&format!(
+                "bench search: {} at {} ({evaluations} evaluations), {} searches",
+                space.name,
+                b.label(),
+                s.repeats
+            ));
+            let (c0, t0) = (thread_cpu_seconds(), Instant::now());
+            for seed in 0..s.repeats as u64 {
+                std::hint::black_box(run(&space, strategy.as_ref(), evaluations, seed)?);
+            }
+            let wall = t0.elapsed().as_secs_f64();
+            let cpu = match (c0, thread_cpu_seconds()) {
+                (Some(a), Some(z)) => z - a,
+                _ => {
+                    cpu_clock = false;
+                    wall
+                }
+            };
+            let per = |x: f64| 1e3 * x / s.repeats as f64;
+            rows.push(CostRow {
+                space: space.name.clone(),
+                configurations: space.len(),
+                budget: b.label(),
+                evaluations,
+                searches: s.repeats,
+                cpu_ms: per(cpu),
+                wall_ms: per(wall),
+                ratio: per(cpu) / s.target_ms,
+            });
+        }
+    }
+    Ok((rows, cpu_clock))
+}
+
+pub fn run_command(s: &SearchCostSettings, out: &Output) -> Result<()> {
+    if s.spaces.is_empty() {
+        return Err(Error::Usage(
+            "no tuning space: give --space FILE (a Kernel Tuner cache, T4 file, KTT output or \
+             CSV), or run from the repository root, whose datasets/tuning-spaces it times by \
+             default"
+                .into(),
+        ));
+    }
+    let (rows, cpu_clock) = measure(s)?;
+    let worst_ratio = rows.iter().map(|r| r.ratio).fold(0.0, f64::max);
+    if out.json {
+        return out.emit_json(&CostReport {
+            strategy: s.strategy.clone(),
+            target_ms: s.target_ms,
+            cpu_clock,
+            rows,
+            worst_ratio,
+        });
+    }
+    let mut t = TextTable::new([
+        "space",
+        "configurations",
+        "budget",
+        "evaluations",
+        "searches",
+        if cpu_clock {
+            "CPU ms/search"
+        } else {
+            "wall ms/search"
+        },
+        "goal ms",
+        "ratio",
+        "goal",
+    ]);
+    for r in &rows {
+        t.push([
+            r.space.clone(),
+            r.configurations.to_string(),
+            r.budget.clone(),
+            r.evaluations.to_string(),
+            r.searches.to_string(),
+            format!("{:.3}", r.cpu_ms),
+            format!("{}", s.target_ms),
+            format!("{:.2}", r.ratio),
+            if r.ratio <= 1.0 { "met" } else { "over" }.to_string(),
+        ]);
+    }
+    let mut text = format!(
+        "{}: CPU per search against the goal of {} ms (one thread, space already loaded{})\n\n",
+        s.strategy,
+        s.target_ms,
+        if cpu_clock {
+            ""
+        } else {
+            "; this system gives no thread CPU time, so the wall clock stands in"
+        }
+    );
+    text += &t.render();
+    text += &format!(
+        "\nworst ratio {worst_ratio:.2}: {}\n",
+        if worst_ratio <= 1.0 {
+            "every space and budget within the goal"
+        } else {
+            "over the goal somewhere"
+        }
+    );
+    out.emit(&text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_thread_clock_advances_with_work() {
+        let Some(a) = thread_cpu_seconds() else {
+            return; // not Linux: the wall clock stands in, nothing to check here
+        };
+        let mut x = 0u64;
+        for i in 0..20_000_000u64 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(i);
+        }
+        std::hint::black_box(x);
+        let b = thread_cpu_seconds().unwrap_or(a);
+        assert!(b > a, "{a} -> {b}");
+    }
+}

@@ -72,7 +72,7 @@ pub fn across_sources(j: &Joined, train: &[usize], test: &[usize], name: &str) -
 /// speedups, and `k` grouped folds per switch that train on the first kind and test on the
 /// second (`k` at most the switch's sample count). Where either side pools several campaigns
 /// of one program and input (visits to one GPU), a pair is tested once: its first sample on A
-/// carries B's median speedup. Samples of A without a timed partner on B are only ever trained
+/// carries B's median speedup and the mean of A's campaigns' counters. Samples of A without a timed partner on B are only ever trained
 /// on.
 pub fn across_gpus(
     a: &SamplePool,
@@ -83,6 +83,7 @@ pub fn across_gpus(
 ) -> Result<(SamplePool, Vec<Fold>)> {
     let key = twin_key(a, b);
     let target = twin_speedups(b, &key);
+    let features = twin_features(a, &key);
     let mut pool = a.clone();
     pool.name = format!("{} -> {}", a.name, b.name);
     let n = a.samples.len();
@@ -93,6 +94,9 @@ pub fn across_gpus(
         let k = key(s);
         if let Some(&speedup) = target.get(&k).filter(|_| twinned.insert(k.clone())) {
             let mut t = s.clone();
+            if let Some(f) = features.get(&k) {
+                t.features = f.clone();
+            }
             t.speedup = speedup;
             t.speedup_range = None;
             twin[i] = Some(pool.samples.len());
@@ -182,6 +186,35 @@ fn twin_speedups(
         all.entry(key(s)).or_default().push(s.speedup);
     }
     all.into_iter().map(|(k, v)| (k, median(v))).collect()
+}
+
+/// A side's counters of each twin key measured by several campaigns (visits to one GPU): each
+/// feature's mean over the campaigns that have it, so that a pair is tested on what the visits
+/// saw together rather than on the first visit's noise. Keys of one sample are left out.
+fn twin_features(
+    side: &SamplePool,
+    key: impl Fn(&SpeedupSample) -> String,
+) -> HashMap<String, Vec<Option<f64>>> {
+    let mut all: HashMap<String, Vec<&SpeedupSample>> = HashMap::new();
+    for s in &side.samples {
+        all.entry(key(s)).or_default().push(s);
+    }
+    all.into_iter()
+        .filter(|(_, v)| v.len() > 1)
+        .map(|(k, v)| {
+            let width = v[0].features.len();
+            let mean = (0..width)
+                .map(|j| {
+                    let xs: Vec<f64> = v
+                        .iter()
+                        .filter_map(|s| s.features.get(j).copied().flatten())
+                        .collect();
+                    (!xs.is_empty()).then(|| xs.iter().sum::<f64>() / xs.len() as f64)
+                })
+                .collect();
+            (k, mean)
+        })
+        .collect()
 }
 
 /// How two GPUs agree on a space: of the pairs measured on both, how many the two speed up
@@ -288,6 +321,32 @@ mod tests {
         let tested = |f: &[Fold]| f.iter().map(|f| f.test.len()).sum::<usize>();
         assert_eq!((tested(&folds), tested(&folds_b)), (4, 4));
         assert_eq!(same_direction(&b, &a), (4, 4));
+    }
+
+    #[test]
+    fn a_twin_tested_from_several_visits_carries_their_mean_counters() {
+        // Three visits to the training GPU measure feature x as b, b + 3 and b + 6 (one visit
+        // without it for b = 0); each pair's twin carries the mean.
+        let visits: Vec<SamplePool> = [0.0, 3.0, 6.0]
+            .iter()
+            .map(|&shift| {
+                let mut p = pool("gpu-a", "p", |_| 1.1, 4);
+                for s in &mut p.samples {
+                    s.features = vec![s.features[0].map(|x| x + shift)];
+                }
+                if shift == 6.0 {
+                    p.samples[0].features = vec![None];
+                }
+                p
+            })
+            .collect();
+        let a = merge(visits).unwrap();
+        let b = pool("gpu-b", "p", |_| 0.9, 4);
+        let (joined, _) = across_gpus(&a, &b, 2, 1, "logo").unwrap();
+        let twins: Vec<Option<f64>> = joined.samples[12..].iter().map(|t| t.features[0]).collect();
+        assert_eq!(twins, [Some(1.5), Some(4.0), Some(5.0), Some(6.0)]);
+        // The training samples keep each visit's own counters.
+        assert_eq!(joined.samples[4].features[0], Some(3.0));
     }
 
     #[test]

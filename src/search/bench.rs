@@ -41,6 +41,18 @@ impl Budget {
         }
     }
 
+    /// Parses a comma-separated list (`1%,2%,100`), each budget once, in the order first named.
+    pub fn parse_list(text: &str) -> Result<Vec<Budget>> {
+        let mut budgets: Vec<Budget> = Vec::new();
+        for b in text.split(',').filter(|b| !b.trim().is_empty()) {
+            let b = Budget::parse(b)?;
+            if !budgets.contains(&b) {
+                budgets.push(b);
+            }
+        }
+        Ok(budgets)
+    }
+
     /// Evaluations on a space of `n` configurations (a share rounds up).
     pub fn evaluations(self, n: usize) -> usize {
         match self {
@@ -335,6 +347,11 @@ mod tests {
         assert_eq!(Budget::parse("50").unwrap(), Budget::Count(50));
         assert_eq!(Budget::parse("2%").unwrap().label(), "2%");
         assert!(Budget::parse("x").is_err() && Budget::parse("0%").is_err());
+        assert_eq!(
+            Budget::parse_list("1%, 50,,1%,2%").unwrap(),
+            [Budget::Share(0.01), Budget::Count(50), Budget::Share(0.02)]
+        );
+        assert!(Budget::parse_list("1%,x").is_err());
         assert_eq!(quantile(&[1.0, 2.0, 3.0, 4.0], 0.5), 2.5);
         assert_eq!(quantile(&[0.0, 10.0], 0.05), 0.5);
         assert_eq!(quantile(&[1.0, f64::INFINITY], 0.5), f64::INFINITY);

@@ -184,13 +184,7 @@ pub fn run(which: Which) -> Result<()> {
             &a.out.into(),
         ),
         Which::Search(a) => {
-            let mut budgets = Vec::new();
-            for b in a.budgets.split(',').filter(|b| !b.trim().is_empty()) {
-                let b = advise::search::bench::Budget::parse(b)?;
-                if !budgets.contains(&b) {
-                    budgets.push(b);
-                }
-            }
+            let budgets = advise::search::bench::Budget::parse_list(&a.budgets)?;
             if a.target_ms.is_nan() || a.target_ms <= 0.0 {
                 return Err(Error::Usage("--target-ms must be above 0".into()));
             }

@@ -112,14 +112,7 @@ pub fn run(args: Args) -> Result<()> {
 
 fn bench_spaces(cmd: &BenchCommand, out: &Output) -> Result<()> {
     let strategies = strategies(&split_strategies(&cmd.strategies))?;
-    let mut budgets: Vec<Budget> = Vec::new();
-    for b in cmd.budgets.split(',').filter(|b| !b.trim().is_empty()) {
-        // Each budget once, in the order first named.
-        let b = Budget::parse(b)?;
-        if !budgets.contains(&b) {
-            budgets.push(b);
-        }
-    }
+    let budgets = Budget::parse_list(&cmd.budgets)?;
     let spaces = cmd
         .spaces
         .iter()

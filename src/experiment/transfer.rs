@@ -72,8 +72,8 @@ pub fn across_sources(j: &Joined, train: &[usize], test: &[usize], name: &str) -
 /// speedups, and `k` grouped folds per switch that train on the first kind and test on the
 /// second (`k` at most the switch's sample count). Where either side pools several campaigns
 /// of one program and input (visits to one GPU), a pair is tested once: its first sample on A
-/// carries B's median speedup and the mean of A's campaigns' counters. Samples of A without a timed partner on B are only ever trained
-/// on.
+/// carries B's median speedup and the mean of A's campaigns' counters. Samples of A without a
+/// timed partner on B are only ever trained on.
 pub fn across_gpus(
     a: &SamplePool,
     b: &SamplePool,

@@ -175,31 +175,39 @@ fn twin_key(a: &SamplePool, b: &SamplePool) -> impl Fn(&SpeedupSample) -> String
     }
 }
 
-/// A side's speedup of each twin key: the median over its samples of that key, where it pools
-/// several campaigns of one program and input (visits to one GPU) that each measured it.
-fn twin_speedups(
+/// A side's samples by twin key: several where it pools campaigns of one program and input
+/// (visits to one GPU) that each measured the pair.
+fn by_twin_key(
     side: &SamplePool,
     key: impl Fn(&SpeedupSample) -> String,
-) -> HashMap<String, f64> {
-    let mut all: HashMap<String, Vec<f64>> = HashMap::new();
-    for s in &side.samples {
-        all.entry(key(s)).or_default().push(s.speedup);
-    }
-    all.into_iter().map(|(k, v)| (k, median(v))).collect()
-}
-
-/// A side's counters of each twin key measured by several campaigns (visits to one GPU): each
-/// feature's mean over the campaigns that have it, so that a pair is tested on what the visits
-/// saw together rather than on the first visit's noise. Keys of one sample are left out.
-fn twin_features(
-    side: &SamplePool,
-    key: impl Fn(&SpeedupSample) -> String,
-) -> HashMap<String, Vec<Option<f64>>> {
+) -> HashMap<String, Vec<&SpeedupSample>> {
     let mut all: HashMap<String, Vec<&SpeedupSample>> = HashMap::new();
     for s in &side.samples {
         all.entry(key(s)).or_default().push(s);
     }
-    all.into_iter()
+    all
+}
+
+/// A side's speedup of each twin key: the median over its campaigns that measured it.
+fn twin_speedups(
+    side: &SamplePool,
+    key: impl Fn(&SpeedupSample) -> String,
+) -> HashMap<String, f64> {
+    by_twin_key(side, key)
+        .into_iter()
+        .map(|(k, v)| (k, median(v.iter().map(|s| s.speedup).collect())))
+        .collect()
+}
+
+/// A side's counters of each twin key measured by several campaigns: each feature's mean over
+/// the campaigns that have it, so that a pair is tested on what the visits saw together rather
+/// than on the first visit's noise. Keys of one sample are left out.
+fn twin_features(
+    side: &SamplePool,
+    key: impl Fn(&SpeedupSample) -> String,
+) -> HashMap<String, Vec<Option<f64>>> {
+    by_twin_key(side, key)
+        .into_iter()
         .filter(|(_, v)| v.len() > 1)
         .map(|(k, v)| {
             let width = v[0].features.len();

@@ -9,6 +9,7 @@ mod gpgpusim_emit;
 pub mod gpgpusim_names;
 pub mod metric_map;
 pub mod ncu;
+mod ncu_launch;
 pub mod nvprof;
 pub mod nvprof_wide;
 pub mod section_labels;
@@ -117,6 +118,9 @@ pub struct ProfileData {
     pub rules: Vec<RuleFinding>,
     /// Cells that held no number (`n/a`, text): counted so a user sees what was left out.
     pub skipped_cells: usize,
+    /// Measurements read from ncu's launch columns ("Block Size", "CC") for
+    /// launches whose cells lack them (ncu_launch); the rest of `measurements` are cells.
+    pub launch_facts: usize,
 }
 
 impl ProfileData {
@@ -128,6 +132,7 @@ impl ProfileData {
             measurements: Vec::new(),
             rules: Vec::new(),
             skipped_cells: 0,
+            launch_facts: 0,
         }
     }
 

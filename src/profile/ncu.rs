@@ -8,10 +8,12 @@
 //! - raw (`--page raw`): one row per launch, metric names as columns, a second row of units.
 //!
 //! Identification columns differ by version (`Kernel Time` in 2020; `Block Size`, `Grid Size`,
-//! `Device`, `CC` since 2023), so columns are found by name, never by position.
+//! `Device`, `CC` since 2023), so columns are found by name, never by position; the launch
+//! columns stand in for the metrics they give where a launch's cells lack them (ncu_launch).
 
 use std::path::Path;
 
+use super::ncu_launch::LaunchFacts;
 use super::text::{records, split_units_row, Header, Line, Record};
 use super::value::parse_quantity;
 use super::{Format, ProfileData, RuleFinding};
@@ -140,10 +142,12 @@ pub fn parse_long(path: &Path, lines: &[Line<'_>], header: &Header) -> Result<Pr
     let rule = pos("Rule Name");
     let min_width = cols.id.max(cols.kernel).max(name) + 1;
     let mut data = ProfileData::empty(Format::NcuLong);
+    let mut facts = LaunchFacts::new(header);
     for record in records(path, lines, header.index)? {
         check_width(path, &record, header, min_width)?;
         let launch = launch_id(path, &record, cols.id)?;
         let kernel = field(&record, cols.kernel).to_string();
+        facts.note(&record, &kernel, launch, 1);
         let metric = field(&record, name);
         if metric.is_empty() {
             if let Some(r) = rule.filter(|&r| !field(&record, r).is_empty()) {
@@ -155,6 +159,7 @@ pub fn parse_long(path: &Path, lines: &[Line<'_>], header: &Header) -> Result<Pr
         let unit_text = unit.map(|u| field(&record, u)).unwrap_or("");
         data.push_cell(&kernel, launch, 1, metric, field(&record, value), unit_text);
     }
+    facts.add_missing(&mut data);
     Ok(data)
 }
 
@@ -215,6 +220,7 @@ pub fn parse_summary(path: &Path, lines: &[Line<'_>], header: &Header) -> Result
         .collect();
     let min_width = kernel.max(invocations).max(name).max(average) + 1;
     let mut data = ProfileData::empty(Format::NcuSummary);
+    let mut facts = LaunchFacts::new(header);
     let mut groups: Vec<String> = Vec::new();
     for record in records(path, lines, header.index)? {
         check_width(path, &record, header, min_width)?;
@@ -240,6 +246,7 @@ pub fn parse_summary(path: &Path, lines: &[Line<'_>], header: &Header) -> Result
             )
         })?;
         let unit_text = unit.map(|u| field(&record, u)).unwrap_or("");
+        facts.note(&record, &k, launch, count.max(1));
         data.push_cell(
             &k,
             launch,
@@ -249,6 +256,7 @@ pub fn parse_summary(path: &Path, lines: &[Line<'_>], header: &Header) -> Result
             unit_text,
         );
     }
+    facts.add_missing(&mut data);
     Ok(data)
 }
 
@@ -274,10 +282,12 @@ pub fn parse_raw(path: &Path, lines: &[Line<'_>], header: &Header) -> Result<Pro
     );
     let min_width = cols.id.max(cols.kernel) + 1;
     let mut data = ProfileData::empty(Format::NcuRaw);
+    let mut facts = LaunchFacts::new(header);
     for record in rows {
         check_width(path, &record, header, min_width)?;
         let launch = launch_id(path, &record, cols.id)?;
         let kernel = field(&record, cols.kernel);
+        facts.note(&record, kernel, launch, 1);
         for &m in &metrics {
             data.push_cell(
                 kernel,
@@ -289,6 +299,7 @@ pub fn parse_raw(path: &Path, lines: &[Line<'_>], header: &Header) -> Result<Pro
             );
         }
     }
+    facts.add_missing(&mut data);
     Ok(data)
 }
 
@@ -328,8 +339,12 @@ mod tests {
             \"0\",\"7\",\"a\",\"h\",\"k\",\"(256, 1, 1)\",\"(8, 1, 1)\",\"0\",\"9.0\",\"3\",\"s\",\"sm__cycles_active.avg\",\"cycle\",\"1,000\",\"3,000\",\"2,000.5\"\n";
         let d = parse(Path::new("t.csv"), text.as_bytes(), FormatChoice::Auto).unwrap();
         assert_eq!(d.format, super::Format::NcuSummary);
-        assert_eq!(d.measurements.len(), 1);
+        // The cell, then the launch columns' block size and compute capability (ncu_launch).
+        assert_eq!((d.measurements.len(), d.launch_facts), (4, 3));
         assert_eq!(d.measurements[0].value, 2_000.5);
+        assert_eq!(d.measurements[1].metric, "launch__block_size");
+        assert_eq!(d.measurements[1].value, 256.0);
+        assert_eq!(d.measurements[1].invocations, 3);
         assert_eq!(d.measurements[0].invocations, 3);
     }
 }

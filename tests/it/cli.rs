@@ -61,10 +61,12 @@ fn parse_json_and_rules_file() {
         .stdout
         .clone();
     let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
-    assert_eq!(v["files"][0]["measurements"], 47);
+    // 47 cells and the compute capability's two attributes from the "CC" column.
+    assert_eq!(v["files"][0]["measurements"], 47 + 2);
+    assert_eq!(v["files"][0]["launch_facts"], 2);
     assert_eq!(v["files"][0]["rules"], 8);
     assert_eq!(v["files"][1]["format"], "nvprof-metrics");
-    assert_eq!(v["measurements"].as_array().unwrap().len(), 47 + 76);
+    assert_eq!(v["measurements"].as_array().unwrap().len(), 49 + 76);
     let rules_csv = std::fs::read_to_string(&rules).unwrap();
     assert_eq!(rules_csv.lines().count(), 1 + 8);
     assert!(rules_csv.contains("WorkloadImbalance"));

@@ -140,14 +140,58 @@ fn every_fixture_parses_with_the_expected_counts() {
         let d = parse(e.file);
         assert_eq!(d.format, e.format, "{}", e.file);
         assert_eq!(d.launches().len(), e.launches, "{} launches", e.file);
+        // EXPECTED.md counts the file's cells; ncu's launch columns add their facts apart.
         assert_eq!(
-            d.measurements.len(),
+            d.measurements.len() - d.launch_facts,
             e.measurements,
             "{} measurements",
             e.file
         );
         assert_eq!(d.rules.len(), e.rules, "{} rules", e.file);
     }
+}
+
+/// ncu's launch columns ("Block Size", "CC") stand in for the metrics they give
+/// where a launch's cells lack them, and only there: the B200 details page has a Launch
+/// Statistics section (Block Size 384, Grid Size) and no device attributes; the RTX 4090 `--metrics` page
+/// neither; the V100 pages were written by an ncu without those columns.
+#[test]
+fn ncu_launch_columns_fill_in_what_a_launch_lacks() {
+    let d = parse("ncu/ncu_details_B200_superbenchmark_cublaslt.csv");
+    assert_eq!(
+        value(&d, 0, "device__attribute_compute_capability_major").0,
+        10.0
+    );
+    assert_eq!(
+        value(&d, 0, "device__attribute_compute_capability_minor").0,
+        0.0
+    );
+    assert_eq!(value(&d, 0, "Block Size").0, 384.0);
+    assert!(!d
+        .measurements
+        .iter()
+        .any(|m| m.metric == "launch__block_size" || m.metric == "launch__grid_size"));
+    assert_eq!(d.launch_facts, 2, "the two attributes");
+
+    let d = parse("ncu/ncu_metrics_RTX4090_instroofline_ginkgo_spmm.csv");
+    let of = |metric: &str| -> Vec<f64> {
+        d.measurements
+            .iter()
+            .filter(|m| m.metric == metric)
+            .map(|m| m.value)
+            .collect()
+    };
+    assert_eq!(of("launch__block_size").len(), d.launches().len());
+    assert!(of("launch__block_size").contains(&512.0));
+    assert!(of("launch__block_size").contains(&128.0));
+    assert!(of("launch__grid_size").is_empty());
+    assert!(of("device__attribute_compute_capability_minor")
+        .iter()
+        .all(|&v| v == 9.0));
+    assert_eq!(d.launch_facts, 3 * d.launches().len());
+
+    let d = parse("ncu/ncu_details_V100_xplacer_bfs_graph4096_lassen.csv");
+    assert_eq!(d.launch_facts, 0);
 }
 
 #[test]

@@ -79,6 +79,9 @@ pub struct FileSummary {
     pub kernels: usize,
     pub metrics: usize,
     pub measurements: usize,
+    /// Of `measurements`, those read from ncu's launch columns ("Block Size", "CC") for
+    /// launches whose cells lack them.
+    pub launch_facts: usize,
     pub skipped_cells: usize,
     pub rules: usize,
 }
@@ -106,6 +109,7 @@ impl FileSummary {
             kernels: kernels.len(),
             metrics: metrics.len(),
             measurements: data.measurements.len(),
+            launch_facts: data.launch_facts,
             skipped_cells: data.skipped_cells,
             rules: data.rules.len(),
         }
@@ -152,8 +156,8 @@ fn parse_files(settings: &ParseSettings, out: &Output) -> Result<()> {
     let summaries: Vec<FileSummary> = parsed.iter().map(|(_, d)| FileSummary::of(d)).collect();
     for s in &summaries {
         note(&format!(
-            "{}: {}, {} launches, {} kernels, {} metrics, {} measurements ({} cells without a number), {} rule findings",
-            s.source, s.format, s.launches, s.kernels, s.metrics, s.measurements, s.skipped_cells, s.rules
+            "{}: {}, {} launches, {} kernels, {} metrics, {} measurements ({} from the launch columns; {} cells without a number), {} rule findings",
+            s.source, s.format, s.launches, s.kernels, s.metrics, s.measurements, s.launch_facts, s.skipped_cells, s.rules
         ));
     }
     if let Some(path) = &settings.rules {

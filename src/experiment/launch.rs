@@ -120,6 +120,42 @@ pub fn compute_capability_given(gpu: &str) -> Option<String> {
         .map(|a| format!("{}.{}", a.major, a.minor))
 }
 
+/// Why a block of `threads` threads would not launch, where that is known: more than 1,024
+/// threads (no CUDA GPU launches one), or, on compute capability `cc` with `registers` per
+/// thread, more registers than the SM gives one block (the occupancy calculator's register
+/// limit). Shared memory is not judged: how it grows with the block depends on the kernel.
+pub fn block_refusal(cc: Option<&str>, registers: Option<f64>, threads: f64) -> Option<String> {
+    use crate::static_analysis::occupancy::{occupancy, Arch, KernelResources};
+    let to = threads.round();
+    if !(to.is_finite() && to >= 1.0) {
+        return None;
+    }
+    if to > 1024.0 {
+        return Some(format!(
+            "a block of {to} threads would not launch: no CUDA GPU takes more than 1,024 \
+             threads per block"
+        ));
+    }
+    let arch = Arch::parse(cc?).ok()?;
+    let regs = registers.filter(|r| r.is_finite() && *r > 0.0)?;
+    let k = KernelResources {
+        registers_per_thread: regs.round() as u32,
+        shared_bytes_per_block: 0,
+    };
+    let warps = (to as u32).div_ceil(32);
+    (occupancy(&arch, to as u32, &k).limit_registers == 0).then(|| {
+        let per_warp =
+            (k.registers_per_thread * 32).div_ceil(arch.reg_alloc_unit) * arch.reg_alloc_unit;
+        format!(
+            "a block of {to} threads would not launch on {}: at {regs} registers per thread \
+             its {warps} warps need {} registers, more than one block may have ({})",
+            arch.name(),
+            per_warp * warps,
+            arch.regs_per_block
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -37,10 +37,22 @@ pub struct ProfileSummary {
     /// BLOCK_SIZE, from the profile's launch__block_size or the user's --level).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub levels: BTreeMap<String, f64>,
+    /// Optimizations left out of the suggestions, each with why (already applied or nothing
+    /// to apply to in the source, nothing to change in the profile, a step the launch cannot
+    /// take); set by the caller, which makes those checks.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_suggested: Vec<NotSuggested>,
     /// The profile is a simulator's log (GPGPU-Sim), not a measurement; set by the caller,
     /// which knows the file's format.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub simulated: bool,
+}
+
+/// An optimization left out of the suggestions, and why.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct NotSuggested {
+    pub optimization: String,
+    pub reason: String,
 }
 
 /// The advisor's features for one profile: measurements aggregated over the selected
@@ -123,6 +135,7 @@ pub fn profile_features(
         missing_features: missing.clone(),
         left_out,
         levels: levels.clone(),
+        not_suggested: Vec::new(),
         simulated: false,
     };
     // Some models may have learned from fewer counters (section values of Nsight Compute's

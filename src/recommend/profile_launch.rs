@@ -49,6 +49,22 @@ impl ProfileLaunch {
         }
     }
 
+    /// Why raising `family`'s `level` by `factor` cannot be done, where this profile shows it:
+    /// a block the GPU would not launch (experiment::launch::block_refusal: past 1,024
+    /// threads, or, with the GPU and the registers per thread known, past the registers the
+    /// SM gives one block).
+    pub fn cannot_step(&self, family: &str, level: f64, factor: f64) -> Option<String> {
+        let family = family.split_whitespace().next().unwrap_or(family);
+        if family != "BLOCK_SIZE" {
+            return None;
+        }
+        crate::experiment::launch::block_refusal(
+            self.compute_capability.as_deref(),
+            self.registers,
+            level * factor,
+        )
+    }
+
     /// The step features of raising `family`'s `level` by `factor` for this profile.
     pub fn step(&self, family: &str, level: f64, factor: f64) -> StepValues {
         // An optimization's name is its family and a direction ("BLOCK_SIZE up").
@@ -97,5 +113,31 @@ mod tests {
         };
         assert!(no_regs.missing().unwrap().contains("--kernel"));
         assert_eq!(no_gpu.step("BLOCK_SIZE", 64.0, 2.0).occupancy, None);
+    }
+
+    /// A block step that no GPU or not this GPU can launch is named, with why; one that fits,
+    /// or a family other than block size, is not.
+    #[test]
+    fn a_block_step_past_the_launch_limits_cannot_be_taken() {
+        // 384 -> 768 threads at 168 registers: 129,024 registers, over the 65,536 a block
+        // may have (an H100 profile of a cuBLASLt kernel has these figures).
+        let h100 = ProfileLaunch {
+            compute_capability: Some("9.0".into()),
+            registers: Some(168.0),
+        };
+        let why = h100.cannot_step("BLOCK_SIZE up", 384.0, 2.0).unwrap();
+        assert!(
+            why.contains("768 threads") && why.contains("129024"),
+            "{why}"
+        );
+        assert_eq!(h100.cannot_step("BLOCK_SIZE", 192.0, 2.0), None);
+        assert_eq!(h100.cannot_step("TILE_SIZE", 384.0, 2.0), None);
+        // Past 1,024 threads whatever the GPU.
+        let unknown = ProfileLaunch::default();
+        assert!(unknown
+            .cannot_step("BLOCK_SIZE", 1024.0, 2.0)
+            .unwrap()
+            .contains("1,024"));
+        assert_eq!(unknown.cannot_step("BLOCK_SIZE", 384.0, 2.0), None);
     }
 }

@@ -30,7 +30,7 @@ use std::collections::BTreeMap;
 use super::bundle::Advisor;
 use super::evidence::{decisions, evidence, nearest, outside_range, reason, subset_distance};
 use super::profile_input::coverage;
-pub use super::profile_input::{profile_features, ProfileSummary, MIN_COVERAGE};
+pub use super::profile_input::{profile_features, NotSuggested, ProfileSummary, MIN_COVERAGE};
 use super::step_model::{applies, ProfileLaunch, STEP_FACTOR};
 pub use super::suggestion::{headline, CounterEvidence, StepUse, Suggestion};
 use super::validation::{raw_score, Validation};

@@ -190,8 +190,51 @@ pub fn suggestions(
             s.confidence,
             if s.extrapolation { ", extrapolated" } else { "" }
         )),
+        None if list.is_empty() => text.push_str(
+            "No suggestion: none of the optimizations this advisor knows could be judged for \
+             this profile (what was left out, and why, is below).\n",
+        ),
         None => text.push_str("Nothing is predicted to help this code among the optimizations this advisor knows.\n\n"),
     }
+    if !list.is_empty() {
+        text.push_str(&ranked_table(list));
+    }
+    text.push_str(&format!(
+        "\nProfile: {} kernel(s), {} of the advisor's {} counters present. Advisor: {} ({}), trained on {}.\n",
+        summary.kernels.len(),
+        summary.features_present,
+        summary.features_expected,
+        model.display(),
+        advisor.method,
+        advisor.datasets.join(", ")
+    ));
+    if summary.simulated {
+        text.push_str(SIMULATED_PROFILE);
+        text.push('\n');
+    }
+    if let Some(levels) = summary.levels_text() {
+        text.push_str(&format!(
+            "Where the code stands: {levels} (one doubling is what the step models predict).\n"
+        ));
+    }
+    if !summary.left_out.is_empty() {
+        text.push_str(&format!(
+            "Not advised on (the profile has under half the counters their models learned from): {}.\n",
+            summary.left_out.join(", ")
+        ));
+    }
+    for n in &summary.not_suggested {
+        text.push_str(&format!(
+            "Not suggested: {} {}.\n",
+            n.optimization, n.reason
+        ));
+    }
+    text
+}
+
+/// The ranked suggestions as a table, each one's reasons, and the models' validation tables.
+fn ranked_table(list: &[Suggestion]) -> String {
+    let mut text = String::new();
     let mut t = TextTable::new([
         "#",
         "optimization",
@@ -230,30 +273,6 @@ pub fn suggestions(
         text.push_str(&format!("  {}: {}\n", s.optimization, s.reason));
     }
     text.push_str(&validation_tables(list));
-    text.push_str(&format!(
-        "\nProfile: {} kernel(s), {} of the advisor's {} counters present. Advisor: {} ({}), trained on {}.\n",
-        summary.kernels.len(),
-        summary.features_present,
-        summary.features_expected,
-        model.display(),
-        advisor.method,
-        advisor.datasets.join(", ")
-    ));
-    if summary.simulated {
-        text.push_str(SIMULATED_PROFILE);
-        text.push('\n');
-    }
-    if let Some(levels) = summary.levels_text() {
-        text.push_str(&format!(
-            "Where the code stands: {levels} (one doubling is what the step models predict).\n"
-        ));
-    }
-    if !summary.left_out.is_empty() {
-        text.push_str(&format!(
-            "Not advised on (the profile has under half the counters their models learned from): {}.\n",
-            summary.left_out.join(", ")
-        ));
-    }
     text
 }
 

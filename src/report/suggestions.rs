@@ -233,6 +233,12 @@ pub fn document(
             summary.left_out.join(", ")
         )
     };
+    let left_out = left_out
+        + &summary
+            .not_suggested
+            .iter()
+            .map(|n| format!(" Not suggested: {} {}.", n.optimization, n.reason))
+            .collect::<String>();
     let levels = summary
         .levels_text()
         .map(|l| format!(" Where the code stands: {l}; the step models predict one doubling."))

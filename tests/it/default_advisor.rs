@@ -10,6 +10,8 @@ use predicates::prelude::*;
 
 const LASSEN: &str = "tests/fixtures/ncu/ncu_details_V100_xplacer_bfs_graph4096_lassen.csv";
 const AWS: &str = "tests/fixtures/ncu/ncu_details_V100_xplacer_bfs_graph4096_aws.csv";
+const B200: &str = "tests/fixtures/ncu/ncu_details_B200_superbenchmark_cublaslt.csv";
+const RTX5090: &str = "tests/fixtures/ncu/ncu_details_RTX5090_llmperfopt_flash_fwd_splitkv.csv";
 const NVPROF: &str = "tests/fixtures/nvprof/nvprof_metrics_K20c_ieee2017_j2d5pt_jacobi-orig.csv";
 
 /// `advise -q suggest [--json] --ncu-csv PAGE` with the shipped advisor, from the repository.
@@ -188,6 +190,39 @@ fn a_page_without_enough_counters_gets_only_the_step_model() {
         predicate::str::contains("too many to advise on")
             .and(predicate::str::contains("ncu --csv --page raw --metrics")),
     );
+}
+
+/// A details page whose sections leave out Launch Statistics still shows its block size and
+/// GPU in ncu's launch columns (RTX 5090: 128 threads, compute capability 12.0), so the
+/// block-size step model advises on it. A page whose kernel could not launch the doubled block
+/// (a B200 cuBLASLt kernel of 384 threads at 168 registers: 768 threads would need 129,024
+/// registers, a block may have 65,536) gets no block-size suggestion, and the output says why.
+#[test]
+fn the_launch_columns_bring_the_block_step_and_rule_out_one_that_cannot_launch() {
+    let (v, names) = suggestions(RTX5090);
+    assert!(names.iter().any(|n| n == "BLOCK_SIZE"), "{names:?}");
+    assert_eq!(v["profile"]["levels"]["BLOCK_SIZE"], 128.0);
+    let block = block_suggestion(&v);
+    // No register count on this page: the occupancy stays unknown, and the reason says so.
+    assert!(block["step"].get("occupancy_change").is_none(), "{block}");
+    assert!(block["reason"].as_str().unwrap().contains("register count"));
+
+    let (v, names) = suggestions(B200);
+    assert!(names.is_empty(), "{names:?}");
+    let why = &v["profile"]["not_suggested"][0];
+    assert_eq!(why["optimization"], "BLOCK_SIZE");
+    let reason = why["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("768 threads") && reason.contains("129024"),
+        "{reason}"
+    );
+    suggest(B200, false)
+        .success()
+        .stdout(
+            predicate::str::contains("No suggestion").and(predicate::str::contains(
+                "Not suggested: BLOCK_SIZE cannot be raised",
+            )),
+        );
 }
 
 /// A counter the profile lacks, where the shipped M5P tree tests it, is shown as missing with

@@ -14,7 +14,7 @@ use advise::harness::profile_app::{kernel_pattern, ProfileRequest};
 use advise::profile::{parse_path, FormatChoice};
 use advise::recommend::bundle::Advisor;
 use advise::recommend::suggest::{
-    self as suggesting, profile_features, ProfileSummary, Suggestion,
+    self as suggesting, profile_features, NotSuggested, ProfileSummary, Suggestion,
 };
 use advise::report::advice_text;
 
@@ -201,10 +201,10 @@ fn levels_of(
     Ok(out)
 }
 
-/// The optimizations to leave out: those named, plus those the source already applies or
-/// gives nothing to apply to (noted where `advisor` knows them).
-fn applied(s: &SuggestSettings, advisor: &Advisor) -> Result<Vec<String>> {
-    let mut out = s.applied.clone();
+/// The optimizations to leave out beyond those the user named (`--applied`), each with why:
+/// those the source already applies or gives nothing to apply to (where `advisor` knows them).
+fn applied(s: &SuggestSettings, advisor: &Advisor) -> Result<Vec<NotSuggested>> {
+    let mut out: Vec<NotSuggested> = Vec::new();
     if let Some(src) = &s.source {
         let (found, inapplicable) =
             advise::static_analysis::optimization_facts(src, &Default::default())?;
@@ -215,27 +215,42 @@ fn applied(s: &SuggestSettings, advisor: &Advisor) -> Result<Vec<String>> {
                 .any(|m| suggesting::is_applied(&m.name, name))
         };
         for n in inapplicable {
-            if known(n.name) && !out.iter().any(|o| o == n.name) {
-                note(&format!(
-                    "{} does not apply to {}, not suggested: {}",
+            if known(n.name) {
+                leave_out(
+                    &mut out,
+                    &s.applied,
                     n.name,
-                    src.display(),
-                    n.reason
-                ));
-                out.push(n.name.to_string());
+                    format!("does not apply to {}: {}", src.display(), n.reason),
+                );
             }
         }
         for d in found {
-            if d.optimization.is_some() && !out.contains(&d.name) {
-                note(&format!(
-                    "{} is already applied in {} ({} x {}): not suggested",
-                    d.name, d.kernel, d.count, d.evidence
-                ));
-                out.push(d.name);
+            if d.optimization.is_some() {
+                leave_out(
+                    &mut out,
+                    &s.applied,
+                    &d.name,
+                    format!(
+                        "is already applied in {} ({} x {})",
+                        d.kernel, d.count, d.evidence
+                    ),
+                );
             }
         }
     }
     Ok(out)
+}
+
+/// Leaves `name` out of the suggestions with `reason`, which reads on from the name ("is
+/// already applied in ..."), noted, unless it already is or the user `named` it (`--applied`).
+fn leave_out(out: &mut Vec<NotSuggested>, named: &[String], name: &str, reason: String) {
+    if !out.iter().any(|o| o.optimization == name) && !named.iter().any(|n| n == name) {
+        note(&format!("{name} {reason} (not suggested)"));
+        out.push(NotSuggested {
+            optimization: name.to_string(),
+            reason,
+        });
+    }
 }
 
 fn suggestions_for(csv: &Path, s: &SuggestSettings, out: &Output) -> Result<()> {
@@ -263,19 +278,36 @@ fn suggestions_for(csv: &Path, s: &SuggestSettings, out: &Output) -> Result<()> 
             )));
         }
     }
-    let mut applied = applied(s, &advisor)?;
+    let mut not_suggested = applied(s, &advisor)?;
     let levels = levels_of(&rows, &s.levels)?;
     let (x, mut summary) = profile_features(&advisor, &rows, &levels)?;
     for (name, reason) in advise::recommend::profile_checks::inapplicable(&advisor, &x) {
-        if !applied.iter().any(|a| a == name) {
-            note(&format!(
-                "{name} does not apply to this profile, not suggested: {reason}"
-            ));
-            applied.push(name.to_string());
-        }
+        leave_out(
+            &mut not_suggested,
+            &s.applied,
+            name,
+            format!("does not apply to this profile: {reason}"),
+        );
     }
     summary.simulated = data.format == advise::profile::Format::GpgpuSim;
     let launch = launch_of(&rows, s.gpu.as_deref())?;
+    for (name, reason) in
+        advise::recommend::profile_checks::impossible_steps(&advisor, &summary.levels, &launch)
+    {
+        leave_out(
+            &mut not_suggested,
+            &s.applied,
+            &name,
+            format!("cannot be raised one step: {reason}"),
+        );
+    }
+    let applied: Vec<String> = s
+        .applied
+        .iter()
+        .cloned()
+        .chain(not_suggested.iter().map(|n| n.optimization.clone()))
+        .collect();
+    summary.not_suggested = not_suggested;
     let list = suggesting::suggest(&advisor, &x, &applied, &summary.levels, &launch)?;
     // Per kernel: the same, on each kernel's launches alone.
     let mut kernels = Vec::new();

@@ -141,10 +141,28 @@ pub fn profile_features(
     // Some models may have learned from fewer counters (section values of Nsight Compute's
     // details pages): the profile is refused only when no model has enough of its own.
     if summary.left_out.len() == advisor.optimizations.len() {
+        // Where the kernels differ in block size, one kernel alone has a level the block-size
+        // step model can judge without counters.
+        let sizes = super::step_model::profile_block_sizes(rows);
+        let one_kernel = if sizes.len() > 1 && !levels.contains_key("BLOCK_SIZE") {
+            format!(
+                "; its launches have {} block sizes ({} threads): `--kernel REGEX` selects \
+                 kernels of one block size, whose block-size step the advisor judges without \
+                 these counters",
+                sizes.len(),
+                sizes
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        } else {
+            String::new()
+        };
         return Err(Error::Data(format!(
             "the profile lacks the counters behind {} of the {expected} features the advisor's \
              models use ({}, ...), too many to advise on (an Nsight Compute details page or \
-             another tool's default output has section summaries, not these raw counters); \
+             another tool's default output has section summaries, not these raw counters){one_kernel}; \
              profile with `advise profile -- ./app`, or run `ncu --csv --page raw --metrics {} \
              ./app` and pass its output",
             missing.len(),

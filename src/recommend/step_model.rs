@@ -215,6 +215,15 @@ pub fn preferred(m: &OptimizationModel) -> Option<&StepModel> {
 /// every launch of the selected kernels has the same block size. Others only from the user
 /// (`--level`).
 pub fn profile_levels(rows: &[MeasurementRow]) -> BTreeMap<String, f64> {
+    let mut out = BTreeMap::new();
+    if let [one] = profile_block_sizes(rows)[..] {
+        out.insert("BLOCK_SIZE".to_string(), one);
+    }
+    out
+}
+
+/// The distinct block sizes (threads per block) of a profile's launches, in ascending order.
+pub fn profile_block_sizes(rows: &[MeasurementRow]) -> Vec<f64> {
     let mut sizes: Vec<f64> = rows
         .iter()
         .filter(|r| {
@@ -224,12 +233,9 @@ pub fn profile_levels(rows: &[MeasurementRow]) -> BTreeMap<String, f64> {
         })
         .map(|r| r.value)
         .collect();
+    sizes.sort_by(f64::total_cmp);
     sizes.dedup();
-    let mut out = BTreeMap::new();
-    if let [one] = sizes[..] {
-        out.insert("BLOCK_SIZE".to_string(), one);
-    }
-    out
+    sizes
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ const LASSEN: &str = "tests/fixtures/ncu/ncu_details_V100_xplacer_bfs_graph4096_
 const AWS: &str = "tests/fixtures/ncu/ncu_details_V100_xplacer_bfs_graph4096_aws.csv";
 const B200: &str = "tests/fixtures/ncu/ncu_details_B200_superbenchmark_cublaslt.csv";
 const RTX5090: &str = "tests/fixtures/ncu/ncu_details_RTX5090_llmperfopt_flash_fwd_splitkv.csv";
+const GINKGO: &str = "tests/fixtures/ncu/ncu_metrics_RTX4090_instroofline_ginkgo_spmm.csv";
 const NVPROF: &str = "tests/fixtures/nvprof/nvprof_metrics_K20c_ieee2017_j2d5pt_jacobi-orig.csv";
 
 /// `advise -q suggest [--json] --ncu-csv PAGE` with the shipped advisor, from the repository.
@@ -223,6 +224,21 @@ fn the_launch_columns_bring_the_block_step_and_rule_out_one_that_cannot_launch()
                 "Not suggested: BLOCK_SIZE cannot be raised",
             )),
         );
+}
+
+/// A `--metrics` page of four kernels with 14 counters (Ginkgo's SpMM on an RTX 4090) is
+/// refused for want of counters, and since its launches differ in block size (128 and 512
+/// threads) the refusal says that one kernel alone gets the block-size step; with `--kernel`
+/// it does (128 threads, compute capability 8.9 from the page's "CC" column).
+#[test]
+fn a_refused_page_of_several_block_sizes_points_to_one_kernel() {
+    suggest(GINKGO, false).failure().stderr(
+        predicate::str::contains("2 block sizes (128, 512 threads)")
+            .and(predicate::str::contains("--kernel REGEX")),
+    );
+    let (v, names) = suggestions_from(&["--ncu-csv", GINKGO, "--kernel", "spmv"]);
+    assert_eq!(names, ["BLOCK_SIZE"]);
+    assert_eq!(v["profile"]["levels"]["BLOCK_SIZE"], 128.0);
 }
 
 /// A counter the profile lacks, where the shipped M5P tree tests it, is shown as missing with

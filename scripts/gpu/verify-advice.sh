@@ -3,7 +3,9 @@
 # programs advise has never seen with `advise profile`, and time them and the versions that
 # apply what it suggests, so that each suggestion's predicted direction can be compared with a
 # measured one. The programs are variants/verify/matmul (PROVENANCE.md there): matrix multiply
-# in global or shared memory, coalesced or not, each built with tiles of 8, 16 and 32.
+# in global or shared memory, coalesced or not, each built with tiles of 8, 16 and 32; the two
+# global-memory programs also with blocks of 32 x 16 and 16 x 32 threads (tiles 32x16, 16x32:
+# 512 threads, the one doubling from the profiled 256 that advise's block-size step predicts).
 #
 #   bash scripts/gpu/verify-advice.sh          # on the GPU machine, from the repository root
 #   bash scripts/gpu/verify-advice.sh --build-only DIR   # compile check only (CI, no GPU)
@@ -18,8 +20,8 @@
 # Settings: ADVISE (the advise binary; default scripts/gpu/advise-binary.sh's choice),
 # WIDTH (matrix width, default 2048), RUNS (processes per build, default 3), REPS (timed
 # launches per process, default 5), ARCH (default: the GPU's compute capability from
-# nvidia-smi, else sm_90). Estimated, not yet measured: about two minutes on an H100 (12
-# builds, 36 timed processes, 4 profiles).
+# nvidia-smi, else sm_90). Measured on the H200 (datasets/verify-20261126): 37 s for 12
+# builds, 36 timed processes and 4 profiles; now 16 builds and 48 timed processes.
 set -euo pipefail
 
 export PATH="$PATH:/usr/local/cuda/bin"
@@ -27,6 +29,10 @@ ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT"
 PROGRAMS="matMul-Gm matMul-Gm-Un matMul-Sm matMul-Sm-Un"
 TILES="8 16 32"
+# Rectangular blocks, for the programs whose kernel indexes by block and thread alone (the
+# shared-memory ones stage square tiles).
+RECT_PROGRAMS="matMul-Gm matMul-Gm-Un"
+RECT_TILES="32x16 16x32"
 SRC="$ROOT/variants/verify/matmul"
 OUT="${OUT:-$ROOT/gpu-out}"
 NAME="${NAME:-verify-$(date -u +%Y%m%d)}"
@@ -37,7 +43,8 @@ pack() {
     mkdir -p "$OUT"
     tar -czf "$OUT/$NAME.tar.gz" -C "$ROOT/build/gpu-work" \
         --exclude="$NAME/build/matMul-*-t8" --exclude="$NAME/build/matMul-*-t16" \
-        --exclude="$NAME/build/matMul-*-t32" "$NAME"
+        --exclude="$NAME/build/matMul-*-t32" --exclude="$NAME/build/matMul-*-t32x16" \
+        --exclude="$NAME/build/matMul-*-t16x32" "$NAME"
 }
 
 if [ "${1:-}" = "--pack" ]; then
@@ -47,20 +54,46 @@ if [ "${1:-}" = "--pack" ]; then
     exit 0
 fi
 
-# build DIR FAILURES: every program at every tile, with Tile_Width set and the authors'
-# profiled region timed (variants/verify/advise_timing.h), all 12 nvcc at once.
+# tiles_of PROGRAM: the tiles it is built with.
+tiles_of() {
+    case " $RECT_PROGRAMS " in
+        *" $1 "*) echo "$TILES $RECT_TILES" ;;
+        *) echo "$TILES" ;;
+    esac
+}
+
+# build DIR FAILURES: every program at every tile, with Tile_Width set (a rectangular tile
+# TXxTY: the block's x and y extents and the grid's set apart) and the authors' profiled region
+# timed (variants/verify/advise_timing.h), all 16 nvcc at once.
 build() {
-    local dir="$1" failures="$2" v t src mark
+    local dir="$1" failures="$2" v t src mark tx ty
     mkdir -p "$dir"
     for v in $PROGRAMS; do
-        for t in $TILES; do
+        for t in $(tiles_of "$v"); do
             src="$dir/$v-t$t.cu"
-            sed -e "s/^#define Tile_Width 16\$/#define Tile_Width $t/" \
-                -e 's/cudaProfilerStart();/ADVISE_BEGIN/' \
+            case "$t" in
+                *x*)
+                    tx="${t%x*}" ty="${t#*x}"
+                    sed -e "s/^#define Tile_Width 16\$/#define Tile_Width 16\\n#define Tile_X $tx\\n#define Tile_Y $ty/" \
+                        -e 's/blockIdx\.x \* Tile_Width/blockIdx.x * Tile_X/' \
+                        -e 's/blockIdx\.y \* Tile_Width/blockIdx.y * Tile_Y/' \
+                        -e 's/dim3 gridDim(GridSize, GridSize);/dim3 gridDim((Width + Tile_X - 1) \/ Tile_X, (Width + Tile_Y - 1) \/ Tile_Y);/' \
+                        -e 's/dim3 blockDim(Tile_Width, Tile_Width);/dim3 blockDim(Tile_X, Tile_Y);/' \
+                        "$SRC/$v.cu" > "$src.in"
+                    set -- "Tile_X $tx" "Tile_Y $ty" "blockIdx.x \* Tile_X" "blockIdx.y \* Tile_Y" \
+                        "gridDim((Width + Tile_X" "blockDim(Tile_X, Tile_Y)"
+                    ;;
+                *)
+                    sed -e "s/^#define Tile_Width 16\$/#define Tile_Width $t/" "$SRC/$v.cu" > "$src.in"
+                    set -- "Tile_Width $t"
+                    ;;
+            esac
+            sed -e 's/cudaProfilerStart();/ADVISE_BEGIN/' \
                 -e 's/cudaProfilerStop();/ADVISE_END/' \
                 -e 's/\(printf("Device: %s\\n", prop.name);\)/\1 ADVISE_CHECKSUM(P, Width * Width)/' \
-                "$SRC/$v.cu" > "$src"
-            for mark in "Tile_Width $t" ADVISE_BEGIN ADVISE_END ADVISE_CHECKSUM; do
+                "$src.in" > "$src"
+            rm -f "$src.in"
+            for mark in "$@" ADVISE_BEGIN ADVISE_END ADVISE_CHECKSUM; do
                 grep -q "$mark" "$src" || { echo "verify-advice: patching $v.cu failed ($mark missing)" >&2; exit 1; }
             done
             ( nvcc -O3 -arch="$ARCH" -include "$ROOT/variants/verify/advise_timing.h" \
@@ -79,7 +112,7 @@ if [ "${1:-}" = "--build-only" ]; then
     t0=$(date +%s)
     build "$dir" "$dir.failures"
     if [ -s "$dir.failures" ]; then cat "$dir.failures" >&2; exit 1; fi
-    echo "built the 12 programs of variants/verify for $ARCH in $(( $(date +%s) - t0 )) s into $dir"
+    echo "built the 16 programs of variants/verify for $ARCH in $(( $(date +%s) - t0 )) s into $dir"
     exit 0
 fi
 . scripts/gpu/advise-binary.sh
@@ -111,7 +144,7 @@ echo "built in $(( $(date +%s) - t0 )) s"
 echo "program,tile,width,process,rep,ms" > "$W/timings.csv"
 echo "program,tile,width,checksum" > "$W/checksums.csv"
 for v in $PROGRAMS; do
-    for t in $TILES; do
+    for t in $(tiles_of "$v"); do
         [ -x "$W/build/$v-t$t" ] || continue
         for p in $(seq 1 "$RUNS"); do
             if ! out=$(ADVISE_REPS="$REPS" timeout 120 "$W/build/$v-t$t" "$WIDTH" 0 2>&1); then

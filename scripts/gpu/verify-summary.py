@@ -6,8 +6,10 @@ For each profiled program (at its published tile, 16) and each of advise's sugge
 the folder holds a version for, it compares the predicted direction with the measured one:
 
   SHMEM       matMul-Gm -> matMul-Sm, matMul-Gm-Un -> matMul-Sm-Un (same tile)
-  BLOCK_SIZE  tile 16 -> 32: the block size raised (256 -> 1,024 threads, two doublings where
-              advise's step model predicts one), against the predicted speedup of raising it
+  BLOCK_SIZE  tile 16 -> 32x16 and 16x32 (the global-memory programs; 256 -> 512 threads, the
+              one doubling advise's step model predicts, where the folder has them) and
+              16 -> 32 (256 -> 1,024 threads, two doublings), against the predicted speedup
+              of raising it
 
 Other suggestions have no version here and are listed as not checked. A measured speedup is
 the median kernel time before over the median after (every timed launch of every process);
@@ -39,22 +41,27 @@ def medians(path):
     times = {}
     with open(path, newline="") as f:
         for row in csv.DictReader(f):
-            times.setdefault((row["program"], int(row["tile"])), []).append(float(row["ms"]))
+            times.setdefault((row["program"], row["tile"]), []).append(float(row["ms"]))
     return {k: (statistics.median(v), len(v)) for k, v in times.items()}
 
 
 def checksums(path):
     with open(path, newline="") as f:
-        return {(r["program"], int(r["tile"])): float(r["checksum"]) for r in csv.DictReader(f)}
+        return {(r["program"], r["tile"]): float(r["checksum"]) for r in csv.DictReader(f)}
 
 
-def counterpart(program, suggestion):
+def counterparts(program, suggestion):
+    """The versions that check a suggestion for `program`: (key, label) pairs, in order."""
     name, predicted = suggestion["optimization"], suggestion["predicted_speedup"]
     if name == "SHMEM" and program in SHMEM:
-        return (SHMEM[program], 16), "shared-memory version"
+        return [((SHMEM[program], "16"), "shared-memory version")]
     if name == "BLOCK_SIZE" and predicted is not None:
-        return (program, 32), "tile 32 (1,024 threads per block)"
-    return None, None
+        return [
+            ((program, "32x16"), "tile 32x16 (512 threads per block)"),
+            ((program, "16x32"), "tile 16x32 (512 threads per block)"),
+            ((program, "32"), "tile 32 (1,024 threads per block)"),
+        ]
+    return []
 
 
 def direction(speedup):
@@ -110,26 +117,27 @@ def main(folder, current=None):
     checked = right = 0
     for path in sorted(suggest_dir.glob("*.suggest.json")):
         program = path.name[: -len(".suggest.json")]
-        before = med.get((program, 16))
+        before = med.get((program, "16"))
         suggestions = json.loads(path.read_text()).get("suggestions", [])
         if not suggestions:
             lines.append(f"| {program} | (none) | | | | | | |")
         for s in suggestions:
             pred = s.get("predicted_speedup")
-            key, label = counterpart(program, s)
-            after = med.get(key) if key else None
-            row = [
+            head = [
                 program,
                 s["optimization"],
                 f"{pred:.2f}x" if pred is not None else "-",
                 f"{s.get('confidence', float('nan')):.2f}",
                 s.get("verdict", ""),
             ]
-            if before and after:
-                speedup = before[0] / after[0]
+            versions = [(k, label) for k, label in counterparts(program, s) if k in med]
+            if not before or not versions:
+                lines.append("| " + " | ".join(head + ["not checked: no version of it here", "-", "-"]) + " |")
+            for key, label in versions if before else []:
+                speedup = before[0] / med[key][0]
                 flag = ""
-                if key in sums and (program, 16) in sums:
-                    a, b = sums[(program, 16)], sums[key]
+                if key in sums and (program, "16") in sums:
+                    a, b = sums[(program, "16")], sums[key]
                     if abs(a - b) > 1e-3 * max(abs(a), 1e-30):
                         flag = " (checksum differs)"
                 got = direction(speedup)
@@ -137,10 +145,7 @@ def main(folder, current=None):
                 ok = "no clear effect" if got == "none" else ("yes" if got == want else "no")
                 checked += got != "none"
                 right += ok == "yes"
-                row += [label + flag, f"{speedup:.2f}x", ok]
-            else:
-                row += ["not checked: no version of it here", "-", "-"]
-            lines.append("| " + " | ".join(row) + " |")
+                lines.append("| " + " | ".join(head + [label + flag, f"{speedup:.2f}x", ok]) + " |")
     lines += [
         "",
         f"Directions checked (a measured effect beyond {BAND:.0%}): {checked}; "
@@ -148,13 +153,16 @@ def main(folder, current=None):
         "",
         "Median kernel times (ms; timed launches):",
         "",
-        "| program | tile 8 | tile 16 | tile 32 |",
-        "|---|---:|---:|---:|",
+    ]
+    tiles = ["8", "16", "32"] + [t for t in ("32x16", "16x32") if any(k[1] == t for k in med)]
+    lines += [
+        "| program | " + " | ".join(f"tile {t}" for t in tiles) + " |",
+        "|---|" + "---:|" * len(tiles),
     ]
     for program in sorted({p for p, _ in med}):
         cells = [
             f"{med[(program, t)][0]:.4f} ({med[(program, t)][1]})" if (program, t) in med else "-"
-            for t in (8, 16, 32)
+            for t in tiles
         ]
         lines.append(f"| {program} | " + " | ".join(cells) + " |")
     Path(out_path).write_text("\n".join(lines) + "\n")

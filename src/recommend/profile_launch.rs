@@ -120,7 +120,8 @@ mod tests {
     #[test]
     fn a_block_step_past_the_launch_limits_cannot_be_taken() {
         // 384 -> 768 threads at 168 registers: 129,024 registers, over the 65,536 a block
-        // may have (an H100 profile of a cuBLASLt kernel has these figures).
+        // may have (the B200 details page of a cuBLASLt kernel in tests/fixtures has 384
+        // threads at 168 registers; an H100's limits are the same).
         let h100 = ProfileLaunch {
             compute_capability: Some("9.0".into()),
             registers: Some(168.0),

@@ -203,7 +203,7 @@ fn levels_of(
 
 /// The optimizations to leave out beyond those the user named (`--applied`), each with why:
 /// those the source already applies or gives nothing to apply to (where `advisor` knows them).
-fn applied(s: &SuggestSettings, advisor: &Advisor) -> Result<Vec<NotSuggested>> {
+fn source_checks(s: &SuggestSettings, advisor: &Advisor) -> Result<Vec<NotSuggested>> {
     let mut out: Vec<NotSuggested> = Vec::new();
     if let Some(src) = &s.source {
         let (found, inapplicable) =
@@ -278,7 +278,7 @@ fn suggestions_for(csv: &Path, s: &SuggestSettings, out: &Output) -> Result<()> 
             )));
         }
     }
-    let mut not_suggested = applied(s, &advisor)?;
+    let mut not_suggested = source_checks(s, &advisor)?;
     let levels = levels_of(&rows, &s.levels)?;
     let (x, mut summary) = profile_features(&advisor, &rows, &levels)?;
     for (name, reason) in advise::recommend::profile_checks::inapplicable(&advisor, &x) {

@@ -190,10 +190,10 @@ pub fn suggestions(
             s.confidence,
             if s.extrapolation { ", extrapolated" } else { "" }
         )),
-        None if list.is_empty() => text.push_str(
-            "No suggestion: none of the optimizations this advisor knows could be judged for \
-             this profile (what was left out, and why, is below).\n",
-        ),
+        None if list.is_empty() => text.push_str(&format!(
+            "{} (what was left out, and why, is below).\n",
+            super::suggestions::NO_SUGGESTION
+        )),
         None => text.push_str("Nothing is predicted to help this code among the optimizations this advisor knows.\n\n"),
     }
     if !list.is_empty() {

@@ -23,6 +23,11 @@ const STYLE: &str = "body{font-family:sans-serif;max-width:980px;margin:2em auto
 .recommend{background:#d8f0d8}.warn{background:#fbe3c8}pre{background:#f6f6f6;padding:0.6em;overflow-x:auto}\
 table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:2px 8px}";
 
+/// The answer where every optimization the advisor knows was left out (for want of counters,
+/// or by a check), so that nothing was judged.
+pub const NO_SUGGESTION: &str =
+    "No suggestion: none of the optimizations this advisor knows could be judged for this profile";
+
 /// The one-line answer at the top.
 pub fn answer(list: &[Suggestion]) -> String {
     match crate::recommend::suggest::headline(list) {
@@ -43,6 +48,9 @@ pub fn answer(list: &[Suggestion]) -> String {
             s.confidence,
             if s.extrapolation { " and the profile lies outside the training data" } else { "" }
         ),
+        None if list.is_empty() => {
+            format!("{NO_SUGGESTION} (what was left out, and why, is under What was profiled).")
+        }
         None => "Nothing is predicted to help: none of the optimizations this advisor knows is expected to speed this code up.".into(),
     }
 }

@@ -224,6 +224,19 @@ fn the_launch_columns_bring_the_block_step_and_rule_out_one_that_cannot_launch()
                 "Not suggested: BLOCK_SIZE cannot be raised",
             )),
         );
+    // The report says the same: nothing was judged, not "nothing helps".
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().to_str().unwrap();
+    suggest_from(&["--ncu-csv", B200, "--report-dir", report], false).success();
+    let md = std::fs::read_to_string(dir.path().join("report.md")).unwrap();
+    assert!(
+        md.contains("No suggestion") && !md.contains("Nothing is predicted"),
+        "{md}"
+    );
+    assert!(
+        md.contains("Not suggested: BLOCK_SIZE cannot be raised"),
+        "{md}"
+    );
 }
 
 /// A `--metrics` page of four kernels with 14 counters (Ginkgo's SpMM on an RTX 4090) is

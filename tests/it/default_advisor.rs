@@ -237,6 +237,16 @@ fn the_launch_columns_bring_the_block_step_and_rule_out_one_that_cannot_launch()
         md.contains("Not suggested: BLOCK_SIZE cannot be raised"),
         "{md}"
     );
+    // A GPU named with --gpu replaces the page's own, and a note says so.
+    let mut cmd = advise();
+    cmd.current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .env_remove("ADVISE_MODEL")
+        .args(["suggest", "--gpu", "7.5", "--ncu-csv", B200])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "--gpu 7.5 (compute capability 7.5) replaces the profile's own, 10.0",
+        ));
 }
 
 /// A `--metrics` page of four kernels with 14 counters (Ginkgo's SpMM on an RTX 4090) is

@@ -155,10 +155,12 @@ pub struct SuggestSettings {
     pub gpu: Option<String>,
 }
 
-/// The profile's launch facts, with the GPU the user named in place of the profile's.
+/// The profile's launch facts, with the GPU the user named in place of the profile's (noted
+/// where `say` and the profile names another).
 fn launch_of(
     rows: &[advise::dataset::measurements::MeasurementRow],
     gpu: Option<&str>,
+    say: bool,
 ) -> Result<advise::recommend::step_model::ProfileLaunch> {
     let mut launch = advise::recommend::step_model::ProfileLaunch::of_rows(rows);
     if let Some(g) = gpu {
@@ -168,6 +170,13 @@ fn launch_of(
                  GPU name it knows (RTX 2080 Ti, A100, H100)"
             ))
         })?;
+        match &launch.compute_capability {
+            Some(own) if say && *own != cc => note(&format!(
+                "--gpu {g} (compute capability {cc}) replaces the profile's own, {own}: the \
+                 occupancy of a block-size step is computed for the GPU named"
+            )),
+            _ => {}
+        }
         launch.compute_capability = Some(cc);
     }
     Ok(launch)
@@ -290,7 +299,7 @@ fn suggestions_for(csv: &Path, s: &SuggestSettings, out: &Output) -> Result<()> 
         );
     }
     summary.simulated = data.format == advise::profile::Format::GpgpuSim;
-    let launch = launch_of(&rows, s.gpu.as_deref())?;
+    let launch = launch_of(&rows, s.gpu.as_deref(), true)?;
     for (name, reason) in
         advise::recommend::profile_checks::impossible_steps(&advisor, &summary.levels, &launch)
     {
@@ -317,7 +326,7 @@ fn suggestions_for(csv: &Path, s: &SuggestSettings, out: &Output) -> Result<()> 
             let entry = levels_of(&mine, &s.levels)
                 .and_then(|levels| {
                     let (x, _) = profile_features(&advisor, &mine, &levels)?;
-                    let launch = launch_of(&mine, s.gpu.as_deref())?;
+                    let launch = launch_of(&mine, s.gpu.as_deref(), false)?;
                     suggesting::suggest(&advisor, &x, &applied, &levels, &launch)
                 })
                 .map_err(|e| e.to_string());

@@ -9,7 +9,8 @@ the folder holds a version for, it compares the predicted direction with the mea
   BLOCK_SIZE  tile 16 -> 32x16 and 16x32 (the global-memory programs; 256 -> 512 threads, the
               one doubling advise's step model predicts, where the folder has them) and
               16 -> 32 (256 -> 1,024 threads, two doublings), against the predicted speedup
-              of raising it
+              of raising it; a suggestion to lower the block (where doubling it would not
+              launch) against tile 8 (64 threads)
 
 Other suggestions have no version here and are listed as not checked. A measured speedup is
 the median kernel time before over the median after (every timed launch of every process);
@@ -55,6 +56,10 @@ def counterparts(program, suggestion):
     name, predicted = suggestion["optimization"], suggestion["predicted_speedup"]
     if name == "SHMEM" and program in SHMEM:
         return [((SHMEM[program], "16"), "shared-memory version")]
+    step = suggestion.get("step") or {}
+    if name == "BLOCK_SIZE" and predicted is not None and step.get("to", 0) < step.get("level", 0):
+        # Lowered where the doubled block would not launch.
+        return [((program, "8"), "tile 8 (64 threads per block)")]
     if name == "BLOCK_SIZE" and predicted is not None:
         return [
             ((program, "32x16"), "tile 32x16 (512 threads per block)"),

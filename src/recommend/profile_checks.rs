@@ -1,13 +1,9 @@
 //! Optimizations a profile shows to have nothing to change, as the static checks
 //! (`static_analysis::detect::not_applicable`) show it from the source. Each rule names the
 //! counter it reads and holds on every measured sample the advisor learned the optimization
-//! from (checked by a test over the shipped data). And the block-size step a launch cannot
-//! take: a block the GPU would not launch.
-
-use std::collections::BTreeMap;
+//! from (checked by a test over the shipped data).
 
 use super::bundle::Advisor;
-use super::step_model::{ProfileLaunch, STEP_FACTOR};
 
 /// The feature whose value decides, the value at which the optimization has nothing to
 /// change, and why.
@@ -47,25 +43,5 @@ pub fn inapplicable(advisor: &Advisor, x: &[f64]) -> Vec<(&'static str, &'static
                 .is_some_and(|&v| v == 0.0)
         })
         .map(|r| (r.optimization, r.reason))
-        .collect()
-}
-
-/// The optimizations whose step (one doubling of the level the profile shows, as the step
-/// models predict it) the profile's launch cannot take, each with its reason
-/// ([`ProfileLaunch::cannot_step`]: a block past 1,024 threads, or past the SM's registers).
-pub fn impossible_steps(
-    advisor: &Advisor,
-    levels: &BTreeMap<String, f64>,
-    launch: &ProfileLaunch,
-) -> Vec<(String, String)> {
-    advisor
-        .optimizations
-        .iter()
-        .filter_map(|m| {
-            let family = m.name.split_whitespace().next().unwrap_or(&m.name);
-            let level = levels.get(family)?;
-            let why = launch.cannot_step(&m.name, *level, STEP_FACTOR)?;
-            Some((m.name.clone(), why))
-        })
         .collect()
 }

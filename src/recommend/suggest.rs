@@ -86,16 +86,29 @@ pub fn suggest(
         }
         let coverage = coverage(m, x);
         // The step model needs no counter: it advises where the counter model cannot.
+        // Where the doubled level would not launch, the step model judges halving it: the
+        // reverse of raising it from half, whose direction it predicts as well.
+        let mut lowered_because = None;
         let step = match applies(m, levels) {
             Some((model, level, meaning)) => {
-                let values = launch.step(&m.name, level, STEP_FACTOR);
+                lowered_because = launch.cannot_step(&m.name, level, STEP_FACTOR);
+                let from = match lowered_because {
+                    Some(_) => level / STEP_FACTOR,
+                    None => level,
+                };
+                let values = launch.step(&m.name, from, STEP_FACTOR);
+                let raising = model.predict(&values)?;
                 Some(StepAnswer {
                     model,
                     level,
                     meaning,
-                    predicted: model.predict(&values)?,
+                    predicted: match lowered_because {
+                        Some(_) => 1.0 / raising,
+                        None => raising,
+                    },
                     validation: model.validation_for(&values),
                     values,
+                    lowered: lowered_because.is_some(),
                 })
             }
             None => None,
@@ -114,6 +127,8 @@ pub fn suggest(
         // and the model is the second opinion.
         let rule = m.follows_rule && step.is_none();
         let (p, q) = match step {
+            // The counter model predicts raising: lowering is its reverse.
+            Some(s) if counters_usable && s.lowered => (s.predicted, 1.0 / p),
             Some(s) if counters_usable => (s.predicted, p),
             Some(s) => (s.predicted, s.predicted),
             None if rule => (majority_rule::speedup(m), p),
@@ -169,7 +184,7 @@ pub fn suggest(
         // leaves, far from their data) is extrapolating whatever the distances say. The step
         // model extrapolates outside the levels it learned from.
         let extrapolation = match step {
-            Some(s) => !s.model.covers(s.level) || p <= 0.0,
+            Some(s) => !s.model.covers(s.from()) || p <= 0.0,
             None => {
                 let d_portable = m
                     .rows
@@ -229,15 +244,20 @@ pub fn suggest(
                     "the profile lacks most of the counter model's counters".to_string()
                 };
                 format!(
-                    "raising {} from {} to {}{}: the step model (LinearRegression on where a \
+                    "{} {} from {} to {}{}{}: the step model (LinearRegression on where a \
                      step starts and how far it goes and, for block sizes, what it does to \
                      occupancy) was right {:.0}% of the time on a program it had not seen \
                      (balanced {:.0}%, the majority rule's {:.0}%{}), the counter model {}; \
                      {counters}",
+                    if s.lowered { "lowering" } else { "raising" },
                     s.meaning,
                     s.level,
-                    s.level * STEP_FACTOR,
-                    occupancy_phrase(s.model, &s.values, launch),
+                    s.to(),
+                    occupancy_phrase(s.model, &s.values, launch, s.lowered),
+                    lowered_because
+                        .as_ref()
+                        .map(|why| format!(" (raising it cannot be done: {why})"))
+                        .unwrap_or_default(),
                     100.0 * s.validation.accuracy,
                     100.0 * s.validation.balanced_accuracy,
                     100.0 * s.validation.majority_accuracy,
@@ -317,10 +337,12 @@ pub fn suggest(
             deciding_counters: deciding,
             step: step.map(|s| StepUse {
                 level: s.level,
-                to: s.level * STEP_FACTOR,
+                to: s.to(),
                 meaning: s.meaning,
-                occupancy_change: s.values.occupancy.map(f64::exp2),
-                warp_fill_change: s.values.warp_fill.map(f64::exp2),
+                // Lowering undoes the raise the features describe.
+                occupancy_change: s.values.occupancy.map(|o| s.signed(o).exp2()),
+                warp_fill_change: s.values.warp_fill.map(|w| s.signed(w).exp2()),
+                lowered_because: lowered_because.clone(),
                 step_accuracy_across: s.validation.accuracy,
                 counters_accuracy_across: m.across_programs.as_ref().map(|a| a.accuracy),
             }),
@@ -356,8 +378,9 @@ pub fn is_applied(name: &str, applied: &str) -> bool {
 }
 
 /// A step model's answer for one suggestion: the level the profile shows, what it counts,
-/// the predicted speedup of one doubling, the step's features and the validation that speaks
-/// for them (recommend::step_model::StepModel::validation_for).
+/// the predicted speedup of one doubling (or, where the doubled level would not launch, of
+/// one halving, with why), the features of the raise it judges and the validation that
+/// speaks for them (recommend::step_model::StepModel::validation_for).
 #[derive(Clone, Copy)]
 struct StepAnswer<'a> {
     model: &'a super::step_model::StepModel,
@@ -366,6 +389,37 @@ struct StepAnswer<'a> {
     predicted: f64,
     values: StepValues,
     validation: &'a super::validation::Validation,
+    /// The doubled level would not launch: the answer is for halving it.
+    lowered: bool,
+}
+
+impl StepAnswer<'_> {
+    /// Where the raise the features describe starts: the level, or half of it when lowering.
+    fn from(&self) -> f64 {
+        if self.lowered {
+            self.level / STEP_FACTOR
+        } else {
+            self.level
+        }
+    }
+
+    /// The level the suggestion moves to.
+    fn to(&self) -> f64 {
+        if self.lowered {
+            self.level / STEP_FACTOR
+        } else {
+            self.level * STEP_FACTOR
+        }
+    }
+
+    /// A log2 change of the raise, as the suggestion's own (negated when lowering).
+    fn signed(&self, log2_change: f64) -> f64 {
+        if self.lowered {
+            -log2_change
+        } else {
+            log2_change
+        }
+    }
 }
 
 /// What the step does to theoretical occupancy, where known; where the model learned
@@ -374,8 +428,9 @@ fn occupancy_phrase(
     model: &super::step_model::StepModel,
     step: &StepValues,
     launch: &ProfileLaunch,
+    lowering: bool,
 ) -> String {
-    match step.occupancy {
+    match step.occupancy.map(|o| if lowering { -o } else { o }) {
         None if model.across_programs_unknown_gpu.is_some() => format!(
             " (its effect on occupancy unknown: {})",
             launch.missing().unwrap_or_else(|| format!(

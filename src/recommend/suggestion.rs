@@ -47,7 +47,8 @@ pub struct Suggestion {
     pub step: Option<StepUse>,
 }
 
-/// A suggestion the step model made: raise the family's level from `level` to `to`.
+/// A suggestion the step model made: raise the family's level from `level` to `to` (or lower
+/// it, where raising it would not launch: `lowered_because` says why).
 #[derive(Debug, Clone, Serialize)]
 pub struct StepUse {
     pub level: f64,
@@ -62,6 +63,8 @@ pub struct StepUse {
     pub warp_fill_change: Option<f64>,
     pub step_accuracy_across: f64,
     pub counters_accuracy_across: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lowered_because: Option<String>,
 }
 
 /// A counter of the user's profile next to the training data's range.

@@ -195,11 +195,12 @@ fn a_page_without_enough_counters_gets_only_the_step_model() {
 
 /// A details page whose sections leave out Launch Statistics still shows its block size and
 /// GPU in ncu's launch columns (RTX 5090: 128 threads, compute capability 12.0), so the
-/// block-size step model advises on it. A page whose kernel could not launch the doubled block
-/// (a B200 cuBLASLt kernel of 384 threads at 168 registers: 768 threads would need 129,024
-/// registers, a block may have 65,536) gets no block-size suggestion, and the output says why.
+/// block-size step model advises on it. Where the doubled block would not launch (a B200
+/// cuBLASLt kernel of 384 threads at 168 registers: 768 threads would need 129,024
+/// registers, a block may have 65,536), the step model judges halving it instead, and says
+/// why; with BLOCK_SIZE named as applied nothing is left to judge, and the answer says so.
 #[test]
-fn the_launch_columns_bring_the_block_step_and_rule_out_one_that_cannot_launch() {
+fn the_launch_columns_bring_the_block_step_and_a_block_that_cannot_double_is_halved() {
     let (v, names) = suggestions(RTX5090);
     assert!(names.iter().any(|n| n == "BLOCK_SIZE"), "{names:?}");
     assert_eq!(v["profile"]["levels"]["BLOCK_SIZE"], 128.0);
@@ -209,32 +210,42 @@ fn the_launch_columns_bring_the_block_step_and_rule_out_one_that_cannot_launch()
     assert!(block["reason"].as_str().unwrap().contains("register count"));
 
     let (v, names) = suggestions(B200);
-    assert!(names.is_empty(), "{names:?}");
-    let why = &v["profile"]["not_suggested"][0];
-    assert_eq!(why["optimization"], "BLOCK_SIZE");
-    let reason = why["reason"].as_str().unwrap();
+    assert_eq!(names, ["BLOCK_SIZE"]);
+    let block = block_suggestion(&v);
+    assert_eq!(block["step"]["level"], 384.0);
+    assert_eq!(block["step"]["to"], 192.0);
+    let why = block["step"]["lowered_because"].as_str().unwrap();
     assert!(
-        reason.contains("768 threads") && reason.contains("129024"),
+        why.contains("768 threads") && why.contains("129024"),
+        "{why}"
+    );
+    // 168 registers: 12 warps per SM either way (one block of 12, two of 6).
+    assert_eq!(block["step"]["occupancy_change"], 1.0, "{block}");
+    let reason = block["reason"].as_str().unwrap();
+    assert!(
+        reason.starts_with("lowering threads per block from 384 to 192"),
         "{reason}"
     );
-    suggest(B200, false)
-        .success()
-        .stdout(
-            predicate::str::contains("No suggestion").and(predicate::str::contains(
-                "Not suggested: BLOCK_SIZE cannot be raised",
-            )),
-        );
-    // The report says the same: nothing was judged, not "nothing helps".
+
+    // Nothing left to judge: the answer says so, in the terminal and in the report.
     let dir = tempfile::tempdir().unwrap();
     let report = dir.path().to_str().unwrap();
-    suggest_from(&["--ncu-csv", B200, "--report-dir", report], false).success();
+    suggest_from(
+        &[
+            "--ncu-csv",
+            B200,
+            "--applied",
+            "BLOCK_SIZE",
+            "--report-dir",
+            report,
+        ],
+        false,
+    )
+    .success()
+    .stdout(predicate::str::contains("No suggestion"));
     let md = std::fs::read_to_string(dir.path().join("report.md")).unwrap();
     assert!(
         md.contains("No suggestion") && !md.contains("Nothing is predicted"),
-        "{md}"
-    );
-    assert!(
-        md.contains("Not suggested: BLOCK_SIZE cannot be raised"),
         "{md}"
     );
     // A GPU named with --gpu replaces the page's own, and a note says so.
@@ -415,11 +426,21 @@ fn shipped_advisor() -> advise::recommend::bundle::Advisor {
 #[test]
 fn warp_needs_divergent_branches_in_the_profile() {
     let names = |profile: &str| suggestions_from(&["--profile", profile]).1;
-    let matmul = names("datasets/verify-20261126/profiles/matMul-Gm/ncu.csv");
+    let (v, matmul) = suggestions_from(&[
+        "--profile",
+        "datasets/verify-20261126/profiles/matMul-Gm/ncu.csv",
+    ]);
     assert!(
         !matmul.is_empty() && !matmul.contains(&"WARP".to_string()),
         "{matmul:?}"
     );
+    // The JSON says why it was left out.
+    let left = &v["profile"]["not_suggested"][0];
+    assert_eq!(left["optimization"], "WARP");
+    assert!(left["reason"]
+        .as_str()
+        .unwrap()
+        .starts_with("does not apply to this profile: the profile shows no divergent branch"));
     let bh = names("datasets/h200-bh-20261126-2/raw/ncu_BH_000000_100000x2_run1.csv.gz");
     assert!(bh.contains(&"WARP".to_string()), "{bh:?}");
 

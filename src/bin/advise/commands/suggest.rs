@@ -300,16 +300,6 @@ fn suggestions_for(csv: &Path, s: &SuggestSettings, out: &Output) -> Result<()> 
     }
     summary.simulated = data.format == advise::profile::Format::GpgpuSim;
     let launch = launch_of(&rows, s.gpu.as_deref(), true)?;
-    for (name, reason) in
-        advise::recommend::profile_checks::impossible_steps(&advisor, &summary.levels, &launch)
-    {
-        leave_out(
-            &mut not_suggested,
-            &s.applied,
-            &name,
-            format!("cannot be raised one step: {reason}"),
-        );
-    }
     let applied: Vec<String> = s
         .applied
         .iter()

@@ -236,8 +236,13 @@ pub fn suggest(
             Some(s) => {
                 let counters = if counters_usable {
                     format!(
-                        "the counter model predicts {}x; {}",
+                        "the counter model predicts {}x{}; {}",
                         crate::number_format::fmt_sig(p_counter, 3),
+                        if s.lowered {
+                            " for raising it (so lowering is the reverse)"
+                        } else {
+                            ""
+                        },
                         reason(m, q_counter, nearest, &deciding, extrapolation)
                     )
                 } else {

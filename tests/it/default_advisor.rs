@@ -227,6 +227,31 @@ fn the_launch_columns_bring_the_block_step_and_a_block_that_cannot_double_is_hal
         "{reason}"
     );
 
+    // Past 1,024 threads no GPU launches a block, whatever it is; a profile with the counter
+    // model's counters (BH on the H200) gives its opinion of raising, which lowering reverses.
+    let (v, _) = suggestions_from(&[
+        "--profile",
+        "datasets/h200-bh-20261126-2/raw/ncu_BH_000000_100000x2_run1.csv.gz",
+        "--level",
+        "BLOCK_SIZE=1024",
+    ]);
+    let block = block_suggestion(&v);
+    assert_eq!(block["step"]["to"], 512.0);
+    assert!(block["step"]["lowered_because"]
+        .as_str()
+        .unwrap()
+        .contains("more than 1,024 threads per block"));
+    let reason = block["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("for raising it (so lowering is the reverse)"),
+        "{reason}"
+    );
+    let (p, q) = (
+        block["predicted_speedup"].as_f64().unwrap(),
+        block["second_opinion"].as_f64().unwrap(),
+    );
+    assert!(p > 0.0 && q > 0.0, "{block}");
+
     // Nothing left to judge: the answer says so, in the terminal and in the report.
     let dir = tempfile::tempdir().unwrap();
     let report = dir.path().to_str().unwrap();

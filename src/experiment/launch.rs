@@ -125,7 +125,9 @@ pub fn compute_capability_given(gpu: &str) -> Option<String> {
 /// thread, more registers than the SM gives one block (the occupancy calculator's register
 /// limit). Shared memory is not judged: how it grows with the block depends on the kernel.
 pub fn block_refusal(cc: Option<&str>, registers: Option<f64>, threads: f64) -> Option<String> {
-    use crate::static_analysis::occupancy::{occupancy, Arch, KernelResources};
+    use crate::static_analysis::occupancy::{
+        occupancy, registers_per_block, Arch, KernelResources,
+    };
     let to = threads.round();
     if !(to.is_finite() && to >= 1.0) {
         return None;
@@ -144,13 +146,11 @@ pub fn block_refusal(cc: Option<&str>, registers: Option<f64>, threads: f64) -> 
     };
     let warps = (to as u32).div_ceil(32);
     (occupancy(&arch, to as u32, &k).limit_registers == 0).then(|| {
-        let per_warp =
-            (k.registers_per_thread * 32).div_ceil(arch.reg_alloc_unit) * arch.reg_alloc_unit;
         format!(
             "a block of {to} threads would not launch on {}: at {regs} registers per thread \
              its {warps} warps need {} registers, more than one block may have ({})",
             arch.name(),
-            per_warp * warps,
+            registers_per_block(&arch, warps, k.registers_per_thread),
             arch.regs_per_block
         )
     })

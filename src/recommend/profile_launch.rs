@@ -54,8 +54,7 @@ impl ProfileLaunch {
     /// threads, or, with the GPU and the registers per thread known, past the registers the
     /// SM gives one block).
     pub fn cannot_step(&self, family: &str, level: f64, factor: f64) -> Option<String> {
-        let family = family.split_whitespace().next().unwrap_or(family);
-        if family != "BLOCK_SIZE" {
+        if super::step_model::family_of(family) != "BLOCK_SIZE" {
             return None;
         }
         crate::experiment::launch::block_refusal(
@@ -67,10 +66,8 @@ impl ProfileLaunch {
 
     /// The step features of raising `family`'s `level` by `factor` for this profile.
     pub fn step(&self, family: &str, level: f64, factor: f64) -> StepValues {
-        // An optimization's name is its family and a direction ("BLOCK_SIZE up").
-        let family = family.split_whitespace().next().unwrap_or(family);
         StepValues::new(level.log2(), factor.log2()).with_launch(
-            family,
+            super::step_model::family_of(family),
             self.compute_capability.as_deref(),
             self.registers,
         )

@@ -55,6 +55,12 @@ pub struct StepModel {
     pub occupancy_rule_accuracy: Option<f64>,
 }
 
+/// The family of an optimization's name, which is its family and a direction ("BLOCK_SIZE
+/// up" -> "BLOCK_SIZE"; a name without a direction is its own family).
+pub fn family_of(name: &str) -> &str {
+    name.split_whitespace().next().unwrap_or(name)
+}
+
 /// What a family's level counts.
 pub fn level_meaning(family: &str) -> Option<&'static str> {
     match family {
@@ -195,7 +201,7 @@ pub fn applies<'a>(
     m: &'a OptimizationModel,
     levels: &BTreeMap<String, f64>,
 ) -> Option<(&'a StepModel, f64, &'static str)> {
-    let family = m.name.split_whitespace().next().unwrap_or(&m.name);
+    let family = family_of(&m.name);
     Some((preferred(m)?, *levels.get(family)?, level_meaning(family)?))
 }
 

@@ -378,7 +378,7 @@ fn rank(a: &Suggestion, b: &Suggestion) -> std::cmp::Ordering {
 /// (`READ_ONLY` for `READ_ONLY on`). A prefix is not enough: `S` names neither SHMEM nor SORT.
 pub fn is_applied(name: &str, applied: &str) -> bool {
     let a = applied.trim();
-    let family = name.split_whitespace().next().unwrap_or(name);
+    let family = super::step_model::family_of(name);
     !a.is_empty() && (name.eq_ignore_ascii_case(a) || family.eq_ignore_ascii_case(a))
 }
 

@@ -227,11 +227,17 @@ pub fn occupancy(arch: &Arch, block_size: u32, k: &KernelResources) -> Occupancy
     }
 }
 
+/// Registers a block of `warps_per_block` warps takes at `regs` per thread: each warp's
+/// allocated in units of `reg_alloc_unit`.
+pub fn registers_per_block(arch: &Arch, warps_per_block: u32, regs: u32) -> u32 {
+    round_up(regs * 32, arch.reg_alloc_unit) * warps_per_block
+}
+
 /// Blocks per SM the register file allows: registers are allocated per warp in units of
 /// `reg_alloc_unit` and each sub-partition holds whole warps (cudaOccMaxBlocksPerSMRegsLimit).
 fn regs_limit(arch: &Arch, warps_per_block: u32, regs: u32) -> u32 {
     let regs_per_warp = round_up(regs * 32, arch.reg_alloc_unit);
-    let per_block = regs_per_warp * warps_per_block;
+    let per_block = registers_per_block(arch, warps_per_block, regs);
     let assumed = regs_per_warp * round_up(warps_per_block, arch.sub_partitions);
     if arch.regs_per_block < assumed
         || arch.regs_per_block < per_block

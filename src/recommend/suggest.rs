@@ -124,9 +124,18 @@ pub fn suggest(
         // when the profile lacks the counter model's counters).
         let (p_counter, q_counter) = (p, q);
         // Where the model did not beat the majority rule (`follows_rule`), the rule answers
-        // and the model is the second opinion.
-        let rule = m.follows_rule && step.is_none();
+        // and the model is the second opinion. So too where the step model, on what this
+        // profile gives it (a block size without occupancy: StepModel::validation_for), was
+        // right no more often than the majority rule on programs it had not seen.
+        let step_follows_rule =
+            step.is_some_and(|s| s.validation.accuracy <= s.validation.majority_accuracy);
+        let rule = (m.follows_rule && step.is_none()) || step_follows_rule;
         let (p, q) = match step {
+            // The rule learned raising: lowering is its reverse.
+            Some(s) if step_follows_rule => {
+                let r = majority_rule::speedup(m);
+                (if s.lowered { 1.0 / r } else { r }, s.predicted)
+            }
             // The counter model predicts raising: lowering is its reverse.
             Some(s) if counters_usable && s.lowered => (s.predicted, 1.0 / p),
             Some(s) if counters_usable => (s.predicted, p),
@@ -247,6 +256,14 @@ pub fn suggest(
                     )
                 } else {
                     "the profile lacks most of the counter model's counters".to_string()
+                };
+                let counters = if step_follows_rule {
+                    format!(
+                        "{}; {counters}",
+                        majority_rule::step_reason(m, s.predicted, s.lowered)
+                    )
+                } else {
+                    counters
                 };
                 format!(
                     "{} {} from {} to {}{}{}: the step model (LinearRegression on where a \

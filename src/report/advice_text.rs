@@ -329,6 +329,10 @@ pub fn validation_tables(list: &[Suggestion]) -> String {
         };
         t.push([
             match s.step {
+                Some(_) if s.follows_rule => format!(
+                    "{} (step model, programs held out; the majority rule answers)",
+                    s.optimization
+                ),
                 Some(_) => format!("{} (step model, programs held out)", s.optimization),
                 None if s.follows_rule => format!("{} (the majority rule answers)", s.optimization),
                 None => s.optimization.clone(),

@@ -53,3 +53,28 @@ pub(super) fn reason(m: &OptimizationModel, model_says: f64) -> String {
         crate::number_format::fmt_sig(model_says, 3),
     )
 }
+
+/// Why the rule answers a step the step model judged no better than the rule: what the rule
+/// learned and what the step model predicts instead (`lowered`: the suggestion halves the
+/// level, so the rule's answer is the reverse of raising it).
+pub(super) fn step_reason(m: &OptimizationModel, model_says: f64, lowered: bool) -> String {
+    let b = basis(m);
+    let r = speedup(m);
+    format!(
+        "no better than the majority rule there, so the rule answers: {:.0}% of the {} \
+         training pairs got faster by raising it (median speedup {}x{}); the step model \
+         predicts {}x",
+        100.0 * b.positive_rate,
+        b.samples,
+        crate::number_format::fmt_sig(r, 3),
+        if lowered {
+            format!(
+                ", so {}x for lowering it",
+                crate::number_format::fmt_sig(1.0 / r, 3)
+            )
+        } else {
+            String::new()
+        },
+        crate::number_format::fmt_sig(model_says, 3),
+    )
+}

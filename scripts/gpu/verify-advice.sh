@@ -1,11 +1,19 @@
 #!/usr/bin/env bash
-# The first check of advice against reality, as one command for a GPU visit: profile public
-# programs advise has never seen with `advise profile`, and time them and the versions that
-# apply what it suggests, so that each suggestion's predicted direction can be compared with a
-# measured one. The programs are variants/verify/matmul (PROVENANCE.md there): matrix multiply
-# in global or shared memory, coalesced or not, each built with tiles of 8, 16 and 32; the two
-# global-memory programs also with blocks of 32 x 16 and 16 x 32 threads (tiles 32x16, 16x32:
-# 512 threads, the one doubling from the profiled 256 that advise's block-size step predicts).
+# The first check of advice against reality, as one command for a GPU visit: profile programs
+# advise has never seen with `advise profile`, and time them and the versions that apply what
+# it suggests, so that each suggestion's predicted direction can be compared with a measured
+# one. The programs (PROVENANCE.md in each folder):
+# - variants/verify/matmul, public (BSPGPU): matrix multiply in global or shared memory,
+#   coalesced or not, each built with tiles of 8, 16 and 32; the two global-memory programs
+#   also with blocks of 32 x 16 and 16 x 32 threads (tiles 32x16, 16x32: 512 threads, the one
+#   doubling from the profiled 256 that advise's block-size step predicts);
+# - variants/verify/transpose, written for advise: matrix transpose through global memory, a
+#   shared-memory tile, and a padded tile, each with blocks of 32 x 4, 32 x 8 (profiled) and
+#   32 x 16 threads (configurations r4, r8, r16: 8, 4 and 2 elements per thread);
+# - variants/verify/reduce, written for advise: a sum in shared memory with interleaved
+#   (divergent) or sequential addressing, and the latter with its loop unrolled, each with
+#   blocks of 256 threads (profiled), 512 and 128, and 256 threads adding 2 inputs each
+#   (configurations b256e1, b512e1, b128e1, b256e2).
 #
 #   bash scripts/gpu/verify-advice.sh          # on the GPU machine, from the repository root
 #   bash scripts/gpu/verify-advice.sh --build-only DIR   # compile check only (CI, no GPU)
@@ -18,10 +26,12 @@
 # table of predicted against measured speedups (summary.md), then commit both.
 #
 # Settings: ADVISE (the advise binary; default scripts/gpu/advise-binary.sh's choice),
-# WIDTH (matrix width, default 2048), RUNS (processes per build, default 3), REPS (timed
+# WIDTH (matrix multiply's width, default 2048), TWIDTH (transpose's, default 4096), RN
+# (floats summed, default 16777216), RUNS (processes per build, default 3), REPS (timed
 # launches per process, default 5), ARCH (default: the GPU's compute capability from
 # nvidia-smi, else sm_90). Measured on the H200 (datasets/verify-20261126): 37 s for 12
-# builds, 36 timed processes and 4 profiles; now 16 builds and 48 timed processes.
+# builds, 36 timed processes and 4 profiles; now 37 builds, 111 timed processes and 10
+# profiles.
 set -euo pipefail
 
 export PATH="$PATH:/usr/local/cuda/bin"
@@ -34,6 +44,8 @@ TILES="8 16 32"
 RECT_PROGRAMS="matMul-Gm matMul-Gm-Un"
 RECT_TILES="32x16 16x32"
 SRC="$ROOT/variants/verify/matmul"
+# Programs written for advise, built from their own files with -D flags (no patching).
+OWN_PROGRAMS="transpose-Gm transpose-Sm transpose-Sm-Pad reduce-Div reduce-Seq reduce-Seq-Un"
 OUT="${OUT:-$ROOT/gpu-out}"
 NAME="${NAME:-verify-$(date -u +%Y%m%d)}"
 W="$ROOT/build/gpu-work/$NAME"   # ignored by git: see campaign.sh
@@ -44,7 +56,8 @@ pack() {
     tar -czf "$OUT/$NAME.tar.gz" -C "$ROOT/build/gpu-work" \
         --exclude="$NAME/build/matMul-*-t8" --exclude="$NAME/build/matMul-*-t16" \
         --exclude="$NAME/build/matMul-*-t32" --exclude="$NAME/build/matMul-*-t32x16" \
-        --exclude="$NAME/build/matMul-*-t16x32" "$NAME"
+        --exclude="$NAME/build/matMul-*-t16x32" --exclude="$NAME/build/transpose-*-r[0-9]*" \
+        --exclude="$NAME/build/reduce-*-b[0-9]*" "$NAME"
 }
 
 if [ "${1:-}" = "--pack" ]; then
@@ -54,11 +67,38 @@ if [ "${1:-}" = "--pack" ]; then
     exit 0
 fi
 
-# tiles_of PROGRAM: the tiles it is built with.
+# tiles_of PROGRAM: the tiles (configurations) it is built with.
 tiles_of() {
+    case "$1" in
+        transpose-*) echo "r4 r8 r16"; return ;;
+        reduce-*) echo "b256e1 b512e1 b128e1 b256e2"; return ;;
+    esac
     case " $RECT_PROGRAMS " in
         *" $1 "*) echo "$TILES $RECT_TILES" ;;
         *) echo "$TILES" ;;
+    esac
+}
+
+# For each program: its source, the executable of a tile, the tile profiled, the kernel
+# profiled, its arguments, and where it stands in the families advise cannot read from a
+# profile (`--level`: elements per thread).
+src_of() {
+    case "$1" in
+        transpose-*) echo "$ROOT/variants/verify/transpose/$1.cu" ;;
+        reduce-*) echo "$ROOT/variants/verify/reduce/$1.cu" ;;
+        *) echo "$SRC/$1.cu" ;;
+    esac
+}
+exe_of() { case "$1" in matMul-*) echo "$1-t$2" ;; *) echo "$1-$2" ;; esac; }
+profiled_of() { case "$1" in transpose-*) echo r8 ;; reduce-*) echo b256e1 ;; *) echo 16 ;; esac; }
+kernel_of() { case "$1" in transpose-*) echo transpose ;; reduce-*) echo reduce ;; *) echo matMul ;; esac; }
+args_of() { case "$1" in transpose-*) echo "$TWIDTH" ;; reduce-*) echo "$RN" ;; *) echo "$WIDTH 0" ;; esac; }
+level_of() { case "$1" in transpose-*) echo "TILE_SIZE=4" ;; reduce-*) echo "TILE_SIZE=1" ;; esac; }
+# flags_of TILE: the -D flags of a written-for-advise program's configuration.
+flags_of() {
+    case "$1" in
+        r*) echo "-DBLOCK_ROWS=${1#r}" ;;
+        b*) local b="${1#b}"; echo "-DBLOCK=${b%e*} -DELEMS=${b#*e}" ;;
     esac
 }
 
@@ -101,6 +141,15 @@ build() {
                 || echo "build $v t$t failed ($dir/$v-t$t.log)" >> "$failures" ) &
         done
     done
+    local c
+    for v in $OWN_PROGRAMS; do
+        for c in $(tiles_of "$v"); do
+            # shellcheck disable=SC2046 # the flags are words
+            ( nvcc -O3 -arch="$ARCH" $(flags_of "$c") -o "$dir/$v-$c" "$(src_of "$v")" \
+                > "$dir/$v-$c.log" 2>&1 \
+                || echo "build $v $c failed ($dir/$v-$c.log)" >> "$failures" ) &
+        done
+    done
     wait
 }
 
@@ -112,7 +161,7 @@ if [ "${1:-}" = "--build-only" ]; then
     t0=$(date +%s)
     build "$dir" "$dir.failures"
     if [ -s "$dir.failures" ]; then cat "$dir.failures" >&2; exit 1; fi
-    echo "built the 16 programs of variants/verify for $ARCH in $(( $(date +%s) - t0 )) s into $dir"
+    echo "built the 37 programs of variants/verify for $ARCH in $(( $(date +%s) - t0 )) s into $dir"
     exit 0
 fi
 . scripts/gpu/advise-binary.sh
@@ -122,6 +171,8 @@ done
 nvidia-smi -L > /dev/null 2>&1 || { echo "verify-advice: nvidia-smi sees no GPU" >&2; exit 2; }
 
 WIDTH="${WIDTH:-2048}"
+TWIDTH="${TWIDTH:-4096}"
+RN="${RN:-16777216}"
 RUNS="${RUNS:-3}"
 REPS="${REPS:-5}"
 if [ -z "${ARCH:-}" ]; then
@@ -133,7 +184,7 @@ mkdir -p "$OUT" "$W/build" "$W/profiles"
 t0=$(date +%s)
 
 {
-    echo "settings: WIDTH=$WIDTH RUNS=$RUNS REPS=$REPS ARCH=$ARCH"
+    echo "settings: WIDTH=$WIDTH TWIDTH=$TWIDTH RN=$RN RUNS=$RUNS REPS=$REPS ARCH=$ARCH"
     bash "$ROOT/scripts/gpu/environment.sh" "$ADVISE"
 } > "$W/versions.txt" 2>&1
 
@@ -143,39 +194,48 @@ echo "built in $(( $(date +%s) - t0 )) s"
 # Time: RUNS processes of REPS launches each, after one warm-up launch per process.
 echo "program,tile,width,process,rep,ms" > "$W/timings.csv"
 echo "program,tile,width,checksum" > "$W/checksums.csv"
-for v in $PROGRAMS; do
+for v in $PROGRAMS $OWN_PROGRAMS; do
     for t in $(tiles_of "$v"); do
-        [ -x "$W/build/$v-t$t" ] || continue
+        exe="$W/build/$(exe_of "$v" "$t")"
+        [ -x "$exe" ] || continue
         for p in $(seq 1 "$RUNS"); do
-            if ! out=$(ADVISE_REPS="$REPS" timeout 120 "$W/build/$v-t$t" "$WIDTH" 0 2>&1); then
-                echo "run $v t$t process $p failed: $(echo "$out" | tail -n 2 | tr '\n' ' ')" >> "$W/failures.txt"
+            # shellcheck disable=SC2046 # the arguments are words
+            if ! out=$(ADVISE_REPS="$REPS" timeout 120 "$exe" $(args_of "$v") 2>&1); then
+                echo "run $(exe_of "$v" "$t") process $p failed: $(echo "$out" | tail -n 2 | tr '\n' ' ')" >> "$W/failures.txt"
                 continue
             fi
-            echo "$out" | awk -v v="$v" -v t="$t" -v w="$WIDTH" -v p="$p" \
+            echo "$out" | awk -v v="$v" -v t="$t" -v w="$(args_of "$v" | cut -d' ' -f1)" -v p="$p" \
                 '$1 == "advise-kernel-ms" { print v "," t "," w "," p "," $2 "," $3 }' >> "$W/timings.csv"
-            [ "$p" = 1 ] && echo "$out" | awk -v v="$v" -v t="$t" -v w="$WIDTH" \
+            [ "$p" = 1 ] && echo "$out" | awk -v v="$v" -v t="$t" -v w="$(args_of "$v" | cut -d' ' -f1)" \
                 '$1 == "advise-checksum" { print v "," t "," w "," $2 }' >> "$W/checksums.csv"
         done
     done
 done
 echo "timed in $(( $(date +%s) - t0 )) s"
 
-# Profile each program at its published tile (16) with advise: only the warm-up launch runs.
-for v in $PROGRAMS; do
-    [ -x "$W/build/$v-t16" ] || continue
-    if ! ADVISE_REPS=0 timeout 300 "$ADVISE" -q profile --json --kernel matMul \
-        --source "$SRC/$v.cu" --out-dir "$W/profiles/$v" -o "$W/profiles/$v.suggest.json" \
-        -- "$W/build/$v-t16" "$WIDTH" 0 > "$W/profiles/$v.log" 2>&1; then
+# Profile each program at its profiled tile (matrix multiply's published 16) with advise: only
+# the warm-up launch runs.
+for v in $PROGRAMS $OWN_PROGRAMS; do
+    exe="$W/build/$(exe_of "$v" "$(profiled_of "$v")")"
+    [ -x "$exe" ] || continue
+    level=()
+    [ -n "$(level_of "$v")" ] && level=(--level "$(level_of "$v")")
+    # shellcheck disable=SC2046 # the arguments are words
+    if ! ADVISE_REPS=0 timeout 300 "$ADVISE" -q profile --json --kernel "$(kernel_of "$v")" \
+        ${level[@]+"${level[@]}"} --source "$(src_of "$v")" --out-dir "$W/profiles/$v" \
+        -o "$W/profiles/$v.suggest.json" -- "$exe" $(args_of "$v") > "$W/profiles/$v.log" 2>&1; then
         echo "profile $v failed (profiles/$v.log)" >> "$W/failures.txt"
     fi
 done
 echo "profiled in $(( $(date +%s) - t0 )) s"
 
 cat > "$W/commands.txt" <<EOF
-bash scripts/gpu/verify-advice.sh   (WIDTH=$WIDTH RUNS=$RUNS REPS=$REPS ARCH=$ARCH)
-build:   nvcc -O3 -arch=$ARCH -include variants/verify/advise_timing.h -o build/<program>-t<tile> build/<program>-t<tile>.cu
-time:    ADVISE_REPS=$REPS build/<program>-t<tile> $WIDTH 0   ($RUNS processes each)
-profile: ADVISE_REPS=0 advise -q profile --json --kernel matMul --source variants/verify/matmul/<program>.cu --out-dir profiles/<program> -o profiles/<program>.suggest.json -- build/<program>-t16 $WIDTH 0
+bash scripts/gpu/verify-advice.sh   (WIDTH=$WIDTH TWIDTH=$TWIDTH RN=$RN RUNS=$RUNS REPS=$REPS ARCH=$ARCH)
+build:   nvcc -O3 -arch=$ARCH -include variants/verify/advise_timing.h -o build/<program>-t<tile> build/<program>-t<tile>.cu   (matMul-*)
+         nvcc -O3 -arch=$ARCH -DBLOCK_ROWS=<r> -o build/<program>-r<r> variants/verify/transpose/<program>.cu
+         nvcc -O3 -arch=$ARCH -DBLOCK=<b> -DELEMS=<e> -o build/<program>-b<b>e<e> variants/verify/reduce/<program>.cu
+time:    ADVISE_REPS=$REPS build/<executable> <$WIDTH 0 | $TWIDTH | $RN>   ($RUNS processes each)
+profile: ADVISE_REPS=0 advise -q profile --json --kernel <matMul|transpose|reduce> [--level TILE_SIZE=<4|1>] --source <program's .cu> --out-dir profiles/<program> -o profiles/<program>.suggest.json -- build/<executable at t16, r8 or b256e1> <arguments>
 EOF
 [ -s "$W/failures.txt" ] && { echo "failures:"; cat "$W/failures.txt"; }
 pack

@@ -2,15 +2,28 @@
 """Advice against reality: the table of predicted against measured speedups from a folder that
 scripts/gpu/verify-advice.sh packed (datasets/verify-<date>), written as DIR/summary.md.
 
-For each profiled program (at its published tile, 16) and each of advise's suggestions that
-the folder holds a version for, it compares the predicted direction with the measured one:
+For each profiled program (at its profiled tile: matrix multiply's published 16, transpose's
+r8, reduction's b256e1) and each of advise's suggestions that the folder holds a version for,
+it compares the predicted direction with the measured one:
 
+  matrix multiply
   SHMEM       matMul-Gm -> matMul-Sm, matMul-Gm-Un -> matMul-Sm-Un (same tile)
   BLOCK_SIZE  tile 16 -> 32x16 and 16x32 (the global-memory programs; 256 -> 512 threads, the
               one doubling advise's step model predicts, where the folder has them) and
               16 -> 32 (256 -> 1,024 threads, two doublings), against the predicted speedup
               of raising it; a suggestion to lower the block (where doubling it would not
               launch) against tile 8 (64 threads)
+  transpose (blocks of 32 x BLOCK_ROWS threads, 32 / BLOCK_ROWS elements each)
+  SHMEM       transpose-Gm -> transpose-Sm (r8)
+  PADDING     transpose-Sm -> transpose-Sm-Pad (r8)
+  BLOCK_SIZE  r8 -> r16 (256 -> 512 threads); lowered: r8 -> r4 (128 threads)
+  TILE_SIZE   r8 -> r4 (4 -> 8 elements per thread, 128 threads)
+  reduction (blocks of BLOCK threads adding ELEMS inputs each first)
+  WARP        reduce-Div -> reduce-Seq (interleaved -> sequential addressing: whole warps
+              idle together instead of diverging)
+  UNROLL      reduce-Seq -> reduce-Seq-Un
+  BLOCK_SIZE  b256e1 -> b512e1; lowered: b256e1 -> b128e1
+  TILE_SIZE   b256e1 -> b256e2 (1 -> 2 inputs per thread)
 
 Other suggestions have no version here and are listed as not checked. A measured speedup is
 the median kernel time before over the median after (every timed launch of every process);
@@ -35,7 +48,61 @@ import tempfile
 from pathlib import Path
 
 BAND = 0.02
-SHMEM = {"matMul-Gm": "matMul-Sm", "matMul-Gm-Un": "matMul-Sm-Un"}
+# Versions that add one optimization of the catalogue to a program (same tile).
+ADDS = {
+    "SHMEM": {
+        "matMul-Gm": "matMul-Sm",
+        "matMul-Gm-Un": "matMul-Sm-Un",
+        "transpose-Gm": "transpose-Sm",
+    },
+    "PADDING": {"transpose-Sm": "transpose-Sm-Pad"},
+    "WARP": {"reduce-Div": "reduce-Seq"},
+    "UNROLL": {"reduce-Seq": "reduce-Seq-Un"},
+}
+ADDED = {
+    "SHMEM": "shared-memory version",
+    "PADDING": "padded version",
+    "WARP": "sequential-addressing version",
+    "UNROLL": "unrolled version",
+}
+# Per program family: the tile profiled, and the tiles that raise the block size, lower it, and
+# raise the elements per thread, with their labels.
+FAMILIES = {
+    "matMul-": {
+        "profiled": "16",
+        "raise": [
+            ("32x16", "tile 32x16 (512 threads per block)"),
+            ("16x32", "tile 16x32 (512 threads per block)"),
+            ("32", "tile 32 (1,024 threads per block)"),
+        ],
+        "lower": [("8", "tile 8 (64 threads per block)")],
+        "tile": [],
+        "tiles": ["8", "16", "32", "32x16", "16x32"],
+    },
+    "transpose-": {
+        "profiled": "r8",
+        "raise": [("r16", "r16 (512 threads per block, 2 elements each)")],
+        "lower": [("r4", "r4 (128 threads per block, 8 elements each)")],
+        "tile": [("r4", "r4 (8 elements per thread, 128 threads per block)")],
+        "tiles": ["r4", "r8", "r16"],
+    },
+    "reduce-": {
+        "profiled": "b256e1",
+        "raise": [("b512e1", "b512e1 (512 threads per block)")],
+        "lower": [("b128e1", "b128e1 (128 threads per block)")],
+        "tile": [("b256e2", "b256e2 (2 inputs per thread)")],
+        "tiles": ["b128e1", "b256e1", "b512e1", "b256e2"],
+    },
+}
+# What `advise profile` was told of each family (verify-advice.sh's kernel_of, level_of) and
+# where its sources are.
+KERNEL = {"matMul-": "matMul", "transpose-": "transpose", "reduce-": "reduce"}
+LEVEL = {"transpose-": "TILE_SIZE=4", "reduce-": "TILE_SIZE=1"}
+SOURCES = {"matMul-": "matmul", "transpose-": "transpose", "reduce-": "reduce"}
+
+
+def family(program):
+    return next(f for f in FAMILIES if program.startswith(f))
 
 
 def medians(path):
@@ -54,18 +121,19 @@ def checksums(path):
 def counterparts(program, suggestion):
     """The versions that check a suggestion for `program`: (key, label) pairs, in order."""
     name, predicted = suggestion["optimization"], suggestion["predicted_speedup"]
-    if name == "SHMEM" and program in SHMEM:
-        return [((SHMEM[program], "16"), "shared-memory version")]
+    fam = FAMILIES[family(program)]
+    if name in ADDS and program in ADDS[name]:
+        return [((ADDS[name][program], fam["profiled"]), ADDED[name])]
+    if predicted is None:
+        return []
     step = suggestion.get("step") or {}
-    if name == "BLOCK_SIZE" and predicted is not None and step.get("to", 0) < step.get("level", 0):
+    if name == "BLOCK_SIZE" and step.get("to", 0) < step.get("level", 0):
         # Lowered where the doubled block would not launch.
-        return [((program, "8"), "tile 8 (64 threads per block)")]
-    if name == "BLOCK_SIZE" and predicted is not None:
-        return [
-            ((program, "32x16"), "tile 32x16 (512 threads per block)"),
-            ((program, "16x32"), "tile 16x32 (512 threads per block)"),
-            ((program, "32"), "tile 32 (1,024 threads per block)"),
-        ]
+        return [((program, t), label) for t, label in fam["lower"]]
+    if name == "BLOCK_SIZE":
+        return [((program, t), label) for t, label in fam["raise"]]
+    if name == "TILE_SIZE":
+        return [((program, t), label) for t, label in fam["tile"]]
     return []
 
 
@@ -81,8 +149,11 @@ def current_suggestions(d, advise, into):
     with_source = shutil.which("nvcc") is not None
     for profile in sorted((d / "profiles").glob("*/ncu.csv")):
         program = profile.parent.name
-        cmd = [advise, "-q", "suggest", "--json", "--kernel", "matMul", "--profile", str(profile)]
-        source = repo / "variants/verify/matmul" / f"{program}.cu"
+        fam = family(program)
+        cmd = [advise, "-q", "suggest", "--json", "--kernel", KERNEL[fam], "--profile", str(profile)]
+        if fam in LEVEL:
+            cmd += ["--level", LEVEL[fam]]
+        source = repo / "variants/verify" / SOURCES[fam] / f"{program}.cu"
         if with_source and source.is_file():
             cmd += ["--source", str(source)]
         out = subprocess.run(cmd, check=True, capture_output=True, text=True, cwd=repo).stdout
@@ -122,7 +193,8 @@ def main(folder, current=None):
     checked = right = 0
     for path in sorted(suggest_dir.glob("*.suggest.json")):
         program = path.name[: -len(".suggest.json")]
-        before = med.get((program, "16"))
+        profiled = FAMILIES[family(program)]["profiled"]
+        before = med.get((program, profiled))
         suggestions = json.loads(path.read_text()).get("suggestions", [])
         if not suggestions:
             lines.append(f"| {program} | (none) | | | | | | |")
@@ -141,8 +213,8 @@ def main(folder, current=None):
             for key, label in versions if before else []:
                 speedup = before[0] / med[key][0]
                 flag = ""
-                if key in sums and (program, "16") in sums:
-                    a, b = sums[(program, "16")], sums[key]
+                if key in sums and (program, profiled) in sums:
+                    a, b = sums[(program, profiled)], sums[key]
                     if abs(a - b) > 1e-3 * max(abs(a), 1e-30):
                         flag = " (checksum differs)"
                 got = direction(speedup)
@@ -159,17 +231,24 @@ def main(folder, current=None):
         "Median kernel times (ms; timed launches):",
         "",
     ]
-    tiles = ["8", "16", "32"] + [t for t in ("32x16", "16x32") if any(k[1] == t for k in med)]
-    lines += [
-        "| program | " + " | ".join(f"tile {t}" for t in tiles) + " |",
-        "|---|" + "---:|" * len(tiles),
-    ]
-    for program in sorted({p for p, _ in med}):
-        cells = [
-            f"{med[(program, t)][0]:.4f} ({med[(program, t)][1]})" if (program, t) in med else "-"
-            for t in tiles
+    first = True
+    for fam, spec in FAMILIES.items():
+        programs = sorted({p for p, _ in med if p.startswith(fam)})
+        tiles = [t for t in spec["tiles"] if any(k[1] == t for k in med)]
+        if not programs or not tiles:
+            continue
+        lines += [] if first else [""]
+        first = False
+        lines += [
+            "| program | " + " | ".join(f"tile {t}" for t in tiles) + " |",
+            "|---|" + "---:|" * len(tiles),
         ]
-        lines.append(f"| {program} | " + " | ".join(cells) + " |")
+        for program in programs:
+            cells = [
+                f"{med[(program, t)][0]:.4f} ({med[(program, t)][1]})" if (program, t) in med else "-"
+                for t in tiles
+            ]
+            lines.append(f"| {program} | " + " | ".join(cells) + " |")
     Path(out_path).write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 

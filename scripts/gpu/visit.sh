@@ -6,7 +6,7 @@
 #                                     # 000000 and 111111 of each program on 20000 bodies
 #                                     # (checks, timings, ncu passes, metrics this ncu lacks)
 #   VISIT_LIMIT=500 bash scripts/gpu/visit.sh main
-#                                     # verify-advice.sh (at most VERIFY_LIMIT s, default 150;
+#                                     # verify-advice.sh (at most VERIFY_LIMIT s, default 240;
 #                                     # 0 skips it), then `campaign.sh quick P` for each P of
 #                                     # VISIT_PROGRAMS (default "nb bh"), which split what is
 #                                     # left of VISIT_LIMIT seconds (QUICK_* settings pass on)
@@ -70,8 +70,8 @@ probe)
 main)
     limit="${VISIT_LIMIT:-500}"
     deadline=$(( t0 + limit ))
-    if [ "${VERIFY_LIMIT:-150}" -gt 0 ]; then
-        timeout "${VERIFY_LIMIT:-150}" bash scripts/gpu/verify-advice.sh 2>&1 | tail -n 12
+    if [ "${VERIFY_LIMIT:-240}" -gt 0 ]; then
+        timeout "${VERIFY_LIMIT:-240}" bash scripts/gpu/verify-advice.sh 2>&1 | tail -n 12
         # Cut short before its own packing: pack what it has.
         [ -f "$OUT/verify-$(date -u +%Y%m%d).tar.gz" ] || bash scripts/gpu/verify-advice.sh --pack
         echo "verify: $(( $(date +%s) - t0 )) s"

@@ -18,9 +18,9 @@ it compares the predicted direction with the measured one:
   PADDING     transpose-Sm -> transpose-Sm-Pad (r8)
   BLOCK_SIZE  r8 -> r16 (256 -> 512 threads); lowered: r8 -> r4 (128 threads)
   TILE_SIZE   r8 -> r4 (4 -> 8 elements per thread, 128 threads)
-  reduction (blocks of BLOCK threads adding ELEMS inputs each first)
-  WARP        reduce-Div -> reduce-Seq (interleaved -> sequential addressing: whole warps
-              idle together instead of diverging)
+  reduction (blocks of BLOCK threads adding ELEMS inputs each first; reduce-Div -> reduce-Seq
+  removes divergence that depends on thread indices, which no entry of advise's catalogue
+  names: WARP is divergence on loaded data)
   UNROLL      reduce-Seq -> reduce-Seq-Un
   BLOCK_SIZE  b256e1 -> b512e1; lowered: b256e1 -> b128e1
   TILE_SIZE   b256e1 -> b256e2 (1 -> 2 inputs per thread)
@@ -31,6 +31,9 @@ within 2% of 1 it counts as no clear effect, as in advise's experiments. Version
 checksum differs from the program's by more than 1e-3 (relative) are flagged.
 
     python3 scripts/gpu/verify-summary.py datasets/verify-<date>
+
+A folder made by scripts/sim/verify-advice-sim.sh (it holds simulator.txt) is the same check
+on GPGPU-Sim: its table is titled and labelled SIMULATED, its times are simulated cycles.
 
 With --current ADVISE OUT.md it asks today's advisor instead (`ADVISE -q suggest --json` on each
 stored profile, with the program's source where nvcc is at hand) and writes the same table to
@@ -56,13 +59,11 @@ ADDS = {
         "transpose-Gm": "transpose-Sm",
     },
     "PADDING": {"transpose-Sm": "transpose-Sm-Pad"},
-    "WARP": {"reduce-Div": "reduce-Seq"},
     "UNROLL": {"reduce-Seq": "reduce-Seq-Un"},
 }
 ADDED = {
     "SHMEM": "shared-memory version",
     "PADDING": "padded version",
-    "WARP": "sequential-addressing version",
     "UNROLL": "unrolled version",
 }
 # Per program family: the tile profiled, and the tiles that raise the block size, lower it, and
@@ -147,7 +148,9 @@ def current_suggestions(d, advise, into):
     """Today's advisor on each stored profile: PROGRAM.suggest.json files in `into`."""
     repo = Path(__file__).resolve().parents[2]
     with_source = shutil.which("nvcc") is not None
-    for profile in sorted((d / "profiles").glob("*/ncu.csv")):
+    profiles = list((d / "profiles").glob("*/ncu.csv"))
+    profiles += list((d / "profiles").glob("*/gpgpusim.log.gz"))
+    for profile in sorted(profiles):
         program = profile.parent.name
         fam = family(program)
         cmd = [advise, "-q", "suggest", "--json", "--kernel", KERNEL[fam], "--profile", str(profile)]
@@ -182,11 +185,18 @@ def main(folder, current=None):
             "Made by scripts/gpu/verify-summary.py from the measurements in this folder "
             "(versions.txt, timings.csv, profiles/*.suggest.json)."
         )
-    lines = [
-        f"# Advice against reality: {d.name}",
-        "",
-        made,
-        "",
+    # A folder of scripts/sim/verify-advice-sim.sh: every time and counter is simulated.
+    simulated = d / "simulator.txt"
+    title = "Advice against SIMULATED reality" if simulated.is_file() else "Advice against reality"
+    lines = [f"# {title}: {d.name}", "", made, ""]
+    if simulated.is_file():
+        lines += [
+            "**SIMULATED**: "
+            + " ".join(simulated.read_text().split())
+            + ". The measured column is simulated cycles before over after.",
+            "",
+        ]
+    lines += [
         "| program | suggestion | predicted | confidence | verdict | checked with | measured | right? |",
         "|---|---|---:|---:|---|---|---:|---|",
     ]
@@ -225,10 +235,13 @@ def main(folder, current=None):
                 lines.append("| " + " | ".join(head + [label + flag, f"{speedup:.2f}x", ok]) + " |")
     lines += [
         "",
-        f"Directions checked (a measured effect beyond {BAND:.0%}): {checked}; "
+        f"Directions checked (a {'simulated' if simulated.is_file() else 'measured'} effect "
+        f"beyond {BAND:.0%}): {checked}; "
         f"predicted right: {right}.",
         "",
-        "Median kernel times (ms; timed launches):",
+        "Median kernel times (ms; timed launches"
+        + ("; SIMULATED: cycles at the core clock, one launch" if simulated.is_file() else "")
+        + "):",
         "",
     ]
     first = True
@@ -244,8 +257,12 @@ def main(folder, current=None):
             "|---|" + "---:|" * len(tiles),
         ]
         for program in programs:
+            # Simulated launches of a few microseconds want more decimals.
+            digits = 6 if simulated.is_file() else 4
             cells = [
-                f"{med[(program, t)][0]:.4f} ({med[(program, t)][1]})" if (program, t) in med else "-"
+                f"{med[(program, t)][0]:.{digits}f} ({med[(program, t)][1]})"
+                if (program, t) in med
+                else "-"
                 for t in tiles
             ]
             lines.append(f"| {program} | " + " | ".join(cells) + " |")

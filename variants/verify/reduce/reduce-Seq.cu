@@ -1,8 +1,8 @@
 // reduce-Div.cu with sequential addressing: at each step the first half of the active threads
 // add the second half, so whole warps stay active or idle together and branches diverge only
-// within the last warp (the warp, not the thread, decides: WARP in advise's catalogue). The
-// loop runs from the launch's block size, so the compiler does not unroll it. After Harris,
-// "Optimizing Parallel Reduction in CUDA" (NVIDIA, 2007); written for advise.
+// within the last warp. The loop runs from the launch's block size, so the compiler does not
+// unroll it. After Harris, "Optimizing Parallel Reduction in CUDA" (NVIDIA, 2007); written for
+// advise.
 #include "reduce_main.h"
 
 __global__ void reduce(const float* in, float* partial) {

@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# Advice against SIMULATED reality, on this CPU machine: the programs of the check of advice
+# against reality that were written for advise (variants/verify/transpose and reduce; the
+# matrix multiplies are left to the GPU: at a width the simulator finishes in minutes their
+# tiles barely fill it) are built for GPGPU-Sim, every configuration is run once under it (the
+# simulation is deterministic), the profiled configuration of each program is given to
+# `advise suggest` as a GPGPU-Sim log, and scripts/gpu/verify-summary.py compares each
+# suggestion's direction with the simulated speedup of the version that applies it. Every
+# time is simulated cycles at the configuration's core clock: SIMULATED, not measured.
+#
+#   GPGPUSIM_ROOT=DIR CUDA_INSTALL_PATH=DIR bash scripts/sim/verify-advice-sim.sh OUT_DIR
+#
+# GPGPUSIM_ROOT: a built accel-sim/gpgpu-sim_distribution checkout (docs/simulator.md);
+# CUDA_INSTALL_PATH: the CUDA toolkit it was built with. Settings: SIM_CONFIG (default its
+# configs/tested-cfgs/SM7_QV100), SIM_CLUSTERS (default 2, as the project's simulated
+# campaigns), TWIDTH (transpose's width, default 512), RN (floats summed, default 262144),
+# JOBS (simulations at once, default 2), ADVISE (default target/release/advise).
+# OUT_DIR gets what a GPU visit's verify pack has (timings.csv, checksums.csv,
+# profiles/<program>.suggest.json and the profiled logs, versions.txt, commands.txt), every
+# run's log compressed under logs/, cycles.csv, simulator.txt, and summary.md. A second call
+# with the same OUT_DIR simulates only the configurations without a log (about 30 s to 2 min
+# each on the project's 2-core machine: 21 in 321 s with JOBS=2).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+OUT_DIR="${1:?usage: GPGPUSIM_ROOT=DIR CUDA_INSTALL_PATH=DIR bash scripts/sim/verify-advice-sim.sh OUT_DIR}"
+for v in GPGPUSIM_ROOT CUDA_INSTALL_PATH; do
+    [ -n "${!v:-}" ] || { echo "verify-advice-sim: set $v (docs/simulator.md says how to build GPGPU-Sim)" >&2; exit 2; }
+done
+[ -f "$GPGPUSIM_ROOT/setup_environment" ] || { echo "verify-advice-sim: no setup_environment in GPGPUSIM_ROOT=$GPGPUSIM_ROOT" >&2; exit 2; }
+[ -x "$CUDA_INSTALL_PATH/bin/nvcc" ] || { echo "verify-advice-sim: no bin/nvcc in CUDA_INSTALL_PATH=$CUDA_INSTALL_PATH" >&2; exit 2; }
+SIM_CONFIG="${SIM_CONFIG:-$GPGPUSIM_ROOT/configs/tested-cfgs/SM7_QV100}"
+[ -f "$SIM_CONFIG/gpgpusim.config" ] || { echo "verify-advice-sim: no gpgpusim.config in $SIM_CONFIG" >&2; exit 2; }
+SIM_CLUSTERS="${SIM_CLUSTERS:-2}"
+TWIDTH="${TWIDTH:-512}"
+RN="${RN:-262144}"
+JOBS="${JOBS:-2}"
+ADVISE="${ADVISE:-$ROOT/target/release/advise}"
+[ -x "$ADVISE" ] || { echo "verify-advice-sim: no advise binary at $ADVISE (cargo build --release)" >&2; exit 2; }
+. "$ROOT/scripts/gpu/verify-programs.sh"
+# The core clock (MHz): the first field of the configuration's last -gpgpu_clock_domains.
+MHZ=$(grep -E '^-gpgpu_clock_domains' "$SIM_CONFIG/gpgpusim.config" | tail -n 1 | awk '{print $2}' | cut -d: -f1)
+OUT_DIR="$(mkdir -p "$OUT_DIR" && cd "$OUT_DIR" && pwd)"
+W="$OUT_DIR/work"
+mkdir -p "$W/bin" "$OUT_DIR/logs" "$OUT_DIR/profiles"
+t0=$(date +%s)
+
+{
+    echo "GPGPU-Sim (accel-sim/gpgpu-sim_distribution) at commit $(git -C "$GPGPUSIM_ROOT" rev-parse HEAD 2>/dev/null || echo unknown),"
+    echo "configuration ${SIM_CONFIG#"$GPGPUSIM_ROOT"/}/gpgpusim.config with -gpgpu_n_clusters $SIM_CLUSTERS (POSIX cksum $(cksum < "$SIM_CONFIG/gpgpusim.config" | cut -d' ' -f1)), core clock $MHZ MHz:"
+    echo "times are simulated cycles at that clock, counters the simulator's statistics, not measured on a GPU"
+} > "$OUT_DIR/simulator.txt"
+{
+    echo "settings: TWIDTH=$TWIDTH RN=$RN SIM_CLUSTERS=$SIM_CLUSTERS"
+    "$CUDA_INSTALL_PATH/bin/nvcc" --version | tail -n 2
+    "$ADVISE" --version
+    uname -srm
+    date -u +%Y-%m-%dT%H:%M:%SZ
+} > "$OUT_DIR/versions.txt" 2>&1
+
+# Build: PTX for the configuration's compute capability, the CUDA runtime linked dynamically.
+cc=$(grep -E '^-gpgpu_ptx_force_max_capability' "$SIM_CONFIG/gpgpusim.config" | tail -n 1 | awk '{print $2}')
+cc="${cc:-70}"
+: > "$W/failures.txt"
+for v in $OWN_PROGRAMS; do
+    for c in $(tiles_of "$v"); do
+        # shellcheck disable=SC2046 # the flags are words
+        ( "$CUDA_INSTALL_PATH/bin/nvcc" -O3 -cudart shared -gencode "arch=compute_$cc,code=compute_$cc" \
+            $(flags_of "$c") -o "$W/bin/$v-$c" "$(src_of "$v")" > "$W/bin/$v-$c.log" 2>&1 \
+            || echo "build $v $c failed" >> "$W/failures.txt" ) &
+    done
+done
+wait
+echo "built in $(( $(date +%s) - t0 )) s"
+
+# run_one PROGRAM TILE: one simulation in its own folder, its log kept compressed.
+run_one() {
+    local v="$1" c="$2" d="$W/run/$1-$2"
+    rm -rf "$d" && mkdir -p "$d"
+    cp "$SIM_CONFIG"/*.icnt "$d/"
+    { cat "$SIM_CONFIG/gpgpusim.config"; echo "-gpgpu_n_clusters $SIM_CLUSTERS"; } > "$d/gpgpusim.config"
+    # shellcheck disable=SC2046 # the arguments are words
+    ( cd "$d" && ADVISE_REPS=0 "$W/bin/$v-$c" $(args_of "$v") > log.txt 2>&1 ) \
+        || echo "run $v-$c failed (logs/$v-$c.log.gz)" >> "$W/failures.txt"
+    gzip -nc "$d/log.txt" > "$OUT_DIR/logs/$v-$c.log.gz"
+}
+export -f run_one tiles_of flags_of src_of args_of
+export W OUT_DIR SIM_CONFIG SIM_CLUSTERS TWIDTH RN ROOT
+(
+    cd "$GPGPUSIM_ROOT"
+    # The simulator's own script reads unset variables.
+    set +u
+    # shellcheck disable=SC1091 # the simulator's own script
+    . ./setup_environment release > /dev/null
+    set -u
+    for v in $OWN_PROGRAMS; do
+        for c in $(tiles_of "$v"); do
+            # A run whose log is there is done: a second call resumes a run cut short.
+            if [ -x "$W/bin/$v-$c" ] && [ ! -s "$OUT_DIR/logs/$v-$c.log.gz" ]; then
+                echo "$v $c"
+            fi
+        done
+    done | xargs -r -P "$JOBS" -L 1 bash -c 'run_one "$0" "$1"'
+)
+echo "simulated in $(( $(date +%s) - t0 )) s"
+
+# Cycles of the one kernel launch (ADVISE_REPS=0: the warm-up only) as milliseconds.
+echo "program,tile,cycles" > "$OUT_DIR/cycles.csv"
+echo "program,tile,width,process,rep,ms" > "$OUT_DIR/timings.csv"
+echo "program,tile,width,checksum" > "$OUT_DIR/checksums.csv"
+for v in $OWN_PROGRAMS; do
+    for c in $(tiles_of "$v"); do
+        log="$OUT_DIR/logs/$v-$c.log.gz"
+        [ -f "$log" ] || continue
+        # Read whole (a reader that stops early would fail the pipe under pipefail).
+        text=$(gzip -dc "$log")
+        if ! grep -q '^advise-check ok' <<< "$text"; then
+            echo "check $v-$c failed (logs/$v-$c.log.gz)" >> "$W/failures.txt"
+            continue
+        fi
+        cycles=$(awk '$1 == "gpu_sim_cycle" && !n { n = $3 } END { print n }' <<< "$text")
+        [ -n "$cycles" ] || continue
+        echo "$v,$c,$cycles" >> "$OUT_DIR/cycles.csv"
+        awk -v v="$v" -v c="$c" -v w="$(args_of "$v")" -v n="$cycles" -v mhz="$MHZ" \
+            'BEGIN { printf "%s,%s,%s,1,0,%.9f\n", v, c, w, n / (mhz * 1000) }' >> "$OUT_DIR/timings.csv"
+        awk -v v="$v" -v c="$c" -v w="$(args_of "$v")" \
+            '$1 == "advise-checksum" { print v "," c "," w "," $2 }' <<< "$text" >> "$OUT_DIR/checksums.csv"
+    done
+done
+
+# The profiled configuration of each program, as a user would give its log to advise.
+for v in $OWN_PROGRAMS; do
+    c=$(profiled_of "$v")
+    log="$OUT_DIR/logs/$v-$c.log.gz"
+    [ -f "$log" ] || continue
+    mkdir -p "$OUT_DIR/profiles/$v"
+    cp "$log" "$OUT_DIR/profiles/$v/gpgpusim.log.gz"
+    "$ADVISE" -q suggest --json --profile "$log" --kernel "$(kernel_of "$v")" \
+        --level "$(level_of "$v")" --source "$(src_of "$v")" \
+        -o "$OUT_DIR/profiles/$v.suggest.json" \
+        || echo "suggest $v failed" >> "$W/failures.txt"
+done
+cat > "$OUT_DIR/commands.txt" <<CMDS
+bash scripts/sim/verify-advice-sim.sh OUT_DIR   (TWIDTH=$TWIDTH RN=$RN SIM_CLUSTERS=$SIM_CLUSTERS, GPGPU-Sim at $GPGPUSIM_ROOT)
+build:   nvcc -O3 -cudart shared -gencode arch=compute_$cc,code=compute_$cc <-DBLOCK_ROWS=r | -DBLOCK=b -DELEMS=e> -o <program>-<tile> variants/verify/<transpose|reduce>/<program>.cu
+run:     ADVISE_REPS=0 <program>-<tile> <$TWIDTH | $RN>   (once, in a folder with the configuration, under setup_environment release)
+suggest: advise -q suggest --json --profile logs/<program>-<r8|b256e1>.log.gz --kernel <transpose|reduce> --level TILE_SIZE=<4|1> --source <program's .cu>
+CMDS
+cp "$W/failures.txt" "$OUT_DIR/failures.txt"
+python3 "$ROOT/scripts/gpu/verify-summary.py" "$OUT_DIR" > /dev/null
+rm -rf "$W"
+[ -s "$OUT_DIR/failures.txt" ] && { echo "failures:"; cat "$OUT_DIR/failures.txt"; }
+echo "done in $(( $(date +%s) - t0 )) s: $OUT_DIR/summary.md"

@@ -37,6 +37,9 @@ pub(super) fn labels(pool: &SamplePool, idx: &[usize]) -> Vec<String> {
 /// Leave one program out for one optimization's samples `idx` (rows `x`, speedups `y`): one
 /// fold per program, so each program is predicted by models of the others; its validation
 /// and its held-out points (raw scores formed with this accuracy). `None` with one program.
+/// With `judge`, the validation counts only the rows it marks (block-size steps that leave
+/// occupancy unchanged, say), and the majority rule learns its direction from the training
+/// rows it marks: what the advisor achieves on one kind of step; `None` where it marks none.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn across(
     pool: &SamplePool,
@@ -48,6 +51,7 @@ pub(super) fn across(
     secondary: Method,
     seed: u64,
     unknown_in_test: &[usize],
+    judge: Option<&[bool]>,
 ) -> Result<Option<Outcome>> {
     let mut programs: Vec<&str> = idx
         .iter()
@@ -66,6 +70,21 @@ pub(super) fn across(
                 .unwrap_or(0)
         })
         .collect();
+    // Measured rows are judged where there are any (validation::validate), so the kind of
+    // row judged is the measured rows of that kind, or all of that kind.
+    let mut basis = measured(pool, idx);
+    if let Some(judge) = judge {
+        if !basis.iter().zip(judge).any(|(&m, &j)| m && j) {
+            basis = judge.to_vec();
+        } else {
+            for (b, &j) in basis.iter_mut().zip(judge) {
+                *b &= j;
+            }
+        }
+        if !basis.iter().any(|&b| b) {
+            return Ok(None);
+        }
+    }
     super::validation::validate(
         features,
         x,
@@ -76,7 +95,7 @@ pub(super) fn across(
         programs.len(),
         seed,
         unknown_in_test,
-        &measured(pool, idx),
+        &basis,
     )
 }
 
@@ -129,6 +148,7 @@ pub(super) fn nested_choice(
             secondary,
             seed,
             &[],
+            None,
         )? {
             Some(o) => Some(o),
             None => {
@@ -297,6 +317,7 @@ mod tests {
             Method::M5p,
             1,
             &[],
+            None,
         )
         .unwrap()
         .unwrap();

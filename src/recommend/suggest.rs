@@ -268,7 +268,7 @@ pub fn suggest(
                 format!(
                     "{} {} from {} to {}{}{}: the step model (LinearRegression on where a \
                      step starts and how far it goes and, for block sizes, what it does to \
-                     occupancy) was right {:.0}% of the time on a program it had not seen \
+                     occupancy) was right {:.0}% of the time{} on a program it had not seen \
                      (balanced {:.0}%, the majority rule's {:.0}%{}), the counter model {}; \
                      {counters}",
                     if s.lowered { "lowering" } else { "raising" },
@@ -281,10 +281,12 @@ pub fn suggest(
                         .map(|why| format!(" (raising it cannot be done: {why})"))
                         .unwrap_or_default(),
                     100.0 * s.validation.accuracy,
+                    s.model.judged_on(&s.values),
                     100.0 * s.validation.balanced_accuracy,
                     100.0 * s.validation.majority_accuracy,
+                    // The occupancy rule has nothing to say where occupancy stays.
                     match (s.model.occupancy_rule_accuracy, s.values.occupancy) {
-                        (Some(r), Some(_)) =>
+                        (Some(r), Some(o)) if o.abs() > 1e-9 =>
                             format!(", the untrained occupancy rule's {:.0}%", 100.0 * r),
                         _ => String::new(),
                     },

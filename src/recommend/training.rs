@@ -254,6 +254,7 @@ impl Context<'_> {
             self.secondary,
             seed,
             &[],
+            None,
         )?;
         // A user's program is new: where the optimization was validated across programs,
         // that decides between the model and the majority rule, else the grouped validation.

@@ -106,6 +106,8 @@ pub fn training(advisor: &Advisor) -> String {
             "balanced %",
             "across majority %",
             "GPU unknown %",
+            "occupancy same %",
+            "occupancy moves %",
             "occupancy rule %",
             "counter model across %",
             "used",
@@ -123,6 +125,12 @@ pub fn training(advisor: &Advisor) -> String {
                 format!("{:.1}", 100.0 * a.balanced_accuracy),
                 format!("{:.1}", 100.0 * a.majority_accuracy),
                 s.across_programs_unknown_gpu
+                    .as_ref()
+                    .map_or("-".into(), |u| format!("{:.1}", 100.0 * u.accuracy)),
+                s.across_programs_same_occupancy
+                    .as_ref()
+                    .map_or("-".into(), |u| format!("{:.1}", 100.0 * u.accuracy)),
+                s.across_programs_occupancy_changes
                     .as_ref()
                     .map_or("-".into(), |u| format!("{:.1}", 100.0 * u.accuracy)),
                 s.occupancy_rule_accuracy
@@ -143,8 +151,10 @@ pub fn training(advisor: &Advisor) -> String {
              the profile shows the level (threads per block from launch__block_size, or \
              --level), it predicts one doubling; \"GPU unknown\": the same with the held-out \
              programs' occupancy unknown, as for a profile that names no GPU; \"occupancy \
-             rule\": the untrained rule (take a block step where theoretical occupancy rises) \
-             on the same programs held out:\n{}",
+             same\" and \"moves\": judged only on the held-out steps that leave theoretical \
+             occupancy unchanged, or that change it (a suggestion's confidence follows the one \
+             that describes its step); \"occupancy rule\": the untrained rule (take a block \
+             step where theoretical occupancy rises) on the same programs held out:\n{}",
             st.render()
         ));
     }

@@ -241,6 +241,14 @@ fn the_launch_columns_bring_the_block_step_and_a_block_that_cannot_double_is_hal
     // known the step model beat the majority rule across programs, so it answers.
     assert_eq!(block["step"]["occupancy_change"], 1.0, "{block}");
     assert_eq!(block["follows_rule"], false, "{block}");
+    // It is judged by the held-out steps that left occupancy unchanged, as this one does.
+    assert!(
+        block["reason"]
+            .as_str()
+            .unwrap()
+            .contains("of the time on steps that left occupancy unchanged, on a program"),
+        "{block}"
+    );
     let reason = block["reason"].as_str().unwrap();
     assert!(
         reason.starts_with("lowering threads per block from 384 to 192"),

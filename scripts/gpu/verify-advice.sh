@@ -62,52 +62,18 @@ fi
 # flags_of (shared with scripts/sim/verify-advice-sim.sh).
 . "$ROOT/scripts/gpu/verify-programs.sh"
 
-# build DIR FAILURES: every program at every tile, with Tile_Width set (a rectangular tile
-# TXxTY: the block's x and y extents and the grid's set apart) and the authors' profiled region
-# timed (variants/verify/advise_timing.h), all 16 nvcc at once.
+# build DIR FAILURES: every program at every tile (verify-programs.sh's source_for and
+# build_flags: matrix multiply patched, the others with -D flags), all nvcc at once.
 build() {
-    local dir="$1" failures="$2" v t src mark tx ty
+    local dir="$1" failures="$2" v t src
     mkdir -p "$dir"
-    for v in $PROGRAMS; do
+    for v in $PROGRAMS $OWN_PROGRAMS; do
         for t in $(tiles_of "$v"); do
-            src="$dir/$v-t$t.cu"
-            case "$t" in
-                *x*)
-                    tx="${t%x*}" ty="${t#*x}"
-                    sed -e "s/^#define Tile_Width 16\$/#define Tile_Width 16\\n#define Tile_X $tx\\n#define Tile_Y $ty/" \
-                        -e 's/blockIdx\.x \* Tile_Width/blockIdx.x * Tile_X/' \
-                        -e 's/blockIdx\.y \* Tile_Width/blockIdx.y * Tile_Y/' \
-                        -e 's/dim3 gridDim(GridSize, GridSize);/dim3 gridDim((Width + Tile_X - 1) \/ Tile_X, (Width + Tile_Y - 1) \/ Tile_Y);/' \
-                        -e 's/dim3 blockDim(Tile_Width, Tile_Width);/dim3 blockDim(Tile_X, Tile_Y);/' \
-                        "$SRC/$v.cu" > "$src.in"
-                    set -- "Tile_X $tx" "Tile_Y $ty" "blockIdx.x \* Tile_X" "blockIdx.y \* Tile_Y" \
-                        "gridDim((Width + Tile_X" "blockDim(Tile_X, Tile_Y)"
-                    ;;
-                *)
-                    sed -e "s/^#define Tile_Width 16\$/#define Tile_Width $t/" "$SRC/$v.cu" > "$src.in"
-                    set -- "Tile_Width $t"
-                    ;;
-            esac
-            sed -e 's/cudaProfilerStart();/ADVISE_BEGIN/' \
-                -e 's/cudaProfilerStop();/ADVISE_END/' \
-                -e 's/\(printf("Device: %s\\n", prop.name);\)/\1 ADVISE_CHECKSUM(P, Width * Width)/' \
-                "$src.in" > "$src"
-            rm -f "$src.in"
-            for mark in "$@" ADVISE_BEGIN ADVISE_END ADVISE_CHECKSUM; do
-                grep -q "$mark" "$src" || { echo "verify-advice: patching $v.cu failed ($mark missing)" >&2; exit 1; }
-            done
-            ( nvcc -O3 -arch="$ARCH" -include "$ROOT/variants/verify/advise_timing.h" \
-                -o "$dir/$v-t$t" "$src" > "$dir/$v-t$t.log" 2>&1 \
-                || echo "build $v t$t failed ($dir/$v-t$t.log)" >> "$failures" ) &
-        done
-    done
-    local c
-    for v in $OWN_PROGRAMS; do
-        for c in $(tiles_of "$v"); do
+            src=$(source_for "$dir" "$v" "$t") || exit 1
             # shellcheck disable=SC2046 # the flags are words
-            ( nvcc -O3 -arch="$ARCH" $(flags_of "$c") -o "$dir/$v-$c" "$(src_of "$v")" \
-                > "$dir/$v-$c.log" 2>&1 \
-                || echo "build $v $c failed ($dir/$v-$c.log)" >> "$failures" ) &
+            ( nvcc -O3 -arch="$ARCH" $(build_flags "$v" "$t") -o "$dir/$(exe_of "$v" "$t")" "$src" \
+                > "$dir/$(exe_of "$v" "$t").log" 2>&1 \
+                || echo "build $(exe_of "$v" "$t") failed ($dir/$(exe_of "$v" "$t").log)" >> "$failures" ) &
         done
     done
     wait

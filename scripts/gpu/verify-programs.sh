@@ -48,3 +48,51 @@ flags_of() {
         b*) local b="${1#b}"; echo "-DBLOCK=${b%e*} -DELEMS=${b#*e}" ;;
     esac
 }
+
+# patch_matmul PROGRAM TILE OUT: the matrix multiply's file with Tile_Width set (a rectangular
+# tile TXxTY: the block's x and y extents and the grid's set apart) and the authors' profiled
+# region timed (variants/verify/advise_timing.h); fails, saying so, where a patch missed.
+patch_matmul() {
+    local v="$1" t="$2" out="$3" mark tx ty
+    case "$t" in
+        *x*)
+            tx="${t%x*}" ty="${t#*x}"
+            sed -e "s/^#define Tile_Width 16\$/#define Tile_Width 16\\n#define Tile_X $tx\\n#define Tile_Y $ty/" \
+                -e 's/blockIdx\.x \* Tile_Width/blockIdx.x * Tile_X/' \
+                -e 's/blockIdx\.y \* Tile_Width/blockIdx.y * Tile_Y/' \
+                -e 's/dim3 gridDim(GridSize, GridSize);/dim3 gridDim((Width + Tile_X - 1) \/ Tile_X, (Width + Tile_Y - 1) \/ Tile_Y);/' \
+                -e 's/dim3 blockDim(Tile_Width, Tile_Width);/dim3 blockDim(Tile_X, Tile_Y);/' \
+                "$SRC/$v.cu" > "$out.in"
+            set -- "Tile_X $tx" "Tile_Y $ty" "blockIdx.x \* Tile_X" "blockIdx.y \* Tile_Y" \
+                "gridDim((Width + Tile_X" "blockDim(Tile_X, Tile_Y)"
+            ;;
+        *)
+            sed -e "s/^#define Tile_Width 16\$/#define Tile_Width $t/" "$SRC/$v.cu" > "$out.in"
+            set -- "Tile_Width $t"
+            ;;
+    esac
+    sed -e 's/cudaProfilerStart();/ADVISE_BEGIN/' \
+        -e 's/cudaProfilerStop();/ADVISE_END/' \
+        -e 's/\(printf("Device: %s\\n", prop.name);\)/\1 ADVISE_CHECKSUM(P, Width * Width)/' \
+        "$out.in" > "$out"
+    rm -f "$out.in"
+    for mark in "$@" ADVISE_BEGIN ADVISE_END ADVISE_CHECKSUM; do
+        grep -q "$mark" "$out" || { echo "verify-advice: patching $v.cu failed ($mark missing)" >&2; return 1; }
+    done
+}
+
+# source_for DIR PROGRAM TILE: the file nvcc compiles (a matrix multiply patched into DIR).
+source_for() {
+    case "$2" in
+        matMul-*) patch_matmul "$2" "$3" "$1/$2-t$3.cu" && echo "$1/$2-t$3.cu" ;;
+        *) src_of "$2" ;;
+    esac
+}
+
+# build_flags PROGRAM TILE: the nvcc flags of a build beside the architecture's.
+build_flags() {
+    case "$1" in
+        matMul-*) echo "-include $ROOT/variants/verify/advise_timing.h" ;;
+        *) flags_of "$2" ;;
+    esac
+}

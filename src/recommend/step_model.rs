@@ -294,6 +294,24 @@ mod tests {
     use crate::dataset::measurements::RunKey;
     use crate::dataset::samples::SpeedupSample;
 
+    /// A synthetic block-size sample of `program` (its input names it) with speedup `speedup`.
+    fn block_sample(program: &str, input: String, speedup: f64) -> SpeedupSample {
+        SpeedupSample {
+            switch: "b:1->2".into(),
+            key: RunKey {
+                program: program.into(),
+                input,
+                run: 0,
+                variant: String::new(),
+            },
+            partner: String::new(),
+            features: Vec::new(),
+            speedup,
+            speedup_range: None,
+            campaign: String::new(),
+        }
+    }
+
     fn row(kernel: &str, value: f64) -> MeasurementRow {
         MeasurementRow {
             kernel: kernel.into(),
@@ -325,20 +343,11 @@ mod tests {
             for k in 0..36 {
                 let same = k % 3 == 0;
                 let up = if same { (k / 3) % 2 == 0 } else { k % 2 == 0 };
-                samples.push(SpeedupSample {
-                    switch: "b:1->2".into(),
-                    key: RunKey {
-                        program: program.into(),
-                        input: format!("{k}"),
-                        run: 0,
-                        variant: String::new(),
-                    },
-                    partner: String::new(),
-                    features: Vec::new(),
-                    speedup: if up { 1.3 } else { 0.8 },
-                    speedup_range: None,
-                    campaign: String::new(),
-                });
+                samples.push(block_sample(
+                    program,
+                    format!("{k}"),
+                    if up { 1.3 } else { 0.8 },
+                ));
                 let mut step = StepValues::new(6.0, 1.0);
                 step.occupancy = Some(match (same, up) {
                     (true, _) => 0.0,
@@ -385,20 +394,11 @@ mod tests {
         for program in ["p", "q"] {
             for k in 0..24 {
                 let up = k % 2 == 0;
-                samples.push(SpeedupSample {
-                    switch: "b:1->2".into(),
-                    key: RunKey {
-                        program: program.into(),
-                        input: format!("{k}"),
-                        run: 0,
-                        variant: String::new(),
-                    },
-                    partner: String::new(),
-                    features: Vec::new(),
-                    speedup: if up { 1.3 } else { 0.8 },
-                    speedup_range: None,
-                    campaign: String::new(),
-                });
+                samples.push(block_sample(
+                    program,
+                    format!("{k}"),
+                    if up { 1.3 } else { 0.8 },
+                ));
                 let mut step = StepValues::new(f64::from(5 + (k / 2) % 4), 1.0);
                 step.occupancy = Some(if up { 0.4 } else { -0.4 });
                 step.warp_fill = Some(0.0);
@@ -434,20 +434,11 @@ mod tests {
                 .enumerate()
             {
                 for rep in 0..3 {
-                    samples.push(SpeedupSample {
-                        switch: "b:1->2".into(),
-                        key: RunKey {
-                            program: program.into(),
-                            input: format!("{k}-{rep}"),
-                            run: 0,
-                            variant: String::new(),
-                        },
-                        partner: String::new(),
-                        features: Vec::new(),
-                        speedup: if *level < 256.0 { 1.3 } else { 0.8 },
-                        speedup_range: None,
-                        campaign: String::new(),
-                    });
+                    samples.push(block_sample(
+                        program,
+                        format!("{k}-{rep}"),
+                        if *level < 256.0 { 1.3 } else { 0.8 },
+                    ));
                     steps.push(Some(StepValues::new(level.log2(), 1.0)));
                 }
             }

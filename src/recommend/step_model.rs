@@ -65,7 +65,7 @@ pub struct StepModel {
 }
 
 /// Whether a step's log2 change of theoretical occupancy leaves it unchanged.
-fn occupancy_unchanged(log2_change: f64) -> bool {
+pub fn occupancy_unchanged(log2_change: f64) -> bool {
     log2_change.abs() < 1e-9
 }
 
@@ -210,25 +210,27 @@ impl StepModel {
     /// held-out steps that leave occupancy unchanged, or on those that change it, as this
     /// step does.
     pub fn validation_for(&self, step: &StepValues) -> &Validation {
-        let kind = match step.occupancy {
-            None => &self.across_programs_unknown_gpu,
-            Some(o) if occupancy_unchanged(o) => &self.across_programs_same_occupancy,
-            Some(_) => &self.across_programs_occupancy_changes,
-        };
-        kind.as_ref().unwrap_or(&self.across_programs)
+        self.of_kind(step).map_or(&self.across_programs, |k| k.0)
     }
 
     /// Which held-out steps [`StepModel::validation_for`] judged `step` by, in words (empty
-    /// for all of them).
+    /// for all of them, or for those with occupancy unknown).
     pub fn judged_on(&self, step: &StepValues) -> &'static str {
+        self.of_kind(step).map_or("", |k| k.1)
+    }
+
+    /// The validation of `step`'s kind, where the model has one, and its words.
+    fn of_kind(&self, step: &StepValues) -> Option<(&Validation, &'static str)> {
         match step.occupancy {
-            Some(o) if self.across_programs_same_occupancy.is_some() && occupancy_unchanged(o) => {
-                " on steps that left occupancy unchanged,"
-            }
-            Some(_) if self.across_programs_occupancy_changes.is_some() => {
-                " on steps that changed occupancy,"
-            }
-            _ => "",
+            None => self.across_programs_unknown_gpu.as_ref().map(|v| (v, "")),
+            Some(o) if occupancy_unchanged(o) => self
+                .across_programs_same_occupancy
+                .as_ref()
+                .map(|v| (v, " on steps that left occupancy unchanged,")),
+            Some(_) => self
+                .across_programs_occupancy_changes
+                .as_ref()
+                .map(|v| (v, " on steps that changed occupancy,")),
         }
     }
 
@@ -330,12 +332,9 @@ mod tests {
         assert_eq!(profile_levels(&[label]).get("BLOCK_SIZE"), Some(&512.0));
     }
 
-    /// Synthetic: in two programs a block step helps exactly where occupancy rises, whatever
-    /// the level. The model that sees occupancy is right across programs; with the held-out
-    /// program's occupancy unknown it is not, and a step without occupancy is judged by that.
-    #[test]
     /// Steps that change occupancy follow it, steps that leave it unchanged go either way: the
     /// step model is judged apart on each kind, and a step is judged by its own kind.
+    #[test]
     fn a_step_is_judged_by_the_steps_of_its_own_occupancy_kind() {
         let mut samples = Vec::new();
         let mut steps = Vec::new();
@@ -387,6 +386,9 @@ mod tests {
         assert_eq!(m.judged_on(&StepValues::new(6.0, 1.0)), "");
     }
 
+    /// Synthetic: in two programs a block step helps exactly where occupancy rises, whatever
+    /// the level. The model that sees occupancy is right across programs; with the held-out
+    /// program's occupancy unknown it is not, and a step without occupancy is judged by that.
     #[test]
     fn a_step_model_that_learned_occupancy_is_judged_without_it_where_unknown() {
         let mut samples = Vec::new();

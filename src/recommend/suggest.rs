@@ -124,9 +124,10 @@ pub fn suggest(
         // when the profile lacks the counter model's counters).
         let (p_counter, q_counter) = (p, q);
         // Where the model did not beat the majority rule (`follows_rule`), the rule answers
-        // and the model is the second opinion. So too where the step model, on what this
-        // profile gives it (a block size without occupancy: StepModel::validation_for), was
-        // right no more often than the majority rule on programs it had not seen.
+        // and the model is the second opinion. So too where the step model, on the kind of
+        // step this profile gives it (StepModel::validation_for: a block size without
+        // occupancy, say), was right no more often than the majority rule on programs it had
+        // not seen.
         let step_follows_rule =
             step.is_some_and(|s| s.validation.accuracy <= s.validation.majority_accuracy);
         let rule = (m.follows_rule && step.is_none()) || step_follows_rule;
@@ -286,7 +287,7 @@ pub fn suggest(
                     100.0 * s.validation.majority_accuracy,
                     // The occupancy rule has nothing to say where occupancy stays.
                     match (s.model.occupancy_rule_accuracy, s.values.occupancy) {
-                        (Some(r), Some(o)) if o.abs() > 1e-9 =>
+                        (Some(r), Some(o)) if !super::step_model::occupancy_unchanged(o) =>
                             format!(", the untrained occupancy rule's {:.0}%", 100.0 * r),
                         _ => String::new(),
                     },

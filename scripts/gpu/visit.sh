@@ -17,10 +17,10 @@
 # the stages before. The campaign is named after the GPU (h100-DATE or h200-DATE).
 # After it, on the CPU machine: `bash scripts/gpu/unpack.sh /work/.device/N/*.tar.gz`.
 # Before the visit: build the binary and carry it compressed, build/advise.gz
-# (scripts/gpu/advise-binary.sh has the commands). Check that the working tree and it stay under
-# the device tool's 64 MiB (`git ls-files -z | du -c --apparent-size --files0-from=-`: 52 MiB
-# plus 4 MiB on 2026-11-26; the uncompressed 12 MiB binary no longer fits; if the tree grows
-# past that, visit from a throwaway branch that deletes what the GPU does not need).
+# (scripts/gpu/advise-binary.sh has the commands). The working tree and it must stay under the
+# device tool's 64 MiB (`git ls-files -z | du -c --apparent-size --files0-from=-`: 52 MiB plus
+# 4 MiB on 2026-11-26, 61.8 MiB plus 3.8 MiB on 2026-11-27: over): visit from the slim branch
+# `bash scripts/gpu/slim-branch.sh` makes (7.8 MiB with the binary), then `--back`.
 #
 # Measured on the first visit (NVIDIA H200, CUDA 13.0, 2026-11-26; datasets/h200-*): machine
 # start plus probe 74 s of device time; probe 43 s (build of 128: 29 s); verify-advice 37 s;

@@ -130,9 +130,9 @@ for v in $PROGRAMS $OWN_PROGRAMS; do
                 echo "run $(exe_of "$v" "$t") process $p failed: $(echo "$out" | tail -n 2 | tr '\n' ' ')" >> "$W/failures.txt"
                 continue
             fi
-            echo "$out" | awk -v v="$v" -v t="$t" -v w="$(args_of "$v" | cut -d' ' -f1)" -v p="$p" \
+            echo "$out" | awk -v v="$v" -v t="$t" -v w="$(width_of "$v")" -v p="$p" \
                 '$1 == "advise-kernel-ms" { print v "," t "," w "," p "," $2 "," $3 }' >> "$W/timings.csv"
-            [ "$p" = 1 ] && echo "$out" | awk -v v="$v" -v t="$t" -v w="$(args_of "$v" | cut -d' ' -f1)" \
+            [ "$p" = 1 ] && echo "$out" | awk -v v="$v" -v t="$t" -v w="$(width_of "$v")" \
                 '$1 == "advise-checksum" { print v "," t "," w "," $2 }' >> "$W/checksums.csv"
         done
     done
@@ -144,11 +144,9 @@ echo "timed in $(( $(date +%s) - t0 )) s"
 for v in $PROGRAMS $OWN_PROGRAMS; do
     exe="$W/build/$(exe_of "$v" "$(profiled_of "$v")")"
     [ -x "$exe" ] || continue
-    level=()
-    [ -n "$(level_of "$v")" ] && level=(--level "$(level_of "$v")")
     # shellcheck disable=SC2046 # the arguments are words
     if ! ADVISE_REPS=0 timeout 300 "$ADVISE" -q profile --json --kernel "$(kernel_of "$v")" \
-        ${level[@]+"${level[@]}"} --source "$(src_of "$v")" --out-dir "$W/profiles/$v" \
+        $(level_args "$v") --source "$(src_of "$v")" --out-dir "$W/profiles/$v" \
         -o "$W/profiles/$v.suggest.json" -- "$exe" $(args_of "$v") > "$W/profiles/$v.log" 2>&1; then
         echo "profile $v failed (profiles/$v.log)" >> "$W/failures.txt"
     fi

@@ -41,6 +41,14 @@ profiled_of() { case "$1" in transpose-*) echo r8 ;; reduce-*) echo b256e1 ;; *)
 kernel_of() { case "$1" in transpose-*) echo transpose ;; reduce-*) echo reduce ;; *) echo matMul ;; esac; }
 args_of() { case "$1" in transpose-*) echo "$TWIDTH" ;; reduce-*) echo "$RN" ;; *) echo "$WIDTH 0" ;; esac; }
 level_of() { case "$1" in transpose-*) echo "TILE_SIZE=4" ;; reduce-*) echo "TILE_SIZE=1" ;; esac; }
+# level_args PROGRAM: `--level` and the level where the program has one, else nothing.
+level_args() {
+    local l
+    l=$(level_of "$1")
+    if [ -n "$l" ]; then echo "--level $l"; fi
+}
+# width_of PROGRAM: its first argument, the size timings.csv records.
+width_of() { args_of "$1" | cut -d' ' -f1; }
 # flags_of TILE: the -D flags of a written-for-advise program's configuration.
 flags_of() {
     case "$1" in

@@ -135,9 +135,9 @@ for v in $SIM_PROGRAMS; do
         cycles=$(awk '$1 == "gpu_sim_cycle" && !n { n = $3 } END { print n }' <<< "$text")
         [ -n "$cycles" ] || continue
         echo "$v,$c,$cycles" >> "$OUT_DIR/cycles.csv"
-        awk -v v="$v" -v c="$c" -v w="$(args_of "$v" | cut -d' ' -f1)" -v n="$cycles" -v mhz="$MHZ" \
+        awk -v v="$v" -v c="$c" -v w="$(width_of "$v")" -v n="$cycles" -v mhz="$MHZ" \
             'BEGIN { printf "%s,%s,%s,1,0,%.9f\n", v, c, w, n / (mhz * 1000) }' >> "$OUT_DIR/timings.csv"
-        awk -v v="$v" -v c="$c" -v w="$(args_of "$v" | cut -d' ' -f1)" \
+        awk -v v="$v" -v c="$c" -v w="$(width_of "$v")" \
             '$1 == "advise-checksum" { print v "," c "," w "," $2 }' <<< "$text" >> "$OUT_DIR/checksums.csv"
     done
 done
@@ -148,10 +148,9 @@ for v in $SIM_PROGRAMS; do
     [ -f "$log" ] || continue
     mkdir -p "$OUT_DIR/profiles/$v"
     cp "$log" "$OUT_DIR/profiles/$v/gpgpusim.log.gz"
-    level=()
-    [ -n "$(level_of "$v")" ] && level=(--level "$(level_of "$v")")
+    # shellcheck disable=SC2046 # the level's option and value are words
     "$ADVISE" -q suggest --json --profile "$log" --kernel "$(kernel_of "$v")" \
-        ${level[@]+"${level[@]}"} --source "$(src_of "$v")" \
+        $(level_args "$v") --source "$(src_of "$v")" \
         -o "$OUT_DIR/profiles/$v.suggest.json" \
         || echo "suggest $v failed" >> "$W/failures.txt"
 done

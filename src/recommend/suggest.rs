@@ -124,12 +124,11 @@ pub fn suggest(
         // when the profile lacks the counter model's counters).
         let (p_counter, q_counter) = (p, q);
         // Where the model did not beat the majority rule (`follows_rule`), the rule answers
-        // and the model is the second opinion. So too where the step model, on the kind of
-        // step this profile gives it (StepModel::validation_for: a block size without
-        // occupancy, say), was right no more often than the majority rule on programs it had
-        // not seen.
-        let step_follows_rule =
-            step.is_some_and(|s| s.validation.accuracy <= s.validation.majority_accuracy);
+        // and the model is the second opinion. So too where the step model, judged on the
+        // kind of step this profile gives it (StepModel::validation_for: a block size without
+        // occupancy, say), did not beat the majority rule on programs it had not seen, by the
+        // same test (validation::follows_rule).
+        let step_follows_rule = step.is_some_and(|s| super::validation::follows_rule(s.validation));
         let rule = (m.follows_rule && step.is_none()) || step_follows_rule;
         let (p, q) = match step {
             // The rule learned raising: lowering is its reverse.

@@ -23,6 +23,20 @@ pub(super) fn speedup(m: &OptimizationModel) -> f64 {
     }
 }
 
+/// The training pairs the rule learned from, in words: the measured ones where it learned
+/// from those alone.
+fn pairs(m: &OptimizationModel, b: &RuleBasis) -> String {
+    if b.measured_only {
+        format!(
+            "{} measured training pairs (not the {} simulated ones)",
+            b.samples,
+            m.samples - b.samples
+        )
+    } else {
+        format!("{} training pairs", b.samples)
+    }
+}
+
 /// Why the rule answers, in words.
 pub(super) fn reason(m: &OptimizationModel, model_says: f64) -> String {
     let (where_, v) = match (&m.across_programs, &m.validation) {
@@ -31,15 +45,7 @@ pub(super) fn reason(m: &OptimizationModel, model_says: f64) -> String {
         (None, None) => return String::new(),
     };
     let b = basis(m);
-    let which = if b.measured_only {
-        format!(
-            "{} measured training pairs (not the {} simulated ones)",
-            b.samples,
-            m.samples - b.samples
-        )
-    } else {
-        format!("{} training pairs", b.samples)
-    };
+    let which = pairs(m, &b);
     format!(
         "follows the majority rule: {:.0}% of the {which} got faster (median speedup {}x); \
          this optimization's model was right {:.0}% of the time {where_} against the rule's \
@@ -61,11 +67,10 @@ pub(super) fn step_reason(m: &OptimizationModel, model_says: f64, lowered: bool)
     let b = basis(m);
     let r = speedup(m);
     format!(
-        "no better than the majority rule there, so the rule answers: {:.0}% of the {} \
-         training pairs got faster by raising it (median speedup {}x{}); the step model \
-         predicts {}x",
+        "no better than the majority rule there, so the rule answers: {:.0}% of the {} got \
+         faster by raising it (median speedup {}x{}); the step model predicts {}x",
         100.0 * b.positive_rate,
-        b.samples,
+        pairs(m, &b),
         crate::number_format::fmt_sig(r, 3),
         if lowered {
             format!(

@@ -13,7 +13,11 @@
 # - variants/verify/reduce, written for advise: a sum in shared memory with interleaved
 #   (divergent) or sequential addressing, and the latter with its loop unrolled, each with
 #   blocks of 256 threads (profiled), 512 and 128, and 256 threads adding 2 inputs each
-#   (configurations b256e1, b512e1, b128e1, b256e2).
+#   (configurations b256e1, b512e1, b128e1, b256e2);
+# - unified memory (variants/verify/advise_um.h): transpose-Sm at r8 and reduce-Seq at b256e1
+#   with their input under each of XPlacer's six data-placement policies (managed, read-mostly,
+#   preferred or accessed by the GPU or the CPU; configurations r8u1-r8u6, b256e1u1-b256e1u6),
+#   the versions that check advise's UM_* suggestions, which predict slowdowns too.
 #
 #   bash scripts/gpu/verify-advice.sh          # on the GPU machine, from the repository root
 #   bash scripts/gpu/verify-advice.sh --build-only DIR   # compile check only (CI, no GPU)
@@ -30,7 +34,7 @@
 # (floats summed, default 16777216), RUNS (processes per build, default 3), REPS (timed
 # launches per process, default 5), ARCH (default: the GPU's compute capability from
 # nvidia-smi, else sm_90). Measured on the H200 (datasets/verify-20261126): 37 s for 12
-# builds, 36 timed processes and 4 profiles; now 37 builds, 111 timed processes and 10
+# builds, 36 timed processes and 4 profiles; now 49 builds, 147 timed processes and 10
 # profiles.
 set -euo pipefail
 
@@ -87,7 +91,7 @@ if [ "${1:-}" = "--build-only" ]; then
     t0=$(date +%s)
     build "$dir" "$dir.failures"
     if [ -s "$dir.failures" ]; then cat "$dir.failures" >&2; exit 1; fi
-    echo "built the 37 programs of variants/verify for $ARCH in $(( $(date +%s) - t0 )) s into $dir"
+    echo "built the $(find "$dir" -maxdepth 1 -name '*.log' | wc -l) programs of variants/verify for $ARCH in $(( $(date +%s) - t0 )) s into $dir"
     exit 0
 fi
 . scripts/gpu/advise-binary.sh
@@ -158,6 +162,7 @@ bash scripts/gpu/verify-advice.sh   (WIDTH=$WIDTH TWIDTH=$TWIDTH RN=$RN RUNS=$RU
 build:   nvcc -O3 -arch=$ARCH -include variants/verify/advise_timing.h -o build/<program>-t<tile> build/<program>-t<tile>.cu   (matMul-*)
          nvcc -O3 -arch=$ARCH -DBLOCK_ROWS=<r> -o build/<program>-r<r> variants/verify/transpose/<program>.cu
          nvcc -O3 -arch=$ARCH -DBLOCK=<b> -DELEMS=<e> -o build/<program>-b<b>e<e> variants/verify/reduce/<program>.cu
+         (a configuration ending uK adds -DADVISE_UM=K: the input under unified-memory policy K)
 time:    ADVISE_REPS=$REPS build/<executable> <$WIDTH 0 | $TWIDTH | $RN>   ($RUNS processes each)
 profile: ADVISE_REPS=0 advise -q profile --json --kernel <matMul|transpose|reduce> [--level TILE_SIZE=<4|1>] --source <program's .cu> --out-dir profiles/<program> -o profiles/<program>.suggest.json -- build/<executable at t16, r8 or b256e1> <arguments>
 EOF

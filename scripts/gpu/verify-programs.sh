@@ -14,11 +14,25 @@ SRC="$ROOT/variants/verify/matmul"
 # Programs written for advise, built from their own files with -D flags (no patching).
 OWN_PROGRAMS="transpose-Gm transpose-Sm transpose-Sm-Pad reduce-Div reduce-Seq reduce-Seq-Un"
 
+# Unified-memory versions (variants/verify/advise_um.h): the profiled tile with the input
+# under XPlacer's policy K, tile suffix uK, for one program of each written-for-advise family.
+# GPGPU-Sim does not model managed memory: scripts/sim/verify-advice-sim.sh sets NO_UM=1.
+UM_PROGRAMS="transpose-Sm reduce-Seq"
+UM_POLICIES="1 2 3 4 5 6"
+
+# um_tiles_of PROGRAM: its unified-memory versions' tiles (none unless in UM_PROGRAMS).
+um_tiles_of() {
+    local k
+    [ -n "${NO_UM:-}" ] && return
+    case " $UM_PROGRAMS " in *" $1 "*) ;; *) return ;; esac
+    for k in $UM_POLICIES; do printf '%su%s ' "$(profiled_of "$1")" "$k"; done
+}
+
 # tiles_of PROGRAM: the tiles (configurations) it is built with.
 tiles_of() {
     case "$1" in
-        transpose-*) echo "r4 r8 r16"; return ;;
-        reduce-*) echo "b256e1 b512e1 b128e1 b256e2"; return ;;
+        transpose-*) echo "r4 r8 r16 $(um_tiles_of "$1")"; return ;;
+        reduce-*) echo "b256e1 b512e1 b128e1 b256e2 $(um_tiles_of "$1")"; return ;;
     esac
     case " $RECT_PROGRAMS " in
         *" $1 "*) echo "$TILES $RECT_TILES" ;;
@@ -49,11 +63,14 @@ level_args() {
 }
 # width_of PROGRAM: its first argument, the size timings.csv records.
 width_of() { args_of "$1" | cut -d' ' -f1; }
-# flags_of TILE: the -D flags of a written-for-advise program's configuration.
+# flags_of TILE: the -D flags of a written-for-advise program's configuration (a suffix uK:
+# the input under unified-memory policy K).
 flags_of() {
-    case "$1" in
-        r*) echo "-DBLOCK_ROWS=${1#r}" ;;
-        b*) local b="${1#b}"; echo "-DBLOCK=${b%e*} -DELEMS=${b#*e}" ;;
+    local t="$1" um=""
+    case "$t" in *u[0-9]) um=" -DADVISE_UM=${t##*u}"; t="${t%u*}" ;; esac
+    case "$t" in
+        r*) echo "-DBLOCK_ROWS=${t#r}$um" ;;
+        b*) local b="${t#b}"; echo "-DBLOCK=${b%e*} -DELEMS=${b#*e}$um" ;;
     esac
 }
 

@@ -24,6 +24,10 @@ it compares the predicted direction with the measured one:
   UNROLL      reduce-Seq -> reduce-Seq-Un
   BLOCK_SIZE  b256e1 -> b512e1; lowered: b256e1 -> b128e1
   TILE_SIZE   b256e1 -> b256e2 (1 -> 2 inputs per thread)
+  unified memory (transpose-Sm at r8, reduce-Seq at b256e1; variants/verify/advise_um.h)
+  UM_MANAGED, UM_READ_MOSTLY, UM_PREFERRED_GPU, UM_ACCESSED_BY_GPU, UM_PREFERRED_CPU,
+  UM_ACCESSED_BY_CPU   the profiled tile -> the same with the input under that policy
+              (tiles r8u1 ... r8u6, b256e1u1 ... b256e1u6, XPlacer's policies 1-6)
 
 Other suggestions have no version here and are listed as not checked. A measured speedup is
 the median kernel time before over the median after (every timed launch of every process);
@@ -66,6 +70,16 @@ ADDED = {
     "PADDING": "padded version",
     "UNROLL": "unrolled version",
 }
+# XPlacer's data-placement policies (variants/verify/advise_um.h's ADVISE_UM): the version of a
+# program with its input under policy K is its profiled tile with the suffix uK.
+UM = {
+    "UM_MANAGED": (1, "managed"),
+    "UM_READ_MOSTLY": (2, "managed, read-mostly"),
+    "UM_PREFERRED_GPU": (3, "managed, preferred on the GPU"),
+    "UM_ACCESSED_BY_GPU": (4, "managed, accessed by the GPU"),
+    "UM_PREFERRED_CPU": (5, "managed, preferred on the CPU"),
+    "UM_ACCESSED_BY_CPU": (6, "managed, accessed by the CPU"),
+}
 # Per program family: the tile profiled, and the tiles that raise the block size, lower it, and
 # raise the elements per thread, with their labels.
 FAMILIES = {
@@ -85,14 +99,14 @@ FAMILIES = {
         "raise": [("r16", "r16 (512 threads per block, 2 elements each)")],
         "lower": [("r4", "r4 (128 threads per block, 8 elements each)")],
         "tile": [("r4", "r4 (8 elements per thread, 128 threads per block)")],
-        "tiles": ["r4", "r8", "r16"],
+        "tiles": ["r4", "r8", "r16"] + [f"r8u{k}" for k in range(1, 7)],
     },
     "reduce-": {
         "profiled": "b256e1",
         "raise": [("b512e1", "b512e1 (512 threads per block)")],
         "lower": [("b128e1", "b128e1 (128 threads per block)")],
         "tile": [("b256e2", "b256e2 (2 inputs per thread)")],
-        "tiles": ["b128e1", "b256e1", "b512e1", "b256e2"],
+        "tiles": ["b128e1", "b256e1", "b512e1", "b256e2"] + [f"b256e1u{k}" for k in range(1, 7)],
     },
 }
 # What `advise profile` was told of each family (verify-advice.sh's kernel_of, level_of) and
@@ -125,6 +139,9 @@ def counterparts(program, suggestion):
     fam = FAMILIES[family(program)]
     if name in ADDS and program in ADDS[name]:
         return [((ADDS[name][program], fam["profiled"]), ADDED[name])]
+    if name in UM:
+        k, label = UM[name]
+        return [((program, f"{fam['profiled']}u{k}"), f"input {label}")]
     if predicted is None:
         return []
     step = suggestion.get("step") or {}
@@ -202,6 +219,8 @@ def main(folder, current=None):
     ]
     # Beside advise, the baseline every figure is judged against: always recommending.
     checked = right = faster = 0
+    # What a user who acts only on the verdicts "recommend" and "not recommended" would get.
+    acted = acted_right = 0
     for path in sorted(suggest_dir.glob("*.suggest.json")):
         program = path.name[: -len(".suggest.json")]
         profiled = FAMILIES[family(program)]["profiled"]
@@ -234,12 +253,24 @@ def main(folder, current=None):
                 checked += got != "none"
                 right += ok == "yes"
                 faster += got == "faster"
+                if s.get("verdict") in ("recommend", "not recommended") and got != "none":
+                    acted += 1
+                    acted_right += ok == "yes"
                 lines.append("| " + " | ".join(head + [label + flag, f"{speedup:.2f}x", ok]) + " |")
     lines += [
         "",
         f"Directions checked (a {'simulated' if simulated.is_file() else 'measured'} effect "
         f"beyond {BAND:.0%}): {checked}; "
         f"predicted right: {right}; always recommending would have been right on {faster}.",
+        "",
+        f"Of those, with the verdict \"recommend\" or \"not recommended\" (the rest are "
+        f"\"uncertain\" or \"no clear effect\"): {acted}; right: {acted_right}"
+        + (
+            f" ({acted_right / acted:.0%}, against always recommending's "
+            f"{faster / checked:.0%} of all {checked})."
+            if acted and checked
+            else "."
+        ),
         "",
         "Median kernel times (ms; timed launches"
         + ("; SIMULATED: cycles at the core clock, one launch" if simulated.is_file() else "")

@@ -40,6 +40,8 @@ RN="${RN:-262144}"
 JOBS="${JOBS:-2}"
 ADVISE="${ADVISE:-$ROOT/target/release/advise}"
 [ -x "$ADVISE" ] || { echo "verify-advice-sim: no advise binary at $ADVISE (cargo build --release)" >&2; exit 2; }
+# GPGPU-Sim does not model managed memory: no unified-memory versions.
+NO_UM=1
 . "$ROOT/scripts/gpu/verify-programs.sh"
 SIM_PROGRAMS="${SIM_PROGRAMS:-$PROGRAMS $OWN_PROGRAMS}"
 # The core clock (MHz): the first field of the configuration's last -gpgpu_clock_domains.

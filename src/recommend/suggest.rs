@@ -221,9 +221,13 @@ pub fn suggest(
         let confidence = pooled_cap.map_or(confidence, |a| confidence.min(a * coverage));
         // Confidence is the calibrated chance that the direction is right: under even odds
         // the advisor cannot say which way it goes, whatever it predicts.
+        // Nor where the validation that caps it cannot tell its direction from a coin toss.
+        let decisive_validation = across.or(m.validation.as_ref());
+        let coin_toss =
+            decisive_validation.filter(|v| !super::validation::beats_coin_toss(answering(v), v));
         let verdict = if (p - 1.0).abs() < NO_EFFECT_BAND {
             "no clear effect"
-        } else if confidence < EVEN_ODDS {
+        } else if confidence < EVEN_ODDS || coin_toss.is_some() {
             UNCERTAIN
         } else if p > 1.0 {
             "recommend"
@@ -308,6 +312,14 @@ pub fn suggest(
                 "; never validated on a program the advisor had not seen, so its confidence is at \
                  most the {:.0}% its models reached on such programs",
                 100.0 * a
+            ));
+        }
+        if let (Some(v), UNCERTAIN, false) = (coin_toss, verdict, confidence < EVEN_ODDS) {
+            reason.push_str(&format!(
+                "; uncertain: right on {:.1}% of {} held-out directions, no better than a coin \
+                 toss by the sign test",
+                100.0 * answering(v),
+                v.pp + v.pn + v.np + v.nn
             ));
         }
         if m.simulated_only {

@@ -2,11 +2,17 @@
 // scripts/gpu/verify-advice.sh (nvcc -include); the programs' own files stay as published.
 // ADVISE_BEGIN and ADVISE_END replace the authors' cudaProfilerStart() and cudaProfilerStop()
 // around their kernel launch: one untimed warm-up launch, then $ADVISE_REPS (default 5)
-// launches timed with CUDA events, each printed as `advise-kernel-ms REP MS`.
+// launches timed with CUDA events, each printed as `advise-kernel-ms REP MS`. A program may
+// define ADVISE_PREPARE, a statement run before each launch outside the timed region (the
+// unified-memory versions refill their input there: variants/verify/advise_um.h).
 #pragma once
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
+
+#ifndef ADVISE_PREPARE
+#define ADVISE_PREPARE
+#endif
 
 static int advise_reps() {
     const char* v = std::getenv("ADVISE_REPS");
@@ -16,6 +22,7 @@ static int advise_reps() {
 #define ADVISE_BEGIN                                                          \
     for (int advise_r = -1, advise_n = advise_reps(); advise_r < advise_n;    \
          ++advise_r) {                                                        \
+        ADVISE_PREPARE                                                        \
         cudaEvent_t advise_a, advise_b;                                       \
         cudaEventCreate(&advise_a);                                           \
         cudaEventCreate(&advise_b);                                           \

@@ -14,6 +14,10 @@
 #include <cstdlib>
 #include <vector>
 #include <cuda_runtime.h>
+#include "../advise_um.h"
+// The unified-memory versions refill their input before each launch (ADVISE_UM > 0).
+#define ADVISE_PREPARE \
+    if (ADVISE_UM != 0) advise_fill_input(in, host.data(), n * sizeof(float));
 #include "../advise_timing.h"
 
 #ifndef BLOCK
@@ -41,13 +45,14 @@ static int reduce_main(int argc, char** argv) {
         expected += host[i];
     }
     float *in = nullptr, *out = nullptr;
-    if (cudaMalloc(&in, n * sizeof(float)) != cudaSuccess ||
-        cudaMalloc(&out, blocks * sizeof(float)) != cudaSuccess) {
+    if (!advise_alloc_input(&in, n * sizeof(float))) return 3;
+    if (cudaMalloc(&out, blocks * sizeof(float)) != cudaSuccess) {
         std::fprintf(stderr, "cudaMalloc failed\n");
         return 3;
     }
-    cudaMemcpy(in, host.data(), n * sizeof(float), cudaMemcpyHostToDevice);
-    std::printf("reduce %ld floats, block %d, %d per thread, %d blocks\n", n, BLOCK, ELEMS, blocks);
+    advise_fill_input(in, host.data(), n * sizeof(float));
+    std::printf("reduce %ld floats, block %d, %d per thread, %d blocks, input policy %d\n", n,
+                BLOCK, ELEMS, blocks, ADVISE_UM);
     ADVISE_BEGIN
     reduce<<<blocks, BLOCK>>>(in, out);
     ADVISE_END

@@ -12,6 +12,10 @@
 #include <cstdlib>
 #include <vector>
 #include <cuda_runtime.h>
+#include "../advise_um.h"
+// The unified-memory versions refill their input before each launch (ADVISE_UM > 0).
+#define ADVISE_PREPARE \
+    if (ADVISE_UM != 0) advise_fill_input(in, host.data(), count * sizeof(float));
 #include "../advise_timing.h"
 
 #ifndef TILE
@@ -34,14 +38,15 @@ static int transpose_main(int argc, char** argv) {
     std::vector<float> host(count), result(count);
     for (size_t i = 0; i < count; ++i) host[i] = (float)(i % 4093) * 0.25f;
     float *in = nullptr, *out = nullptr;
-    if (cudaMalloc(&in, count * sizeof(float)) != cudaSuccess ||
-        cudaMalloc(&out, count * sizeof(float)) != cudaSuccess) {
+    if (!advise_alloc_input(&in, count * sizeof(float))) return 3;
+    if (cudaMalloc(&out, count * sizeof(float)) != cudaSuccess) {
         std::fprintf(stderr, "cudaMalloc failed\n");
         return 3;
     }
-    cudaMemcpy(in, host.data(), count * sizeof(float), cudaMemcpyHostToDevice);
+    advise_fill_input(in, host.data(), count * sizeof(float));
     const dim3 block(TILE, BLOCK_ROWS), grid(width / TILE, width / TILE);
-    std::printf("transpose %dx%d, tile %d, block %dx%d\n", width, width, TILE, TILE, BLOCK_ROWS);
+    std::printf("transpose %dx%d, tile %d, block %dx%d, input policy %d\n", width, width, TILE,
+                TILE, BLOCK_ROWS, ADVISE_UM);
     ADVISE_BEGIN
     transpose<<<grid, block>>>(out, in, width);
     ADVISE_END

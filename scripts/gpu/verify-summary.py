@@ -31,7 +31,8 @@ it compares the predicted direction with the measured one:
 
 Other suggestions have no version here and are listed as not checked. A measured speedup is
 the median kernel time before over the median after (every timed launch of every process);
-within 2% of 1 it counts as no clear effect, as in advise's experiments. Versions whose
+within 2% of 1 it counts as no clear effect, as in advise's experiments, and so does a
+predicted speedup within 2% of 1 (a measured effect either way makes it wrong). Versions whose
 checksum differs from the program's by more than 1e-3 (relative) are flagged.
 
     python3 scripts/gpu/verify-summary.py datasets/verify-<date>
@@ -248,7 +249,9 @@ def main(folder, current=None):
                     if abs(a - b) > 1e-3 * max(abs(a), 1e-30):
                         flag = " (checksum differs)"
                 got = direction(speedup)
-                want = "faster" if pred is not None and pred > 1 else "slower"
+                # A prediction within the band predicts no clear effect: a measured effect
+                # either way proves it wrong.
+                want = direction(pred) if pred is not None else "none"
                 ok = "no clear effect" if got == "none" else ("yes" if got == want else "no")
                 checked += got != "none"
                 right += ok == "yes"

@@ -5,23 +5,41 @@
 
 use super::bundle::Advisor;
 
-/// The feature whose value decides, the value at which the optimization has nothing to
-/// change, and why.
+/// The feature whose value decides, the values at which the optimization has nothing to
+/// change (or has nothing the advisor learned to predict from), and why.
 struct Rule {
     optimization: &'static str,
     feature: &'static str,
+    holds: fn(f64) -> bool,
     reason: &'static str,
 }
 
 /// WARP (a warp walks BH's tree together) removes divergence: a profile whose kernels never
 /// took a divergent branch has none to remove. Every measured sample the shipped advisor
 /// learned WARP from has a share above zero, WARP applied or not (tests/it/default_advisor.rs).
-const RULES: [Rule; 1] = [Rule {
-    optimization: "WARP",
-    feature: "portable__divergent_branch_share",
-    reason: "the profile shows no divergent branch (portable__divergent_branch_share = 0), so \
-             there is no divergence for a warp walking together to remove",
-}];
+///
+/// SHMEM stages data a block reuses in shared memory: the advisor learned it only from
+/// kernels that used none (every sample before the change has no shared-memory instruction,
+/// measured or simulated; tests/it/default_advisor.rs), so a profile whose kernels already
+/// load and store shared memory is already what SHMEM makes (the program's source, with
+/// `--source`, says the same through `advise static`).
+const RULES: [Rule; 2] = [
+    Rule {
+        optimization: "WARP",
+        feature: "portable__divergent_branch_share",
+        holds: |v| v == 0.0,
+        reason: "the profile shows no divergent branch (portable__divergent_branch_share = 0), \
+                 so there is no divergence for a warp walking together to remove",
+    },
+    Rule {
+        optimization: "SHMEM",
+        feature: "portable__shared_per_inst",
+        holds: |v| v > 0.0,
+        reason: "the profile shows shared-memory loads and stores (portable__shared_per_inst \
+                 above 0): the kernel already stages data in shared memory, and the advisor \
+                 learned SHMEM only from kernels that used none",
+    },
+];
 
 /// The optimizations the advisor knows that the profile's features `x` (in the advisor's
 /// feature order) show to have nothing to change, each with its reason.
@@ -40,7 +58,7 @@ pub fn inapplicable(advisor: &Advisor, x: &[f64]) -> Vec<(&'static str, &'static
                 .iter()
                 .position(|f| f == r.feature)
                 .and_then(|j| x.get(j))
-                .is_some_and(|&v| v == 0.0)
+                .is_some_and(|&v| (r.holds)(v))
         })
         .map(|r| (r.optimization, r.reason))
         .collect()

@@ -521,3 +521,59 @@ fn warp_needs_divergent_branches_in_the_profile() {
         "a WARP sample without divergence"
     );
 }
+
+/// SHMEM stages data in shared memory: a profile whose kernels already use it (the matrix
+/// multiplies with shared tiles on the H200) does not get it, one without does. The rule
+/// (recommend::profile_checks) holds on every sample the shipped advisor learned SHMEM from:
+/// none uses shared memory before the change.
+#[test]
+fn shmem_is_left_out_where_the_profile_already_uses_shared_memory() {
+    let (v, sm) = suggestions_from(&[
+        "--profile",
+        "datasets/verify-20261126/profiles/matMul-Sm/ncu.csv",
+    ]);
+    assert!(
+        !sm.is_empty() && !sm.contains(&"SHMEM".to_string()),
+        "{sm:?}"
+    );
+    let left: Vec<&serde_json::Value> = v["profile"]["not_suggested"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["optimization"] == "SHMEM")
+        .collect();
+    assert_eq!(left.len(), 1, "{v}");
+    assert!(left[0]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("already stages data in shared memory"));
+    let gm = suggestions_from(&[
+        "--profile",
+        "datasets/verify-20261126/profiles/matMul-Gm/ncu.csv",
+    ])
+    .1;
+    assert!(gm.contains(&"SHMEM".to_string()), "{gm:?}");
+
+    let advisor = shipped_advisor();
+    let j = advisor
+        .features
+        .iter()
+        .position(|f| f == "portable__shared_per_inst")
+        .unwrap();
+    let shmem = advisor
+        .optimizations
+        .iter()
+        .find(|m| m.name == "SHMEM")
+        .unwrap();
+    let known: Vec<f64> = shmem
+        .rows
+        .iter()
+        .map(|r| r[j])
+        .filter(|v| v.is_finite())
+        .collect();
+    assert!(known.len() >= 100, "{}", known.len());
+    assert!(
+        known.iter().all(|&v| v == 0.0),
+        "a SHMEM sample that used shared memory before the change"
+    );
+}

@@ -23,7 +23,12 @@ struct Rule {
 /// measured or simulated; tests/it/default_advisor.rs), so a profile whose kernels already
 /// load and store shared memory is already what SHMEM makes (the program's source, with
 /// `--source`, says the same through `advise static`).
-const RULES: [Rule; 2] = [
+///
+/// PADDING pads shared-memory arrays: a profile without a shared-memory instruction has no
+/// such array to pad. The advisor learned PADDING from KTT's convolution, whose counters lack
+/// shared-memory instructions but whose every configuration has shared memory
+/// (`ktt__local_memory_size` of 1,936 bytes or more per block; tests/it/default_advisor.rs).
+const RULES: [Rule; 3] = [
     Rule {
         optimization: "WARP",
         feature: "portable__divergent_branch_share",
@@ -38,6 +43,13 @@ const RULES: [Rule; 2] = [
         reason: "the profile shows shared-memory loads and stores (portable__shared_per_inst \
                  above 0): the kernel already stages data in shared memory, and the advisor \
                  learned SHMEM only from kernels that used none",
+    },
+    Rule {
+        optimization: "PADDING",
+        feature: "portable__shared_per_inst",
+        holds: |v| v == 0.0,
+        reason: "the profile shows no shared-memory load or store (portable__shared_per_inst \
+                 = 0), so there is no shared-memory array to pad",
     },
 ];
 

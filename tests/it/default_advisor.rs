@@ -577,3 +577,50 @@ fn shmem_is_left_out_where_the_profile_already_uses_shared_memory() {
         "a SHMEM sample that used shared memory before the change"
     );
 }
+
+/// PADDING pads shared-memory arrays: a profile without shared-memory instructions (the
+/// global-memory matrix multiply on the H200) does not get it. The advisor learned PADDING
+/// from KTT's convolution alone, and every configuration of it has shared memory.
+#[test]
+fn padding_needs_shared_memory_in_the_profile() {
+    let (v, gm) = suggestions_from(&[
+        "--profile",
+        "datasets/verify-20261126/profiles/matMul-Gm/ncu.csv",
+    ]);
+    assert!(
+        !gm.is_empty() && !gm.contains(&"PADDING".to_string()),
+        "{gm:?}"
+    );
+    assert!(v["profile"]["not_suggested"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|n| n["optimization"] == "PADDING"
+            && n["reason"]
+                .as_str()
+                .unwrap()
+                .contains("no shared-memory array to pad")));
+
+    let advisor = shipped_advisor();
+    let padding = advisor
+        .optimizations
+        .iter()
+        .find(|m| m.name == "PADDING")
+        .unwrap();
+    assert_eq!(padding.programs, vec!["Convolution".to_string()]);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let rows = advise::dataset::measurements::read_measurements(
+        &root.join("datasets/ktt-convolution-rtx2080ti/measurements.csv.gz"),
+    )
+    .unwrap();
+    let shared: Vec<f64> = rows
+        .iter()
+        .filter(|r| r.metric == "ktt__local_memory_size")
+        .map(|r| r.value)
+        .collect();
+    assert!(shared.len() >= 5000, "{}", shared.len());
+    assert!(
+        shared.iter().all(|&b| b > 0.0),
+        "a configuration without shared memory"
+    );
+}

@@ -70,9 +70,15 @@ pub struct OptimizationModel {
     #[serde(default)]
     pub follows_rule: bool,
     /// Leave one program out with that choice made without the held-out program
-    /// (`programs::nested_choice`): held-out directions right, and all.
+    /// (`nested::nested_choice`): held-out directions right, and all.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub across_nested: Option<[usize; 2]>,
+    /// Of those held-out directions, the ones a suggestion would give a verdict (the inner
+    /// validation's answer beat a coin toss, `validation::beats_coin_toss`): right, all,
+    /// faster (where always recommending is right), right only by the answer, and right only
+    /// by always recommending. `None` in advisors trained before it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub across_nested_verdicts: Option<[usize; 5]>,
     /// What the majority rule learned: from the measured training samples where there are
     /// any (`validation::rule_basis`). `None` in advisors trained before it existed: then all.
     #[serde(default, skip_serializing_if = "Option::is_none")]

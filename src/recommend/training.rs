@@ -267,7 +267,7 @@ impl Context<'_> {
             points = rule_points;
         }
         let across_nested = match &across_outcome {
-            Some(o) => Some(super::programs::nested_choice(
+            Some(o) => Some(super::nested::nested_choice(
                 pool,
                 &idx,
                 features,
@@ -328,7 +328,16 @@ impl Context<'_> {
             simulated_only: idx.iter().all(|&i| pool.simulated.has(&pool.samples[i])),
             programs: super::programs::labels(pool, &idx),
             follows_rule,
-            across_nested: across_nested.map(|(r, a)| [r, a]),
+            across_nested: across_nested.map(|n| [n.right, n.all]),
+            across_nested_verdicts: across_nested.map(|n| {
+                [
+                    n.decisive_right,
+                    n.decisive_all,
+                    n.decisive_faster,
+                    n.decisive_only_answer,
+                    n.decisive_only_always,
+                ]
+            }),
             rule: Some(rule),
         };
         Ok(Some(Trained {

@@ -11,3 +11,4 @@ pub mod fidelity;
 pub mod font;
 pub mod suggestions;
 pub mod table;
+mod training_text;

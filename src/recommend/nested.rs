@@ -1,0 +1,298 @@
+//! Leave one program out with the choices a suggestion makes (the model or the majority rule,
+//! a verdict or "uncertain") made without the held-out program: what the advisor's answers
+//! are worth on a program that neither the models nor the choices have seen.
+
+use super::programs::{across, measured};
+use super::validation::Outcome;
+use crate::error::Result;
+use crate::experiment::data::SamplePool;
+use advise_ml::Method;
+
+/// Leave one program out with the choice between the model and the majority rule made
+/// without the held-out program (`validation::follows_rule` on leave one program out over the
+/// others, or on grouped folds `groups` where one other remains): right and all held-out
+/// directions. `outer` is `across`'s outcome for the same samples, whose points (model) and
+/// rule points say per sample which was right. An estimate of what the suggestions follow
+/// on a new program that the choice itself has not seen. Beside it, the same held-out
+/// directions where a suggestion would carry a verdict, "recommend" or "not recommended":
+/// where the inner validation's answer beat a coin toss (`validation::beats_coin_toss`).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn nested_choice(
+    pool: &SamplePool,
+    idx: &[usize],
+    features: &[String],
+    x: &[Vec<f64>],
+    y: &[f64],
+    groups: &[usize],
+    (primary, secondary): (Method, Method),
+    folds: usize,
+    seed: u64,
+    outer: &Outcome,
+) -> Result<NestedChoice> {
+    let program = |k: usize| pool.samples[idx[k]].key.program.as_str();
+    let mut programs: Vec<&str> = (0..idx.len()).map(program).collect();
+    programs.sort_unstable();
+    programs.dedup();
+    let mut out = NestedChoice::default();
+    for held in &programs {
+        let rest: Vec<usize> = (0..idx.len()).filter(|&k| program(k) != *held).collect();
+        let (rest_idx, xs, ys): (Vec<usize>, Vec<Vec<f64>>, Vec<f64>) = (
+            rest.iter().map(|&k| idx[k]).collect(),
+            rest.iter().map(|&k| x[k].clone()).collect(),
+            rest.iter().map(|&k| y[k]).collect(),
+        );
+        // Leave one program out over the others; with one other left, its grouped folds.
+        let inner = match across(
+            pool,
+            &rest_idx,
+            features,
+            &xs,
+            &ys,
+            primary,
+            secondary,
+            seed,
+            &[],
+            None,
+        )? {
+            Some(o) => Some(o),
+            None => {
+                let within: Vec<usize> = rest.iter().map(|&k| groups[k]).collect();
+                super::validation::validate(
+                    features,
+                    &xs,
+                    &ys,
+                    &within,
+                    primary,
+                    secondary,
+                    folds,
+                    seed,
+                    &[],
+                    &measured(pool, &rest_idx),
+                )?
+            }
+        };
+        let rule = inner
+            .as_ref()
+            .is_some_and(|o| super::validation::follows_rule(&o.validation));
+        // A verdict where what answers beat a coin toss on the other programs.
+        let decisive = inner.as_ref().is_some_and(|o| {
+            let v = &o.validation;
+            let answering = if rule {
+                v.majority_accuracy
+            } else {
+                v.accuracy
+            };
+            super::validation::beats_coin_toss(answering, v)
+        });
+        let answered = if rule {
+            &outer.rule_points
+        } else {
+            &outer.points
+        };
+        // Counted where `outer` was judged: the measured samples where there are any.
+        for k in outer
+            .judged
+            .iter()
+            .copied()
+            .filter(|&k| program(k) == *held)
+        {
+            out.right += usize::from(answered[k].correct);
+            out.all += 1;
+            if decisive {
+                let (correct, faster) = (answered[k].correct, y[k] > 1.0);
+                out.decisive_right += usize::from(correct);
+                out.decisive_all += 1;
+                out.decisive_faster += usize::from(faster);
+                out.decisive_only_answer += usize::from(correct && !faster);
+                out.decisive_only_always += usize::from(!correct && faster);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Leave one program out for a model whose suggestions are judged by kind of sample (a step
+/// model's block steps that leave occupancy unchanged or change it, `kinds[k]` for row k;
+/// `None`: not judged), with each held-out program's verdicts decided on the other programs
+/// alone: for each kind, the model or the majority rule answers as `validation::follows_rule`
+/// finds over the other programs' held-out rows of that kind, and the answer carries a
+/// verdict where it beat a coin toss there (`validation::beats_coin_toss`), as a suggestion's
+/// does (recommend::suggest, `StepModel::validation_for`). Counted on every judged row.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn nested_verdicts_by_kind(
+    pool: &SamplePool,
+    idx: &[usize],
+    features: &[String],
+    x: &[Vec<f64>],
+    y: &[f64],
+    (primary, secondary): (Method, Method),
+    seed: u64,
+    kinds: &[Option<u8>],
+) -> Result<NestedChoice> {
+    let program = |k: usize| pool.samples[idx[k]].key.program.as_str();
+    let mut programs: Vec<&str> = (0..idx.len()).map(program).collect();
+    programs.sort_unstable();
+    programs.dedup();
+    let mut distinct: Vec<u8> = kinds.iter().flatten().copied().collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let mut out = NestedChoice::default();
+    for kind in distinct {
+        let mask: Vec<bool> = kinds.iter().map(|&k| k == Some(kind)).collect();
+        let lopo = |rows: &[usize]| {
+            let sub = |v: &[bool]| rows.iter().map(|&k| v[k]).collect::<Vec<bool>>();
+            across(
+                pool,
+                &rows.iter().map(|&k| idx[k]).collect::<Vec<_>>(),
+                features,
+                &rows.iter().map(|&k| x[k].clone()).collect::<Vec<_>>(),
+                &rows.iter().map(|&k| y[k]).collect::<Vec<_>>(),
+                primary,
+                secondary,
+                seed,
+                &[],
+                Some(&sub(&mask)),
+            )
+        };
+        let every: Vec<usize> = (0..idx.len()).collect();
+        let Some(outer) = lopo(&every)? else {
+            continue;
+        };
+        for held in &programs {
+            let rest: Vec<usize> = (0..idx.len()).filter(|&k| program(k) != *held).collect();
+            let inner = lopo(&rest)?;
+            let rule = inner
+                .as_ref()
+                .is_some_and(|o| super::validation::follows_rule(&o.validation));
+            let decisive = inner.as_ref().is_some_and(|o| {
+                let v = &o.validation;
+                let answering = if rule {
+                    v.majority_accuracy
+                } else {
+                    v.accuracy
+                };
+                super::validation::beats_coin_toss(answering, v)
+            });
+            let answered = if rule {
+                &outer.rule_points
+            } else {
+                &outer.points
+            };
+            for k in outer
+                .judged
+                .iter()
+                .copied()
+                .filter(|&k| program(k) == *held)
+            {
+                let (correct, faster) = (answered[k].correct, y[k] > 1.0);
+                out.right += usize::from(correct);
+                out.all += 1;
+                if decisive {
+                    out.decisive_right += usize::from(correct);
+                    out.decisive_all += 1;
+                    out.decisive_faster += usize::from(faster);
+                    out.decisive_only_answer += usize::from(correct && !faster);
+                    out.decisive_only_always += usize::from(!correct && faster);
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// What `nested_choice` counts over the held-out directions: those right, all of them, and of
+/// those with a verdict (the inner validation beat a coin toss) the right ones, all, the
+/// faster ones (where always recommending is right), and those only the answer or only
+/// always recommending got right (for McNemar's test).
+#[derive(Debug, Default, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct NestedChoice {
+    pub right: usize,
+    pub all: usize,
+    pub decisive_right: usize,
+    pub decisive_all: usize,
+    pub decisive_faster: usize,
+    pub decisive_only_answer: usize,
+    pub decisive_only_always: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dataset::measurements::RunKey;
+    use crate::dataset::samples::SpeedupSample;
+
+    /// Synthetic: three programs, the optimization helps where the feature is high in two of
+    /// them and everywhere in the third. Every held-out direction is answered once, by the
+    /// model or the rule as chosen on the other two programs.
+    #[test]
+    fn the_nested_choice_answers_every_held_out_sample_once() {
+        let mut samples = Vec::new();
+        let (mut x, mut y) = (Vec::new(), Vec::new());
+        for (p, program) in ["a", "b", "c"].iter().enumerate() {
+            for k in 0..8 {
+                let f = k as f64;
+                let s = if p == 2 || k >= 4 { 1.5 } else { 0.7 };
+                samples.push(SpeedupSample {
+                    switch: "S".into(),
+                    key: RunKey {
+                        program: (*program).into(),
+                        input: k.to_string(),
+                        run: 1,
+                        variant: String::new(),
+                    },
+                    partner: String::new(),
+                    features: vec![Some(f)],
+                    speedup: s,
+                    speedup_range: None,
+                    campaign: String::new(),
+                });
+                x.push(vec![f]);
+                y.push(s);
+            }
+        }
+        let pool = SamplePool::of_samples(samples, "S");
+        let idx: Vec<usize> = (0..24).collect();
+        let features = vec!["f".to_string()];
+        let groups: Vec<usize> = (0..24).collect();
+        let outer = across(
+            &pool,
+            &idx,
+            &features,
+            &x,
+            &y,
+            Method::Ibk,
+            Method::M5p,
+            1,
+            &[],
+            None,
+        )
+        .unwrap()
+        .unwrap();
+        let nested = nested_choice(
+            &pool,
+            &idx,
+            &features,
+            &x,
+            &y,
+            &groups,
+            (Method::Ibk, Method::M5p),
+            4,
+            1,
+            &outer,
+        )
+        .unwrap();
+        let (right, all) = (nested.right, nested.all);
+        assert_eq!(all, 24);
+        assert!(nested.decisive_all <= all && nested.decisive_right <= nested.decisive_all);
+        assert!(nested.decisive_faster <= nested.decisive_all);
+        let per = |pts: &[super::super::validation::Point], p: usize| {
+            pts[8 * p..8 * (p + 1)].iter().filter(|q| q.correct).count()
+        };
+        let model: Vec<usize> = (0..3).map(|p| per(&outer.points, p)).collect();
+        let rule: Vec<usize> = (0..3).map(|p| per(&outer.rule_points, p)).collect();
+        // The rule would do better on c (every step helps there), but no inner comparison
+        // on 8 samples a program is significant: the model answers for every program.
+        assert!(rule[2] > model[2], "{rule:?} {model:?}");
+        assert_eq!(right, model.iter().sum::<usize>());
+    }
+}

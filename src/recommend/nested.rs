@@ -71,42 +71,8 @@ pub(super) fn nested_choice(
                 )?
             }
         };
-        let rule = inner
-            .as_ref()
-            .is_some_and(|o| super::validation::follows_rule(&o.validation));
-        // A verdict where what answers beat a coin toss on the other programs.
-        let decisive = inner.as_ref().is_some_and(|o| {
-            let v = &o.validation;
-            let answering = if rule {
-                v.majority_accuracy
-            } else {
-                v.accuracy
-            };
-            super::validation::beats_coin_toss(answering, v)
-        });
-        let answered = if rule {
-            &outer.rule_points
-        } else {
-            &outer.points
-        };
         // Counted where `outer` was judged: the measured samples where there are any.
-        for k in outer
-            .judged
-            .iter()
-            .copied()
-            .filter(|&k| program(k) == *held)
-        {
-            out.right += usize::from(answered[k].correct);
-            out.all += 1;
-            if decisive {
-                let (correct, faster) = (answered[k].correct, y[k] > 1.0);
-                out.decisive_right += usize::from(correct);
-                out.decisive_all += 1;
-                out.decisive_faster += usize::from(faster);
-                out.decisive_only_answer += usize::from(correct && !faster);
-                out.decisive_only_always += usize::from(!correct && faster);
-            }
-        }
+        out.count(inner.as_ref(), outer, y, |k| program(k) == *held);
     }
     Ok(out)
 }
@@ -161,40 +127,7 @@ pub(super) fn nested_verdicts_by_kind(
         for held in &programs {
             let rest: Vec<usize> = (0..idx.len()).filter(|&k| program(k) != *held).collect();
             let inner = lopo(&rest)?;
-            let rule = inner
-                .as_ref()
-                .is_some_and(|o| super::validation::follows_rule(&o.validation));
-            let decisive = inner.as_ref().is_some_and(|o| {
-                let v = &o.validation;
-                let answering = if rule {
-                    v.majority_accuracy
-                } else {
-                    v.accuracy
-                };
-                super::validation::beats_coin_toss(answering, v)
-            });
-            let answered = if rule {
-                &outer.rule_points
-            } else {
-                &outer.points
-            };
-            for k in outer
-                .judged
-                .iter()
-                .copied()
-                .filter(|&k| program(k) == *held)
-            {
-                let (correct, faster) = (answered[k].correct, y[k] > 1.0);
-                out.right += usize::from(correct);
-                out.all += 1;
-                if decisive {
-                    out.decisive_right += usize::from(correct);
-                    out.decisive_all += 1;
-                    out.decisive_faster += usize::from(faster);
-                    out.decisive_only_answer += usize::from(correct && !faster);
-                    out.decisive_only_always += usize::from(!correct && faster);
-                }
-            }
+            out.count(inner.as_ref(), &outer, y, |k| program(k) == *held);
         }
     }
     Ok(out)
@@ -213,6 +146,48 @@ pub struct NestedChoice {
     pub decisive_faster: usize,
     pub decisive_only_answer: usize,
     pub decisive_only_always: usize,
+}
+
+impl NestedChoice {
+    /// Adds the held-out rows of `outer` that `held` marks, answered as `inner` (the same
+    /// validation over the other programs) decides: by the model or the majority rule
+    /// (`validation::follows_rule`), with a verdict where that answer beat a coin toss there
+    /// (`validation::beats_coin_toss`).
+    fn count(
+        &mut self,
+        inner: Option<&Outcome>,
+        outer: &Outcome,
+        y: &[f64],
+        held: impl Fn(usize) -> bool,
+    ) {
+        let rule = inner.is_some_and(|o| super::validation::follows_rule(&o.validation));
+        let decisive = inner.is_some_and(|o| {
+            let v = &o.validation;
+            let answering = if rule {
+                v.majority_accuracy
+            } else {
+                v.accuracy
+            };
+            super::validation::beats_coin_toss(answering, v)
+        });
+        let answered = if rule {
+            &outer.rule_points
+        } else {
+            &outer.points
+        };
+        for k in outer.judged.iter().copied().filter(|&k| held(k)) {
+            let (correct, faster) = (answered[k].correct, y[k] > 1.0);
+            self.right += usize::from(correct);
+            self.all += 1;
+            if decisive {
+                self.decisive_right += usize::from(correct);
+                self.decisive_all += 1;
+                self.decisive_faster += usize::from(faster);
+                self.decisive_only_answer += usize::from(correct && !faster);
+                self.decisive_only_always += usize::from(!correct && faster);
+            }
+        }
+    }
 }
 
 #[cfg(test)]

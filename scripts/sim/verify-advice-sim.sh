@@ -56,14 +56,22 @@ t0=$(date +%s)
     echo "configuration ${SIM_CONFIG#"$GPGPUSIM_ROOT"/}/gpgpusim.config with -gpgpu_n_clusters $SIM_CLUSTERS (POSIX cksum $(cksum < "$SIM_CONFIG/gpgpusim.config" | cut -d' ' -f1)), core clock $MHZ MHz:"
     echo "times are simulated cycles at that clock, counters the simulator's statistics, not measured on a GPU"
 } > "$OUT_DIR/simulator.txt"
-{
+versions() {
     echo "settings: WIDTH=$WIDTH TWIDTH=$TWIDTH RN=$RN SIM_CLUSTERS=$SIM_CLUSTERS"
     echo "programs: $SIM_PROGRAMS"
     "$CUDA_INSTALL_PATH/bin/nvcc" --version | tail -n 2
     "$ADVISE" --version
     uname -srm
     date -u +%Y-%m-%dT%H:%M:%SZ
-} > "$OUT_DIR/versions.txt" 2>&1
+}
+# A resumed run keeps the first call's versions and adds its own (its advise writes every
+# suggestion again).
+if [ -s "$OUT_DIR/versions.txt" ]; then
+    { echo; echo "resumed (configurations without a log simulated, every suggestion made again):"; versions; } \
+        >> "$OUT_DIR/versions.txt" 2>&1
+else
+    versions > "$OUT_DIR/versions.txt" 2>&1
+fi
 
 # Build: PTX for the configuration's compute capability, the CUDA runtime linked dynamically.
 cc=$(grep -E '^-gpgpu_ptx_force_max_capability' "$SIM_CONFIG/gpgpusim.config" | tail -n 1 | awk '{print $2}')

@@ -219,6 +219,17 @@ fn card(s: &Suggestion, e: Option<&Entry>) -> Block {
 }
 
 /// The report as a document.
+/// What each verdict means, for a reader who is not a GPU expert (recommend::suggest decides
+/// them: `NO_EFFECT_BAND`, `EVEN_ODDS`, `validation::beats_coin_toss`).
+const VERDICTS: &str = "How to read the verdicts: \"recommend\" predicts a speedup and \
+     \"not recommended\" a slowdown, each where the advisor's direction was right more often \
+     than a coin toss in its validation (on programs it had not seen, where more than one \
+     program has the optimization; else on held-out configurations); \"no clear effect\" predicts a change of \
+     under 2% either way; \"uncertain\" means the advisor cannot tell which way it goes (its \
+     confidence is under 0.5, or its validation was no better than a coin toss). Confidence is \
+     the chance, measured on held-out programs or configurations, that the direction is right. \
+     Every suggestion is a prediction: measure before and after.";
+
 pub fn document(
     list: &[Suggestion],
     summary: &ProfileSummary,
@@ -227,6 +238,9 @@ pub fn document(
 ) -> Result<Document> {
     let mut d = Document::new("advise: suggestions for your program", STYLE);
     d.push(Block::Lead(Text(vec![Inline::Plain(answer(list))])));
+    if !list.is_empty() {
+        d.push(Block::Paragraph(VERDICTS.into()));
+    }
     for s in list {
         let entry = lookup(&s.optimization)?;
         d.push(card(s, entry.as_ref()));

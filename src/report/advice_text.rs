@@ -115,6 +115,11 @@ fn ranked_table(list: &[Suggestion]) -> String {
         ]);
     }
     text.push_str(&t.render());
+    text.push_str(
+        "Verdicts: recommend / not recommended where the predicted direction beat a coin toss \
+         in validation; uncertain where it did not, or the confidence is under 0.5; no clear \
+         effect within 2%.\n",
+    );
     text.push_str("\nWhy:\n");
     for s in list {
         text.push_str(&format!("  {}: {}\n", s.optimization, s.reason));

@@ -480,6 +480,23 @@ fn shipped_advisor() -> advise::recommend::bundle::Advisor {
     advise::recommend::bundle::Advisor::load(&root.join("models/default.advisor.json.gz")).unwrap()
 }
 
+/// The values of `feature` in the training rows the shipped advisor learned `optimization`
+/// from, where known.
+fn known_values(optimization: &str, feature: &str) -> Vec<f64> {
+    let advisor = shipped_advisor();
+    let j = advisor.features.iter().position(|f| f == feature).unwrap();
+    let m = advisor
+        .optimizations
+        .iter()
+        .find(|m| m.name == optimization)
+        .unwrap();
+    m.rows
+        .iter()
+        .map(|r| r[j])
+        .filter(|v| v.is_finite())
+        .collect()
+}
+
 /// WARP removes divergence: a profile without a divergent branch (a matrix multiply on the
 /// H200) does not get it, a BH profile does. The rule (recommend::profile_checks) holds on
 /// every sample the shipped advisor learned WARP from: none has a zero divergent share.
@@ -504,24 +521,8 @@ fn warp_needs_divergent_branches_in_the_profile() {
     let bh = names("datasets/h200-bh-20261126-2/raw/ncu_BH_000000_100000x2_run1.csv.gz");
     assert!(bh.contains(&"WARP".to_string()), "{bh:?}");
 
-    let advisor = shipped_advisor();
-    let j = advisor
-        .features
-        .iter()
-        .position(|f| f == "portable__divergent_branch_share")
-        .unwrap();
-    let warp = advisor
-        .optimizations
-        .iter()
-        .find(|m| m.name == "WARP")
-        .unwrap();
     // The measured samples have the share (GPGPU-Sim's statistics do not).
-    let known: Vec<f64> = warp
-        .rows
-        .iter()
-        .map(|r| r[j])
-        .filter(|v| v.is_finite())
-        .collect();
+    let known = known_values("WARP", "portable__divergent_branch_share");
     assert!(known.len() >= 70, "{}", known.len());
     assert!(
         known.iter().all(|&v| v > 0.0),
@@ -561,23 +562,7 @@ fn shmem_is_left_out_where_the_profile_already_uses_shared_memory() {
     .1;
     assert!(gm.contains(&"SHMEM".to_string()), "{gm:?}");
 
-    let advisor = shipped_advisor();
-    let j = advisor
-        .features
-        .iter()
-        .position(|f| f == "portable__shared_per_inst")
-        .unwrap();
-    let shmem = advisor
-        .optimizations
-        .iter()
-        .find(|m| m.name == "SHMEM")
-        .unwrap();
-    let known: Vec<f64> = shmem
-        .rows
-        .iter()
-        .map(|r| r[j])
-        .filter(|v| v.is_finite())
-        .collect();
+    let known = known_values("SHMEM", "portable__shared_per_inst");
     assert!(known.len() >= 100, "{}", known.len());
     assert!(
         known.iter().all(|&v| v == 0.0),

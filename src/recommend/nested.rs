@@ -270,4 +270,62 @@ mod tests {
         assert!(rule[2] > model[2], "{rule:?} {model:?}");
         assert_eq!(right, model.iter().sum::<usize>());
     }
+
+    /// Synthetic: three programs of two kinds of sample. Kind 1 (seven rows a program) always
+    /// helps, so what answers is right on every row of the other programs and gives verdicts;
+    /// kind 0 has one row a program, too few for any answer to beat a coin toss on the other
+    /// two, so its rows stay "uncertain"; rows of no kind are not counted.
+    #[test]
+    fn verdicts_by_kind_are_given_only_where_the_other_programs_beat_a_coin_toss() {
+        let mut samples = Vec::new();
+        let (mut x, mut y, mut kinds) = (Vec::new(), Vec::new(), Vec::new());
+        for program in ["a", "b", "c"] {
+            for k in 0..9 {
+                let f = k as f64;
+                let (kind, s) = match k {
+                    0..=6 => (Some(1), 1.5),
+                    7 => (Some(0), 0.7),
+                    _ => (None, 0.5),
+                };
+                samples.push(SpeedupSample {
+                    switch: "S".into(),
+                    key: RunKey {
+                        program: program.into(),
+                        input: k.to_string(),
+                        run: 1,
+                        variant: String::new(),
+                    },
+                    partner: String::new(),
+                    features: vec![Some(f)],
+                    speedup: s,
+                    speedup_range: None,
+                    campaign: String::new(),
+                });
+                x.push(vec![f]);
+                y.push(s);
+                kinds.push(kind);
+            }
+        }
+        let pool = SamplePool::of_samples(samples, "S");
+        let idx: Vec<usize> = (0..x.len()).collect();
+        let n = nested_verdicts_by_kind(
+            &pool,
+            &idx,
+            &["f".to_string()],
+            &x,
+            &y,
+            (Method::Ibk, Method::M5p),
+            1,
+            &kinds,
+        )
+        .unwrap();
+        // 7 + 1 rows of a kind per program; the rows of no kind are left out.
+        assert_eq!(n.all, 24, "{n:?}");
+        // Kind 1: the rule says faster and is right on all 21 held-out rows, with a verdict.
+        assert_eq!(n.decisive_all, 21, "{n:?}");
+        assert_eq!(n.decisive_right, 21, "{n:?}");
+        assert_eq!(n.decisive_faster, 21, "{n:?}");
+        assert_eq!((n.decisive_only_answer, n.decisive_only_always), (0, 0));
+        assert!(n.right >= n.decisive_right);
+    }
 }

@@ -221,7 +221,7 @@ def main(folder, current=None):
     # Beside advise, the baseline every figure is judged against: always recommending.
     checked = right = faster = 0
     # What a user who acts only on the verdicts "recommend" and "not recommended" would get.
-    acted = acted_right = 0
+    acted = acted_right = acted_faster = 0
     for path in sorted(suggest_dir.glob("*.suggest.json")):
         program = path.name[: -len(".suggest.json")]
         profiled = FAMILIES[family(program)]["profiled"]
@@ -259,6 +259,7 @@ def main(folder, current=None):
                 if s.get("verdict") in ("recommend", "not recommended") and got != "none":
                     acted += 1
                     acted_right += ok == "yes"
+                    acted_faster += got == "faster"
                 lines.append("| " + " | ".join(head + [label + flag, f"{speedup:.2f}x", ok]) + " |")
     lines += [
         "",
@@ -269,8 +270,8 @@ def main(folder, current=None):
         f"Of those, with the verdict \"recommend\" or \"not recommended\" (the rest are "
         f"\"uncertain\" or \"no clear effect\"): {acted}; right: {acted_right}"
         + (
-            f" ({acted_right / acted:.0%}, against always recommending's "
-            f"{faster / checked:.0%} of all {checked})."
+            f" ({acted_right / acted:.0%}; always recommending: {acted_faster} of the same "
+            f"{acted}, and {faster / checked:.0%} of all {checked})."
             if acted and checked
             else "."
         ),

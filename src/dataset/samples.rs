@@ -113,6 +113,28 @@ impl SpeedupSample {
     }
 }
 
+#[cfg(test)]
+impl SpeedupSample {
+    /// A sample of `switch` for a test: `program` and `input` name it, run 1, no variant,
+    /// partner or feature.
+    pub(crate) fn for_test(switch: &str, program: &str, input: &str, speedup: f64) -> Self {
+        SpeedupSample {
+            switch: switch.into(),
+            key: RunKey {
+                program: program.into(),
+                input: input.into(),
+                run: 1,
+                variant: String::new(),
+            },
+            partner: String::new(),
+            features: Vec::new(),
+            speedup,
+            speedup_range: None,
+            campaign: String::new(),
+        }
+    }
+}
+
 /// Samples of one switch and the pairs that could not be formed.
 #[derive(Debug, Clone, Default)]
 pub struct SampleSet {

@@ -193,7 +193,6 @@ impl NestedChoice {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dataset::measurements::RunKey;
     use crate::dataset::samples::SpeedupSample;
 
     /// Synthetic: three programs, the optimization helps where the feature is high in two of
@@ -208,18 +207,8 @@ mod tests {
                 let f = k as f64;
                 let s = if p == 2 || k >= 4 { 1.5 } else { 0.7 };
                 samples.push(SpeedupSample {
-                    switch: "S".into(),
-                    key: RunKey {
-                        program: (*program).into(),
-                        input: k.to_string(),
-                        run: 1,
-                        variant: String::new(),
-                    },
-                    partner: String::new(),
                     features: vec![Some(f)],
-                    speedup: s,
-                    speedup_range: None,
-                    campaign: String::new(),
+                    ..SpeedupSample::for_test("S", program, &k.to_string(), s)
                 });
                 x.push(vec![f]);
                 y.push(s);
@@ -288,18 +277,8 @@ mod tests {
                     _ => (None, 0.5),
                 };
                 samples.push(SpeedupSample {
-                    switch: "S".into(),
-                    key: RunKey {
-                        program: program.into(),
-                        input: k.to_string(),
-                        run: 1,
-                        variant: String::new(),
-                    },
-                    partner: String::new(),
                     features: vec![Some(f)],
-                    speedup: s,
-                    speedup_range: None,
-                    campaign: String::new(),
+                    ..SpeedupSample::for_test("S", program, &k.to_string(), s)
                 });
                 x.push(vec![f]);
                 y.push(s);

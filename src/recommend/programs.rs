@@ -145,7 +145,6 @@ pub(super) fn occupancy_rule_across(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dataset::measurements::RunKey;
     use crate::dataset::samples::SpeedupSample;
 
     /// Synthetic: two programs whose block steps help where occupancy rises; a third sample of
@@ -157,20 +156,12 @@ mod tests {
         let mut steps = Vec::new();
         for (program, speedups) in [("p", [1.5, 0.9, 1.2]), ("q", [1.1, 0.5, 0.8])] {
             for (k, &s) in speedups.iter().enumerate() {
-                samples.push(SpeedupSample {
-                    switch: "b:1->2".into(),
-                    key: RunKey {
-                        program: program.into(),
-                        input: k.to_string(),
-                        run: 0,
-                        variant: String::new(),
-                    },
-                    partner: String::new(),
-                    features: Vec::new(),
-                    speedup: s,
-                    speedup_range: None,
-                    campaign: String::new(),
-                });
+                samples.push(SpeedupSample::for_test(
+                    "b:1->2",
+                    program,
+                    &k.to_string(),
+                    s,
+                ));
                 let mut step = StepValues::new(6.0, 1.0);
                 step.occupancy = match k {
                     0 => Some(0.3),

@@ -1,25 +1,11 @@
 //! Unit tests of recommend::step_model.
 
 use super::*;
-use crate::dataset::measurements::RunKey;
 use crate::dataset::samples::SpeedupSample;
 
 /// A synthetic block-size sample of `program` (its input names it) with speedup `speedup`.
 fn block_sample(program: &str, input: String, speedup: f64) -> SpeedupSample {
-    SpeedupSample {
-        switch: "b:1->2".into(),
-        key: RunKey {
-            program: program.into(),
-            input,
-            run: 0,
-            variant: String::new(),
-        },
-        partner: String::new(),
-        features: Vec::new(),
-        speedup,
-        speedup_range: None,
-        campaign: String::new(),
-    }
+    SpeedupSample::for_test("b:1->2", program, &input, speedup)
 }
 
 fn row(kernel: &str, value: f64) -> MeasurementRow {

@@ -84,6 +84,8 @@ pub(super) fn nested_choice(
 /// finds over the other programs' held-out rows of that kind, and the answer carries a
 /// verdict where it beat a coin toss there (`validation::beats_coin_toss`), as a suggestion's
 /// does (recommend::suggest, `StepModel::validation_for`). Counted on every judged row.
+/// `outers` holds, per kind, `across`'s outcome over every row judged on that kind's rows
+/// (the validations the step model keeps, computed once by the caller).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn nested_verdicts_by_kind(
     pool: &SamplePool,
@@ -94,40 +96,34 @@ pub(super) fn nested_verdicts_by_kind(
     (primary, secondary): (Method, Method),
     seed: u64,
     kinds: &[Option<u8>],
+    outers: &[(u8, &Outcome)],
 ) -> Result<NestedChoice> {
     let program = |k: usize| pool.samples[idx[k]].key.program.as_str();
     let mut programs: Vec<&str> = (0..idx.len()).map(program).collect();
     programs.sort_unstable();
     programs.dedup();
-    let mut distinct: Vec<u8> = kinds.iter().flatten().copied().collect();
-    distinct.sort_unstable();
-    distinct.dedup();
     let mut out = NestedChoice::default();
-    for kind in distinct {
-        let mask: Vec<bool> = kinds.iter().map(|&k| k == Some(kind)).collect();
-        let lopo = |rows: &[usize]| {
-            let sub = |v: &[bool]| rows.iter().map(|&k| v[k]).collect::<Vec<bool>>();
-            across(
+    for &(kind, outer) in outers {
+        for held in &programs {
+            let rest: Vec<usize> = (0..idx.len()).filter(|&k| program(k) != *held).collect();
+            let inner = across(
                 pool,
-                &rows.iter().map(|&k| idx[k]).collect::<Vec<_>>(),
+                &rest.iter().map(|&k| idx[k]).collect::<Vec<_>>(),
                 features,
-                &rows.iter().map(|&k| x[k].clone()).collect::<Vec<_>>(),
-                &rows.iter().map(|&k| y[k]).collect::<Vec<_>>(),
+                &rest.iter().map(|&k| x[k].clone()).collect::<Vec<_>>(),
+                &rest.iter().map(|&k| y[k]).collect::<Vec<_>>(),
                 primary,
                 secondary,
                 seed,
                 &[],
-                Some(&sub(&mask)),
-            )
-        };
-        let every: Vec<usize> = (0..idx.len()).collect();
-        let Some(outer) = lopo(&every)? else {
-            continue;
-        };
-        for held in &programs {
-            let rest: Vec<usize> = (0..idx.len()).filter(|&k| program(k) != *held).collect();
-            let inner = lopo(&rest)?;
-            out.count(inner.as_ref(), &outer, y, |k| program(k) == *held);
+                Some(
+                    &rest
+                        .iter()
+                        .map(|&k| kinds[k] == Some(kind))
+                        .collect::<Vec<_>>(),
+                ),
+            )?;
+            out.count(inner.as_ref(), outer, y, |k| program(k) == *held);
         }
     }
     Ok(out)
@@ -287,17 +283,32 @@ mod tests {
         }
         let pool = SamplePool::of_samples(samples, "S");
         let idx: Vec<usize> = (0..x.len()).collect();
-        let n = nested_verdicts_by_kind(
-            &pool,
-            &idx,
-            &["f".to_string()],
-            &x,
-            &y,
-            (Method::Ibk, Method::M5p),
-            1,
-            &kinds,
-        )
-        .unwrap();
+        let features = ["f".to_string()];
+        let methods = (Method::Ibk, Method::M5p);
+        let outers: Vec<(u8, Outcome)> = [0u8, 1]
+            .into_iter()
+            .filter_map(|c| {
+                let mask: Vec<bool> = kinds.iter().map(|&k| k == Some(c)).collect();
+                across(
+                    &pool,
+                    &idx,
+                    &features,
+                    &x,
+                    &y,
+                    methods.0,
+                    methods.1,
+                    1,
+                    &[],
+                    Some(&mask),
+                )
+                .unwrap()
+                .map(|o| (c, o))
+            })
+            .collect();
+        let outers: Vec<(u8, &Outcome)> = outers.iter().map(|(c, o)| (*c, o)).collect();
+        let n =
+            nested_verdicts_by_kind(&pool, &idx, &features, &x, &y, methods, 1, &kinds, &outers)
+                .unwrap();
         // 7 + 1 rows of a kind per program; the rows of no kind are left out.
         assert_eq!(n.all, 24, "{n:?}");
         // Kind 1: the rule says faster and is right on all 21 held-out rows, with a verdict.

@@ -170,6 +170,23 @@ pub(super) fn fit(
             (true, None) => None,
         })
         .collect();
+    let of_kind = |c: u8| -> Vec<bool> { kinds.iter().map(|&k| k == Some(c)).collect() };
+    let (mut unknown_gpu, mut same, mut changes) = (None, None, None);
+    if learned_occupancy {
+        unknown_gpu = across(&LAUNCH_COLUMNS, None)?.map(|o| o.validation);
+        same = across(&[], Some(&of_kind(0)))?;
+        changes = across(&[], Some(&of_kind(1)))?;
+    }
+    // The same choices made without each held-out program, on the validations above: by kind
+    // where the model learned occupancy, else on all steps.
+    let outers: Vec<(u8, &super::validation::Outcome)> = if learned_occupancy {
+        [(0, same.as_ref()), (1, changes.as_ref())]
+            .into_iter()
+            .filter_map(|(c, o)| o.map(|o| (c, o)))
+            .collect()
+    } else {
+        vec![(0, &outcome)]
+    };
     let nested = super::nested::nested_verdicts_by_kind(
         pool,
         &idx,
@@ -179,19 +196,8 @@ pub(super) fn fit(
         (STEP_METHOD, Method::Ibk),
         seed,
         &kinds,
+        &outers,
     )?;
-    let (mut unknown_gpu, mut same, mut changes) = (None, None, None);
-    if learned_occupancy {
-        unknown_gpu = across(&LAUNCH_COLUMNS, None)?.map(|o| o.validation);
-        let kind = |keep: fn(f64) -> bool| -> Vec<bool> {
-            known
-                .iter()
-                .map(|(_, s)| s.occupancy.is_some_and(keep))
-                .collect()
-        };
-        same = across(&[], Some(&kind(occupancy_unchanged)))?.map(|o| o.validation);
-        changes = across(&[], Some(&kind(|o| !occupancy_unchanged(o))))?.map(|o| o.validation);
-    }
     let model =
         STEP_METHOD
             .default_params()
@@ -207,8 +213,8 @@ pub(super) fn fit(
         level_range,
         across_programs: outcome.validation,
         across_programs_unknown_gpu: unknown_gpu,
-        across_programs_same_occupancy: same,
-        across_programs_occupancy_changes: changes,
+        across_programs_same_occupancy: same.map(|o| o.validation),
+        across_programs_occupancy_changes: changes.map(|o| o.validation),
         occupancy_rule_accuracy: super::programs::occupancy_rule_across(
             pool,
             &idx,

@@ -64,7 +64,7 @@ pub(super) fn occupancy_phrase(
                 (step.level + step.factor).exp2()
             ))
         ),
-        Some(o) if o.abs() > 1e-12 => format!(
+        Some(o) if !crate::recommend::step_model::occupancy_unchanged(o) => format!(
             " (theoretical occupancy x{} with the registers per thread unchanged)",
             crate::number_format::fmt_sig(o.exp2(), 3)
         ),

@@ -73,12 +73,11 @@ pub struct OptimizationModel {
     /// (`nested::nested_choice`): held-out directions right, and all.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub across_nested: Option<[usize; 2]>,
-    /// Of those held-out directions, the ones a suggestion would give a verdict (the inner
-    /// validation's answer beat a coin toss, `validation::beats_coin_toss`): right, all,
-    /// faster (where always recommending is right), right only by the answer, and right only
-    /// by always recommending. `None` in advisors trained before it.
+    /// The same held-out directions counted with the verdicts a suggestion would give them
+    /// (the inner validation's answer beat a coin toss, `validation::beats_coin_toss`; see
+    /// `nested::NestedChoice`). `None` in advisors trained before it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub across_nested_verdicts: Option<[usize; 5]>,
+    pub across_nested_verdicts: Option<super::nested::NestedChoice>,
     /// What the majority rule learned: from the measured training samples where there are
     /// any (`validation::rule_basis`). `None` in advisors trained before it existed: then all.
     #[serde(default, skip_serializing_if = "Option::is_none")]

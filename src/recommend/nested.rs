@@ -145,6 +145,17 @@ pub struct NestedChoice {
 }
 
 impl NestedChoice {
+    /// Adds another count to this one (pooling optimizations).
+    pub fn add(&mut self, other: &NestedChoice) {
+        self.right += other.right;
+        self.all += other.all;
+        self.decisive_right += other.decisive_right;
+        self.decisive_all += other.decisive_all;
+        self.decisive_faster += other.decisive_faster;
+        self.decisive_only_answer += other.decisive_only_answer;
+        self.decisive_only_always += other.decisive_only_always;
+    }
+
     /// Adds the held-out rows of `outer` that `held` marks, answered as `inner` (the same
     /// validation over the other programs) decides: by the model or the majority rule
     /// (`validation::follows_rule`), with a verdict where that answer beat a coin toss there

@@ -329,15 +329,7 @@ impl Context<'_> {
             programs: super::programs::labels(pool, &idx),
             follows_rule,
             across_nested: across_nested.map(|n| [n.right, n.all]),
-            across_nested_verdicts: across_nested.map(|n| {
-                [
-                    n.decisive_right,
-                    n.decisive_all,
-                    n.decisive_faster,
-                    n.decisive_only_answer,
-                    n.decisive_only_always,
-                ]
-            }),
+            across_nested_verdicts: across_nested,
             rule: Some(rule),
         };
         Ok(Some(Trained {

@@ -194,9 +194,8 @@ pub fn training(advisor: &Advisor) -> String {
 /// without each held-out program. Empty where nothing was validated across programs.
 fn across_summary(advisor: &Advisor) -> String {
     let (mut follow, mut nested, mut all, mut nested_all) = (0.0, 0usize, 0usize, 0usize);
-    // Of the nested held-out directions with a verdict: right, all, faster, only the answer
-    // right, only always recommending right.
-    let mut verdicts = [0usize; 5];
+    // The nested held-out directions with the verdicts they would get.
+    let mut verdicts = crate::recommend::NestedChoice::default();
     for m in &advisor.optimizations {
         let Some(v) = &m.across_programs else {
             continue;
@@ -212,24 +211,13 @@ fn across_summary(advisor: &Advisor) -> String {
             nested += r;
             nested_all += a;
         }
-        if let Some(v) = m.across_nested_verdicts {
-            for (t, x) in verdicts.iter_mut().zip(v) {
-                *t += x;
-            }
+        if let Some(v) = &m.across_nested_verdicts {
+            verdicts.add(v);
         }
     }
     // Acting only on the verdicts: the directions a suggestion would call "recommend" or "not
     // recommended", against always recommending on the same directions.
-    let [right, n, faster, only_answer, only_always] = verdicts;
-    let acting = acting_on_verdicts(&crate::recommend::NestedChoice {
-        right: nested,
-        all: nested_all,
-        decisive_right: right,
-        decisive_all: n,
-        decisive_faster: faster,
-        decisive_only_answer: only_answer,
-        decisive_only_always: only_always,
-    });
+    let acting = acting_on_verdicts(&verdicts);
     match advisor.across_programs_accuracy() {
         Some(models) if all > 0 => format!(
             "across programs, pooled over the optimizations validated so: the models were \

@@ -5,7 +5,9 @@
 # statuner.json) and fails when a figure changed without this script being run.
 #
 # Usage: scripts/results/regenerate.sh [--fast]   (--fast: only what the test re-runs)
-# Env: ADVISE (default target/release/advise, built when missing).
+# Env: ADVISE (default target/release/advise, built when missing); SKIP_SEARCH_BENCH=1 keeps
+# docs/results/search-bench.json (23 minutes; it reads only the public tuning spaces, so new
+# campaigns in datasets/ do not change it).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 A=${ADVISE:-target/release/advise}
@@ -29,8 +31,9 @@ step "statuner"
 
 step "default advisor"
 # Every campaign with counters (h200-bh-20261126-2 and -3 are 52 and 58 of 64 variants, the
-# H200's second and third BH campaigns, with two and three profiled runs; their variants share
-# fold groups with the first's). Left out: datasets/h100-bh-20261126, 22 of the 64 BH
+# H200's second and third BH campaigns, with two and three profiled runs, h200-bh-20261127 the
+# third's last six; h200-nb-20261127 and h200-bh-20261127-2 are second inputs, 30000 and 50000
+# bodies; their variants share fold groups with the first's). Left out: datasets/h100-bh-20261126, 22 of the 64 BH
 # variants (the first in bit order): two of its 6 WARP samples (speedups 0.91 and 0.81) become
 # IBk's nearest neighbour for 44 WARP predictions of simulated BH samples, all of them wrong
 # (grouped 10-fold, portable view, sim-qv100-bh + h200-bh: WARP 78.4% without it, 43.6% with
@@ -40,7 +43,8 @@ step "default advisor"
     --dataset datasets/sim-qv100-nb --dataset datasets/sim-qv100-bh \
     --dataset datasets/h200-nb-20261126 --dataset datasets/h200-bh-20261126 \
     --dataset datasets/h200-bh-20261126-2 --dataset datasets/h200-bh-20261126-3 \
-    --dataset datasets/h100-nb-20261126 \
+    --dataset datasets/h200-bh-20261127 --dataset datasets/h200-nb-20261127 \
+    --dataset datasets/h200-bh-20261127-2 --dataset datasets/h100-nb-20261126 \
     --dataset datasets/xplacer-bfs-v100-lassen --dataset datasets/xplacer-cfd-v100-lassen \
     --dataset datasets/xplacer-gaussian-v100-lassen --dataset datasets/xplacer-hotspot-v100-lassen \
     -o models/default.advisor.json.gz > "$R/train.txt"
@@ -65,7 +69,7 @@ if [ -d ../shared/data/kerneltuner-caches-rtx ] && [ -f "$DD" ]; then
         --dataset "$(basename "$DD" .json.gz)") > "$R/step-transfer-kernel-tuner.txt"
     rm -rf "$T"
 fi
-if [ -d ../shared/data/kerneltuner-caches-rtx ]; then
+if [ -d ../shared/data/kerneltuner-caches-rtx ] && [ -z "${SKIP_SEARCH_BENCH:-}" ]; then
     step "search-bench on the public spaces (23 minutes on 2 cores; bayes_opt is the slowest strategy, 59 ms per search at 2% on convolution)"
     "$A" -q search-bench --space ../shared/data/kerneltuner-caches-rtx/*.json.gz \
         ../shared/data/ktt-counters-rtx2080ti/*.json.gz --strategies all --budgets 1%,2%,5% \
@@ -87,9 +91,18 @@ rm -rf reports/thesis-experiments reports/thesis-experiments-h200 reports/sugges
 # must stay under 64 MiB.
 "$A" -q experiment --dataset datasets/h100-nb-20261126 --exp 1,2,3 --method ibk,m5p \
     > reports/thesis-experiments-h100.txt
-# The same for BH's three profiled runs on the H200 (text only).
-"$A" -q experiment --dataset datasets/h200-bh-20261126-3 --exp 1,2,3 --method ibk,m5p \
-    > reports/thesis-experiments-h200-bh.txt
+# The same for BH's three profiled runs on the H200 (text only): the third campaign, whose last
+# six variants came on the next visit.
+"$A" -q experiment --dataset datasets/h200-bh-20261126-3 --dataset datasets/h200-bh-20261127 \
+    --exp 1,2,3 --method ibk,m5p > reports/thesis-experiments-h200-bh.txt
+# Experiment 4 (train on one input, test on the other) on the H200's two inputs of each program
+# (text only).
+{
+    "$A" -q experiment --dataset datasets/h200-nb-20261126 --dataset datasets/h200-nb-20261127 \
+        --exp 4 --program NB --method ibk,m5p
+    "$A" -q experiment --dataset datasets/h200-bh-20261126 --dataset datasets/h200-bh-20261127-2 \
+        --exp 4 --program BH --method ibk,m5p
+} > reports/thesis-experiments-h200-inputs.txt
 # A suggestion report for a real profile: the GPGPU-Sim log of NB's baseline (simulated).
 mkdir -p reports/suggestions
 "$A" -q suggest --profile tests/fixtures/gpgpusim/gpgpusim_SM7_QV100x2_NB_000000_512.log.gz \

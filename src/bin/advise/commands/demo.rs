@@ -6,7 +6,8 @@
 //! (`datasets/h200-*`: one input with counters, so experiments 5 and 6) and its fidelity
 //! table, experiments 1-3 on the NB campaign with profiled replicates on an NVIDIA H100
 //! (`datasets/h100-nb-20261126`) and on the BH campaign with three profiled runs on an H200
-//! (`datasets/h200-bh-20261126-3`), then the real KTT tuning spaces in `datasets/` (convolution and pnpoly on an
+//! (`datasets/h200-bh-20261126-3` with its last six variants, `datasets/h200-bh-20261127`),
+//! experiment 4 (leave one input out) on the H200's second inputs of NB and BH, then the real KTT tuning spaces in `datasets/` (convolution and pnpoly on an
 //! RTX 2080 Ti, with Nsight Compute counters per configuration): grouped 10-fold
 //! cross-validation on each and leave one program out across the two, every method beside the
 //! four baselines, with the report in `reports/demo/`. `advise demo --fixtures` instead parses
@@ -35,20 +36,21 @@ const GPU_DATASETS: [&str; 2] = ["datasets/h200-nb-20261126", "datasets/h200-bh-
 /// How the demo names a measured NB/BH campaign's results.
 const GPU_LABEL: &str = "H200, measured";
 
-/// A measured campaign with profiled replicates: the thesis's experiments 1-3 (those its
-/// profiled runs allow) on one program, and the demo's note on it.
+/// A measured campaign with profiled replicates or several inputs: the thesis's experiments
+/// it allows (1-3 with profiled runs, 4 with inputs) on one program, and the demo's note on it.
 struct Replicates {
-    dataset: &'static str,
+    datasets: &'static [&'static str],
     program: &'static str,
     experiments: &'static str,
     label: &'static str,
     note: &'static str,
 }
 
-/// NB on an NVIDIA H100, BH on an H200 (3 profiled runs each).
-const REPLICATES: [Replicates; 2] = [
+/// NB on an NVIDIA H100, BH on an H200 (3 profiled runs each), then NB and BH on two inputs
+/// on an H200.
+const REPLICATES: [Replicates; 4] = [
     Replicates {
-        dataset: "datasets/h100-nb-20261126",
+        datasets: &["datasets/h100-nb-20261126"],
         program: "NB",
         experiments: "1,2,3",
         label: "H100, measured",
@@ -58,14 +60,34 @@ const REPLICATES: [Replicates; 2] = [
                train on one profiled run and test on another, on real hardware.",
     },
     Replicates {
-        dataset: "datasets/h200-bh-20261126-3",
+        datasets: &["datasets/h200-bh-20261126-3", "datasets/h200-bh-20261127"],
         program: "BH",
         experiments: "1,2,3",
         label: GPU_LABEL,
-        note: "Measured BH data with profiled replicates: 58 of the 64 BH variants timed 3 times \
-               and profiled 3 times on an NVIDIA H200 with CUDA 13.0, one input \
-               (datasets/h200-bh-20261126-3/PROVENANCE.md): the thesis's experiments 1-3 on its \
-               own irregular program, on real hardware.",
+        note: "Measured BH data with profiled replicates: the 64 BH variants timed 3 times and \
+               profiled 3 times on an NVIDIA H200 with CUDA 13.0, one input, over two visits \
+               (datasets/h200-bh-20261126-3 and datasets/h200-bh-20261127, PROVENANCE.md): the \
+               thesis's experiments 1-3 on its own irregular program, on real hardware.",
+    },
+    Replicates {
+        datasets: &["datasets/h200-nb-20261126", "datasets/h200-nb-20261127"],
+        program: "NB",
+        experiments: "4",
+        label: GPU_LABEL,
+        note: "Measured NB data on two inputs: the 64 NB variants timed and profiled on an NVIDIA \
+               H200 with 50000 and with 30000 bodies (datasets/h200-nb-20261126 and \
+               datasets/h200-nb-20261127, PROVENANCE.md): the thesis's experiment 4, train on \
+               one input and test on the other, on real hardware.",
+    },
+    Replicates {
+        datasets: &["datasets/h200-bh-20261126", "datasets/h200-bh-20261127-2"],
+        program: "BH",
+        experiments: "4",
+        label: GPU_LABEL,
+        note: "Measured BH data on two inputs: the BH variants timed and profiled on an NVIDIA \
+               H200 with 100000 (63 of 64 variants) and with 50000 bodies (all 64; \
+               datasets/h200-bh-20261126 and datasets/h200-bh-20261127-2, PROVENANCE.md): the \
+               thesis's experiment 4 on real hardware.",
     },
 ];
 
@@ -213,15 +235,16 @@ fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
     }
     // The two GPUs on NB's variant pairs, beside the simulator against the H200.
     let mut gpus = Vec::new();
-    if let (Some(h100), Some(h200)) = (present(&[REPLICATES[0].dataset]).first(), gpu.first()) {
+    if let (Some(h100), Some(h200)) = (present(REPLICATES[0].datasets).first(), gpu.first()) {
         gpus = agreement_between(
             &load_pools(std::slice::from_ref(h100))?,
             &load_pools(std::slice::from_ref(h200))?,
         );
     }
     for r in &REPLICATES {
-        let dataset = present(&[r.dataset]);
-        if !dataset.is_empty() {
+        let dataset = present(r.datasets);
+        // A run over several folders needs all of them (the rest of a campaign, an input).
+        if dataset.len() == r.datasets.len() {
             notes.push(r.note.to_string());
             notes.extend(super::data_notes::data_notes(&dataset)?);
             runs.push(DemoRun::new(

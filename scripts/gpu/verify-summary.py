@@ -56,6 +56,8 @@ import tempfile
 from pathlib import Path
 
 BAND = 0.02
+# The verdicts a user can act on (advise's recommend::suggest); "uncertain" is none of them.
+VERDICTS = ("recommend", "not recommended", "no clear effect")
 # Versions that add one optimization of the catalogue to a program (same tile).
 ADDS = {
     "SHMEM": {
@@ -220,7 +222,9 @@ def main(folder, current=None):
     ]
     # Beside advise, the baseline every figure is judged against: always recommending.
     checked = right = faster = 0
-    # What a user who acts only on the verdicts "recommend" and "not recommended" would get.
+    # What a user who acts only on the verdicts would get: "recommend", "not recommended" and
+    # "no clear effect" (which advise gives only where its validation beat a coin toss, as the
+    # other two); "uncertain" is no verdict.
     acted = acted_right = acted_faster = 0
     for path in sorted(suggest_dir.glob("*.suggest.json")):
         program = path.name[: -len(".suggest.json")]
@@ -256,7 +260,7 @@ def main(folder, current=None):
                 checked += got != "none"
                 right += ok == "yes"
                 faster += got == "faster"
-                if s.get("verdict") in ("recommend", "not recommended") and got != "none":
+                if s.get("verdict") in VERDICTS and got != "none":
                     acted += 1
                     acted_right += ok == "yes"
                     acted_faster += got == "faster"
@@ -267,8 +271,8 @@ def main(folder, current=None):
         f"beyond {BAND:.0%}): {checked}; "
         f"predicted right: {right}; always recommending would have been right on {faster}.",
         "",
-        f"Of those, with the verdict \"recommend\" or \"not recommended\" (the rest are "
-        f"\"uncertain\" or \"no clear effect\"): {acted}; right: {acted_right}"
+        f"Of those, with a verdict (\"recommend\", \"not recommended\" or \"no clear effect\"; "
+        f"the rest are \"uncertain\"): {acted}; right: {acted_right}"
         + (
             f" ({acted_right / acted:.0%}; always recommending: {acted_faster} of the same "
             f"{acted}, and {faster / checked:.0%} of all {checked})."

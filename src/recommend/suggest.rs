@@ -48,6 +48,23 @@ pub const EVEN_ODDS: f64 = 0.5;
 /// The verdict of a suggestion whose direction is no better than a coin toss.
 pub const UNCERTAIN: &str = "uncertain";
 
+/// The verdict on a predicted speedup `p` at `confidence`, where `coin_toss` says the
+/// validation behind it was no better than a coin toss. "No clear effect" is a verdict too and
+/// needs the same evidence: a model no better than a coin toss predicts 1.00x as readily where
+/// the effect is large (on a matrix transpose whose tile has 32-way bank conflicts, PADDING's
+/// model said 1.00x and the padded tile ran 2.15x faster: datasets/verify-h200-20261127).
+fn verdict(p: f64, confidence: f64, coin_toss: bool) -> &'static str {
+    if confidence < EVEN_ODDS || coin_toss {
+        UNCERTAIN
+    } else if (p - 1.0).abs() < NO_EFFECT_BAND {
+        "no clear effect"
+    } else if p > 1.0 {
+        "recommend"
+    } else {
+        "not recommended"
+    }
+}
+
 fn label(c: f64) -> &'static str {
     if c >= 0.8 {
         "high"
@@ -225,15 +242,7 @@ pub fn suggest(
         let decisive_validation = across.or(m.validation.as_ref());
         let coin_toss =
             decisive_validation.filter(|v| !super::validation::beats_coin_toss(answering(v), v));
-        let verdict = if (p - 1.0).abs() < NO_EFFECT_BAND {
-            "no clear effect"
-        } else if confidence < EVEN_ODDS || coin_toss.is_some() {
-            UNCERTAIN
-        } else if p > 1.0 {
-            "recommend"
-        } else {
-            "not recommended"
-        };
+        let verdict = verdict(p, confidence, coin_toss.is_some());
         // Counters the counter model could not use are no evidence.
         let mut deciding = Vec::new();
         if counters_usable {

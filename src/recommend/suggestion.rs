@@ -15,8 +15,8 @@ pub struct Suggestion {
     pub second_opinion: f64,
     pub confidence: f64,
     pub confidence_label: &'static str,
-    /// `recommend`, `no clear effect`, `not recommended`, or `uncertain` where the confidence
-    /// is below even odds (`suggest::EVEN_ODDS`) or the validation behind it is no better than
+    /// `recommend`, `no clear effect`, `not recommended`, or, before any of those, `uncertain`
+    /// where the confidence is below even odds (`suggest::EVEN_ODDS`) or the validation behind it is no better than
     /// a coin toss (`validation::beats_coin_toss`).
     pub verdict: &'static str,
     pub extrapolation: bool,

@@ -116,9 +116,9 @@ fn ranked_table(list: &[Suggestion]) -> String {
     }
     text.push_str(&t.render());
     text.push_str(
-        "Verdicts: recommend / not recommended where the predicted direction beat a coin toss \
-         in validation; uncertain where it did not, or the confidence is under 0.5; no clear \
-         effect within 2%.\n",
+        "Verdicts: recommend / not recommended / no clear effect (within 2%) where the \
+         predicted direction beat a coin toss in validation; uncertain where it did not, or the \
+         confidence is under 0.5.\n",
     );
     text.push_str("\nWhy:\n");
     for s in list {

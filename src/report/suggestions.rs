@@ -221,11 +221,11 @@ fn card(s: &Suggestion, e: Option<&Entry>) -> Block {
 /// The report as a document.
 /// What each verdict means, for a reader who is not a GPU expert (recommend::suggest decides
 /// them: `NO_EFFECT_BAND`, `EVEN_ODDS`, `validation::beats_coin_toss`).
-const VERDICTS: &str = "How to read the verdicts: \"recommend\" predicts a speedup and \
-     \"not recommended\" a slowdown, each where the advisor's direction was right more often \
-     than a coin toss in its validation (on programs it had not seen, where more than one \
-     program has the optimization; else on held-out configurations); \"no clear effect\" predicts a change of \
-     under 2% either way; \"uncertain\" means the advisor cannot tell which way it goes (its \
+const VERDICTS: &str = "How to read the verdicts: \"recommend\" predicts a speedup, \
+     \"not recommended\" a slowdown and \"no clear effect\" a change of under 2% either way, \
+     each where the advisor's direction was right more often than a coin toss in its \
+     validation (on programs it had not seen, where more than one program has the \
+     optimization; else on held-out configurations); \"uncertain\" means the advisor cannot tell which way it goes (its \
      confidence is under 0.5, or its validation was no better than a coin toss). Confidence is \
      the chance, measured on held-out programs or configurations, that the direction is right. \
      Every suggestion is a prediction: measure before and after.";

@@ -1,4 +1,4 @@
-use super::{headline, is_applied, label, rank, Suggestion, UNCERTAIN};
+use super::{headline, is_applied, label, rank, verdict, Suggestion, UNCERTAIN};
 
 #[test]
 fn applied_optimizations_match_whole_names_not_prefixes() {
@@ -73,4 +73,16 @@ fn a_report_leads_with_a_recommendation_else_with_a_speedup_at_under_even_odds()
     list.push(s("SURE", "recommend", 1.1, 0.7, false));
     assert_eq!(headline(&list).unwrap().optimization, "SURE");
     assert!(headline(&list[..1]).is_none());
+}
+
+#[test]
+fn every_verdict_needs_even_odds_and_a_validation_better_than_a_coin_toss() {
+    assert_eq!(verdict(1.30, 0.70, false), "recommend");
+    assert_eq!(verdict(0.80, 0.70, false), "not recommended");
+    assert_eq!(verdict(1.01, 0.70, false), "no clear effect");
+    assert_eq!(verdict(0.99, 0.70, false), "no clear effect");
+    for p in [1.30, 0.80, 1.01, 1.00] {
+        assert_eq!(verdict(p, 0.49, false), UNCERTAIN, "{p} under even odds");
+        assert_eq!(verdict(p, 0.90, true), UNCERTAIN, "{p} after a coin toss");
+    }
 }

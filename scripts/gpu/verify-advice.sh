@@ -16,8 +16,10 @@
 #   (configurations b256e1, b512e1, b128e1, b256e2);
 # - unified memory (variants/verify/advise_um.h): transpose-Sm at r8 and reduce-Seq at b256e1
 #   with their input under each of XPlacer's six data-placement policies (managed, read-mostly,
-#   preferred or accessed by the GPU or the CPU; configurations r8u1-r8u6, b256e1u1-b256e1u6),
-#   the versions that check advise's UM_* suggestions, which predict slowdowns too.
+#   preferred or accessed by the GPU or the CPU; configurations r8u1-r8u6, b256e1u1-b256e1u6,
+#   the host's refill before each launch untimed), and the same with the refill timed, device
+#   memory's explicit copy included (r8t0-r8t6, b256e1t0-b256e1t6): the versions that check
+#   advise's UM_* suggestions, which predict slowdowns too.
 #
 #   bash scripts/gpu/verify-advice.sh          # on the GPU machine, from the repository root
 #   bash scripts/gpu/verify-advice.sh --build-only DIR   # compile check only (CI, no GPU)
@@ -33,9 +35,9 @@
 # WIDTH (matrix multiply's width, default 2048), TWIDTH (transpose's, default 4096), RN
 # (floats summed, default 16777216), RUNS (processes per build, default 3), REPS (timed
 # launches per process, default 5), ARCH (default: the GPU's compute capability from
-# nvidia-smi, else sm_90). Measured on the H200 (datasets/verify-20261126): 37 s for 12
-# builds, 36 timed processes and 4 profiles; now 49 builds, 147 timed processes and 10
-# profiles.
+# nvidia-smi, else sm_90). Measured on the H200: 37 s for 12 builds, 36 timed processes and
+# 4 profiles (datasets/verify-20261126); 139 s for 49 builds, 147 timed processes and 10
+# profiles (datasets/verify-h200-20261127); now 63 builds and 189 timed processes.
 set -euo pipefail
 
 export PATH="$PATH:/usr/local/cuda/bin"
@@ -162,7 +164,8 @@ bash scripts/gpu/verify-advice.sh   (WIDTH=$WIDTH TWIDTH=$TWIDTH RN=$RN RUNS=$RU
 build:   nvcc -O3 -arch=$ARCH -include variants/verify/advise_timing.h -o build/<program>-t<tile> build/<program>-t<tile>.cu   (matMul-*)
          nvcc -O3 -arch=$ARCH -DBLOCK_ROWS=<r> -o build/<program>-r<r> variants/verify/transpose/<program>.cu
          nvcc -O3 -arch=$ARCH -DBLOCK=<b> -DELEMS=<e> -o build/<program>-b<b>e<e> variants/verify/reduce/<program>.cu
-         (a configuration ending uK adds -DADVISE_UM=K: the input under unified-memory policy K)
+         (a configuration ending uK adds -DADVISE_UM=K: the input under unified-memory policy K;
+          tK adds -DADVISE_UM=K -DADVISE_FILL_TIMED=1: the same with the refill timed)
 time:    ADVISE_REPS=$REPS build/<executable> <$WIDTH 0 | $TWIDTH | $RN>   ($RUNS processes each)
 profile: ADVISE_REPS=0 advise -q profile --json --kernel <matMul|transpose|reduce> [--level TILE_SIZE=<4|1>] --source <program's .cu> --out-dir profiles/<program> -o profiles/<program>.suggest.json -- build/<executable at t16, r8 or b256e1> <arguments>
 EOF

@@ -15,8 +15,11 @@ SRC="$ROOT/variants/verify/matmul"
 OWN_PROGRAMS="transpose-Gm transpose-Sm transpose-Sm-Pad reduce-Div reduce-Seq reduce-Seq-Un"
 
 # Unified-memory versions (variants/verify/advise_um.h): the profiled tile with the input
-# under XPlacer's policy K, tile suffix uK, for one program of each written-for-advise family.
-# GPGPU-Sim does not model managed memory: scripts/sim/verify-advice-sim.sh sets NO_UM=1.
+# under XPlacer's policy K, tile suffix uK (the host's refill before each launch untimed, the
+# pages it moves timed with the kernel), and tK (K from 0, device memory with its explicit copy:
+# the refill timed too, so each version is compared whole), for one program of each
+# written-for-advise family. GPGPU-Sim does not model managed memory:
+# scripts/sim/verify-advice-sim.sh sets NO_UM=1.
 UM_PROGRAMS="transpose-Sm reduce-Seq"
 UM_POLICIES="1 2 3 4 5 6"
 
@@ -26,6 +29,7 @@ um_tiles_of() {
     [ -n "${NO_UM:-}" ] && return
     case " $UM_PROGRAMS " in *" $1 "*) ;; *) return ;; esac
     for k in $UM_POLICIES; do printf '%su%s ' "$(profiled_of "$1")" "$k"; done
+    for k in 0 $UM_POLICIES; do printf '%st%s ' "$(profiled_of "$1")" "$k"; done
 }
 
 # tiles_of PROGRAM: the tiles (configurations) it is built with.
@@ -64,10 +68,13 @@ level_args() {
 # width_of PROGRAM: its first argument, the size timings.csv records.
 width_of() { args_of "$1" | cut -d' ' -f1; }
 # flags_of TILE: the -D flags of a written-for-advise program's configuration (a suffix uK:
-# the input under unified-memory policy K).
+# the input under unified-memory policy K; tK: the same with its refill timed).
 flags_of() {
     local t="$1" um=""
-    case "$t" in *u[0-9]) um=" -DADVISE_UM=${t##*u}"; t="${t%u*}" ;; esac
+    case "$t" in
+        *u[0-9]) um=" -DADVISE_UM=${t##*u}"; t="${t%u*}" ;;
+        *t[0-9]) um=" -DADVISE_UM=${t##*t} -DADVISE_FILL_TIMED=1"; t="${t%t*}" ;;
+    esac
     case "$t" in
         r*) echo "-DBLOCK_ROWS=${t#r}$um" ;;
         b*) local b="${t#b}"; echo "-DBLOCK=${b%e*} -DELEMS=${b#*e}$um" ;;

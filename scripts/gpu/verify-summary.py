@@ -27,7 +27,10 @@ it compares the predicted direction with the measured one:
   unified memory (transpose-Sm at r8, reduce-Seq at b256e1; variants/verify/advise_um.h)
   UM_MANAGED, UM_READ_MOSTLY, UM_PREFERRED_GPU, UM_ACCESSED_BY_GPU, UM_PREFERRED_CPU,
   UM_ACCESSED_BY_CPU   the profiled tile -> the same with the input under that policy
-              (tiles r8u1 ... r8u6, b256e1u1 ... b256e1u6, XPlacer's policies 1-6)
+              (tiles r8u1 ... r8u6, b256e1u1 ... b256e1u6, XPlacer's policies 1-6: the
+              host's refill before each launch untimed); where the folder has them, instead
+              t0 -> tK (r8t0 ... r8t6, b256e1t0 ... b256e1t6: the refill timed in both, t0
+              the device-memory program with its explicit copy), the whole fill-and-run
 
 Other suggestions have no version here and are listed as not checked. A measured speedup is
 the median kernel time before over the median after (every timed launch of every process);
@@ -74,7 +77,8 @@ ADDED = {
     "UNROLL": "unrolled version",
 }
 # XPlacer's data-placement policies (variants/verify/advise_um.h's ADVISE_UM): the version of a
-# program with its input under policy K is its profiled tile with the suffix uK.
+# program with its input under policy K is its profiled tile with the suffix uK (the host's
+# refill untimed), or tK (the refill timed, compared with t0: device memory, its copy timed).
 UM = {
     "UM_MANAGED": (1, "managed"),
     "UM_READ_MOSTLY": (2, "managed, read-mostly"),
@@ -102,14 +106,18 @@ FAMILIES = {
         "raise": [("r16", "r16 (512 threads per block, 2 elements each)")],
         "lower": [("r4", "r4 (128 threads per block, 8 elements each)")],
         "tile": [("r4", "r4 (8 elements per thread, 128 threads per block)")],
-        "tiles": ["r4", "r8", "r16"] + [f"r8u{k}" for k in range(1, 7)],
+        "tiles": ["r4", "r8", "r16"]
+        + [f"r8u{k}" for k in range(1, 7)]
+        + [f"r8t{k}" for k in range(0, 7)],
     },
     "reduce-": {
         "profiled": "b256e1",
         "raise": [("b512e1", "b512e1 (512 threads per block)")],
         "lower": [("b128e1", "b128e1 (128 threads per block)")],
         "tile": [("b256e2", "b256e2 (2 inputs per thread)")],
-        "tiles": ["b128e1", "b256e1", "b512e1", "b256e2"] + [f"b256e1u{k}" for k in range(1, 7)],
+        "tiles": ["b128e1", "b256e1", "b512e1", "b256e2"]
+        + [f"b256e1u{k}" for k in range(1, 7)]
+        + [f"b256e1t{k}" for k in range(0, 7)],
     },
 }
 # What `advise profile` was told of each family (verify-advice.sh's kernel_of, level_of) and
@@ -136,25 +144,31 @@ def checksums(path):
         return {(r["program"], r["tile"]): float(r["checksum"]) for r in csv.DictReader(f)}
 
 
-def counterparts(program, suggestion):
-    """The versions that check a suggestion for `program`: (key, label) pairs, in order."""
+def counterparts(program, suggestion, med):
+    """The versions that check a suggestion for `program`, in order: (key, label, base) with
+    the measured version's key and the key of the version it is compared with."""
     name, predicted = suggestion["optimization"], suggestion["predicted_speedup"]
     fam = FAMILIES[family(program)]
+    profiled = (program, fam["profiled"])
     if name in ADDS and program in ADDS[name]:
-        return [((ADDS[name][program], fam["profiled"]), ADDED[name])]
+        return [((ADDS[name][program], fam["profiled"]), ADDED[name], profiled)]
     if name in UM:
         k, label = UM[name]
-        return [((program, f"{fam['profiled']}u{k}"), f"input {label}")]
+        timed = (program, f"{fam['profiled']}t{k}"), (program, f"{fam['profiled']}t0")
+        # Whole where the folder has it: refill and kernel against copy and kernel.
+        if all(t in med for t in timed):
+            return [(timed[0], f"input {label}, refill timed (device memory: its copy)", timed[1])]
+        return [((program, f"{fam['profiled']}u{k}"), f"input {label}", profiled)]
     if predicted is None:
         return []
     step = suggestion.get("step") or {}
     if name == "BLOCK_SIZE" and step.get("to", 0) < step.get("level", 0):
         # Lowered where the doubled block would not launch.
-        return [((program, t), label) for t, label in fam["lower"]]
+        return [((program, t), label, profiled) for t, label in fam["lower"]]
     if name == "BLOCK_SIZE":
-        return [((program, t), label) for t, label in fam["raise"]]
+        return [((program, t), label, profiled) for t, label in fam["raise"]]
     if name == "TILE_SIZE":
-        return [((program, t), label) for t, label in fam["tile"]]
+        return [((program, t), label, profiled) for t, label in fam["tile"]]
     return []
 
 
@@ -242,14 +256,18 @@ def main(folder, current=None):
                 f"{s.get('confidence', float('nan')):.2f}",
                 s.get("verdict", ""),
             ]
-            versions = [(k, label) for k, label in counterparts(program, s) if k in med]
+            versions = [
+                (k, label, base)
+                for k, label, base in counterparts(program, s, med)
+                if k in med and base in med
+            ]
             if not before or not versions:
                 lines.append("| " + " | ".join(head + ["not checked: no version of it here", "-", "-"]) + " |")
-            for key, label in versions if before else []:
-                speedup = before[0] / med[key][0]
+            for key, label, base in versions if before else []:
+                speedup = med[base][0] / med[key][0]
                 flag = ""
-                if key in sums and (program, profiled) in sums:
-                    a, b = sums[(program, profiled)], sums[key]
+                if key in sums and base in sums:
+                    a, b = sums[base], sums[key]
                     if abs(a - b) > 1e-3 * max(abs(a), 1e-30):
                         flag = " (checksum differs)"
                 got = direction(speedup)

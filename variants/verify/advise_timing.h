@@ -4,7 +4,9 @@
 // around their kernel launch: one untimed warm-up launch, then $ADVISE_REPS (default 5)
 // launches timed with CUDA events, each printed as `advise-kernel-ms REP MS`. A program may
 // define ADVISE_PREPARE, a statement run before each launch outside the timed region (the
-// unified-memory versions refill their input there: variants/verify/advise_um.h).
+// unified-memory versions refill their input there: variants/verify/advise_um.h), and
+// ADVISE_TIMED_PREPARE, one run inside it before the launch (the same refill, timed, with
+// ADVISE_FILL_TIMED).
 #pragma once
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +14,9 @@
 
 #ifndef ADVISE_PREPARE
 #define ADVISE_PREPARE
+#endif
+#ifndef ADVISE_TIMED_PREPARE
+#define ADVISE_TIMED_PREPARE
 #endif
 
 static int advise_reps() {
@@ -26,7 +31,8 @@ static int advise_reps() {
         cudaEvent_t advise_a, advise_b;                                       \
         cudaEventCreate(&advise_a);                                           \
         cudaEventCreate(&advise_b);                                           \
-        cudaEventRecord(advise_a);
+        cudaEventRecord(advise_a);                                            \
+        ADVISE_TIMED_PREPARE
 
 #define ADVISE_END                                                            \
         cudaEventRecord(advise_b);                                            \

@@ -13,8 +13,11 @@
 // A managed input is written again by the host before every launch (advise_fill_input, called
 // from ADVISE_PREPARE), as a program that fills its input on the host and then runs the kernel
 // does, so each timed launch pays for the pages it moves: XPlacer's kernel times (the mean per
-// launch) likewise include page migration. Host code only; CUDA 13 passes a cudaMemLocation
-// where earlier versions pass a device number.
+// launch) likewise include page migration. With ADVISE_FILL_TIMED=1 the refill is timed too,
+// for every policy and for device memory (0: the explicit copy), so that a program that fills
+// its input on the host before each launch compares whole: copy and kernel against the pages
+// written and moved and the kernel. Host code only; CUDA 13 passes a cudaMemLocation where
+// earlier versions pass a device number.
 #pragma once
 #include <cstdio>
 #include <cstring>
@@ -24,6 +27,9 @@
 #define ADVISE_UM 0
 #endif
 static_assert(ADVISE_UM >= 0 && ADVISE_UM <= 6, "ADVISE_UM is a policy from 0 to 6");
+#ifndef ADVISE_FILL_TIMED
+#define ADVISE_FILL_TIMED 0
+#endif
 
 // cudaMemAdvise for the GPU in use (`host` false) or the CPU.
 static cudaError_t advise_mem_advise(const void* p, size_t bytes, cudaMemoryAdvise advice,

@@ -15,9 +15,12 @@
 #include <vector>
 #include <cuda_runtime.h>
 #include "../advise_um.h"
-// The unified-memory versions refill their input before each launch (ADVISE_UM > 0).
+// The unified-memory versions refill their input before each launch (ADVISE_UM > 0), outside
+// the timed region; with ADVISE_FILL_TIMED every version refills it inside.
 #define ADVISE_PREPARE \
-    if (ADVISE_UM != 0) advise_fill_input(in, host.data(), n * sizeof(float));
+    if (ADVISE_UM != 0 && !ADVISE_FILL_TIMED) advise_fill_input(in, host.data(), n * sizeof(float));
+#define ADVISE_TIMED_PREPARE \
+    if (ADVISE_FILL_TIMED) advise_fill_input(in, host.data(), n * sizeof(float));
 #include "../advise_timing.h"
 
 #ifndef BLOCK
@@ -51,8 +54,8 @@ static int reduce_main(int argc, char** argv) {
         return 3;
     }
     advise_fill_input(in, host.data(), n * sizeof(float));
-    std::printf("reduce %ld floats, block %d, %d per thread, %d blocks, input policy %d\n", n,
-                BLOCK, ELEMS, blocks, ADVISE_UM);
+    std::printf("reduce %ld floats, block %d, %d per thread, %d blocks, input policy %d%s\n", n,
+                BLOCK, ELEMS, blocks, ADVISE_UM, ADVISE_FILL_TIMED ? ", refill timed" : "");
     ADVISE_BEGIN
     reduce<<<blocks, BLOCK>>>(in, out);
     ADVISE_END

@@ -13,9 +13,12 @@
 #include <vector>
 #include <cuda_runtime.h>
 #include "../advise_um.h"
-// The unified-memory versions refill their input before each launch (ADVISE_UM > 0).
+// The unified-memory versions refill their input before each launch (ADVISE_UM > 0), outside
+// the timed region; with ADVISE_FILL_TIMED every version refills it inside.
 #define ADVISE_PREPARE \
-    if (ADVISE_UM != 0) advise_fill_input(in, host.data(), count * sizeof(float));
+    if (ADVISE_UM != 0 && !ADVISE_FILL_TIMED) advise_fill_input(in, host.data(), count * sizeof(float));
+#define ADVISE_TIMED_PREPARE \
+    if (ADVISE_FILL_TIMED) advise_fill_input(in, host.data(), count * sizeof(float));
 #include "../advise_timing.h"
 
 #ifndef TILE
@@ -45,8 +48,8 @@ static int transpose_main(int argc, char** argv) {
     }
     advise_fill_input(in, host.data(), count * sizeof(float));
     const dim3 block(TILE, BLOCK_ROWS), grid(width / TILE, width / TILE);
-    std::printf("transpose %dx%d, tile %d, block %dx%d, input policy %d\n", width, width, TILE,
-                TILE, BLOCK_ROWS, ADVISE_UM);
+    std::printf("transpose %dx%d, tile %d, block %dx%d, input policy %d%s\n", width, width, TILE,
+                TILE, BLOCK_ROWS, ADVISE_UM, ADVISE_FILL_TIMED ? ", refill timed" : "");
     ADVISE_BEGIN
     transpose<<<grid, block>>>(out, in, width);
     ADVISE_END

@@ -242,7 +242,10 @@ pub fn suggest(
         let decisive_validation = across.or(m.validation.as_ref());
         let coin_toss =
             decisive_validation.filter(|v| !super::validation::beats_coin_toss(answering(v), v));
-        let verdict = verdict(p, confidence, coin_toss.is_some());
+        // Nor where the profile shows the problem the optimization removes and its training
+        // data never did.
+        let unseen = super::profile_checks::unseen_problem(advisor, m, x);
+        let verdict = verdict(p, confidence, coin_toss.is_some() || unseen.is_some());
         // Counters the counter model could not use are no evidence.
         let mut deciding = Vec::new();
         if counters_usable {
@@ -330,6 +333,9 @@ pub fn suggest(
                 100.0 * answering(v),
                 v.pp + v.pn + v.np + v.nn
             ));
+        }
+        if let Some(u) = &unseen {
+            reason.push_str(&format!("; uncertain: {u}"));
         }
         if m.simulated_only {
             reason.push_str(&format!(

@@ -616,3 +616,35 @@ fn padding_needs_shared_memory_in_the_profile() {
         "a configuration without shared memory"
     );
 }
+
+/// A profile that shows the bank conflicts padding removes (the shared-memory transpose on the
+/// H200: 31 extra wavefronts per shared load) gets no verdict on PADDING, whose training data
+/// (KTT's convolution) never measured bank conflicts: its 1.00x met a 2.15x padded tile there
+/// (datasets/verify-h200-20261127). The padded tile's own profile (0.05) is not flagged.
+#[test]
+fn padding_is_uncertain_where_the_profile_shows_bank_conflicts_its_data_never_had() {
+    let padding = |program: &str| {
+        let profile = format!("datasets/verify-h200-20261127/profiles/{program}/ncu.csv");
+        let (v, _) = suggestions_from(&["--profile", &profile]);
+        v["suggestions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["optimization"] == "PADDING")
+            .cloned()
+            .expect("PADDING suggested for a shared-memory transpose")
+    };
+    let conflicted = padding("transpose-Sm");
+    assert_eq!(conflicted["verdict"], "uncertain", "{conflicted}");
+    let reason = conflicted["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("uncertain: the profile shows 31.3 extra shared-memory wavefronts")
+            && reason.contains("none of the 600 training pairs measured it"),
+        "{reason}"
+    );
+    let padded = padding("transpose-Sm-Pad");
+    assert_ne!(padded["verdict"], "uncertain", "{padded}");
+    assert!(!padded["reason"].as_str().unwrap().contains("wavefronts"));
+
+    assert!(known_values("PADDING", "portable__bank_conflicts_per_shared").is_empty());
+}

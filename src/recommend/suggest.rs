@@ -48,13 +48,14 @@ pub const EVEN_ODDS: f64 = 0.5;
 /// The verdict of a suggestion whose direction is no better than a coin toss.
 pub const UNCERTAIN: &str = "uncertain";
 
-/// The verdict on a predicted speedup `p` at `confidence`, where `coin_toss` says the
-/// validation behind it was no better than a coin toss. "No clear effect" is a verdict too and
-/// needs the same evidence: a model no better than a coin toss predicts 1.00x as readily where
-/// the effect is large (on a matrix transpose whose tile has 32-way bank conflicts, PADDING's
-/// model said 1.00x and the padded tile ran 2.15x faster: datasets/verify-h200-20261127).
-fn verdict(p: f64, confidence: f64, coin_toss: bool) -> &'static str {
-    if confidence < EVEN_ODDS || coin_toss {
+/// The verdict on a predicted speedup `p` at `confidence`, where `no_evidence` says the
+/// validation behind it was no better than a coin toss or the profile lies where the training
+/// data never was (`profile_checks::unseen_problem`). "No clear effect" is a verdict too and
+/// needs the same evidence: an answer no better than a coin toss says 1.00x as readily where the
+/// effect is large (on a matrix transpose whose tile has 32-way bank conflicts PADDING's answer
+/// was 1.00x and the padded tile ran 2.15x faster: datasets/verify-h200-20261127).
+fn verdict(p: f64, confidence: f64, no_evidence: bool) -> &'static str {
+    if confidence < EVEN_ODDS || no_evidence {
         UNCERTAIN
     } else if (p - 1.0).abs() < NO_EFFECT_BAND {
         "no clear effect"

@@ -117,8 +117,8 @@ fn ranked_table(list: &[Suggestion]) -> String {
     text.push_str(&t.render());
     text.push_str(
         "Verdicts: recommend / not recommended / no clear effect (within 2%) where the \
-         predicted direction beat a coin toss in validation; uncertain where it did not, or the \
-         confidence is under 0.5.\n",
+         predicted direction beat a coin toss in validation; uncertain where it did not, the \
+         confidence is under 0.5, or the profile shows a problem its training data never had.\n",
     );
     text.push_str("\nWhy:\n");
     for s in list {

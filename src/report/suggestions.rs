@@ -225,8 +225,10 @@ const VERDICTS: &str = "How to read the verdicts: \"recommend\" predicts a speed
      \"not recommended\" a slowdown and \"no clear effect\" a change of under 2% either way, \
      each where the advisor's direction was right more often than a coin toss in its \
      validation (on programs it had not seen, where more than one program has the \
-     optimization; else on held-out configurations); \"uncertain\" means the advisor cannot tell which way it goes (its \
-     confidence is under 0.5, or its validation was no better than a coin toss). Confidence is \
+     optimization; else on held-out configurations); \"uncertain\" means the advisor cannot \
+     tell which way it goes (its confidence is under 0.5, its validation was no better than a \
+     coin toss, or the profile shows a problem, such as shared-memory bank conflicts, that none \
+     of its training data had). Confidence is \
      the chance, measured on held-out programs or configurations, that the direction is right. \
      Every suggestion is a prediction: measure before and after.";
 

@@ -384,7 +384,8 @@ fn describe_pool(pool: &SamplePool, dirs: &[PathBuf]) -> String {
 
 /// The project's campaigns of the same programs on two GPUs among `datasets` (named
 /// `<gpu>-<program>-<date>`), each pair once, and two campaigns of one program on the same
-/// GPU (`X`, `X-2`): their names and how the two agree.
+/// GPU (`X`, `X-2`): their names and how the two agree on the inputs both have (a pair without
+/// one is left out).
 fn gpu_agreement(
     datasets: &[PathBuf],
 ) -> Result<Vec<(String, String, Vec<advise::experiment::fidelity::Agreement>)>> {
@@ -404,7 +405,10 @@ fn gpu_agreement(
         if na < nb {
             let rows =
                 advise::experiment::fidelity::agreement_between(&load_pools(&a)?, &load_pools(&b)?);
-            out.push((na, nb, rows));
+            // Campaigns of other inputs (a second input's `X-<n>` folder) share no pair.
+            if !rows.is_empty() {
+                out.push((na, nb, rows));
+            }
         }
     }
     Ok(out)

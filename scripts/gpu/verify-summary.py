@@ -35,7 +35,9 @@ it compares the predicted direction with the measured one:
 Other suggestions have no version here and are listed as not checked. A measured speedup is
 the median kernel time before over the median after (every timed launch of every process);
 within 2% of 1 it counts as no clear effect, as in advise's experiments, and so does a
-predicted speedup within 2% of 1 (a measured effect either way makes it wrong). Versions whose
+predicted speedup within 2% of 1 (a measured effect either way makes it wrong, none measured
+right). Directions are counted where the measured effect is beyond 2%; the verdicts on every
+version measured. Versions whose
 checksum differs from the program's by more than 1e-3 (relative) are flagged.
 
     python3 scripts/gpu/verify-summary.py datasets/verify-<date>
@@ -238,7 +240,9 @@ def main(folder, current=None):
     checked = right = faster = 0
     # What a user who acts only on the verdicts would get: "recommend", "not recommended" and
     # "no clear effect" (which advise gives only where its validation beat a coin toss, as the
-    # other two); "uncertain" is no verdict.
+    # other two); "uncertain" is no verdict. Judged on every version measured, a measured
+    # effect within the band included, so that "no clear effect" can be right as well as wrong:
+    # right where the predicted class (faster, none, slower) is the measured one.
     acted = acted_right = acted_faster = 0
     for path in sorted(suggest_dir.glob("*.suggest.json")):
         program = path.name[: -len(".suggest.json")]
@@ -272,15 +276,18 @@ def main(folder, current=None):
                         flag = " (checksum differs)"
                 got = direction(speedup)
                 # A prediction within the band predicts no clear effect: a measured effect
-                # either way proves it wrong.
+                # either way proves it wrong, none measured proves it right.
                 want = direction(pred) if pred is not None else "none"
-                ok = "no clear effect" if got == "none" else ("yes" if got == want else "no")
+                if got == "none":
+                    ok = "yes" if want == "none" else "no clear effect"
+                else:
+                    ok = "yes" if got == want else "no"
                 checked += got != "none"
-                right += ok == "yes"
+                right += ok == "yes" and got != "none"
                 faster += got == "faster"
-                if s.get("verdict") in VERDICTS and got != "none":
+                if s.get("verdict") in VERDICTS:
                     acted += 1
-                    acted_right += ok == "yes"
+                    acted_right += got == want
                     acted_faster += got == "faster"
                 lines.append("| " + " | ".join(head + [label + flag, f"{speedup:.2f}x", ok]) + " |")
     lines += [
@@ -289,11 +296,12 @@ def main(folder, current=None):
         f"beyond {BAND:.0%}): {checked}; "
         f"predicted right: {right}; always recommending would have been right on {faster}.",
         "",
-        f"Of those, with a verdict (\"recommend\", \"not recommended\" or \"no clear effect\"; "
-        f"the rest are \"uncertain\"): {acted}; right: {acted_right}"
+        f"Of all the versions measured (within {BAND:.0%} too), with a verdict (\"recommend\", "
+        f"\"not recommended\" or \"no clear effect\"; the rest are \"uncertain\"): {acted}; "
+        f"right (the measured class of faster, no clear effect or slower): {acted_right}"
         + (
             f" ({acted_right / acted:.0%}; always recommending: {acted_faster} of the same "
-            f"{acted}, and {faster / checked:.0%} of all {checked})."
+            f"{acted}, and {faster / checked:.0%} of the {checked} directions above)."
             if acted and checked
             else "."
         ),

@@ -16,8 +16,9 @@ pub struct Suggestion {
     pub confidence: f64,
     pub confidence_label: &'static str,
     /// `recommend`, `no clear effect`, `not recommended`, or, before any of those, `uncertain`
-    /// where the confidence is below even odds (`suggest::EVEN_ODDS`) or the validation behind it is no better than
-    /// a coin toss (`validation::beats_coin_toss`).
+    /// where the confidence is below even odds (`suggest::EVEN_ODDS`), the validation behind
+    /// it is no better than a coin toss (`validation::beats_coin_toss`), or the profile shows a
+    /// problem the training data never had (`profile_checks::unseen_problem`).
     pub verdict: &'static str,
     pub extrapolation: bool,
     pub reason: String,

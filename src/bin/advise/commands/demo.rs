@@ -7,10 +7,11 @@
 //! table, experiments 1-3 on the NB campaign with profiled replicates on an NVIDIA H100
 //! (`datasets/h100-nb-20261126`) and on the BH campaign with three profiled runs on an H200
 //! (`datasets/h200-bh-20261126-3` with its last six variants, `datasets/h200-bh-20261127`),
-//! experiment 4 (leave one input out) on the H200's second inputs of NB and BH, then the real KTT tuning spaces in `datasets/` (convolution and pnpoly on an
-//! RTX 2080 Ti, with Nsight Compute counters per configuration): grouped 10-fold
-//! cross-validation on each and leave one program out across the two, every method beside the
-//! four baselines, with the report in `reports/demo/`. `advise demo --fixtures` instead parses
+//! experiment 4 (leave one input out) on the H200's second inputs of NB and BH, then the real
+//! KTT tuning spaces in `datasets/` (convolution and pnpoly on an RTX 2080 Ti, with Nsight
+//! Compute counters per configuration): grouped 10-fold cross-validation on each and leave one
+//! program out across the two, every method beside the four baselines, with the report in
+//! `reports/demo/`. `advise demo --fixtures` instead parses
 //! every real profiler file in `tests/fixtures/` (demo_fixtures.rs).
 
 use std::path::{Path, PathBuf};

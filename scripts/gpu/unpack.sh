@@ -5,8 +5,9 @@
 #   bash scripts/gpu/unpack.sh /work/.device/N/*.tar.gz
 #
 # <campaign>-quick-<prog>.tar.gz -> datasets/<gpu>-<prog>-<date>/ (campaign h200-20261126 gives
-#     datasets/h200-nb-20261126): the campaign's tables and raw/, with env.txt, build-<prog>.json
-#     and quick-<prog>.log beside them; measurements.csv and raw/ncu_*.csv compressed (gzip -n9, the same bytes)
+#     datasets/h200-nb-20261126, and so does h200-20261126-b): the campaign's tables and raw/,
+#     with env.txt, build-<prog>.json and quick-<prog>.log beside them; measurements.csv and
+#     raw/ncu_*.csv compressed (gzip -n9, the same bytes)
 # verify-<date>.tar.gz -> datasets/verify-<gpu>-<date>/, then scripts/gpu/verify-summary.py on it
 #
 # Other packs (probe, setup, collect shards) are named and left for unpacking by hand. An
@@ -25,7 +26,11 @@ unpack_one() {
     *-quick-nb | *-quick-bh)
         prog=${name##*-quick-}
         campaign=${name%-quick-*}
-        dest="datasets/${campaign%-*}-$prog-${campaign##*-}"
+        # A campaign is <gpu>-<date>, or <gpu>-<date>-<tag> where a visit kept a second
+        # campaign's packs apart (CAMPAIGN=h200-20261127-b): the folder is named after the GPU,
+        # program and date alike.
+        local gpu="${campaign%%-*}" rest="${campaign#*-}"
+        dest="datasets/$gpu-$prog-${rest%%-*}"
         src="$tmp/$campaign"
         [ -d "$src/quick-$prog" ] || { echo "unpack: $pack holds no $campaign/quick-$prog/" >&2; return 1; }
         # A second campaign of one program on one GPU and day (another visit) takes the first

@@ -2,7 +2,7 @@
 //! a verdict or "uncertain") made without the held-out program: what the advisor's answers
 //! are worth on a program that neither the models nor the choices have seen.
 
-use super::programs::{across, measured};
+use super::programs::{across, measured, programs_of};
 use super::validation::Outcome;
 use crate::error::Result;
 use crate::experiment::data::SamplePool;
@@ -30,17 +30,14 @@ pub(super) fn nested_choice(
     outer: &Outcome,
 ) -> Result<NestedChoice> {
     let program = |k: usize| pool.samples[idx[k]].key.program.as_str();
-    let mut programs: Vec<&str> = (0..idx.len()).map(program).collect();
-    programs.sort_unstable();
-    programs.dedup();
     let mut out = NestedChoice::default();
-    for held in &programs {
-        let rest: Vec<usize> = (0..idx.len()).filter(|&k| program(k) != *held).collect();
-        let (rest_idx, xs, ys): (Vec<usize>, Vec<Vec<f64>>, Vec<f64>) = (
-            rest.iter().map(|&k| idx[k]).collect(),
-            rest.iter().map(|&k| x[k].clone()).collect(),
-            rest.iter().map(|&k| y[k]).collect(),
-        );
+    for held in programs_of(pool, idx) {
+        let Others {
+            rest,
+            rest_idx,
+            xs,
+            ys,
+        } = Others::of(idx, x, y, |k| program(k) != held);
         // Leave one program out over the others; with one other left, its grouped folds.
         let inner = match across(
             pool,
@@ -72,7 +69,7 @@ pub(super) fn nested_choice(
             }
         };
         // Counted where `outer` was judged: the measured samples where there are any.
-        out.count(inner.as_ref(), outer, y, |k| program(k) == *held);
+        out.count(inner.as_ref(), outer, y, |k| program(k) == held);
     }
     Ok(out)
 }
@@ -99,19 +96,22 @@ pub(super) fn nested_verdicts_by_kind(
     outers: &[(u8, &Outcome)],
 ) -> Result<NestedChoice> {
     let program = |k: usize| pool.samples[idx[k]].key.program.as_str();
-    let mut programs: Vec<&str> = (0..idx.len()).map(program).collect();
-    programs.sort_unstable();
-    programs.dedup();
+    let programs = programs_of(pool, idx);
     let mut out = NestedChoice::default();
     for &(kind, outer) in outers {
-        for held in &programs {
-            let rest: Vec<usize> = (0..idx.len()).filter(|&k| program(k) != *held).collect();
+        for &held in &programs {
+            let Others {
+                rest,
+                rest_idx,
+                xs,
+                ys,
+            } = Others::of(idx, x, y, |k| program(k) != held);
             let inner = across(
                 pool,
-                &rest.iter().map(|&k| idx[k]).collect::<Vec<_>>(),
+                &rest_idx,
                 features,
-                &rest.iter().map(|&k| x[k].clone()).collect::<Vec<_>>(),
-                &rest.iter().map(|&k| y[k]).collect::<Vec<_>>(),
+                &xs,
+                &ys,
                 primary,
                 secondary,
                 seed,
@@ -123,10 +123,32 @@ pub(super) fn nested_verdicts_by_kind(
                         .collect::<Vec<_>>(),
                 ),
             )?;
-            out.count(inner.as_ref(), outer, y, |k| program(k) == *held);
+            out.count(inner.as_ref(), outer, y, |k| program(k) == held);
         }
     }
     Ok(out)
+}
+
+/// The rows a held-out program leaves for the inner validation: their positions in `idx`
+/// (`rest`), their samples (`rest_idx`), features and speedups.
+struct Others {
+    rest: Vec<usize>,
+    rest_idx: Vec<usize>,
+    xs: Vec<Vec<f64>>,
+    ys: Vec<f64>,
+}
+
+impl Others {
+    /// The rows `k` of `idx`, `x` and `y` that `keep` keeps.
+    fn of(idx: &[usize], x: &[Vec<f64>], y: &[f64], keep: impl Fn(usize) -> bool) -> Self {
+        let rest: Vec<usize> = (0..idx.len()).filter(|&k| keep(k)).collect();
+        Others {
+            rest_idx: rest.iter().map(|&k| idx[k]).collect(),
+            xs: rest.iter().map(|&k| x[k].clone()).collect(),
+            ys: rest.iter().map(|&k| y[k]).collect(),
+            rest,
+        }
+    }
 }
 
 /// What `nested_choice` counts over the held-out directions: those right, all of them, and of
@@ -169,13 +191,7 @@ impl NestedChoice {
     ) {
         let rule = inner.is_some_and(|o| super::validation::follows_rule(&o.validation));
         let decisive = inner.is_some_and(|o| {
-            let v = &o.validation;
-            let answering = if rule {
-                v.majority_accuracy
-            } else {
-                v.accuracy
-            };
-            super::validation::beats_coin_toss(answering, v)
+            super::validation::beats_coin_toss(o.validation.answering(rule), &o.validation)
         });
         let answered = if rule {
             &outer.rule_points

@@ -67,15 +67,17 @@ pub fn inapplicable(advisor: &Advisor, x: &[f64]) -> Vec<(&'static str, &'static
                 .any(|m| m.name == r.optimization)
         })
         .filter(|r| {
-            advisor
-                .features
-                .iter()
-                .position(|f| f == r.feature)
+            column(advisor, r.feature)
                 .and_then(|j| x.get(j))
                 .is_some_and(|&v| (r.holds)(v))
         })
         .map(|r| (r.optimization, r.reason))
         .collect()
+}
+
+/// Where the advisor's feature rows hold `feature`.
+fn column(advisor: &Advisor, feature: &str) -> Option<usize> {
+    advisor.features.iter().position(|f| f == feature)
 }
 
 /// A problem a profile can show that an optimization exists to remove: the portable feature
@@ -106,7 +108,7 @@ const PROBLEMS: [Problem; 1] = [Problem {
 /// the model learned speaks to this profile: the sentence that says so, else `None`.
 pub fn unseen_problem(advisor: &Advisor, m: &OptimizationModel, x: &[f64]) -> Option<String> {
     let p = PROBLEMS.iter().find(|p| p.optimization == m.name)?;
-    let j = advisor.features.iter().position(|f| f == p.feature)?;
+    let j = column(advisor, p.feature)?;
     let value = *x.get(j).filter(|v| v.is_finite() && **v >= p.from)?;
     let seen = m
         .rows

@@ -53,12 +53,7 @@ pub(super) fn across(
     unknown_in_test: &[usize],
     judge: Option<&[bool]>,
 ) -> Result<Option<Outcome>> {
-    let mut programs: Vec<&str> = idx
-        .iter()
-        .map(|&i| pool.samples[i].key.program.as_str())
-        .collect();
-    programs.sort_unstable();
-    programs.dedup();
+    let programs = programs_of(pool, idx);
     if programs.len() < 2 {
         return Ok(None);
     }
@@ -97,6 +92,17 @@ pub(super) fn across(
         unknown_in_test,
         &basis,
     )
+}
+
+/// The distinct programs of the samples `idx`, sorted.
+pub(super) fn programs_of<'a>(pool: &'a SamplePool, idx: &[usize]) -> Vec<&'a str> {
+    let mut programs: Vec<&str> = idx
+        .iter()
+        .map(|&i| pool.samples[i].key.program.as_str())
+        .collect();
+    programs.sort_unstable();
+    programs.dedup();
+    programs
 }
 
 /// Per sample of `idx`: measured on hardware (not simulated).

@@ -173,13 +173,7 @@ pub fn suggest(
         let accuracy = validation.map(|v| v.accuracy);
         let across = step.map(|s| s.validation).or(m.across_programs.as_ref());
         // The accuracy of what answers: the model's, or the rule's where it follows the rule.
-        let answering = |v: &Validation| {
-            if rule {
-                v.majority_accuracy
-            } else {
-                v.accuracy
-            }
-        };
+        let answering = |v: &Validation| v.answering(rule);
         let score_accuracy = across.or(m.validation.as_ref()).map(answering);
         let beats_majority = m
             .validation

@@ -285,10 +285,11 @@ impl Context<'_> {
         let across_programs = across_outcome.map(|o| {
             // Suggestions that follow the rule are right as often as the rule; their
             // confidence is capped at its accuracy across programs.
-            let (cap, held_out) = if follows_rule {
-                (o.validation.majority_accuracy, o.rule_points)
+            let cap = o.validation.answering(follows_rule);
+            let held_out = if follows_rule {
+                o.rule_points
             } else {
-                (o.validation.accuracy, o.points)
+                o.points
             };
             across_points.extend(held_out.into_iter().map(|p| (p, cap)));
             o.validation

@@ -48,6 +48,18 @@ pub struct Validation {
     pub secondary_accuracy: Option<f64>,
 }
 
+impl Validation {
+    /// The accuracy of what answers the suggestions: the majority rule's where they follow
+    /// the rule (`follows_rule`), else the model's.
+    pub fn answering(&self, rule: bool) -> f64 {
+        if rule {
+            self.majority_accuracy
+        } else {
+            self.accuracy
+        }
+    }
+}
+
 /// One held-out prediction: its raw confidence score and whether its direction was right.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 pub struct Point {

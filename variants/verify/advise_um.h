@@ -78,3 +78,11 @@ static void advise_fill_input(float* p, const float* host, size_t bytes) {
         std::memcpy(p, host, bytes);
     }
 }
+
+// The refill before each launch, from ADVISE_PREPARE (`timed` false, outside the timed region)
+// and ADVISE_TIMED_PREPARE (`timed` true, inside it; variants/verify/advise_timing.h): a
+// managed input is refilled untimed, and with ADVISE_FILL_TIMED every input is refilled timed.
+static void advise_refill(bool timed, float* p, const float* host, size_t bytes) {
+    const bool refill = ADVISE_FILL_TIMED ? timed : (!timed && ADVISE_UM != 0);
+    if (refill) advise_fill_input(p, host, bytes);
+}

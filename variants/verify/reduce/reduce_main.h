@@ -15,12 +15,9 @@
 #include <vector>
 #include <cuda_runtime.h>
 #include "../advise_um.h"
-// The unified-memory versions refill their input before each launch (ADVISE_UM > 0), outside
-// the timed region; with ADVISE_FILL_TIMED every version refills it inside.
-#define ADVISE_PREPARE \
-    if (ADVISE_UM != 0 && !ADVISE_FILL_TIMED) advise_fill_input(in, host.data(), n * sizeof(float));
-#define ADVISE_TIMED_PREPARE \
-    if (ADVISE_FILL_TIMED) advise_fill_input(in, host.data(), n * sizeof(float));
+// The input's refill before each launch (advise_um.h's advise_refill).
+#define ADVISE_PREPARE advise_refill(false, in, host.data(), n * sizeof(float));
+#define ADVISE_TIMED_PREPARE advise_refill(true, in, host.data(), n * sizeof(float));
 #include "../advise_timing.h"
 
 #ifndef BLOCK

@@ -218,9 +218,9 @@ fn card(s: &Suggestion, e: Option<&Entry>) -> Block {
     }
 }
 
-/// The report as a document.
 /// What each verdict means, for a reader who is not a GPU expert (recommend::suggest decides
-/// them: `NO_EFFECT_BAND`, `EVEN_ODDS`, `validation::beats_coin_toss`).
+/// them: `NO_EFFECT_BAND`, `EVEN_ODDS`, `validation::beats_coin_toss`,
+/// `profile_checks::unseen_problem`).
 const VERDICTS: &str = "How to read the verdicts: \"recommend\" predicts a speedup, \
      \"not recommended\" a slowdown and \"no clear effect\" a change of under 2% either way, \
      each where the advisor's direction was right more often than a coin toss in its \
@@ -228,10 +228,11 @@ const VERDICTS: &str = "How to read the verdicts: \"recommend\" predicts a speed
      optimization; else on held-out configurations); \"uncertain\" means the advisor cannot \
      tell which way it goes (its confidence is under 0.5, its validation was no better than a \
      coin toss, or the profile shows a problem, such as shared-memory bank conflicts, that none \
-     of its training data had). Confidence is \
-     the chance, measured on held-out programs or configurations, that the direction is right. \
-     Every suggestion is a prediction: measure before and after.";
+     of its training data had). Confidence is the chance, measured on held-out programs or \
+     configurations, that the direction is right. Every suggestion is a prediction: measure \
+     before and after.";
 
+/// The report as a document.
 pub fn document(
     list: &[Suggestion],
     summary: &ProfileSummary,

@@ -11,6 +11,10 @@ use serde::{Deserialize, Serialize};
 pub struct DeviceFile {
     pub device: String,
     pub compute_capability: String,
+    /// How the GPU was attached to its host, where the source says
+    /// (dataset::host_link; an importer that knows the machine writes it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_link: Option<super::host_link::HostLink>,
 }
 
 /// The file name of [`DeviceFile`] in a dataset folder.

@@ -8,6 +8,7 @@ pub mod families;
 pub mod features;
 mod features_aggregate;
 mod features_csv;
+pub mod host_link;
 pub mod import;
 pub mod instances;
 pub mod matrix;

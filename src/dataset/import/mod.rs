@@ -168,6 +168,7 @@ pub fn write_dataset(
         let file = crate::dataset::devices::DeviceFile {
             device: space.device.clone(),
             compute_capability: cc.to_string(),
+            host_link: None,
         };
         let text = serde_json::to_string_pretty(&file)
             .map_err(|e| Error::Internal(format!("device.json: {e}")))?;

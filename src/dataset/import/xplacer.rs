@@ -37,8 +37,10 @@ pub struct Xplacer {
     pub unknown_units: Vec<String>,
     pub kernel_stat: PathBuf,
     pub counters: PathBuf,
-    /// Where the measurements were taken, by the measurement folder's name.
+    /// Where the measurements were taken, by the measurement folder's name, and how its GPU
+    /// was attached to the host (`None` where the folder does not say).
     pub machine: String,
+    pub host_link: Option<crate::dataset::host_link::HostLink>,
 }
 
 fn number(path: &Path, line: usize, column: &str, text: &str) -> Result<f64> {
@@ -283,6 +285,7 @@ fn read_times(
             family: policy_family(&p),
         })
         .collect();
+    let (machine, host_link) = machine_of(&counter_path);
     Ok(Xplacer {
         program,
         measurements: all,
@@ -292,7 +295,8 @@ fn read_times(
         without_counters: without.into_iter().collect(),
         unknown_units: unknown_units.into_iter().collect(),
         kernel_stat: stat_path,
-        machine: machine_of(&counter_path),
+        machine,
+        host_link,
         counters: counter_path,
     })
 }

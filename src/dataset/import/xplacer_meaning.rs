@@ -4,6 +4,8 @@
 
 use std::path::Path;
 
+use crate::dataset::host_link::HostLink;
+
 /// Units of the details-page columns of `dataset.csv` (the unit Nsight Compute prints beside
 /// each label in the same benchmark's `nsight_*.log`; tests/fixtures/ncu has the AWS and the
 /// Lassen log of bfs), and the factor to base units.
@@ -61,19 +63,31 @@ pub(super) fn unit_of(label: &str) -> Option<(&'static str, f64)> {
 }
 
 /// The machine of a measurement folder, by the folder names of the upstream repository
-/// (its PROVENANCE and the fixture provenance in tests/fixtures say which is which).
-pub(super) fn machine_of(counters: &Path) -> String {
+/// (its PROVENANCE and the fixture provenance in tests/fixtures say which is which), and how
+/// its GPU was attached to the host: Lassen's POWER9 hosts reach their V100s over NVLink 2.0
+/// with address translation services (a coherent link, dataset::host_link); an AWS V100
+/// instance is an x86 host with its GPUs on PCIe.
+pub(super) fn machine_of(counters: &Path) -> (String, Option<HostLink>) {
     let folder = counters
         .parent()
         .and_then(Path::file_name)
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_default();
     if folder.starts_with("lassen") {
-        "NVIDIA Tesla V100-SXM2-16GB on LLNL's Lassen (IBM POWER9 host)".into()
+        (
+            "NVIDIA Tesla V100-SXM2-16GB on LLNL's Lassen (IBM POWER9 host)".into(),
+            Some(HostLink::Coherent),
+        )
     } else if folder == "kernel-level-measurement" {
-        "NVIDIA Tesla V100-SXM2-16GB on AWS".into()
+        (
+            "NVIDIA Tesla V100-SXM2-16GB on AWS".into(),
+            Some(HostLink::Pcie),
+        )
     } else {
-        format!("not stated for `{folder}` (see UPSTREAM-PROVENANCE.md)")
+        (
+            format!("not stated for `{folder}` (see UPSTREAM-PROVENANCE.md)"),
+            None,
+        )
     }
 }
 

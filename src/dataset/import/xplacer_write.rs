@@ -106,6 +106,25 @@ pub fn write(x: &Xplacer, dir: &Path, out: &Path, command: &str) -> Result<Xplac
         "- switches (object position: policy 0 -> p, family): {}",
         summary.switches.join(", ")
     );
+    if let Some(link) = x.host_link {
+        // The GPU and its link to the host, for the advisor's per-host answers
+        // (dataset::host_link); every XPlacer machine is a V100-SXM2.
+        let file = crate::dataset::devices::DeviceFile {
+            device: "Tesla V100-SXM2-16GB".into(),
+            compute_capability: "7.0".into(),
+            host_link: Some(link),
+        };
+        let path = out.join(crate::dataset::devices::DEVICE_FILE);
+        let text = serde_json::to_string_pretty(&file)
+            .map_err(|e| Error::Internal(format!("device.json: {e}")))?;
+        std::fs::write(&path, text + "\n").map_err(|e| Error::io(&path, e))?;
+        let _ = writeln!(
+            t,
+            "- host link: {} (`device.json`; by the machine above: {})",
+            link.label(),
+            link.describe()
+        );
+    }
     let _ = writeln!(t, "- policies (the `advN` macros of every `*_adapt.cu`):");
     for (d, f, m) in POLICIES {
         let _ = writeln!(t, "  - {d} `{f}`: {m}");

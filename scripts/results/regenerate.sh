@@ -47,6 +47,8 @@ step "default advisor"
     --dataset datasets/h200-bh-20261127-2 --dataset datasets/h100-nb-20261126 \
     --dataset datasets/xplacer-bfs-v100-lassen --dataset datasets/xplacer-cfd-v100-lassen \
     --dataset datasets/xplacer-gaussian-v100-lassen --dataset datasets/xplacer-hotspot-v100-lassen \
+    --dataset datasets/xplacer-bfs-v100 --dataset datasets/xplacer-cfd-v100 \
+    --dataset datasets/xplacer-gaussian-v100 --dataset datasets/xplacer-hotspot-v100 \
     -o models/default.advisor.json.gz > "$R/train.txt"
 step "demo"
 "$A" -q demo --json --summary | $F experiment > "$R/demo.json"

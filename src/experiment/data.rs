@@ -186,8 +186,11 @@ pub fn load_pool_view(dir: &Path, view: View) -> Result<SamplePool> {
     if crate::dataset::table::is_simulated(dir) {
         pool.simulated = SimulatedRuns::all_of(pool.samples.iter());
     }
-    let programs = pool.samples.iter().map(|s| s.key.program.as_str());
-    pool.launch = super::launch::LaunchFacts::read(dir, &measurements, programs)?;
+    let runs = pool
+        .samples
+        .iter()
+        .map(|s| (s.key.program.as_str(), s.key.input.as_str()));
+    pool.launch = super::launch::LaunchFacts::read(dir, &measurements, runs)?;
     Ok(pool)
 }
 

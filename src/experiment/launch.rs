@@ -7,11 +7,15 @@
 //! (`device__attribute_compute_capability_major` and `_minor`) where the measurements have
 //! them, else from the dataset folder's `device.json` (`{"device": NAME,
 //! "compute_capability": "7.5"}`, written by `advise import` from the tool's device name).
+//! How each run's GPU was attached to its host (dataset::host_link) comes from the same two
+//! places, the device attributes first.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use super::host_links::HostLinks;
 use crate::dataset::devices::{DeviceFile, DEVICE_FILE};
+use crate::dataset::host_link::HostLink;
 use crate::dataset::measurements::{MeasurementRow, RunKey};
 use crate::error::{Error, Result};
 
@@ -22,18 +26,28 @@ pub struct LaunchFacts {
     pub registers: BTreeMap<RunKey, f64>,
     /// Compute capability ("7.5") per program.
     pub compute_capability: BTreeMap<String, String>,
+    /// How each run's GPU was attached to its host, where the data says
+    /// (experiment::host_links).
+    pub host_links: HostLinks,
 }
 
 impl LaunchFacts {
-    /// Facts from a dataset's measurements and, for its `programs` whose measurements lack
-    /// the device attributes (a times-only space has no measurement at all), its folder's
-    /// `device.json`.
+    /// Facts from a dataset's measurements and, for its `runs` (program and input) whose
+    /// measurements lack the device attributes (a times-only space has no measurement at
+    /// all), its folder's `device.json`. The host link is the measurements' where they show
+    /// one (dataset::host_link), else the file's.
     pub fn read<'a>(
         dir: &Path,
         rows: &'a [MeasurementRow],
-        programs: impl IntoIterator<Item = &'a str>,
+        runs: impl IntoIterator<Item = (&'a str, &'a str)>,
     ) -> Result<Self> {
         let mut facts = Self::of_rows(rows);
+        let runs: std::collections::BTreeSet<(&str, &str)> = rows
+            .iter()
+            .map(|r| (r.program.as_str(), r.input.as_str()))
+            .chain(runs)
+            .collect();
+        let mut link = HostLink::of_rows(rows);
         let path = dir.join(DEVICE_FILE);
         if path.is_file() {
             let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
@@ -43,18 +57,19 @@ impl LaunchFacts {
                     "{e} (expected {{\"device\": NAME, \"compute_capability\": \"7.5\"}})"
                 ),
             })?;
-            let programs: std::collections::BTreeSet<&str> = rows
-                .iter()
-                .map(|r| r.program.as_str())
-                .chain(programs)
-                .collect();
-            for p in programs {
+            for (p, _) in &runs {
                 facts
                     .compute_capability
                     .entry(p.to_string())
                     .or_insert_with(|| file.compute_capability.clone());
             }
+            link = link.or(file.host_link);
         }
+        let name = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        facts.host_links = HostLinks::of_dataset(&name, link, runs);
         Ok(facts)
     }
 
@@ -92,6 +107,7 @@ impl LaunchFacts {
                 .filter_map(|(k, v)| Some((k, v?)))
                 .collect(),
             compute_capability,
+            host_links: Default::default(),
         }
     }
 
@@ -99,6 +115,7 @@ impl LaunchFacts {
     pub fn extend(&mut self, other: LaunchFacts) {
         self.registers.extend(other.registers);
         self.compute_capability.extend(other.compute_capability);
+        self.host_links.extend(other.host_links);
     }
 }
 
@@ -209,7 +226,7 @@ mod tests {
             Some("7.5")
         );
         // A times-only space has no measurement: its programs come from its samples.
-        let facts = LaunchFacts::read(&dir, &[], ["q"]).unwrap();
+        let facts = LaunchFacts::read(&dir, &[], [("q", "i")]).unwrap();
         assert_eq!(
             facts.compute_capability.get("q").map(String::as_str),
             Some("7.5")

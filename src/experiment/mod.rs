@@ -6,6 +6,7 @@ pub mod confusion;
 pub mod data;
 pub mod fidelity;
 pub mod grouping;
+pub mod host_links;
 pub mod launch;
 mod lopo;
 pub mod method;

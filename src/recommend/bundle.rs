@@ -30,6 +30,11 @@ pub const VERSION: u32 = 2;
 #[derive(Debug, Serialize, Deserialize)]
 pub struct OptimizationModel {
     pub name: String,
+    /// The host link its samples were all measured on, for an optimization the catalogue
+    /// says depends on it (`catalogue::Entry::per_host_link`): the advisor then has one
+    /// model per link, and `suggest` answers with the profile's own. `None` for the others.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_link: Option<crate::dataset::host_link::HostLink>,
     pub samples: usize,
     pub positive_rate: f64,
     pub mean_speedup: f64,
@@ -82,6 +87,16 @@ pub struct OptimizationModel {
     /// any (`validation::rule_basis`). `None` in advisors trained before it existed: then all.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<RuleBasis>,
+}
+
+impl OptimizationModel {
+    /// Its name for a reader, with the host link where it has one: "UM_MANAGED (PCIe host)".
+    pub fn label(&self) -> String {
+        match self.host_link {
+            Some(l) => format!("{} ({} host)", self.name, l.label()),
+            None => self.name.clone(),
+        }
+    }
 }
 
 /// The training samples the majority rule answers from, summed up.

@@ -16,6 +16,11 @@ pub struct Entry {
     /// A generic entry covers a family of tuning-space switches (READ_ONLY, TILE_SIZE_X, ...).
     #[serde(default)]
     pub generic: bool,
+    /// What it does depends on how the GPU is attached to its host (dataset::host_link):
+    /// `advise train` fits it once per link its training data has, and a profile gets the
+    /// answer of its own link.
+    #[serde(default)]
+    pub per_host_link: bool,
     pub summary: String,
     pub what: String,
     pub signals: Vec<String>,

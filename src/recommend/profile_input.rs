@@ -120,13 +120,18 @@ pub fn profile_features(
         .filter(|((_, v), k)| **k && v.is_nan())
         .map(|((f, _), _)| f.clone())
         .collect();
+    // Models of another host link than the profile's, where the profile's has its own, do
+    // not answer whatever the counters (recommend::host_choice): not listed.
+    let link = crate::dataset::host_link::HostLink::of_rows(rows);
     let left_out: Vec<String> = advisor
         .optimizations
         .iter()
         .filter(|m| {
-            coverage(m, &x) < MIN_COVERAGE && super::step_model::applies(m, levels).is_none()
+            coverage(m, &x) < MIN_COVERAGE
+                && super::step_model::applies(m, levels).is_none()
+                && super::host_choice::choose(advisor, m, link).is_some()
         })
-        .map(|m| m.name.clone())
+        .map(|m| m.label())
         .collect();
     let summary = ProfileSummary {
         kernels,
@@ -140,7 +145,12 @@ pub fn profile_features(
     };
     // Some models may have learned from fewer counters (section values of Nsight Compute's
     // details pages): the profile is refused only when no model has enough of its own.
-    if summary.left_out.len() == advisor.optimizations.len() {
+    let answering = advisor
+        .optimizations
+        .iter()
+        .filter(|m| super::host_choice::choose(advisor, m, link).is_some())
+        .count();
+    if summary.left_out.len() == answering {
         // Where the kernels differ in block size, one kernel alone has a level the block-size
         // step model can judge without counters.
         let sizes = super::step_model::profile_block_sizes(rows);

@@ -12,6 +12,8 @@ use crate::experiment::step_features::StepValues;
 pub struct ProfileLaunch {
     pub compute_capability: Option<String>,
     pub registers: Option<f64>,
+    /// How the GPU is attached to its host, where the profile's device attributes show it.
+    pub host_link: Option<crate::dataset::host_link::HostLink>,
 }
 
 impl ProfileLaunch {
@@ -46,6 +48,7 @@ impl ProfileLaunch {
             registers: one(facts.registers.len())
                 .then(|| facts.registers.into_values().next())
                 .flatten(),
+            host_link: crate::dataset::host_link::HostLink::of_rows(rows),
         }
     }
 
@@ -102,11 +105,13 @@ mod tests {
         let unknown = ProfileLaunch {
             compute_capability: Some("13.0".into()),
             registers: Some(32.0),
+            host_link: None,
         };
         assert!(unknown.missing().unwrap().contains("13.0"));
         let no_regs = ProfileLaunch {
             compute_capability: Some("7.5".into()),
             registers: None,
+            host_link: None,
         };
         assert!(no_regs.missing().unwrap().contains("--kernel"));
         assert_eq!(no_gpu.step("BLOCK_SIZE", 64.0, 2.0).occupancy, None);
@@ -122,6 +127,7 @@ mod tests {
         let h100 = ProfileLaunch {
             compute_capability: Some("9.0".into()),
             registers: Some(168.0),
+            host_link: None,
         };
         let why = h100.cannot_step("BLOCK_SIZE up", 384.0, 2.0).unwrap();
         assert!(

@@ -102,6 +102,9 @@ pub fn suggest(
         if applied.iter().any(|a| is_applied(&m.name, a)) {
             continue;
         }
+        let Some(host) = super::host_choice::choose(advisor, m, launch.host_link) else {
+            continue;
+        };
         let coverage = coverage(m, x);
         // The step model needs no counter: it advises where the counter model cannot.
         // Where the doubled level would not launch, the step model judges halving it: the
@@ -240,7 +243,11 @@ pub fn suggest(
         // Nor where the profile shows the problem the optimization removes and its training
         // data never did.
         let unseen = super::profile_checks::unseen_problem(advisor, m, x);
-        let verdict = verdict(p, confidence, coin_toss.is_some() || unseen.is_some());
+        let verdict = verdict(
+            p,
+            confidence,
+            coin_toss.is_some() || unseen.is_some() || host.no_evidence(),
+        );
         // Counters the counter model could not use are no evidence.
         let mut deciding = Vec::new();
         if counters_usable {
@@ -332,6 +339,9 @@ pub fn suggest(
         if let Some(u) = &unseen {
             reason.push_str(&format!("; uncertain: {u}"));
         }
+        if let Some(h) = host.reason() {
+            reason.push_str(&h);
+        }
         if m.simulated_only {
             reason.push_str(&format!(
                 "; learned only from SIMULATED data ({} on GPGPU-Sim): no GPU measurement backs it",
@@ -379,6 +389,7 @@ pub fn suggest(
             raw_score: raw,
             coverage,
             simulated_only: m.simulated_only,
+            host_link: host.learned(),
             follows_rule: rule,
             deciding_counters: deciding,
             step: step.map(|s| StepUse {

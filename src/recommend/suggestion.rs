@@ -38,6 +38,10 @@ pub struct Suggestion {
     pub coverage: f64,
     /// The model learned only from simulated data.
     pub simulated_only: bool,
+    /// For an optimization whose effect depends on how the GPU is attached to its host: the
+    /// link of the measurements it learned from (recommend::suggest::host_choice).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_link: Option<crate::dataset::host_link::HostLink>,
     /// The majority rule answered, not the model (`OptimizationModel::follows_rule`): the
     /// predicted speedup is the training samples' median, the second opinion the model's.
     pub follows_rule: bool,

@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use crate::dataset::host_link::HostLink;
 use crate::dataset::import::fnv1a;
 use crate::error::{Error, Result};
 use crate::experiment::data::SamplePool;
@@ -102,9 +103,12 @@ pub fn train_reporting(
     // Leave-one-program-out points, each with its optimization's accuracy across programs.
     let mut across_points: Vec<(Point, f64)> = Vec::new();
     let total = groups.len();
-    for (done, (name, idx)) in groups.into_iter().enumerate() {
-        progress(done, total, &name);
-        if let Some(trained) = cx.optimization(name, idx)? {
+    for (done, ((name, link), idx)) in groups.into_iter().enumerate() {
+        match link {
+            Some(l) => progress(done, total, &format!("{name} ({} host)", l.label())),
+            None => progress(done, total, &name),
+        }
+        if let Some(trained) = cx.optimization(name, link, idx)? {
             optimizations.push(trained.model);
             points.extend(trained.points);
             across_points.extend(trained.across_points);
@@ -141,12 +145,16 @@ pub fn train_reporting(
 }
 
 /// The samples of each optimization family the catalogue explains (a program's private
-/// switches, in no family or one the catalogue lacks, are left out).
-fn explained_families(pool: &SamplePool) -> Result<BTreeMap<String, Vec<usize>>> {
-    let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-    // Whether the catalogue explains each family, looked up once per family (each lookup
-    // reads the catalogue).
-    let mut explained: BTreeMap<&str, bool> = BTreeMap::new();
+/// switches, in no family or one the catalogue lacks, are left out); a family whose effect
+/// depends on the host link (`catalogue::Entry::per_host_link`) once per link its samples
+/// were measured on (`None`: samples whose dataset does not say).
+type Groups = BTreeMap<(String, Option<HostLink>), Vec<usize>>;
+
+fn explained_families(pool: &SamplePool) -> Result<Groups> {
+    let mut groups: Groups = BTreeMap::new();
+    // Whether the catalogue explains each family and whether per host link, looked up once
+    // per family (each lookup reads the catalogue).
+    let mut explained: BTreeMap<&str, Option<bool>> = BTreeMap::new();
     for (i, s) in pool.samples.iter().enumerate() {
         let Some(name) = pool.family(&s.switch) else {
             continue;
@@ -154,13 +162,14 @@ fn explained_families(pool: &SamplePool) -> Result<BTreeMap<String, Vec<usize>>>
         let known = match explained.get(name) {
             Some(&k) => k,
             None => {
-                let k = crate::recommend::catalogue::lookup(name)?.is_some();
+                let k = crate::recommend::catalogue::lookup(name)?.map(|e| e.per_host_link);
                 explained.insert(name, k);
                 k
             }
         };
-        if known {
-            groups.entry(name.to_string()).or_default().push(i);
+        if let Some(per_host) = known {
+            let link = per_host.then(|| pool.launch.host_links.of(s)).flatten();
+            groups.entry((name.to_string(), link)).or_default().push(i);
         }
     }
     Ok(groups)
@@ -192,9 +201,14 @@ struct Trained {
 }
 
 impl Context<'_> {
-    /// Fits and validates one optimization on its samples `idx`; `None` where fewer than two
-    /// per fold have counters.
-    fn optimization(&self, name: String, mut idx: Vec<usize>) -> Result<Option<Trained>> {
+    /// Fits and validates one optimization on its samples `idx` (all measured on `host_link`
+    /// where that is given); `None` where fewer than two per fold have counters.
+    fn optimization(
+        &self,
+        name: String,
+        host_link: Option<HostLink>,
+        mut idx: Vec<usize>,
+    ) -> Result<Option<Trained>> {
         let (pool, settings, cols) = (self.pool, self.settings, &self.cols);
         // The step model has two features: it learns from every sample, those of times-only
         // datasets (no counter) included; the counter models from samples with counters.
@@ -312,6 +326,7 @@ impl Context<'_> {
         let rule = RuleBasis::of(&y, &measured);
         let model = OptimizationModel {
             name,
+            host_link,
             samples: idx.len(),
             positive_rate: y.iter().filter(|&&v| v > 1.0).count() as f64 / y.len() as f64,
             mean_speedup: y.iter().sum::<f64>() / y.len() as f64,

@@ -302,7 +302,7 @@ pub fn document(
     for m in &advisor.optimizations {
         if let Some(v) = &m.validation {
             t.push([
-                m.name.clone(),
+                m.label(),
                 format!(
                     "{:.1}% [{:.1}, {:.1}]",
                     100.0 * v.accuracy,

@@ -37,7 +37,7 @@ pub fn training(advisor: &Advisor) -> String {
         };
         let cell = |f: &dyn Fn(&Validation) -> String| v.map(f).unwrap_or_else(|| "-".into());
         t.push([
-            m.name.clone(),
+            m.label(),
             format!(
                 "{}{}",
                 m.programs.join("+"),
@@ -161,7 +161,7 @@ pub fn training(advisor: &Advisor) -> String {
                     "{} step model, left one program out with the choice between the model and \
                      the majority rule and each verdict made on the other programs{kind}: right \
                      {:.1}% of {} held-out steps.{}\n",
-                    m.name,
+                    m.label(),
                     100.0 * n.right as f64 / n.all.max(1) as f64,
                     n.all,
                     acting_on_verdicts(n)

@@ -194,14 +194,27 @@ fn a_level_given_by_the_user_brings_its_step_model() {
         .stderr(predicate::str::contains("positive number"));
 }
 
-/// The AWS page has too few of any counter model's counters, but shows its block size: only
-/// the block-size step model, which needs no counter, advises on it. A profile with neither
+/// The AWS page has too few of the counters of any model but unified memory's on PCIe hosts
+/// (learned from pages like it, XPlacer's on AWS), and shows its block size: the block-size
+/// step model, which needs no counter, advises on it too. A details page does not show how
+/// the GPU is attached, so the PCIe models answer, and say why. A profile with neither
 /// (nvprof's metrics of a Kepler stencil) is refused with the command that collects them.
 #[test]
-fn a_page_without_enough_counters_gets_only_the_step_model() {
+fn a_page_without_enough_counters_gets_only_the_step_model_and_the_pages_own_kind() {
     let (v, names) = suggestions(AWS);
-    assert_eq!(names, ["BLOCK_SIZE"]);
+    assert_eq!(names[0], "BLOCK_SIZE");
     assert_eq!(v["suggestions"][0]["step"]["level"], 512.0);
+    for s in &v["suggestions"].as_array().unwrap()[1..] {
+        assert!(
+            s["optimization"].as_str().unwrap().starts_with("UM_"),
+            "{s}"
+        );
+        assert_eq!(s["host_link"], "pcie", "{s}");
+        assert!(s["reason"]
+            .as_str()
+            .unwrap()
+            .contains("taken to be on PCIe"));
+    }
     suggest(NVPROF, false).failure().stderr(
         predicate::str::contains("too many to advise on")
             .and(predicate::str::contains("ncu --csv --page raw --metrics")),
@@ -228,7 +241,12 @@ fn the_launch_columns_bring_the_block_step_and_a_block_that_cannot_double_is_hal
     assert_eq!(block["follows_rule"], true, "{block}");
 
     let (v, names) = suggestions(B200);
-    assert_eq!(names, ["BLOCK_SIZE"]);
+    assert!(
+        names
+            .iter()
+            .all(|n| n == "BLOCK_SIZE" || n.starts_with("UM_")),
+        "{names:?}"
+    );
     let block = block_suggestion(&v);
     assert_eq!(block["step"]["level"], 384.0);
     assert_eq!(block["step"]["to"], 192.0);
@@ -295,7 +313,8 @@ fn the_launch_columns_bring_the_block_step_and_a_block_that_cannot_double_is_hal
             "--ncu-csv",
             B200,
             "--applied",
-            "BLOCK_SIZE",
+            "BLOCK_SIZE,UM_MANAGED,UM_READ_MOSTLY,UM_PREFERRED_GPU,UM_ACCESSED_BY_GPU,\
+             UM_PREFERRED_CPU,UM_ACCESSED_BY_CPU",
             "--report-dir",
             report,
         ],
@@ -338,12 +357,25 @@ fn a_refused_page_of_several_block_sizes_points_to_one_kernel() {
 /// A counter the profile lacks, where the shipped M5P tree tests it, is shown as missing with
 /// the training mean the tree compared in its place (Weka's ReplaceMissingValues), on the
 /// side of the threshold that mean lies, never as "NaN" (the GPGPU-Sim log of NB, simulated,
-/// has no achieved occupancy and no SM-active share).
+/// has no achieved occupancy and no SM-active share; the RTX 5090's details page has no
+/// registers per thread, which the unified-memory trees of PCIe hosts test).
 #[test]
 fn a_missing_counter_in_a_tree_rule_is_named_missing_with_the_value_the_tree_used() {
     const SIM_LOG: &str = "tests/fixtures/gpgpusim/gpgpusim_SM7_QV100x2_NB_000000_512.log.gz";
+    let mut missing = 0;
+    for input in [["--profile", SIM_LOG], ["--ncu-csv", RTX5090]] {
+        missing += missing_counters_named(&input);
+    }
+    assert!(
+        missing > 0,
+        "the fixtures no longer exercise a missing counter"
+    );
+}
+
+/// Checks every missing deciding counter of the suggestions for `input`; how many there were.
+fn missing_counters_named(input: &[&str]) -> usize {
     let run = |json: bool| {
-        let out = suggest_from(&["--profile", SIM_LOG], json).success();
+        let out = suggest_from(input, json).success();
         String::from_utf8(out.get_output().stdout.clone()).unwrap()
     };
     let text = run(false);
@@ -371,10 +403,7 @@ fn a_missing_counter_in_a_tree_rule_is_named_missing_with_the_value_the_tree_use
             );
         }
     }
-    assert!(
-        missing > 0,
-        "the fixture no longer exercises a missing counter"
-    );
+    missing
 }
 
 /// A real H200 profile of a matrix multiply (datasets/verify-20261126, measured): far from
@@ -647,4 +676,43 @@ fn padding_is_uncertain_where_the_profile_shows_bank_conflicts_its_data_never_ha
     assert!(!padded["reason"].as_str().unwrap().contains("wavefronts"));
 
     assert!(known_values("PADDING", "portable__bank_conflicts_per_shared").is_empty());
+}
+
+/// Unified memory's policies are answered by the models learned on the profile's own host
+/// link: the H200 of datasets/verify-h200-20261127 is PCIe-attached (its Nsight Compute
+/// profile has `c2clink__present` 0 and no host page-table access), so XPlacer's AWS V100
+/// measurements answer, not Lassen's coherent NVLink ones; the shipped advisor has both.
+#[test]
+fn unified_memory_is_answered_by_the_profiles_host_link() {
+    let advisor = shipped_advisor();
+    for link in ["pcie", "coherent"] {
+        assert!(
+            advisor
+                .optimizations
+                .iter()
+                .any(|m| m.name == "UM_MANAGED"
+                    && serde_json::to_value(m.host_link).unwrap() == link),
+            "no UM_MANAGED model learned on a {link} host"
+        );
+    }
+    let (v, names) = suggestions_from(&[
+        "--profile",
+        "datasets/verify-h200-20261127/profiles/matMul-Gm/ncu.csv",
+    ]);
+    assert_eq!(names.iter().filter(|n| *n == "UM_MANAGED").count(), 1);
+    for s in v["suggestions"].as_array().unwrap() {
+        let name = s["optimization"].as_str().unwrap();
+        if name.starts_with("UM_") {
+            assert_eq!(s["host_link"], "pcie", "{s}");
+            let reason = s["reason"].as_str().unwrap();
+            assert!(
+                reason.contains(
+                    "learned from measurements on a PCIe-attached GPU, as the profile shows"
+                ),
+                "{reason}"
+            );
+        } else {
+            assert!(s.get("host_link").is_none(), "{s}");
+        }
+    }
 }

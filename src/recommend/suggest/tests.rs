@@ -28,6 +28,7 @@ fn s(name: &str, verdict: &'static str, p: f64, c: f64, extrapolation: bool) -> 
         raw_score: 0.0,
         coverage: 1.0,
         simulated_only: false,
+        host_link: None,
         follows_rule: false,
         deciding_counters: Vec::new(),
         step: None,

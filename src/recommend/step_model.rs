@@ -74,6 +74,26 @@ pub fn occupancy_unchanged(log2_change: f64) -> bool {
     log2_change.abs() < 1e-9
 }
 
+/// What a step does to theoretical occupancy, by which a model that learned occupancy is
+/// judged apart (`StepModel::validation_for`) and validated apart (`fit`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum StepKind {
+    /// No GPU or register count: occupancy unknown.
+    Unknown,
+    Same,
+    Changes,
+}
+
+impl StepKind {
+    fn of(step: &StepValues) -> Self {
+        match step.occupancy {
+            None => StepKind::Unknown,
+            Some(o) if occupancy_unchanged(o) => StepKind::Same,
+            Some(_) => StepKind::Changes,
+        }
+    }
+}
+
 /// The family of an optimization's name, which is its family and a direction ("BLOCK_SIZE
 /// up" -> "BLOCK_SIZE"; a name without a direction is its own family).
 pub fn family_of(name: &str) -> &str {
@@ -159,15 +179,15 @@ pub(super) fn fit(
     // Again without the occupancy columns, where any sample has them; and judged apart on the
     // steps whose occupancy stays and those whose occupancy moves.
     let learned_occupancy = known.iter().any(|(_, s)| s.occupancy.is_some());
-    // Each step's kind as a suggestion judges it: 0 occupancy unchanged (or not learned), 1
-    // changed, none where the model learned occupancy and this step has none.
+    // Each step's kind as a suggestion judges it (StepKind, as `validation_for`): 0 occupancy
+    // unchanged, 1 changed, none unknown; all 0 where the model did not learn occupancy.
     let kinds: Vec<Option<u8>> = known
         .iter()
-        .map(|(_, s)| match (learned_occupancy, s.occupancy) {
-            (false, _) => Some(0),
-            (true, Some(o)) if occupancy_unchanged(o) => Some(0),
-            (true, Some(_)) => Some(1),
-            (true, None) => None,
+        .map(|(_, s)| match StepKind::of(s) {
+            _ if !learned_occupancy => Some(0),
+            StepKind::Same => Some(0),
+            StepKind::Changes => Some(1),
+            StepKind::Unknown => None,
         })
         .collect();
     let of_kind = |c: u8| -> Vec<bool> { kinds.iter().map(|&k| k == Some(c)).collect() };
@@ -254,13 +274,13 @@ impl StepModel {
 
     /// The validation of `step`'s kind, where the model has one, and its words.
     fn of_kind(&self, step: &StepValues) -> Option<(&Validation, &'static str)> {
-        match step.occupancy {
-            None => self.across_programs_unknown_gpu.as_ref().map(|v| (v, "")),
-            Some(o) if occupancy_unchanged(o) => self
+        match StepKind::of(step) {
+            StepKind::Unknown => self.across_programs_unknown_gpu.as_ref().map(|v| (v, "")),
+            StepKind::Same => self
                 .across_programs_same_occupancy
                 .as_ref()
                 .map(|v| (v, " on steps that left occupancy unchanged,")),
-            Some(_) => self
+            StepKind::Changes => self
                 .across_programs_occupancy_changes
                 .as_ref()
                 .map(|v| (v, " on steps that changed occupancy,")),

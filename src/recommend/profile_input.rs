@@ -46,6 +46,13 @@ pub struct ProfileSummary {
     /// which knows the file's format.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub simulated: bool,
+    /// How the GPU is attached to its host, where the profile's device attributes show it
+    /// (dataset::host_link), and whether the advisor answers some optimization per host link
+    /// (then `host_link_text` says which link answered).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_link: Option<crate::dataset::host_link::HostLink>,
+    #[serde(skip)]
+    pub per_host_link: bool,
 }
 
 /// An optimization left out of the suggestions, and why.
@@ -142,6 +149,8 @@ pub fn profile_features(
         levels: levels.clone(),
         not_suggested: Vec::new(),
         simulated: false,
+        host_link: link,
+        per_host_link: advisor.optimizations.iter().any(|m| m.host_link.is_some()),
     };
     // Some models may have learned from fewer counters (section values of Nsight Compute's
     // details pages): the profile is refused only when no model has enough of its own.
@@ -189,6 +198,25 @@ pub fn profile_features(
 }
 
 impl ProfileSummary {
+    /// "Host link: PCIe, from the profile's device attributes; ..." where the advisor answers
+    /// some optimization per host link (recommend::host_choice).
+    pub fn host_link_text(&self) -> Option<String> {
+        if !self.per_host_link {
+            return None;
+        }
+        Some(match self.host_link {
+            Some(l) => format!(
+                "Host link: {}, from the profile's device attributes; unified-memory advice \
+                 comes from measurements on {}",
+                l.label(),
+                l.describe()
+            ),
+            None => "Host link: not shown by the profile (a details page or an older Nsight \
+                     Compute); unified-memory advice takes the GPU to be on PCIe"
+                .to_string(),
+        })
+    }
+
     /// "BLOCK_SIZE 256 threads per block, ..." where the profile or the user gave levels.
     pub fn levels_text(&self) -> Option<String> {
         (!self.levels.is_empty()).then(|| {

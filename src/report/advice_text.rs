@@ -64,6 +64,9 @@ pub fn suggestions(
             "Where the code stands: {levels} (one doubling is what the step models predict).\n"
         ));
     }
+    if let Some(link) = summary.host_link_text() {
+        text.push_str(&format!("{link}.\n"));
+    }
     if !summary.left_out.is_empty() {
         text.push_str(&format!(
             "Not advised on (the profile has under half the counters their models learned from): {}.\n",

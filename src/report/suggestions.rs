@@ -273,8 +273,12 @@ pub fn document(
     } else {
         String::new()
     };
+    let host = summary
+        .host_link_text()
+        .map(|h| format!(" {h}."))
+        .unwrap_or_default();
     d.push(Block::Paragraph(Text(vec![Inline::Plain(format!(
-        "Kernels: {}. {} of the advisor's {} counters were present.{levels}{left_out}{simulated}",
+        "Kernels: {}. {} of the advisor's {} counters were present.{levels}{host}{left_out}{simulated}",
         summary.kernels.join(", "),
         summary.features_present,
         summary.features_expected

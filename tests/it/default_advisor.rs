@@ -202,6 +202,12 @@ fn a_level_given_by_the_user_brings_its_step_model() {
 #[test]
 fn a_page_without_enough_counters_gets_only_the_step_model_and_the_pages_own_kind() {
     let (v, names) = suggestions(AWS);
+    assert!(v["profile"].get("host_link").is_none(), "{v}");
+    suggest(AWS, false)
+        .success()
+        .stdout(predicate::str::contains(
+            "Host link: not shown by the profile",
+        ));
     assert_eq!(names[0], "BLOCK_SIZE");
     assert_eq!(v["suggestions"][0]["step"]["level"], 512.0);
     for s in &v["suggestions"].as_array().unwrap()[1..] {
@@ -695,10 +701,14 @@ fn unified_memory_is_answered_by_the_profiles_host_link() {
             "no UM_MANAGED model learned on a {link} host"
         );
     }
-    let (v, names) = suggestions_from(&[
-        "--profile",
-        "datasets/verify-h200-20261127/profiles/matMul-Gm/ncu.csv",
-    ]);
+    const H200: &str = "datasets/verify-h200-20261127/profiles/matMul-Gm/ncu.csv";
+    let (v, names) = suggestions_from(&["--profile", H200]);
+    assert_eq!(v["profile"]["host_link"], "pcie");
+    suggest_from(&["--profile", H200], false)
+        .success()
+        .stdout(predicate::str::contains(
+            "Host link: PCIe, from the profile's device attributes",
+        ));
     assert_eq!(names.iter().filter(|n| *n == "UM_MANAGED").count(), 1);
     for s in v["suggestions"].as_array().unwrap() {
         let name = s["optimization"].as_str().unwrap();

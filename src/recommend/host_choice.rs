@@ -23,7 +23,8 @@ pub(crate) enum HostUse {
 }
 
 /// How `m` answers a profile on `profile_link`; `None` where another model of the same
-/// optimization was learned on the profile's link and answers instead.
+/// optimization was learned on the profile's link and answers instead (so too for a model of
+/// samples whose link no dataset said, beside models of known links).
 pub(crate) fn choose(
     advisor: &Advisor,
     m: &OptimizationModel,
@@ -44,11 +45,11 @@ fn decide(
     profile_link: Option<HostLink>,
     has_model_for: impl Fn(HostLink) -> bool,
 ) -> Option<HostUse> {
-    let Some(learned) = learned else {
-        return Some(HostUse::Any);
-    };
     let assumed = profile_link.is_none();
     let want = profile_link.unwrap_or(HostLink::Pcie);
+    let Some(learned) = learned else {
+        return (!has_model_for(want)).then_some(HostUse::Any);
+    };
     if learned == want {
         return Some(HostUse::Own {
             link: learned,
@@ -120,7 +121,13 @@ mod tests {
     fn the_profiles_own_link_answers_and_another_is_no_evidence() {
         let both = |_: HostLink| true;
         // Not per host: always.
-        assert_eq!(decide(None, Some(Pcie), both), Some(HostUse::Any));
+        assert_eq!(decide(None, Some(Pcie), |_| false), Some(HostUse::Any));
+        // Samples of no known link beside a model of the profile's link: that one answers.
+        assert_eq!(decide(None, Some(Pcie), both), None);
+        assert_eq!(
+            decide(None, Some(Coherent), |l| l == Pcie),
+            Some(HostUse::Any)
+        );
         // Both models exist: the profile's answers, the other is left out.
         assert_eq!(
             decide(Some(Pcie), Some(Pcie), both),

@@ -710,6 +710,22 @@ fn unified_memory_is_answered_by_the_profiles_host_link() {
             "Host link: PCIe, from the profile's device attributes",
         ));
     assert_eq!(names.iter().filter(|n| *n == "UM_MANAGED").count(), 1);
+    // Its rule's median (0.99x, "no clear effect") hides a large share that slowed down; the
+    // reason shows the split of XPlacer's AWS pairs.
+    let managed = v["suggestions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["optimization"] == "UM_MANAGED")
+        .unwrap();
+    assert_eq!(managed["verdict"], "no clear effect", "{managed}");
+    assert!(
+        managed["reason"]
+            .as_str()
+            .unwrap()
+            .contains("4% faster by more than 2%, 53% within 2%, 43% slower by more than 2%"),
+        "{managed}"
+    );
     for s in v["suggestions"].as_array().unwrap() {
         let name = s["optimization"].as_str().unwrap();
         if name.starts_with("UM_") {

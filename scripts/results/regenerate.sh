@@ -50,6 +50,8 @@ step "default advisor"
     --dataset datasets/xplacer-bfs-v100 --dataset datasets/xplacer-cfd-v100 \
     --dataset datasets/xplacer-gaussian-v100 --dataset datasets/xplacer-hotspot-v100 \
     -o models/default.advisor.json.gz > "$R/train.txt"
+# The rules across programs, one held-out program at a time (train.txt pools them).
+python3 scripts/results/rule-by-program.py models/default.advisor.json.gz > "$R/rule-by-program.txt"
 step "demo"
 "$A" -q demo --json --summary | $F experiment > "$R/demo.json"
 step "transfer"

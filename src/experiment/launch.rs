@@ -54,7 +54,8 @@ impl LaunchFacts {
             let file: DeviceFile = serde_json::from_str(&text).map_err(|e| Error::Format {
                 path: path.clone(),
                 message: format!(
-                    "{e} (expected {{\"device\": NAME, \"compute_capability\": \"7.5\"}})"
+                    "{e} (expected {{\"device\": NAME, \"compute_capability\": \"7.5\"}}, \
+                     optionally with \"host_link\": \"pcie\" or \"coherent\")"
                 ),
             })?;
             for (p, _) in &runs {
@@ -239,6 +240,43 @@ mod tests {
         assert_eq!(
             facts.compute_capability.get("p").map(String::as_str),
             Some("9.0")
+        );
+        // The host link: the file's where the measurements show none, theirs where they do.
+        std::fs::write(
+            dir.join(DEVICE_FILE),
+            r#"{"device": "V100", "compute_capability": "7.0", "host_link": "coherent"}"#,
+        )
+        .unwrap();
+        let key = |p: &str| crate::dataset::samples::SpeedupSample {
+            switch: "s".into(),
+            key: RunKey {
+                program: p.into(),
+                input: "i".into(),
+                run: 1,
+                variant: String::new(),
+            },
+            partner: String::new(),
+            features: vec![],
+            speedup: 1.0,
+            speedup_range: None,
+            campaign: String::new(),
+        };
+        let facts = LaunchFacts::read(&dir, &rows, []).unwrap();
+        assert_eq!(facts.host_links.of(&key("p")), Some(HostLink::Coherent));
+        let mut pcie = rows.clone();
+        pcie.push(row("a", "c2clink__present", 0.0));
+        let facts = LaunchFacts::read(&dir, &pcie, []).unwrap();
+        assert_eq!(facts.host_links.of(&key("p")), Some(HostLink::Pcie));
+        // A link the file may not name is refused with the file's name and what it may hold.
+        std::fs::write(
+            dir.join(DEVICE_FILE),
+            r#"{"device": "V100", "compute_capability": "7.0", "host_link": "nvlink"}"#,
+        )
+        .unwrap();
+        let err = LaunchFacts::read(&dir, &rows, []).unwrap_err().to_string();
+        assert!(
+            err.contains(DEVICE_FILE) && err.contains(r#""host_link": "pcie" or "coherent""#),
+            "{err}"
         );
         std::fs::write(dir.join(DEVICE_FILE), "{").unwrap();
         let err = LaunchFacts::read(&dir, &rows, []).unwrap_err().to_string();

@@ -117,18 +117,23 @@ fn a_details_page_gets_the_models_it_has_counters_for() {
     );
 }
 
-/// `--level` says where the code stands where the profile cannot show it, and overrides what
-/// it shows; a family without levels, or a value that is not a positive number, is refused.
-/// The BLOCK_SIZE suggestion of `advise suggest --json`'s output.
-fn block_suggestion(v: &serde_json::Value) -> &serde_json::Value {
+/// The suggestion of `name` in `advise suggest --json`'s output.
+fn suggestion_named<'a>(v: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
     v["suggestions"]
         .as_array()
         .unwrap()
         .iter()
-        .find(|s| s["optimization"] == "BLOCK_SIZE")
-        .expect("BLOCK_SIZE advised from its step model")
+        .find(|s| s["optimization"] == name)
+        .unwrap_or_else(|| panic!("{name} suggested: {v}"))
 }
 
+/// The BLOCK_SIZE suggestion (advised from its step model).
+fn block_suggestion(v: &serde_json::Value) -> &serde_json::Value {
+    suggestion_named(v, "BLOCK_SIZE")
+}
+
+/// `--level` says where the code stands where the profile cannot show it, and overrides what
+/// it shows; a family without levels, or a value that is not a positive number, is refused.
 #[test]
 fn a_level_given_by_the_user_brings_its_step_model() {
     let run = |level: &str| {
@@ -661,13 +666,7 @@ fn padding_is_uncertain_where_the_profile_shows_bank_conflicts_its_data_never_ha
     let padding = |program: &str| {
         let profile = format!("datasets/verify-h200-20261127/profiles/{program}/ncu.csv");
         let (v, _) = suggestions_from(&["--profile", &profile]);
-        v["suggestions"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|s| s["optimization"] == "PADDING")
-            .cloned()
-            .expect("PADDING suggested for a shared-memory transpose")
+        suggestion_named(&v, "PADDING").clone()
     };
     let conflicted = padding("transpose-Sm");
     assert_eq!(conflicted["verdict"], "uncertain", "{conflicted}");
@@ -712,12 +711,7 @@ fn unified_memory_is_answered_by_the_profiles_host_link() {
     assert_eq!(names.iter().filter(|n| *n == "UM_MANAGED").count(), 1);
     // Its rule's median (0.99x, "no clear effect") hides a large share that slowed down; the
     // reason shows the split of XPlacer's AWS pairs.
-    let managed = v["suggestions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["optimization"] == "UM_MANAGED")
-        .unwrap();
+    let managed = suggestion_named(&v, "UM_MANAGED");
     assert_eq!(managed["verdict"], "no clear effect", "{managed}");
     assert!(
         managed["reason"]

@@ -83,6 +83,14 @@ pub fn training(advisor: &Advisor) -> String {
          measured, else in the grouped validation; elsewhere the rule, whose accuracy then \
          caps the confidence.\n",
     );
+    if advisor.optimizations.iter().any(|m| m.host_link.is_some()) {
+        text.push_str(
+            "(PCIe host), (coherent host): an optimization whose effect depends on how the GPU \
+             is attached to its host (unified memory) is learned once per host link its data \
+             has; a profile gets the answer of its own link, which Nsight Compute's device \
+             attributes show (PCIe where they do not).\n",
+        );
+    }
     text.push_str(&across_summary(advisor));
     let stepped: Vec<_> = advisor
         .optimizations

@@ -32,39 +32,23 @@ pub(super) fn nested_choice(
     let program = |k: usize| pool.samples[idx[k]].key.program.as_str();
     let mut out = NestedChoice::default();
     for held in programs_of(pool, idx) {
-        let Others {
-            rest,
-            rest_idx,
-            xs,
-            ys,
-        } = Others::of(idx, x, y, |k| program(k) != held);
+        let others = Others::of(idx, x, y, |k| program(k) != held);
         // Leave one program out over the others; with one other left, its grouped folds.
-        let inner = match across(
-            pool,
-            &rest_idx,
-            features,
-            &xs,
-            &ys,
-            primary,
-            secondary,
-            seed,
-            &[],
-            None,
-        )? {
+        let inner = match others.across(pool, features, (primary, secondary), seed, None)? {
             Some(o) => Some(o),
             None => {
-                let within: Vec<usize> = rest.iter().map(|&k| groups[k]).collect();
+                let within: Vec<usize> = others.rest.iter().map(|&k| groups[k]).collect();
                 super::validation::validate(
                     features,
-                    &xs,
-                    &ys,
+                    &others.xs,
+                    &others.ys,
                     &within,
                     primary,
                     secondary,
                     folds,
                     seed,
                     &[],
-                    &measured(pool, &rest_idx),
+                    &measured(pool, &others.rest_idx),
                 )?
             }
         };
@@ -98,31 +82,16 @@ pub(super) fn nested_verdicts_by_kind(
     let program = |k: usize| pool.samples[idx[k]].key.program.as_str();
     let programs = programs_of(pool, idx);
     let mut out = NestedChoice::default();
-    for &(kind, outer) in outers {
-        for &held in &programs {
-            let Others {
-                rest,
-                rest_idx,
-                xs,
-                ys,
-            } = Others::of(idx, x, y, |k| program(k) != held);
-            let inner = across(
-                pool,
-                &rest_idx,
-                features,
-                &xs,
-                &ys,
-                primary,
-                secondary,
-                seed,
-                &[],
-                Some(
-                    &rest
-                        .iter()
-                        .map(|&k| kinds[k] == Some(kind))
-                        .collect::<Vec<_>>(),
-                ),
-            )?;
+    // The other programs' rows are the same for every kind: split off once per program.
+    for &held in &programs {
+        let others = Others::of(idx, x, y, |k| program(k) != held);
+        for &(kind, outer) in outers {
+            let judged: Vec<bool> = others
+                .rest
+                .iter()
+                .map(|&k| kinds[k] == Some(kind))
+                .collect();
+            let inner = others.across(pool, features, (primary, secondary), seed, Some(&judged))?;
             out.count(inner.as_ref(), outer, y, |k| program(k) == held);
         }
     }
@@ -148,6 +117,30 @@ impl Others {
             ys: rest.iter().map(|&k| y[k]).collect(),
             rest,
         }
+    }
+
+    /// Leave one program out over these rows (`programs::across`), judged on the rows
+    /// `judge` marks (all without it).
+    fn across(
+        &self,
+        pool: &SamplePool,
+        features: &[String],
+        (primary, secondary): (Method, Method),
+        seed: u64,
+        judge: Option<&[bool]>,
+    ) -> Result<Option<Outcome>> {
+        across(
+            pool,
+            &self.rest_idx,
+            features,
+            &self.xs,
+            &self.ys,
+            primary,
+            secondary,
+            seed,
+            &[],
+            judge,
+        )
     }
 }
 

@@ -47,12 +47,9 @@ pub struct ProfileSummary {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub simulated: bool,
     /// How the GPU is attached to its host, where the profile's device attributes show it
-    /// (dataset::host_link), and whether the advisor answers some optimization per host link
-    /// (then `host_link_text` says which link answered).
+    /// (dataset::host_link; `host_link_text` says which link answered).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub host_link: Option<crate::dataset::host_link::HostLink>,
-    #[serde(skip)]
-    pub per_host_link: bool,
 }
 
 /// An optimization left out of the suggestions, and why.
@@ -128,15 +125,17 @@ pub fn profile_features(
         .map(|((f, _), _)| f.clone())
         .collect();
     // Models of another host link than the profile's, where the profile's has its own, do
-    // not answer whatever the counters (recommend::host_choice): not listed.
+    // not answer whatever the counters (recommend::host_choice): neither listed nor counted.
     let link = crate::dataset::host_link::HostLink::of_rows(rows);
-    let left_out: Vec<String> = advisor
+    let answering: Vec<&super::bundle::OptimizationModel> = advisor
         .optimizations
         .iter()
+        .filter(|m| super::host_choice::choose(advisor, m, link).is_some())
+        .collect();
+    let left_out: Vec<String> = answering
+        .iter()
         .filter(|m| {
-            coverage(m, &x) < MIN_COVERAGE
-                && super::step_model::applies(m, levels).is_none()
-                && super::host_choice::choose(advisor, m, link).is_some()
+            coverage(m, &x) < MIN_COVERAGE && super::step_model::applies(m, levels).is_none()
         })
         .map(|m| m.label())
         .collect();
@@ -150,16 +149,10 @@ pub fn profile_features(
         not_suggested: Vec::new(),
         simulated: false,
         host_link: link,
-        per_host_link: advisor.optimizations.iter().any(|m| m.host_link.is_some()),
     };
     // Some models may have learned from fewer counters (section values of Nsight Compute's
     // details pages): the profile is refused only when no model has enough of its own.
-    let answering = advisor
-        .optimizations
-        .iter()
-        .filter(|m| super::host_choice::choose(advisor, m, link).is_some())
-        .count();
-    if summary.left_out.len() == answering {
+    if summary.left_out.len() == answering.len() {
         // Where the kernels differ in block size, one kernel alone has a level the block-size
         // step model can judge without counters.
         let sizes = super::step_model::profile_block_sizes(rows);
@@ -198,10 +191,10 @@ pub fn profile_features(
 }
 
 impl ProfileSummary {
-    /// "Host link: PCIe, from the profile's device attributes; ..." where the advisor answers
+    /// "Host link: PCIe, from the profile's device attributes; ..." where `advisor` answers
     /// some optimization per host link (recommend::host_choice).
-    pub fn host_link_text(&self) -> Option<String> {
-        if !self.per_host_link {
+    pub fn host_link_text(&self, advisor: &super::bundle::Advisor) -> Option<String> {
+        if advisor.optimizations.iter().all(|m| m.host_link.is_none()) {
             return None;
         }
         Some(match self.host_link {

@@ -64,7 +64,7 @@ pub fn suggestions(
             "Where the code stands: {levels} (one doubling is what the step models predict).\n"
         ));
     }
-    if let Some(link) = summary.host_link_text() {
+    if let Some(link) = summary.host_link_text(advisor) {
         text.push_str(&format!("{link}.\n"));
     }
     if !summary.left_out.is_empty() {

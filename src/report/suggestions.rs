@@ -274,7 +274,7 @@ pub fn document(
         String::new()
     };
     let host = summary
-        .host_link_text()
+        .host_link_text(advisor)
         .map(|h| format!(" {h}."))
         .unwrap_or_default();
     d.push(Block::Paragraph(Text(vec![Inline::Plain(format!(

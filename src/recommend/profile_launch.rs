@@ -12,6 +12,9 @@ use crate::experiment::step_features::StepValues;
 pub struct ProfileLaunch {
     pub compute_capability: Option<String>,
     pub registers: Option<f64>,
+    /// Every distinct register count per thread the profile's launches report, ascending
+    /// (empty where it has none), so that a missing count can say why it is missing.
+    pub register_counts: Vec<f64>,
     /// How the GPU is attached to its host, where the profile's device attributes show it.
     pub host_link: Option<crate::dataset::host_link::HostLink>,
 }
@@ -28,9 +31,19 @@ impl ProfileLaunch {
                     "the occupancy calculator does not know compute capability {cc}"
                 ))
             }
+            (Some(_), None) if self.register_counts.len() > 1 => Some(format!(
+                "the profile's launches use {} different register counts per thread ({}); \
+                 --kernel REGEX selects one kernel",
+                self.register_counts.len(),
+                self.register_counts
+                    .iter()
+                    .map(|r| r.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
             (Some(_), None) => Some(
-                "the profile has no one register count per thread (its kernels differ, or it \
-                 lacks launch__registers_per_thread; --kernel selects one kernel)"
+                "the profile lacks launch__registers_per_thread (`ncu --metrics \
+                 launch__registers_per_thread,...` or `advise profile` records it)"
                     .into(),
             ),
             _ => None,
@@ -48,6 +61,7 @@ impl ProfileLaunch {
             registers: one(facts.registers.len())
                 .then(|| facts.registers.into_values().next())
                 .flatten(),
+            register_counts: register_counts(rows),
             host_link: crate::dataset::host_link::HostLink::of_rows(rows),
         }
     }
@@ -75,6 +89,23 @@ impl ProfileLaunch {
             self.registers,
         )
     }
+}
+
+/// The distinct positive register counts per thread among `rows` (by metric name or a details
+/// page's label), ascending.
+fn register_counts(rows: &[MeasurementRow]) -> Vec<f64> {
+    let mut counts: Vec<f64> = rows
+        .iter()
+        .filter(|r| r.value.is_finite() && r.value > 0.0)
+        .filter(|r| {
+            crate::profile::section_labels::metric_of(&r.metric).unwrap_or(&r.metric)
+                == "launch__registers_per_thread"
+        })
+        .map(|r| r.value)
+        .collect();
+    counts.sort_by(f64::total_cmp);
+    counts.dedup();
+    counts
 }
 
 #[cfg(test)]
@@ -105,15 +136,35 @@ mod tests {
         let unknown = ProfileLaunch {
             compute_capability: Some("13.0".into()),
             registers: Some(32.0),
+            register_counts: vec![32.0],
             host_link: None,
         };
         assert!(unknown.missing().unwrap().contains("13.0"));
         let no_regs = ProfileLaunch {
             compute_capability: Some("7.5".into()),
             registers: None,
+            register_counts: vec![],
             host_link: None,
         };
-        assert!(no_regs.missing().unwrap().contains("--kernel"));
+        assert!(no_regs
+            .missing()
+            .unwrap()
+            .contains("lacks launch__registers_per_thread"));
+        let two = [32.0, 40.0].map(|r| {
+            let mut row = MeasurementRow::for_test("launch__registers_per_thread", r);
+            row.kernel = format!("k{r}");
+            row
+        });
+        let major = MeasurementRow::for_test("device__attribute_compute_capability_major", 7.0);
+        let minor = MeasurementRow::for_test("device__attribute_compute_capability_minor", 5.0);
+        let differ = ProfileLaunch::of_rows(&[two[0].clone(), two[1].clone(), major, minor]);
+        assert_eq!(differ.register_counts, [32.0, 40.0]);
+        let why = differ.missing().unwrap();
+        assert!(
+            why.contains("2 different register counts per thread (32, 40)"),
+            "{why}"
+        );
+        assert!(why.contains("--kernel"), "{why}");
         assert_eq!(no_gpu.step("BLOCK_SIZE", 64.0, 2.0).occupancy, None);
     }
 
@@ -127,6 +178,7 @@ mod tests {
         let h100 = ProfileLaunch {
             compute_capability: Some("9.0".into()),
             registers: Some(168.0),
+            register_counts: vec![168.0],
             host_link: None,
         };
         let why = h100.cannot_step("BLOCK_SIZE up", 384.0, 2.0).unwrap();

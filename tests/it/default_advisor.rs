@@ -246,7 +246,10 @@ fn the_launch_columns_bring_the_block_step_and_a_block_that_cannot_double_is_hal
     let block = block_suggestion(&v);
     // No register count on this page: the occupancy stays unknown, and the reason says so.
     assert!(block["step"].get("occupancy_change").is_none(), "{block}");
-    assert!(block["reason"].as_str().unwrap().contains("register count"));
+    assert!(block["reason"]
+        .as_str()
+        .unwrap()
+        .contains("lacks launch__registers_per_thread"));
     // Without occupancy the step model did no better than the majority rule across programs:
     // the rule answers.
     assert_eq!(block["follows_rule"], true, "{block}");

@@ -108,11 +108,25 @@ pub struct RuleBasis {
     /// The share that got faster, and their median speedup (the rule's prediction).
     pub positive_rate: f64,
     pub median_speedup: f64,
+    /// The same samples program by program, where they come from two or more: whether the
+    /// programs agree is evidence the pooled share cannot give (the coin-toss test counts
+    /// pairs, and one program can hold most of them). Empty in advisors trained before it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub by_program: Vec<ProgramMedian>,
+}
+
+/// One program's training pairs of an optimization and their median speedup.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProgramMedian {
+    pub program: String,
+    pub samples: usize,
+    pub median_speedup: f64,
 }
 
 impl RuleBasis {
-    /// From the training speedups `y` and, per sample, whether it was measured.
-    pub fn of(y: &[f64], measured: &[bool]) -> Self {
+    /// From the training speedups `y`, per sample whether it was measured, and per sample its
+    /// program (empty where unknown: then no `by_program`).
+    pub fn of(y: &[f64], measured: &[bool], programs: &[String]) -> Self {
         let all: Vec<usize> = (0..y.len()).collect();
         let basis = super::validation::rule_basis(&all, measured);
         let speedups: Vec<f64> = basis
@@ -120,7 +134,26 @@ impl RuleBasis {
             .map(|&i| y[i])
             .filter(|s| s.is_finite())
             .collect();
+        let mut of_program: std::collections::BTreeMap<&str, Vec<f64>> = Default::default();
+        for &i in &basis {
+            if let Some(p) = programs.get(i).filter(|_| y[i].is_finite()) {
+                of_program.entry(p.as_str()).or_default().push(y[i]);
+            }
+        }
+        let by_program = if of_program.len() < 2 {
+            Vec::new()
+        } else {
+            of_program
+                .into_iter()
+                .map(|(p, ys)| ProgramMedian {
+                    program: p.to_string(),
+                    samples: ys.len(),
+                    median_speedup: crate::experiment::stats::median(ys),
+                })
+                .collect()
+        };
         RuleBasis {
+            by_program,
             samples: basis.len(),
             measured_only: basis.len() < y.len(),
             positive_rate: basis.iter().filter(|&&i| y[i] > 1.0).count() as f64

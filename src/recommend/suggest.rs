@@ -391,6 +391,10 @@ pub fn suggest(
             simulated_only: m.simulated_only,
             host_link: host.learned(),
             follows_rule: rule,
+            rule_by_program: match (rule, &m.rule) {
+                (true, Some(b)) => b.by_program.clone(),
+                _ => Vec::new(),
+            },
             deciding_counters: deciding,
             step: step.map(|s| StepUse {
                 level: s.level,

@@ -45,6 +45,10 @@ pub struct Suggestion {
     /// The majority rule answered, not the model (`OptimizationModel::follows_rule`): the
     /// predicted speedup is the training samples' median, the second opinion the model's.
     pub follows_rule: bool,
+    /// Where the rule answers and learned from two or more programs: each program's pairs and
+    /// median speedup (`RuleBasis::by_program`), so a reader can see whether they agree.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rule_by_program: Vec<crate::recommend::bundle::ProgramMedian>,
     /// The counters that decided (M5P path) and that lie furthest outside the training range.
     pub deciding_counters: Vec<CounterEvidence>,
     /// Where the step model answered (recommend::step_model): the level the profile shows,

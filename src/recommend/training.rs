@@ -323,7 +323,11 @@ impl Context<'_> {
                 .collect();
             typical_distance(&sub, &ranges_of(&sub, self.portable_cols.len()))
         };
-        let rule = RuleBasis::of(&y, &measured);
+        let program_of: Vec<String> = idx
+            .iter()
+            .map(|&i| pool.samples[i].key.program.clone())
+            .collect();
+        let rule = RuleBasis::of(&y, &measured, &program_of);
         let model = OptimizationModel {
             name,
             host_link,

@@ -9,7 +9,7 @@ use crate::recommend::bundle::{OptimizationModel, RuleBasis};
 fn basis(m: &OptimizationModel) -> RuleBasis {
     m.rule
         .clone()
-        .unwrap_or_else(|| RuleBasis::of(&m.speedups, &[]))
+        .unwrap_or_else(|| RuleBasis::of(&m.speedups, &[], &[]))
 }
 
 /// The rule's predicted speedup: the median of its samples' speedups, which lies on the
@@ -67,6 +67,49 @@ fn split(m: &OptimizationModel, b: &RuleBasis) -> Option<String> {
     ))
 }
 
+/// The rule's pairs program by program, where they come from two or more: each program's
+/// median speedup, and how many of the programs' medians fall on the pooled median's side of
+/// the verdicts (`NO_EFFECT_BAND`: faster, within it, slower). The coin-toss test behind a
+/// verdict counts pairs, so one program with most of them can carry it; this says whether the
+/// programs agree. `None` with fewer than two programs (or an advisor trained before it).
+fn by_program(b: &RuleBasis) -> Option<String> {
+    if b.by_program.len() < 2 {
+        return None;
+    }
+    let band = super::NO_EFFECT_BAND;
+    let side = |x: f64| {
+        if (x - 1.0).abs() < band {
+            0
+        } else if x > 1.0 {
+            1
+        } else {
+            -1
+        }
+    };
+    let pooled = side(b.median_speedup);
+    let agree = b
+        .by_program
+        .iter()
+        .filter(|p| side(p.median_speedup) == pooled)
+        .count();
+    let each: Vec<String> = b
+        .by_program
+        .iter()
+        .map(|p| {
+            format!(
+                "{} {}x",
+                p.program,
+                crate::number_format::fmt_sig(p.median_speedup, 3)
+            )
+        })
+        .collect();
+    Some(format!(
+        "median by program: {}; {agree} of the {} programs' medians fall on the same side",
+        each.join(", "),
+        b.by_program.len()
+    ))
+}
+
 /// Why the rule answers, in words.
 pub(super) fn reason(m: &OptimizationModel, model_says: f64) -> String {
     let (where_, v) = match (&m.across_programs, &m.validation) {
@@ -76,7 +119,11 @@ pub(super) fn reason(m: &OptimizationModel, model_says: f64) -> String {
     };
     let b = basis(m);
     let which = pairs(m, &b);
-    let split = split(m, &b).map(|s| format!("; {s}")).unwrap_or_default();
+    let split = [split(m, &b), by_program(&b)]
+        .into_iter()
+        .flatten()
+        .map(|s| format!("; {s}"))
+        .collect::<String>();
     format!(
         "follows the majority rule: {:.0}% of the {which} got faster (median speedup {}x{split}); \
          this optimization's model was right {:.0}% of the time {where_} against the rule's \
@@ -99,10 +146,11 @@ pub(super) fn step_reason(m: &OptimizationModel, model_says: f64, lowered: bool)
     let r = speedup(m);
     format!(
         "no better than the majority rule there, so the rule answers: {:.0}% of the {} got \
-         faster by raising it (median speedup {}x{}); the step model predicts {}x",
+         faster by raising it (median speedup {}x{}{}); the step model predicts {}x",
         100.0 * b.positive_rate,
         pairs(m, &b),
         crate::number_format::fmt_sig(r, 3),
+        by_program(&b).map(|s| format!("; {s}")).unwrap_or_default(),
         if lowered {
             format!(
                 ", so {}x for lowering it",
@@ -113,4 +161,35 @@ pub(super) fn step_reason(m: &OptimizationModel, model_says: f64, lowered: bool)
         },
         crate::number_format::fmt_sig(model_says, 3),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Synthetic: four programs' pairs, three of them mostly slower and one with no clear
+    /// effect; the pooled median is slower, and the text names each program's median and
+    /// how many agree. One program gives no such text.
+    #[test]
+    fn the_rule_says_how_its_programs_agree() {
+        let y = [0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0, 1.01, 0.6, 0.7];
+        let programs: Vec<String> = ["a", "a", "b", "b", "c", "c", "d", "d", "a", "b"]
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
+        let b = RuleBasis::of(&y, &[], &programs);
+        assert_eq!(b.by_program.len(), 4);
+        assert_eq!(b.by_program[0].program, "a");
+        assert_eq!(b.by_program[0].samples, 3);
+        assert!((b.by_program[0].median_speedup - 0.6).abs() < 1e-12);
+        let text = by_program(&b).unwrap();
+        assert!(
+            text.starts_with("median by program: a 0.600x, b 0.700x, c 0.925x, d 1.00x;"),
+            "{text}"
+        );
+        assert!(text.contains("3 of the 4 programs"), "{text}");
+        let one = RuleBasis::of(&y, &[], &vec!["a".to_string(); y.len()]);
+        assert!(one.by_program.is_empty());
+        assert_eq!(by_program(&one), None);
+    }
 }

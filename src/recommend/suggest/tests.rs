@@ -30,6 +30,7 @@ fn s(name: &str, verdict: &'static str, p: f64, c: f64, extrapolation: bool) -> 
         simulated_only: false,
         host_link: None,
         follows_rule: false,
+        rule_by_program: Vec::new(),
         deciding_counters: Vec::new(),
         step: None,
     }

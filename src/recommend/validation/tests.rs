@@ -71,12 +71,13 @@ fn the_rule_learns_from_measured_rows_where_there_are_any() {
     assert_eq!(rule_basis(&[0, 5], &[]), vec![0, 5]);
     // Simulated pairs all sped up, the measured ones mostly not: the rule says no.
     let y = [1.5, 1.4, 1.3, 1.2, 0.9, 0.95];
-    let b = crate::recommend::bundle::RuleBasis::of(&y, &measured);
+    let b = crate::recommend::bundle::RuleBasis::of(&y, &measured, &[]);
+    assert!(b.by_program.is_empty());
     assert_eq!(b.samples, 2);
     assert!(b.measured_only);
     assert_eq!(b.positive_rate, 0.0);
     assert!((b.median_speedup - 0.925).abs() < 1e-12);
-    let all = crate::recommend::bundle::RuleBasis::of(&y, &[]);
+    let all = crate::recommend::bundle::RuleBasis::of(&y, &[], &[]);
     assert!(!all.measured_only && all.samples == 6 && all.median_speedup > 1.0);
 }
 

@@ -52,6 +52,7 @@ step "default advisor"
     -o models/default.advisor.json.gz > "$R/train.txt"
 # The rules across programs, one held-out program at a time (train.txt pools them).
 python3 scripts/results/rule-by-program.py models/default.advisor.json.gz > "$R/rule-by-program.txt"
+python3 scripts/results/rule-agreement.py models/default.advisor.json.gz > "$R/rule-agreement.txt"
 step "demo"
 "$A" -q demo --json --summary | $F experiment > "$R/demo.json"
 step "transfer"

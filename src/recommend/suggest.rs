@@ -260,60 +260,18 @@ pub fn suggest(
             );
         }
         let mut reason = match step {
-            Some(s) => {
-                let counters = if counters_usable {
-                    format!(
-                        "the counter model predicts {}x{}; {}",
-                        crate::number_format::fmt_sig(p_counter, 3),
-                        if s.lowered {
-                            " for raising it (so lowering is the reverse)"
-                        } else {
-                            ""
-                        },
-                        reason(m, q_counter, nearest, &deciding, extrapolation)
+            Some(s) => s.reason(
+                m,
+                launch,
+                lowered_because.as_deref(),
+                counters_usable.then(|| {
+                    (
+                        p_counter,
+                        reason(m, q_counter, nearest, &deciding, extrapolation),
                     )
-                } else {
-                    "the profile lacks most of the counter model's counters".to_string()
-                };
-                let counters = if step_follows_rule {
-                    format!(
-                        "{}; {counters}",
-                        majority_rule::step_reason(m, s.predicted, s.lowered)
-                    )
-                } else {
-                    counters
-                };
-                format!(
-                    "{} {} from {} to {}{}{}: the step model (LinearRegression on where a \
-                     step starts and how far it goes and, for block sizes, what it does to \
-                     occupancy) was right {:.0}% of the time{} on a program it had not seen \
-                     (balanced {:.0}%, the majority rule's {:.0}%{}), the counter model {}; \
-                     {counters}",
-                    if s.lowered { "lowering" } else { "raising" },
-                    s.meaning,
-                    s.level,
-                    s.to(),
-                    occupancy_phrase(s.model, &s.values, launch, s.lowered),
-                    lowered_because
-                        .as_ref()
-                        .map(|why| format!(" (raising it cannot be done: {why})"))
-                        .unwrap_or_default(),
-                    100.0 * s.validation.accuracy,
-                    s.model.judged_on(&s.values),
-                    100.0 * s.validation.balanced_accuracy,
-                    100.0 * s.validation.majority_accuracy,
-                    // The occupancy rule has nothing to say where occupancy stays.
-                    match (s.model.occupancy_rule_accuracy, s.values.occupancy) {
-                        (Some(r), Some(o)) if !super::step_model::occupancy_unchanged(o) =>
-                            format!(", the untrained occupancy rule's {:.0}%", 100.0 * r),
-                        _ => String::new(),
-                    },
-                    m.across_programs.as_ref().map_or(
-                        "was not validated across programs".into(),
-                        |a| format!("{:.0}%", 100.0 * a.accuracy)
-                    ),
-                )
-            }
+                }),
+                step_follows_rule,
+            ),
             None if rule => format!(
                 "{}; the model's evidence: {}",
                 majority_rule::reason(m, q),
@@ -440,6 +398,6 @@ pub fn is_applied(name: &str, applied: &str) -> bool {
 
 mod majority_rule;
 mod step_answer;
-use step_answer::{occupancy_phrase, StepAnswer};
+use step_answer::StepAnswer;
 #[cfg(test)]
 mod tests;

@@ -38,6 +38,70 @@ impl StepAnswer<'_> {
         }
     }
 
+    /// Why the step model answers as it does, in words: the step, what it does to occupancy,
+    /// why it lowers where raising cannot be done, how the step model and the counter model
+    /// did on programs they had not seen, what the majority rule says where it answers
+    /// (`follows_rule`), and the counter model's prediction of raising the level with its
+    /// reason (`counter`; `None` where the profile lacks its counters).
+    pub(super) fn reason(
+        &self,
+        m: &crate::recommend::bundle::OptimizationModel,
+        launch: &ProfileLaunch,
+        lowered_because: Option<&str>,
+        counter: Option<(f64, String)>,
+        follows_rule: bool,
+    ) -> String {
+        let counters = match counter {
+            Some((p, why)) => format!(
+                "the counter model predicts {}x{}; {why}",
+                crate::number_format::fmt_sig(p, 3),
+                if self.lowered {
+                    " for raising it (so lowering is the reverse)"
+                } else {
+                    ""
+                },
+            ),
+            None => "the profile lacks most of the counter model's counters".to_string(),
+        };
+        let counters = if follows_rule {
+            format!(
+                "{}; {counters}",
+                super::majority_rule::step_reason(m, self.predicted, self.lowered)
+            )
+        } else {
+            counters
+        };
+        format!(
+            "{} {} from {} to {}{}{}: the step model (LinearRegression on where a \
+             step starts and how far it goes and, for block sizes, what it does to \
+             occupancy) was right {:.0}% of the time{} on a program it had not seen \
+             (balanced {:.0}%, the majority rule's {:.0}%{}), the counter model {}; \
+             {counters}",
+            if self.lowered { "lowering" } else { "raising" },
+            self.meaning,
+            self.level,
+            self.to(),
+            occupancy_phrase(self.model, &self.values, launch, self.lowered),
+            lowered_because
+                .map(|why| format!(" (raising it cannot be done: {why})"))
+                .unwrap_or_default(),
+            100.0 * self.validation.accuracy,
+            self.model.judged_on(&self.values),
+            100.0 * self.validation.balanced_accuracy,
+            100.0 * self.validation.majority_accuracy,
+            // The occupancy rule has nothing to say where occupancy stays.
+            match (self.model.occupancy_rule_accuracy, self.values.occupancy) {
+                (Some(r), Some(o)) if !crate::recommend::step_model::occupancy_unchanged(o) =>
+                    format!(", the untrained occupancy rule's {:.0}%", 100.0 * r),
+                _ => String::new(),
+            },
+            m.across_programs.as_ref().map_or(
+                "was not validated across programs".into(),
+                |a| format!("{:.0}%", 100.0 * a.accuracy)
+            ),
+        )
+    }
+
     /// A log2 change of the raise, as the suggestion's own (negated when lowering).
     pub(super) fn signed(&self, log2_change: f64) -> f64 {
         if self.lowered {

@@ -12,6 +12,8 @@ mod cli_predict;
 mod common;
 mod data_robustness;
 mod default_advisor;
+mod default_advisor_checks;
+mod default_advisor_steps;
 mod experiments;
 mod harness_build;
 mod harness_collect;

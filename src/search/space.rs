@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 
 use super::key_index::{KeyIndex, KeyMap, Line};
 
-use crate::dataset::import::{read_space, Tool, TuningSpace};
+use crate::dataset::import::{read_space, TuningSpace};
 use crate::error::{Error, Result};
 
 /// A recorded space ready for search.
@@ -54,20 +54,16 @@ impl SearchSpace {
         let space = if lower.ends_with(".csv") || lower.ends_with(".csv.gz") {
             super::csv_space::read(path)?
         } else {
-            let text = sniff(path)?;
-            if text.contains("\"Results\"") || text.contains("\"Metadata\"") {
-                read_space(Tool::Ktt, path)?
-            } else if text.contains("\"cache\"") || text.contains("tune_params_keys") {
-                read_space(Tool::KernelTuner, path)?
-            } else if text.contains("\"results\"") && text.contains("\"configuration\"") {
-                read_space(Tool::T4, path)?
-            } else {
-                return Err(Error::format(
-                    path,
-                    "not a Kernel Tuner cache, T4 results file, KTT output or CSV file (expected \
-                     `tune_params_keys` and `cache`, T4's `results` of `configuration`s, or KTT's \
-                     `Metadata` and `Results`)",
-                ));
+            match crate::dataset::import::guess_tool(path)? {
+                Some(tool) => read_space(tool, path)?,
+                None => {
+                    return Err(Error::format(
+                        path,
+                        "not a Kernel Tuner cache, T4 results file, KTT output or CSV file \
+                         (expected `tune_params_keys` and `cache`, T4's `results` of \
+                         `configuration`s, or KTT's `Metadata` and `Results`)",
+                    ))
+                }
             }
         };
         SearchSpace::from_tuning(name, &space).map_err(|e| match e {
@@ -281,23 +277,6 @@ fn space_name(path: &Path) -> String {
         }
     }
     name
-}
-
-/// The first few kB of a (possibly gzipped) file, to tell formats apart.
-fn sniff(path: &Path) -> Result<String> {
-    use std::io::Read;
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-    let mut head = Vec::with_capacity(4096);
-    let gz = path.extension().is_some_and(|e| e == "gz");
-    let read = if gz {
-        flate2::read::GzDecoder::new(file)
-            .take(4096)
-            .read_to_end(&mut head)
-    } else {
-        file.take(4096).read_to_end(&mut head)
-    };
-    read.map_err(|e| Error::io(path, e))?;
-    Ok(String::from_utf8_lossy(&head).into_owned())
 }
 
 #[cfg(test)]

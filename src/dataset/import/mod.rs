@@ -26,14 +26,89 @@ pub enum Tool {
     T4,
 }
 
-/// Reads a space from a file (`.gz` allowed).
+impl Tool {
+    /// The name `advise import` takes for it.
+    pub fn command_name(self) -> &'static str {
+        match self {
+            Tool::Ktt => "ktt",
+            Tool::KernelTuner => "kernel-tuner",
+            Tool::T4 => "t4",
+        }
+    }
+
+    /// What a reader calls its files.
+    pub fn file_kind(self) -> &'static str {
+        match self {
+            Tool::Ktt => "KTT output",
+            Tool::KernelTuner => "a Kernel Tuner cache",
+            Tool::T4 => "T4 tuning results",
+        }
+    }
+}
+
+/// Reads a space from a file (`.gz` allowed). Where the file does not parse as `tool`'s and
+/// its first few kB look like another tool's, the error says which and how to import it.
 pub fn read_space(tool: Tool, path: &Path) -> Result<TuningSpace> {
     let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-    match tool {
+    let read = match tool {
         Tool::Ktt => ktt::read(path, file),
         Tool::KernelTuner => kernel_tuner::read(path, file),
         Tool::T4 => t4::read(path, file),
+    };
+    read.map_err(|e| {
+        let Some(other) = guess_tool(path).ok().flatten().filter(|&t| t != tool) else {
+            return e;
+        };
+        let hint = format!(
+            "; it looks like {}: import it as `advise import {}`",
+            other.file_kind(),
+            other.command_name()
+        );
+        match e {
+            Error::Parse {
+                path,
+                line,
+                message,
+            } => Error::parse(path, line, message + &hint),
+            Error::Format { path, message } => Error::format(path, message + &hint),
+            other => other,
+        }
+    })
+}
+
+/// Which tool wrote a JSON tuning file, from its first few kB (`.gz` allowed): KTT's
+/// `Metadata` and `Results`, Kernel Tuner's `cache` and `tune_params_keys`, T4's `results` of
+/// `configuration`s; `None` where it shows none of them.
+pub fn guess_tool(path: &Path) -> Result<Option<Tool>> {
+    Ok(tool_of_text(&head_of(path)?))
+}
+
+fn tool_of_text(text: &str) -> Option<Tool> {
+    if text.contains("\"Results\"") || text.contains("\"Metadata\"") {
+        Some(Tool::Ktt)
+    } else if text.contains("\"cache\"") || text.contains("tune_params_keys") {
+        Some(Tool::KernelTuner)
+    } else if text.contains("\"results\"") && text.contains("\"configuration\"") {
+        Some(Tool::T4)
+    } else {
+        None
     }
+}
+
+/// The first few kB of a (possibly gzipped) file.
+fn head_of(path: &Path) -> Result<String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut head = Vec::with_capacity(4096);
+    let read = if path.extension().is_some_and(|e| e == "gz") {
+        flate2::read::GzDecoder::new(file)
+            .take(4096)
+            .read_to_end(&mut head)
+    } else {
+        file.take(4096).read_to_end(&mut head)
+    };
+    read.map_err(|e| Error::io(path, e))?;
+    Ok(String::from_utf8_lossy(&head).into_owned())
 }
 
 /// What `write_dataset` wrote.
@@ -274,5 +349,32 @@ mod tests {
              INNER_UNROLL_FACTOR:0->1, VWM (name one in switches.csv's family column to match \
              it across programs)"
         );
+    }
+
+    /// The real fixture files of tests/fixtures/spaces (tests/fixtures/PROVENANCE.md) are
+    /// told apart by their first few kB; read as another tool's, the error names the tool
+    /// whose file it looks like.
+    #[test]
+    fn a_space_read_as_the_wrong_tool_says_which_tool_wrote_it() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/spaces");
+        let ktt = root.join("KTPnpolyOutput_3090.json.gz");
+        let kt = root.join("pnpoly__RTX_2080_Ti.json.gz");
+        assert_eq!(guess_tool(&ktt).unwrap(), Some(Tool::Ktt));
+        assert_eq!(guess_tool(&kt).unwrap(), Some(Tool::KernelTuner));
+        assert_eq!(
+            tool_of_text(r#"{"results": [{"configuration": {}}]}"#),
+            Some(Tool::T4)
+        );
+        assert_eq!(tool_of_text("a,b\n1,2\n"), None);
+        let e = read_space(Tool::T4, &kt).unwrap_err().to_string();
+        assert!(e.contains("not T4 tuning results"), "{e}");
+        assert!(
+            e.ends_with(
+                "it looks like a Kernel Tuner cache: import it as `advise import kernel-tuner`"
+            ),
+            "{e}"
+        );
+        let e = read_space(Tool::KernelTuner, &ktt).unwrap_err().to_string();
+        assert!(e.ends_with("import it as `advise import ktt`"), "{e}");
     }
 }

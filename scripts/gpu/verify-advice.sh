@@ -37,7 +37,8 @@
 # launches per process, default 5), ARCH (default: the GPU's compute capability from
 # nvidia-smi, else sm_90). Measured on the H200: 37 s for 12 builds, 36 timed processes and
 # 4 profiles (datasets/verify-20261126); 139 s for 49 builds, 147 timed processes and 10
-# profiles (datasets/verify-h200-20261127); now 63 builds and 189 timed processes.
+# profiles (datasets/verify-h200-20261127); now 74 builds and 222 timed processes (with the
+# FTZ and READ_ONLY versions).
 set -euo pipefail
 
 export PATH="$PATH:/usr/local/cuda/bin"

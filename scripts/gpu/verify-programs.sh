@@ -23,6 +23,19 @@ OWN_PROGRAMS="transpose-Gm transpose-Sm transpose-Sm-Pad reduce-Div reduce-Seq r
 UM_PROGRAMS="transpose-Sm reduce-Seq"
 UM_POLICIES="1 2 3 4 5 6"
 
+# Versions that change only how the profiled tile is compiled, for the suggestions advise gives
+# these programs: FTZ (tile suffix `ftz`: nvcc -ftz=true) where the kernel does single-precision
+# arithmetic, READ_ONLY (suffix `ro`: the kernel's pointers `__restrict__`, the input `const`;
+# the matrix multiply patched, the others built with -DADVISE_RO=__restrict__).
+FTZ_PROGRAMS="matMul-Gm matMul-Gm-Un matMul-Sm matMul-Sm-Un reduce-Div reduce-Seq reduce-Seq-Un"
+RO_PROGRAMS="matMul-Gm matMul-Gm-Un transpose-Gm reduce-Seq"
+
+# flag_tiles_of PROGRAM: its FTZ and READ_ONLY versions' tiles.
+flag_tiles_of() {
+    case " $FTZ_PROGRAMS " in *" $1 "*) printf '%sftz ' "$(profiled_of "$1")" ;; esac
+    case " $RO_PROGRAMS " in *" $1 "*) printf '%sro ' "$(profiled_of "$1")" ;; esac
+}
+
 # um_tiles_of PROGRAM: its unified-memory versions' tiles (none unless in UM_PROGRAMS).
 um_tiles_of() {
     local k
@@ -35,12 +48,12 @@ um_tiles_of() {
 # tiles_of PROGRAM: the tiles (configurations) it is built with.
 tiles_of() {
     case "$1" in
-        transpose-*) echo "r4 r8 r16 $(um_tiles_of "$1")"; return ;;
-        reduce-*) echo "b256e1 b512e1 b128e1 b256e2 $(um_tiles_of "$1")"; return ;;
+        transpose-*) echo "r4 r8 r16 $(um_tiles_of "$1")$(flag_tiles_of "$1")"; return ;;
+        reduce-*) echo "b256e1 b512e1 b128e1 b256e2 $(um_tiles_of "$1")$(flag_tiles_of "$1")"; return ;;
     esac
     case " $RECT_PROGRAMS " in
-        *" $1 "*) echo "$TILES $RECT_TILES" ;;
-        *) echo "$TILES" ;;
+        *" $1 "*) echo "$TILES $RECT_TILES $(flag_tiles_of "$1")" ;;
+        *) echo "$TILES $(flag_tiles_of "$1")" ;;
     esac
 }
 
@@ -68,12 +81,15 @@ level_args() {
 # width_of PROGRAM: its first argument, the size timings.csv records.
 width_of() { args_of "$1" | cut -d' ' -f1; }
 # flags_of TILE: the -D flags of a written-for-advise program's configuration (a suffix uK:
-# the input under unified-memory policy K; tK: the same with its refill timed).
+# the input under unified-memory policy K; tK: the same with its refill timed; ftz and ro:
+# flag_flags_of).
 flags_of() {
-    local t="$1" um=""
+    local t um=""
+    um="$(flag_flags_of "$1")"
+    t="$(base_tile "$1")"
     case "$t" in
-        *u[0-9]) um=" -DADVISE_UM=${t##*u}"; t="${t%u*}" ;;
-        *t[0-9]) um=" -DADVISE_UM=${t##*t} -DADVISE_FILL_TIMED=1"; t="${t%t*}" ;;
+        *u[0-9]) um="$um -DADVISE_UM=${t##*u}"; t="${t%u*}" ;;
+        *t[0-9]) um="$um -DADVISE_UM=${t##*t} -DADVISE_FILL_TIMED=1"; t="${t%t*}" ;;
     esac
     case "$t" in
         r*) echo "-DBLOCK_ROWS=${t#r}$um" ;;
@@ -81,11 +97,24 @@ flags_of() {
     esac
 }
 
+# base_tile TILE: the tile without a flag version's suffix (ftz, ro).
+base_tile() { local t="${1%ftz}"; echo "${t%ro}"; }
+# flag_flags_of TILE: the nvcc flags of a flag version's suffix (with a leading space), or none.
+flag_flags_of() {
+    case "$1" in
+        *ftz) echo " -ftz=true" ;;
+        *ro) echo " -DADVISE_RO=__restrict__" ;;
+    esac
+}
+
 # patch_matmul PROGRAM TILE OUT: the matrix multiply's file with Tile_Width set (a rectangular
 # tile TXxTY: the block's x and y extents and the grid's set apart) and the authors' profiled
 # region timed (variants/verify/advise_timing.h); fails, saying so, where a patch missed.
 patch_matmul() {
-    local v="$1" t="$2" out="$3" mark tx ty
+    local v="$1" t out="$3" mark tx ty ro=""
+    t="$(base_tile "$2")"
+    # READ_ONLY's version: the kernel's pointers `__restrict__`, its inputs `const`.
+    case "$2" in *ro) ro=1 ;; esac
     case "$t" in
         *x*)
             tx="${t%x*}" ty="${t#*x}"
@@ -103,6 +132,10 @@ patch_matmul() {
             set -- "Tile_Width $t"
             ;;
     esac
+    if [ -n "$ro" ]; then
+        sed -i -e 's/^__global__ void matMul(float\* Pd, float\* Md, float\* Nd, int Width)/__global__ void matMul(float* __restrict__ Pd, const float* __restrict__ Md, const float* __restrict__ Nd, int Width)/' "$out.in"
+        set -- "$@" "const float\* __restrict__ Md"
+    fi
     sed -e 's/cudaProfilerStart();/ADVISE_BEGIN/' \
         -e 's/cudaProfilerStop();/ADVISE_END/' \
         -e 's/\(printf("Device: %s\\n", prop.name);\)/\1 ADVISE_CHECKSUM(P, Width * Width)/' \
@@ -124,7 +157,7 @@ source_for() {
 # build_flags PROGRAM TILE: the nvcc flags of a build beside the architecture's.
 build_flags() {
     case "$1" in
-        matMul-*) echo "-include $ROOT/variants/verify/advise_timing.h" ;;
+        matMul-*) echo "-include $ROOT/variants/verify/advise_timing.h$(flag_flags_of "$2" | grep -v ADVISE_RO)" ;;
         *) flags_of "$2" ;;
     esac
 }

@@ -24,6 +24,11 @@ it compares the predicted direction with the measured one:
   UNROLL      reduce-Seq -> reduce-Seq-Un
   BLOCK_SIZE  b256e1 -> b512e1; lowered: b256e1 -> b128e1
   TILE_SIZE   b256e1 -> b256e2 (1 -> 2 inputs per thread)
+  compiled differently, at the profiled tile (scripts/gpu/verify-programs.sh)
+  FTZ         the same built with -ftz=true (tile suffix ftz: the matrix multiplies and the
+              reductions, whose kernels do single-precision arithmetic)
+  READ_ONLY   the same with the kernel's pointers __restrict__ and its input const (suffix ro:
+              matMul-Gm, matMul-Gm-Un, transpose-Gm, reduce-Seq)
   unified memory (transpose-Sm at r8, reduce-Seq at b256e1; variants/verify/advise_um.h)
   UM_MANAGED, UM_READ_MOSTLY, UM_PREFERRED_GPU, UM_ACCESSED_BY_GPU, UM_PREFERRED_CPU,
   UM_ACCESSED_BY_CPU   the profiled tile -> the same with the input under that policy
@@ -78,6 +83,12 @@ ADDED = {
     "PADDING": "padded version",
     "UNROLL": "unrolled version",
 }
+# Versions of the profiled tile compiled differently (verify-programs.sh's flag_tiles_of): the
+# optimization, the tile suffix, and its label.
+FLAGS = {
+    "FTZ": ("ftz", "built with -ftz=true"),
+    "READ_ONLY": ("ro", "pointers __restrict__, input const"),
+}
 # XPlacer's data-placement policies (variants/verify/advise_um.h's ADVISE_UM): the version of a
 # program with its input under policy K is its profiled tile with the suffix uK (the host's
 # refill untimed), or tK (the refill timed, compared with t0: device memory, its copy timed).
@@ -101,14 +112,14 @@ FAMILIES = {
         ],
         "lower": [("8", "tile 8 (64 threads per block)")],
         "tile": [],
-        "tiles": ["8", "16", "32", "32x16", "16x32"],
+        "tiles": ["8", "16", "32", "32x16", "16x32", "16ftz", "16ro"],
     },
     "transpose-": {
         "profiled": "r8",
         "raise": [("r16", "r16 (512 threads per block, 2 elements each)")],
         "lower": [("r4", "r4 (128 threads per block, 8 elements each)")],
         "tile": [("r4", "r4 (8 elements per thread, 128 threads per block)")],
-        "tiles": ["r4", "r8", "r16"]
+        "tiles": ["r4", "r8", "r16", "r8ro"]
         + [f"r8u{k}" for k in range(1, 7)]
         + [f"r8t{k}" for k in range(0, 7)],
     },
@@ -117,7 +128,7 @@ FAMILIES = {
         "raise": [("b512e1", "b512e1 (512 threads per block)")],
         "lower": [("b128e1", "b128e1 (128 threads per block)")],
         "tile": [("b256e2", "b256e2 (2 inputs per thread)")],
-        "tiles": ["b128e1", "b256e1", "b512e1", "b256e2"]
+        "tiles": ["b128e1", "b256e1", "b512e1", "b256e2", "b256e1ftz", "b256e1ro"]
         + [f"b256e1u{k}" for k in range(1, 7)]
         + [f"b256e1t{k}" for k in range(0, 7)],
     },
@@ -154,6 +165,9 @@ def counterparts(program, suggestion, med):
     profiled = (program, fam["profiled"])
     if name in ADDS and program in ADDS[name]:
         return [((ADDS[name][program], fam["profiled"]), ADDED[name], profiled)]
+    if name in FLAGS:
+        suffix, label = FLAGS[name]
+        return [((program, fam["profiled"] + suffix), label, profiled)]
     if name in UM:
         k, label = UM[name]
         timed = (program, f"{fam['profiled']}t{k}"), (program, f"{fam['profiled']}t0")

@@ -5,7 +5,7 @@
 // advise.
 #include "reduce_main.h"
 
-__global__ void reduce(const float* in, float* partial) {
+__global__ void reduce(const float* ADVISE_RO in, float* ADVISE_RO partial) {
     __shared__ float s[BLOCK];
     const unsigned t = threadIdx.x;
     s[t] = thread_sum(in);

@@ -27,8 +27,14 @@
 #define ELEMS 1
 #endif
 static_assert((BLOCK & (BLOCK - 1)) == 0 && BLOCK >= 64, "BLOCK must be a power of two, >= 64");
+// READ_ONLY's version (scripts/gpu/verify-programs.sh, tile suffix `ro`) builds with
+// -DADVISE_RO=__restrict__: the kernel's pointers marked as not aliasing, so the input is read
+// through the read-only data cache. Empty otherwise.
+#ifndef ADVISE_RO
+#define ADVISE_RO
+#endif
 
-__global__ void reduce(const float* in, float* partial);
+__global__ void reduce(const float* ADVISE_RO in, float* ADVISE_RO partial);
 
 static int reduce_main(int argc, char** argv) {
     const long n = argc > 1 ? std::atol(argv[1]) : 16777216L;
@@ -70,7 +76,7 @@ static int reduce_main(int argc, char** argv) {
 int main(int argc, char** argv) { return reduce_main(argc, argv); }
 
 // Each thread's sum of its ELEMS inputs, a block's stride apart (coalesced).
-__device__ __forceinline__ float thread_sum(const float* in) {
+__device__ __forceinline__ float thread_sum(const float* ADVISE_RO in) {
     const size_t base = (size_t)blockIdx.x * BLOCK * ELEMS + threadIdx.x;
     float v = 0.0f;
     for (int e = 0; e < ELEMS; ++e) v += in[base + (size_t)e * BLOCK];

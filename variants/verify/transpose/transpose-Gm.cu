@@ -3,7 +3,7 @@
 // Micikevicius, "Optimizing Matrix Transpose in CUDA" (NVIDIA, 2009); written for advise.
 #include "transpose_main.h"
 
-__global__ void transpose(float* out, const float* in, int width) {
+__global__ void transpose(float* ADVISE_RO out, const float* ADVISE_RO in, int width) {
     const int x = blockIdx.x * TILE + threadIdx.x;
     const int y = blockIdx.y * TILE + threadIdx.y;
     for (int j = 0; j < TILE; j += BLOCK_ROWS)

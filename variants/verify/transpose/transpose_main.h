@@ -25,8 +25,14 @@
 #define BLOCK_ROWS 8
 #endif
 static_assert(TILE % BLOCK_ROWS == 0, "BLOCK_ROWS must divide TILE");
+// READ_ONLY's version (scripts/gpu/verify-programs.sh, tile suffix `ro`) builds with
+// -DADVISE_RO=__restrict__: the kernel's pointers marked as not aliasing, so the input is read
+// through the read-only data cache. Empty otherwise.
+#ifndef ADVISE_RO
+#define ADVISE_RO
+#endif
 
-__global__ void transpose(float* out, const float* in, int width);
+__global__ void transpose(float* ADVISE_RO out, const float* ADVISE_RO in, int width);
 
 static int transpose_main(int argc, char** argv) {
     const int width = argc > 1 ? std::atoi(argv[1]) : 4096;

@@ -56,13 +56,24 @@ pub const UNCERTAIN: &str = "uncertain";
 /// was 1.00x and the padded tile ran 2.15x faster: datasets/verify-h200-20261127).
 fn verdict(p: f64, confidence: f64, no_evidence: bool) -> &'static str {
     if confidence < EVEN_ODDS || no_evidence {
-        UNCERTAIN
-    } else if (p - 1.0).abs() < NO_EFFECT_BAND {
-        "no clear effect"
-    } else if p > 1.0 {
-        "recommend"
+        return UNCERTAIN;
+    }
+    match effect_side(p) {
+        0 => "no clear effect",
+        1 => "recommend",
+        _ => "not recommended",
+    }
+}
+
+/// Which side of the "no clear effect" band (`NO_EFFECT_BAND`) a speedup falls on: 1 faster,
+/// 0 within it, -1 slower (NaN: -1, as `verdict` always treated it).
+pub(super) fn effect_side(speedup: f64) -> i8 {
+    if (speedup - 1.0).abs() < NO_EFFECT_BAND {
+        0
+    } else if speedup > 1.0 {
+        1
     } else {
-        "not recommended"
+        -1
     }
 }
 

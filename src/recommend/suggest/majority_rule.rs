@@ -76,16 +76,7 @@ fn by_program(b: &RuleBasis) -> Option<String> {
     if b.by_program.len() < 2 {
         return None;
     }
-    let band = super::NO_EFFECT_BAND;
-    let side = |x: f64| {
-        if (x - 1.0).abs() < band {
-            0
-        } else if x > 1.0 {
-            1
-        } else {
-            -1
-        }
-    };
+    let side = super::effect_side;
     let pooled = side(b.median_speedup);
     let agree = b
         .by_program
@@ -150,7 +141,6 @@ pub(super) fn step_reason(m: &OptimizationModel, model_says: f64, lowered: bool)
         100.0 * b.positive_rate,
         pairs(m, &b),
         crate::number_format::fmt_sig(r, 3),
-        by_program(&b).map(|s| format!("; {s}")).unwrap_or_default(),
         if lowered {
             format!(
                 ", so {}x for lowering it",
@@ -159,6 +149,7 @@ pub(super) fn step_reason(m: &OptimizationModel, model_says: f64, lowered: bool)
         } else {
             String::new()
         },
+        by_program(&b).map(|s| format!("; {s}")).unwrap_or_default(),
         crate::number_format::fmt_sig(model_says, 3),
     )
 }

@@ -291,3 +291,46 @@ fn every_json_document_carries_a_schema_version_and_quiet_silences_notes() {
         .success()
         .stderr(predicate::str::is_empty());
 }
+
+/// `advise import auto` takes the tool the file shows: the real Kernel Tuner cache of
+/// tests/fixtures/spaces gives the same tables as `import kernel-tuner` and says which tool it
+/// took; a file of no tuner's (an Nsight Compute page) is refused with the names to give.
+#[test]
+fn import_auto_takes_the_tool_the_file_shows() {
+    let dir = tempfile::tempdir().unwrap();
+    let space = fixture("spaces/pnpoly__RTX_2080_Ti.json.gz");
+    advise()
+        .args(["import", "auto"])
+        .arg(&space)
+        .arg("--out-dir")
+        .arg(dir.path().join("auto"))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "looks like a Kernel Tuner cache: importing it as `kernel-tuner`",
+        ));
+    advise()
+        .args(["-q", "import", "kernel-tuner"])
+        .arg(&space)
+        .arg("--out-dir")
+        .arg(dir.path().join("named"))
+        .assert()
+        .success();
+    for f in ["timings.csv", "switches.csv"] {
+        assert_eq!(
+            std::fs::read(dir.path().join("auto").join(f)).unwrap(),
+            std::fs::read(dir.path().join("named").join(f)).unwrap(),
+            "{f}"
+        );
+    }
+    advise()
+        .args(["import", "auto"])
+        .arg(fixture("ncu/ncu_details_B200_superbenchmark_cublaslt.csv"))
+        .arg("--out-dir")
+        .arg(dir.path().join("x"))
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "name the tool, `advise import ktt|kernel-tuner|t4|xplacer`",
+        ));
+}

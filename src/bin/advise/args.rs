@@ -302,6 +302,9 @@ pub enum ToolArg {
     T4,
     /// XPlacer-ML-DataPlacement: FILE is one benchmark folder (e.g. benchmarks/hotspot).
     Xplacer,
+    /// Whichever of these the file shows: KTT's `Metadata`/`Results`, Kernel Tuner's `cache`,
+    /// T4's `results` of `configuration`s in its first few kB; a folder is XPlacer's.
+    Auto,
 }
 
 /// Which metrics `advise features` divides by active cycles.

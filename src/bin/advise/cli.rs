@@ -51,7 +51,8 @@ pub enum Command {
     /// values becomes an on/off switch; each step between neighbouring values of a
     /// many-valued parameter becomes a switch too. `xplacer`: one benchmark folder of
     /// XPlacer-ML-DataPlacement (unified-memory placement variants with the baseline's Nsight
-    /// Compute sections); each object's policy 0 -> p is a switch.
+    /// Compute sections); each object's policy 0 -> p is a switch. `auto`: whichever of these
+    /// the file's first few kB show (a folder: `xplacer`), said on standard error.
     Import(import::Args),
     /// Run the thesis's cross-validation experiments (1-6) and more (leave one input out,
     /// leave one program out, k-fold, simulator fidelity) on dataset folders, with baselines,

@@ -39,6 +39,29 @@ pub fn run(args: Args) -> Result<()> {
 fn import(tool: ToolArg, file: &Path, out: &Path, json: bool, times_only: bool) -> Result<()> {
     let command: Vec<String> = std::env::args().collect();
     let tool = match tool {
+        ToolArg::Auto if file.is_dir() => {
+            return import(ToolArg::Xplacer, file, out, json, times_only)
+        }
+        ToolArg::Auto => match advise::dataset::import::guess_tool(file)? {
+            Some(tool) => {
+                note(&format!(
+                    "{} looks like {}: importing it as `{}`",
+                    file.display(),
+                    tool.file_kind(),
+                    tool.command_name()
+                ));
+                tool
+            }
+            None => {
+                return Err(advise::error::Error::format(
+                    file,
+                    "not KTT output, a Kernel Tuner cache or T4 tuning results (no KTT \
+                     `Metadata`/`Results`, Kernel Tuner `cache`/`tune_params_keys` or T4 \
+                     `results` of `configuration`s in its first 4 kB): name the tool, \
+                     `advise import ktt|kernel-tuner|t4|xplacer`",
+                ))
+            }
+        },
         ToolArg::Ktt => Tool::Ktt,
         ToolArg::KernelTuner => Tool::KernelTuner,
         ToolArg::T4 => Tool::T4,

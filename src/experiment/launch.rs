@@ -80,15 +80,14 @@ impl LaunchFacts {
         let mut major: BTreeMap<String, f64> = BTreeMap::new();
         let mut minor: BTreeMap<String, f64> = BTreeMap::new();
         for r in rows.iter().filter(|r| r.value.is_finite()) {
-            // A details page names a metric by its label ("Registers Per Thread").
-            let metric = crate::profile::section_labels::metric_of(&r.metric).unwrap_or(&r.metric);
-            match metric {
-                "launch__registers_per_thread" if r.value > 0.0 => {
-                    let e = registers.entry(r.key()).or_insert(Some(r.value));
-                    if *e != Some(r.value) {
-                        *e = None;
-                    }
+            if let Some(v) = registers_of(r) {
+                let e = registers.entry(r.key()).or_insert(Some(v));
+                if *e != Some(v) {
+                    *e = None;
                 }
+                continue;
+            }
+            match crate::profile::section_labels::metric_of(&r.metric).unwrap_or(&r.metric) {
                 "device__attribute_compute_capability_major" => {
                     major.insert(r.program.clone(), r.value);
                 }
@@ -136,6 +135,15 @@ pub fn compute_capability_given(gpu: &str) -> Option<String> {
     let arch = crate::static_analysis::occupancy::Arch::parse(t).ok();
     arch.filter(|_| numeric)
         .map(|a| format!("{}.{}", a.major, a.minor))
+}
+
+/// The registers per thread a row reports, where it is Nsight Compute's
+/// `launch__registers_per_thread` (a details page names it by its label, "Registers Per
+/// Thread") and a positive number.
+pub fn registers_of(r: &MeasurementRow) -> Option<f64> {
+    let metric = crate::profile::section_labels::metric_of(&r.metric).unwrap_or(&r.metric);
+    (metric == "launch__registers_per_thread" && r.value.is_finite() && r.value > 0.0)
+        .then_some(r.value)
 }
 
 /// Why a block of `threads` threads would not launch, where that is known: more than 1,024

@@ -41,9 +41,15 @@ impl ProfileLaunch {
                     .collect::<Vec<_>>()
                     .join(", ")
             )),
-            (Some(_), None) => Some(
+            (Some(_), None) if self.register_counts.is_empty() => Some(
                 "the profile lacks launch__registers_per_thread (`ncu --metrics \
                  launch__registers_per_thread,...` or `advise profile` records it)"
+                    .into(),
+            ),
+            // One count, reported by several runs of the profile rather than one.
+            (Some(_), None) => Some(
+                "the profile gives no one run's register count per thread (--kernel selects \
+                 one kernel)"
                     .into(),
             ),
             _ => None,
@@ -96,12 +102,7 @@ impl ProfileLaunch {
 fn register_counts(rows: &[MeasurementRow]) -> Vec<f64> {
     let mut counts: Vec<f64> = rows
         .iter()
-        .filter(|r| r.value.is_finite() && r.value > 0.0)
-        .filter(|r| {
-            crate::profile::section_labels::metric_of(&r.metric).unwrap_or(&r.metric)
-                == "launch__registers_per_thread"
-        })
-        .map(|r| r.value)
+        .filter_map(crate::experiment::launch::registers_of)
         .collect();
     counts.sort_by(f64::total_cmp);
     counts.dedup();
@@ -165,6 +166,15 @@ mod tests {
             "{why}"
         );
         assert!(why.contains("--kernel"), "{why}");
+        // One count, but not from one run: neither missing nor differing.
+        let runs = ProfileLaunch {
+            register_counts: vec![32.0],
+            ..no_regs.clone()
+        };
+        assert!(runs
+            .missing()
+            .unwrap()
+            .contains("no one run's register count per thread"));
         assert_eq!(no_gpu.step("BLOCK_SIZE", 64.0, 2.0).occupancy, None);
     }
 

@@ -53,17 +53,20 @@ fn split(m: &OptimizationModel, b: &RuleBasis) -> Option<String> {
     if ys.is_empty() {
         return None;
     }
-    let band = super::NO_EFFECT_BAND;
-    let share = |f: &dyn Fn(f64) -> bool| {
-        100.0 * ys.iter().filter(|&&y| f(y)).count() as f64 / ys.len() as f64
+    let share = |side: i8| {
+        100.0
+            * ys.iter()
+                .filter(|&&y| super::effect_side(y) == side)
+                .count() as f64
+            / ys.len() as f64
     };
     Some(format!(
         "{:.0}% faster by more than {pct:.0}%, {:.0}% within {pct:.0}%, {:.0}% slower by more than \
          {pct:.0}%",
-        share(&|y| y - 1.0 >= band),
-        share(&|y| (y - 1.0).abs() < band),
-        share(&|y| 1.0 - y >= band),
-        pct = 100.0 * band
+        share(1),
+        share(0),
+        share(-1),
+        pct = 100.0 * super::NO_EFFECT_BAND
     ))
 }
 

@@ -114,7 +114,7 @@ impl StepAnswer<'_> {
 
 /// What the step does to theoretical occupancy, where known; where the model learned
 /// occupancy and the profile cannot give it, that it is unknown and how to give it.
-pub(super) fn occupancy_phrase(
+fn occupancy_phrase(
     model: &crate::recommend::step_model::StepModel,
     step: &StepValues,
     launch: &ProfileLaunch,

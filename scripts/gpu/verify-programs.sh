@@ -157,7 +157,13 @@ source_for() {
 # build_flags PROGRAM TILE: the nvcc flags of a build beside the architecture's.
 build_flags() {
     case "$1" in
-        matMul-*) echo "-include $ROOT/variants/verify/advise_timing.h$(flag_flags_of "$2" | grep -v ADVISE_RO)" ;;
+        # READ_ONLY's matrix multiply is patched (patch_matmul), not built with -DADVISE_RO.
+        matMul-*)
+            case "$2" in
+                *ftz) echo "-include $ROOT/variants/verify/advise_timing.h -ftz=true" ;;
+                *) echo "-include $ROOT/variants/verify/advise_timing.h" ;;
+            esac
+            ;;
         *) flags_of "$2" ;;
     esac
 }

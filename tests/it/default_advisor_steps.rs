@@ -21,23 +21,8 @@ fn block_suggestion(v: &serde_json::Value) -> &serde_json::Value {
 /// it shows; a family without levels, or a value that is not a positive number, is refused.
 #[test]
 fn a_level_given_by_the_user_brings_its_step_model() {
-    let run = |level: &str| {
-        let mut cmd = advise();
-        cmd.current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
-            .env_remove("ADVISE_MODEL")
-            .args([
-                "-q",
-                "suggest",
-                "--json",
-                "--level",
-                level,
-                "--ncu-csv",
-                LASSEN,
-            ])
-            .assert()
-    };
-    let out = run("BLOCK_SIZE=128").success().get_output().stdout.clone();
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let run = |level: &str| suggest_from(&["--level", level, "--ncu-csv", LASSEN], true);
+    let (v, _) = suggestions_from(&["--level", "BLOCK_SIZE=128", "--ncu-csv", LASSEN]);
     assert_eq!(v["profile"]["levels"]["BLOCK_SIZE"], 128.0);
     let block = block_suggestion(&v);
     assert_eq!(block["step"]["meaning"], "threads per block");
@@ -46,36 +31,32 @@ fn a_level_given_by_the_user_brings_its_step_model() {
     // kernels have 21 and 16 registers per thread, so one is chosen (Kernel2's 16: a V100
     // holds 128 -> 256 threads at full occupancy).
     assert!(block["step"].get("occupancy_change").is_none(), "{block}");
-    let mut cmd = advise();
-    let out = cmd
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
-        .env_remove("ADVISE_MODEL")
-        .args(["-q", "suggest", "--json", "--level", "BLOCK_SIZE=128"])
-        .args(["--gpu", "Tesla V100-SXM2-16GB", "--kernel", "^Kernel2$"])
-        .args(["--ncu-csv", LASSEN])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let (v, _) = suggestions_from(&[
+        "--level",
+        "BLOCK_SIZE=128",
+        "--gpu",
+        "Tesla V100-SXM2-16GB",
+        "--kernel",
+        "^Kernel2$",
+        "--ncu-csv",
+        LASSEN,
+    ]);
     let block = block_suggestion(&v);
     assert_eq!(block["step"]["occupancy_change"], 1.0, "{block}");
     assert_eq!(block["step"]["warp_fill_change"], 1.0, "{block}");
-    let mut cmd = advise();
-    cmd.current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
-        .args([
-            "-q",
-            "suggest",
+    suggest_from(
+        &[
             "--level",
             "BLOCK_SIZE=128",
             "--gpu",
             "Voodoo3",
-        ])
-        .args(["--ncu-csv", LASSEN])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("--gpu Voodoo3"));
+            "--ncu-csv",
+            LASSEN,
+        ],
+        false,
+    )
+    .code(2)
+    .stderr(predicate::str::contains("--gpu Voodoo3"));
     run("FOO=2")
         .failure()
         .stderr(predicate::str::contains("FOO has no levels"));

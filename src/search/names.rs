@@ -150,6 +150,7 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
             let mut s = auto::Auto::default();
             for key in [
                 "init", "perturb", "temp", "bo", "bocand", "bomin", "bomax", "botrain", "repair",
+                "nb", "model", "noise", "scan", "restart",
             ] {
                 if let Some(v) = take(key) {
                     ils_option(&mut s.ils, key, &v)?;
@@ -316,5 +317,13 @@ mod tests {
         assert_eq!(names(&["all", "auto"]), all);
         assert_eq!(names(&["random", "all"])[0], names(&["random"])[0]);
         assert_eq!(names(&["random", "all"]).len(), all.len());
+    }
+
+    #[test]
+    fn auto_takes_the_local_search_options_and_refuses_others() {
+        let s = strategy("auto:model=0,nb=adjacent").unwrap();
+        assert_eq!(s.name(), "auto-adjacent-m0");
+        let err = strategy("auto:shake=3").err().unwrap().to_string();
+        assert!(err.contains("no option `shake`"), "{err}");
     }
 }

@@ -24,7 +24,9 @@ use crate::args::OutputArgs;
 /// budget that gets them [100]; bomax, the most steps [20]; bocand, candidates scored per step
 /// [100]; botrain, fastest measurements the Gaussian process is fitted on [30]; repair, repairs
 /// of a single change the space lacks measured per descent step where no single change helps,
-/// 0 for none [1].
+/// 0 for none [1]; and, for trying its parts one at a time, the local search's nb
+/// (vnd|adjacent|hamming) [vnd], model (0: neighbours in random order) [1], noise, scan and
+/// restart [0].
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The recorded space.

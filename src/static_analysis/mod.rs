@@ -16,6 +16,7 @@ pub mod occupancy;
 pub mod occupancy_step;
 pub mod ptx;
 pub mod sass;
+pub mod version_diff;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -23,9 +24,10 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-pub use detect::{Detected, Difference, NotApplicable, NotDetectable};
+pub use detect::{Detected, NotApplicable, NotDetectable};
 pub use metrics::Metrics;
 pub use nvcc::CompileOptions;
+pub use version_diff::Difference;
 
 /// What `advise static` reports for one kernel.
 #[derive(Debug, Clone, Serialize)]
@@ -274,7 +276,7 @@ pub fn compare(a: &Analysis, b: &Analysis) -> Vec<(String, Vec<Difference>)> {
         } else {
             format!("{} vs {}", x.short_name, y.short_name)
         };
-        return vec![(name, detect::compare(&x.metrics, &y.metrics))];
+        return vec![(name, version_diff::compare(&x.metrics, &y.metrics))];
     }
     a.kernels
         .iter()
@@ -282,7 +284,7 @@ pub fn compare(a: &Analysis, b: &Analysis) -> Vec<(String, Vec<Difference>)> {
             let y = b.kernels.iter().find(|y| y.name == x.name)?;
             Some((
                 x.short_name.clone(),
-                detect::compare(&x.metrics, &y.metrics),
+                version_diff::compare(&x.metrics, &y.metrics),
             ))
         })
         .collect()

@@ -1,6 +1,6 @@
 //! Which host link (dataset::host_link) each sample of a pool was measured on. A merged pool
 //! can hold one program and input from two machines (XPlacer's bfs on AWS and on Lassen):
-//! their samples carry their dataset's name as `campaign` (experiment::data::merge), which
+//! their samples carry their dataset's name as `campaign` (experiment::pool_merge::merge), which
 //! tells the two apart.
 
 use std::collections::BTreeMap;

@@ -10,6 +10,7 @@ pub mod host_links;
 pub mod launch;
 mod lopo;
 pub mod method;
+pub mod pool_merge;
 pub mod record;
 mod result;
 pub mod run;

@@ -9,7 +9,8 @@
 
 use std::collections::HashMap;
 
-use super::data::{merge, SamplePool};
+use super::data::SamplePool;
+use super::pool_merge::merge;
 use super::splits::{group_key, grouped_split, Fold};
 use super::stats::median;
 use crate::dataset::samples::SpeedupSample;

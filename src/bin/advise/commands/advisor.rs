@@ -78,7 +78,7 @@ fn run_train(
     view: advise::dataset::features::View,
     out: &Path,
 ) -> Result<()> {
-    let pool = advise::experiment::data::load_pools_view(datasets, view)?;
+    let pool = advise::experiment::pool_merge::load_pools_view(datasets, view)?;
     let provenance = datasets
         .iter()
         .map(|d| {

@@ -162,8 +162,8 @@ pub fn run(args: Args) -> Result<()> {
 /// on the shipped real datasets.
 fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
     use super::experiment::{execute, ExperimentCommand};
-    use advise::experiment::data::load_pools;
     use advise::experiment::fidelity::{agreement as agreement_of, agreement_between, fidelity};
+    use advise::experiment::pool_merge::load_pools;
     use advise::experiment::record::json;
     use advise::experiment::run::RunSettings;
     use advise::report::experiment::render_text;

@@ -9,8 +9,9 @@ use super::output::{note, Output};
 use crate::args::{exp_spec, method_spec, ExpArg, JsonArg, MethodArg, StepArg, ViewArg};
 use advise::dataset::features::View;
 use advise::error::{Error, Result};
-use advise::experiment::data::{load_pools_view, SamplePool};
+use advise::experiment::data::SamplePool;
 use advise::experiment::method::{contenders, occupancy_rule, Contender};
+use advise::experiment::pool_merge::load_pools_view;
 use advise::experiment::record::{json, FoldLog};
 use advise::experiment::run::{self as running, ExperimentResult, RunSettings};
 use advise::experiment::splits::{folds, Experiment, Fold, FoldLayout};
@@ -389,7 +390,7 @@ fn describe_pool(pool: &SamplePool, dirs: &[PathBuf]) -> String {
 fn gpu_agreement(
     datasets: &[PathBuf],
 ) -> Result<Vec<(String, String, Vec<advise::experiment::fidelity::Agreement>)>> {
-    use advise::experiment::data::load_pools;
+    use advise::experiment::pool_merge::load_pools;
     let names = |d: &[PathBuf]| {
         d.iter()
             .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().to_string()))

@@ -30,6 +30,7 @@ pub mod search_bench;
 pub mod static_cmd;
 pub mod statuner;
 pub mod suggest;
+pub mod suggest_inputs;
 mod transfer_inputs;
 mod transfer_report;
 pub mod variants;

@@ -1,0 +1,117 @@
+//! What `advise suggest` and `advise profile` are given besides the counters: the launch facts
+//! (with the GPU the user named), the levels of the tuning parameters (with those the user
+//! gave), and the optimizations left out because the source already applies them or has
+//! nothing for them to change.
+
+use super::output::note;
+use super::suggest::SuggestSettings;
+use advise::error::{Error, Result};
+use advise::recommend::bundle::Advisor;
+use advise::recommend::suggest::{self as suggesting, NotSuggested};
+
+/// The profile's launch facts, with the GPU the user named in place of the profile's (noted
+/// where `say` and the profile names another).
+pub fn launch_of(
+    rows: &[advise::dataset::measurements::MeasurementRow],
+    gpu: Option<&str>,
+    say: bool,
+) -> Result<advise::recommend::step_model::ProfileLaunch> {
+    let mut launch = advise::recommend::step_model::ProfileLaunch::of_rows(rows);
+    if let Some(g) = gpu {
+        let cc = advise::experiment::launch::compute_capability_given(g).ok_or_else(|| {
+            Error::Usage(format!(
+                "--gpu {g}: neither a compute capability this advise knows (7.5, sm_90) nor a \
+                 GPU name it knows (RTX 2080 Ti, A100, H100)"
+            ))
+        })?;
+        match &launch.compute_capability {
+            Some(own) if say && *own != cc => note(&format!(
+                "--gpu {g} (compute capability {cc}) replaces the profile's own, {own}: the \
+                 occupancy of a block-size step is computed for the GPU named"
+            )),
+            _ => {}
+        }
+        launch.compute_capability = Some(cc);
+    }
+    Ok(launch)
+}
+
+/// The levels of the profile's launches, overridden by those the user gave.
+pub fn levels_of(
+    rows: &[advise::dataset::measurements::MeasurementRow],
+    given: &[String],
+) -> Result<std::collections::BTreeMap<String, f64>> {
+    let mut out = advise::recommend::step_model::profile_levels(rows);
+    for g in given {
+        let bad = || {
+            Error::Usage(format!(
+                "--level {g}: write FAMILY=VALUE with a positive number, e.g. BLOCK_SIZE=256"
+            ))
+        };
+        let (family, value) = g.split_once('=').ok_or_else(bad)?;
+        let family = family.trim().to_ascii_uppercase();
+        let value: f64 = value.trim().parse().map_err(|_| bad())?;
+        if !(value.is_finite() && value > 0.0) {
+            return Err(bad());
+        }
+        if advise::recommend::step_model::level_meaning(&family).is_none() {
+            return Err(Error::Usage(format!(
+                "--level {g}: {family} has no levels; BLOCK_SIZE, TILE_SIZE and UNROLL do"
+            )));
+        }
+        out.insert(family, value);
+    }
+    Ok(out)
+}
+
+/// The optimizations to leave out beyond those the user named (`--applied`), each with why:
+/// those the source already applies or gives nothing to apply to (where `advisor` knows them).
+pub fn source_checks(s: &SuggestSettings, advisor: &Advisor) -> Result<Vec<NotSuggested>> {
+    let mut out: Vec<NotSuggested> = Vec::new();
+    if let Some(src) = &s.source {
+        let (found, inapplicable) =
+            advise::static_analysis::optimization_facts(src, &Default::default())?;
+        let known = |name: &str| {
+            advisor
+                .optimizations
+                .iter()
+                .any(|m| suggesting::is_applied(&m.name, name))
+        };
+        for n in inapplicable {
+            if known(n.name) {
+                leave_out(
+                    &mut out,
+                    &s.applied,
+                    n.name,
+                    format!("does not apply to {}: {}", src.display(), n.reason),
+                );
+            }
+        }
+        for d in found {
+            if d.optimization.is_some() {
+                leave_out(
+                    &mut out,
+                    &s.applied,
+                    &d.name,
+                    format!(
+                        "is already applied in {} ({} x {})",
+                        d.kernel, d.count, d.evidence
+                    ),
+                );
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Leaves `name` out of the suggestions with `reason`, which reads on from the name ("is
+/// already applied in ..."), noted, unless it already is or the user `named` it (`--applied`).
+pub fn leave_out(out: &mut Vec<NotSuggested>, named: &[String], name: &str, reason: String) {
+    if !out.iter().any(|o| o.optimization == name) && !named.iter().any(|n| n == name) {
+        note(&format!("{name} {reason} (not suggested)"));
+        out.push(NotSuggested {
+            optimization: name.to_string(),
+            reason,
+        });
+    }
+}

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use indicatif::ProgressBar;
 
+use super::experiment_specs::{parse_experiments, parse_folds};
 use super::output::{note, Output};
 use crate::args::{exp_spec, method_spec, ExpArg, JsonArg, MethodArg, StepArg, ViewArg};
 use advise::dataset::features::View;
@@ -14,7 +15,7 @@ use advise::experiment::method::{contenders, occupancy_rule, Contender};
 use advise::experiment::pool_merge::load_pools_view;
 use advise::experiment::record::{json, FoldLog};
 use advise::experiment::run::{self as running, ExperimentResult, RunSettings};
-use advise::experiment::splits::{folds, Experiment, Fold, FoldLayout};
+use advise::experiment::splits::{folds, Fold, FoldLayout};
 use advise::experiment::step_features::{apply, Step};
 use advise::report::experiment::render_text;
 use advise::report::experiment_files::write_report;
@@ -40,73 +41,6 @@ pub struct ExperimentCommand {
     pub out_dir: Option<PathBuf>,
     /// `--json` without per-sample predictions.
     pub summary: bool,
-}
-
-/// Parses `--folds`: a number K (grouped folds, the default), `ungrouped:K`, or `weka` /
-/// `weka:K` (Weka's layout).
-pub fn parse_folds(spec: &str) -> Result<(usize, FoldLayout)> {
-    let bad = || {
-        Error::Usage(format!(
-            "--folds `{spec}`: give a number, `ungrouped:K`, `weka` or `weka:K`"
-        ))
-    };
-    let s = spec.trim();
-    if s == "weka" {
-        return Ok((10, FoldLayout::Weka));
-    }
-    for (prefix, layout) in [
-        ("weka:", FoldLayout::Weka),
-        ("ungrouped:", FoldLayout::Ungrouped),
-    ] {
-        if let Some(k) = s.strip_prefix(prefix) {
-            return Ok((k.parse().map_err(|_| bad())?, layout));
-        }
-    }
-    Ok((s.parse().map_err(|_| bad())?, FoldLayout::Grouped))
-}
-
-/// Parses `--exp`: `1`..`6`, `all`, `loio`, `lopo`, `kfold`, or a comma list.
-pub fn parse_experiments(
-    spec: &str,
-    pool: &SamplePool,
-    k: usize,
-    seed: u64,
-    layout: FoldLayout,
-) -> Result<Vec<Experiment>> {
-    let programs: Vec<&str> = pool
-        .samples
-        .iter()
-        .map(|s| s.key.program.as_str())
-        .collect();
-    let nbbh = programs.iter().any(|p| *p == "NB" || *p == "BH");
-    let mut out = Vec::new();
-    for part in spec.split(',').map(str::trim) {
-        match part {
-            "fidelity" => {}
-            "all" if nbbh => out.extend(
-                (1..=6)
-                    .map(Experiment::Thesis)
-                    .chain([Experiment::LeaveOneInputOut]),
-            ),
-            "all" => out.extend([
-                Experiment::KFold { k, seed, layout },
-                Experiment::LeaveOneProgramOut,
-                Experiment::LeaveOneInputOut,
-            ]),
-            "loio" => out.push(Experiment::LeaveOneInputOut),
-            "lopo" => out.push(Experiment::LeaveOneProgramOut),
-            "kfold" => out.push(Experiment::KFold { k, seed, layout }),
-            n => match n.parse::<u8>() {
-                Ok(n @ 1..=6) => out.push(Experiment::Thesis(n)),
-                _ => {
-                    return Err(Error::Usage(format!(
-                        "unknown experiment `{n}`: use 1-6, all, loio, lopo, kfold or fidelity"
-                    )))
-                }
-            },
-        }
-    }
-    Ok(out)
 }
 
 fn keep(fold: &Fold, cmd: &ExperimentCommand) -> bool {

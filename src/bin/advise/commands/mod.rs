@@ -15,6 +15,7 @@ mod data_notes;
 pub mod demo;
 mod demo_fixtures;
 pub mod experiment;
+pub mod experiment_specs;
 pub mod explain;
 pub mod features;
 pub mod fit;

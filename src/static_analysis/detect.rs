@@ -259,10 +259,7 @@ mod tests {
     use super::*;
 
     fn m() -> Metrics {
-        Metrics {
-            source: "ptx",
-            ..Default::default()
-        }
+        Metrics::ptx_for_test()
     }
 
     #[test]

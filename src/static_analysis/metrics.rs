@@ -60,6 +60,15 @@ pub struct Metrics {
 }
 
 impl Metrics {
+    /// Empty PTX metrics, for tests to fill in.
+    #[cfg(test)]
+    pub(crate) fn ptx_for_test() -> Metrics {
+        Metrics {
+            source: "ptx",
+            ..Default::default()
+        }
+    }
+
     /// The eight STATuner features, in the paper's order.
     pub fn statuner_features(&self) -> [f64; 8] {
         [

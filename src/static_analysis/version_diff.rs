@@ -122,16 +122,9 @@ pub fn compare(a: &Metrics, b: &Metrics) -> Vec<Difference> {
 mod tests {
     use super::*;
 
-    fn m() -> Metrics {
-        Metrics {
-            source: "ptx",
-            ..Default::default()
-        }
-    }
-
     #[test]
     fn compare_reads_fewer_volatile_loads_and_a_split_loop() {
-        let mut a = m();
+        let mut a = Metrics::ptx_for_test();
         a.volatile_loads = 6;
         a.loops = 1;
         let mut b = a.clone();

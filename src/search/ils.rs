@@ -46,6 +46,10 @@ pub struct Ils {
     /// Share of the budget measured at random before the first descent, which starts from
     /// the fastest of them.
     pub init: f64,
+    /// Fewest configurations that random share measures where it is on (`init` > 0), at most
+    /// half the budget: a small budget's share would leave the descent a start drawn from 3
+    /// or 4 configurations.
+    pub init_min: usize,
     /// Noise added to the model's predictions (standard deviations of log time), so that
     /// repeated runs do not all follow the same path.
     pub noise: f64,
@@ -83,6 +87,7 @@ impl Ils {
             scan: 0,
             restart: 0,
             init: 0.0,
+            init_min: 0,
             noise: 0.0,
             bo: 0.0,
             bo_opt: BayesOpt::default(),
@@ -102,6 +107,7 @@ impl Ils {
             scan: 0,
             restart: 0,
             init: 0.0,
+            init_min: 0,
             noise: 0.0,
             bo: 0.0,
             bo_opt: BayesOpt::default(),
@@ -109,6 +115,17 @@ impl Ils {
             bo_max: usize::MAX,
             repair: 0,
         }
+    }
+}
+
+/// How many of `budget` evaluations the random share measures: the share `init` of it, and
+/// where that is on at least `init_min` but never more than half the budget.
+pub(crate) fn random_share(init: f64, init_min: usize, budget: usize) -> usize {
+    let share = (init * budget as f64).round() as usize;
+    if init > 0.0 {
+        share.max(init_min.min(budget / 2))
+    } else {
+        share
     }
 }
 
@@ -188,7 +205,7 @@ impl Strategy for Ils {
 
     fn search(&self, ev: &mut Evaluator, rng: &mut Rng) {
         let space = ev.space();
-        let n0 = (self.init * ev.remaining() as f64).round() as usize;
+        let n0 = random_share(self.init, self.init_min, ev.remaining());
         for _ in 0..n0 {
             if random_start(ev, rng).is_none() {
                 break;
@@ -293,5 +310,39 @@ impl Strategy for Ils {
                 None => return,
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_random_share_is_at_least_its_minimum_and_at_most_half_a_small_budget() {
+        // auto's 15% with at least 10: 25 evaluations give 10 (4 from the share alone),
+        // 200 give the share's 30, 12 give half, 6.
+        assert_eq!(random_share(0.15, 10, 25), 10);
+        assert_eq!(random_share(0.15, 0, 25), 4);
+        assert_eq!(random_share(0.15, 10, 200), 30);
+        assert_eq!(random_share(0.15, 10, 12), 6);
+        // Without a random share (greedy_ils, basinhopping) the minimum does not apply.
+        assert_eq!(random_share(0.0, 10, 25), 0);
+    }
+
+    #[test]
+    fn a_small_budget_descends_from_the_best_of_the_minimum_random_share() {
+        let space = crate::search::testutil::grid_space();
+        let st = |init_min| Ils {
+            init: 0.15,
+            init_min,
+            model: true,
+            ..Ils::basinhopping()
+        };
+        let measured = |s: &Ils| crate::search::run(&space, s, 25, 3).unwrap().measured;
+        // The first 4 measurements are the same random draws; the fifth starts the descent
+        // with the minimum off and is one more random draw with it on.
+        let (off, on) = (measured(&st(0)), measured(&st(10)));
+        assert_eq!(off[..4], on[..4]);
+        assert_ne!(off[4..10], on[4..10]);
     }
 }

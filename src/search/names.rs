@@ -138,7 +138,8 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
                 ils::Ils::basinhopping()
             };
             for key in [
-                "nb", "perturb", "temp", "restart", "init", "noise", "scan", "model", "repair",
+                "nb", "perturb", "temp", "restart", "init", "initmin", "noise", "scan", "model",
+                "repair",
             ] {
                 if let Some(v) = take(key) {
                     ils_option(&mut s, key, &v)?;
@@ -149,8 +150,8 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
         "auto" => {
             let mut s = auto::Auto::default();
             for key in [
-                "init", "perturb", "temp", "bo", "bocand", "bomin", "bomax", "botrain", "repair",
-                "nb", "model", "noise", "scan", "restart",
+                "init", "initmin", "perturb", "temp", "bo", "bocand", "bomin", "bomax", "botrain",
+                "repair", "nb", "model", "noise", "scan", "restart",
             ] {
                 if let Some(v) = take(key) {
                     ils_option(&mut s.ils, key, &v)?;
@@ -227,6 +228,14 @@ fn ils_option(s: &mut ils::Ils, key: &str, v: &str) -> Result<()> {
         "init" => {
             s.init = ratio(key, v)?;
             "i"
+        }
+        "initmin" => {
+            s.init_min = v.parse().map_err(|_| {
+                Error::Usage(format!(
+                    "option {key}={v}: expected a whole number of evaluations (0: none)"
+                ))
+            })?;
+            "im"
         }
         "noise" => {
             s.noise = non_negative(key, v)?;

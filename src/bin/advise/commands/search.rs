@@ -19,7 +19,8 @@ use crate::args::OutputArgs;
 /// default), exhaustive, random, iterml, shrinking, brt, ga, anneal, greedy_ils, basinhopping,
 /// pso, diff_evo, bayes_opt; settings as NAME:KEY=VALUE,... (iterml:model=cart,
 /// shrinking:k=3,vth=2, brt:hc=25). `auto`'s settings (defaults in brackets): init, the random
-/// share [0.15]; perturb, parameters changed by a jump [2]; temp, the Metropolis temperature
+/// share [0.15]; initmin, the fewest configurations it measures, at most half the budget [10];
+/// perturb, parameters changed by a jump [2]; temp, the Metropolis temperature
 /// [0.2]; bo, the share of Bayesian-optimisation steps, 0 for none [0.1]; bomin, the smallest
 /// budget that gets them [100]; bomax, the most steps [20]; bocand, candidates scored per step
 /// [100]; botrain, fastest measurements the Gaussian process is fitted on [30]; repair, repairs

@@ -3,9 +3,9 @@
 //! - a budget that covers the space: exhaustive search;
 //! - a budget under 8 evaluations (too few to learn anything): random search;
 //! - otherwise model-guided iterated local search ([`Ils`]): a random 15% of the budget
-//!   first (at least 10 configurations, at most half the budget); where the budget is at least
-//!   100 evaluations, 10% of it (at most 20 steps) on
-//!   Bayesian-optimisation steps (a Gaussian process on the 30 fastest measurements, expected
+//!   first (at least 10 configurations, at most half the budget); where the budget is at
+//!   least 100 evaluations, 10% of it (at most 20 steps) on Bayesian-optimisation steps (a
+//!   Gaussian process on the 30 fastest measurements, expected
 //!   improvement over 100 random unmeasured configurations and the best's neighbours:
 //!   [`BayesOpt::steps`]); then first-improvement descent from the fastest configuration by
 //!   variable neighbourhood descent (adjacent values first, then any single-parameter change: the

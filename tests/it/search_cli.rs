@@ -366,3 +366,23 @@ fn bench_search_names_a_missing_space() {
             "no/such/space.json.gz: No such file",
         ));
 }
+
+#[test]
+fn search_help_lists_the_strategies_and_autos_settings() {
+    let help = advise().args(["search", "--help"]).assert().success();
+    let text = String::from_utf8_lossy(&help.get_output().stdout).to_string();
+    for needle in ["bayes_opt", "initmin", "Metropolis", "time_ms column"] {
+        assert!(
+            text.contains(needle),
+            "`advise search --help` lacks {needle}:\n{text}"
+        );
+    }
+    // The short help stays short.
+    let short = advise().args(["search", "-h"]).assert().success();
+    assert!(!String::from_utf8_lossy(&short.get_output().stdout).contains("initmin"));
+    advise()
+        .args(["search-bench", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("advise search --help"));
+}

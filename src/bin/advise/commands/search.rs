@@ -13,27 +13,33 @@ use advise::search::{self, SearchSpace};
 use crate::args::OutputArgs;
 
 /// `advise search`.
-///
-/// Spaces: Kernel Tuner caches (.json/.json.gz, cut-off caches too), T4 results files, KTT
-/// JSON output, or CSV (parameter columns and a time_ms column). Strategies: auto (the
-/// default), exhaustive, random, iterml, shrinking, brt, ga, anneal, greedy_ils, basinhopping,
-/// pso, diff_evo, bayes_opt; settings as NAME:KEY=VALUE,... (iterml:model=cart,
-/// shrinking:k=3,vth=2, brt:hc=25). `auto`'s settings (defaults in brackets): init, the random
-/// share [0.15]; initmin, the fewest configurations it measures, at most half the budget [10];
-/// perturb, parameters changed by a jump [2]; temp, the Metropolis temperature
-/// [0.2]; bo, the share of Bayesian-optimisation steps, 0 for none [0.1]; bomin, the smallest
-/// budget that gets them [100]; bomax, the most steps [20]; bocand, candidates scored per step
-/// [100]; botrain, fastest measurements the Gaussian process is fitted on [30]; repair, repairs
-/// of a single change the space lacks measured per descent step where no single change helps,
-/// 0 for none [1]; and, for trying its parts one at a time, the local search's nb
-/// (vnd|adjacent|hamming) [vnd], model (0: neighbours in random order) [1], noise, scan and
-/// restart [0].
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The recorded space.
+    ///
+    /// A Kernel Tuner cache (.json or .json.gz, cut-off caches too), a T4 results file, KTT's
+    /// JSON output, or CSV (parameter columns and a time_ms column).
     #[arg(long)]
     pub space: PathBuf,
     /// The strategy, NAME[:KEY=VALUE,...] (Kernel Tuner's names are accepted too).
+    ///
+    /// Strategies: auto (the default), exhaustive, random, iterml, shrinking, brt, ga, anneal,
+    /// greedy_ils, basinhopping, pso, diff_evo, bayes_opt; Kernel Tuner's random_sample,
+    /// genetic_algorithm, simulated_annealing and brute_force name advise's random, ga, anneal
+    /// and exhaustive. Settings as NAME:KEY=VALUE,... (iterml:model=cart, shrinking:k=3,vth=2,
+    /// brt:hc=25).
+    ///
+    /// auto's settings (defaults in brackets): init, the random share [0.15]; initmin, the
+    /// fewest configurations it measures, at most half the budget [10]; perturb, parameters
+    /// changed by a jump [2]; temp, the Metropolis temperature [0.2]; bo, the share of
+    /// Bayesian-optimisation steps, 0 for none [0.1]; bomin, the smallest budget that gets them
+    /// [100]; bomax, the most steps [20]; bocand, candidates scored per step [100]; botrain,
+    /// fastest measurements the Gaussian process is fitted on [30]; repair, repairs of a single
+    /// change the space lacks measured per descent step where no single change helps, 0 for
+    /// none [1]; and, for trying its parts one at a time, the local search's nb
+    /// (vnd|adjacent|hamming) [vnd], model (0: neighbours in random order) [1], noise, scan and
+    /// restart [0]. greedy_ils and basinhopping take nb, perturb, temp, restart, init, initmin,
+    /// noise, scan, model and repair.
     #[arg(long, default_value = "auto")]
     pub strategy: String,
     /// Evaluations allowed: a count (100) or a share of the space (2%).

@@ -63,6 +63,9 @@ pub struct Args {
     /// Comma-separated strategies, or `all` (Kernel Tuner's names are accepted too:
     /// random_sample, genetic_algorithm, simulated_annealing, basinhopping, greedy_ils,
     /// brute_force, pso, diff_evo, bayes_opt).
+    ///
+    /// Each as NAME[:KEY=VALUE,...]; `advise search --help` lists every strategy's settings
+    /// (auto:initmin=0,model=0). A `;` separates strategies whose settings hold commas.
     #[arg(long, default_value = "auto")]
     pub strategies: String,
     /// Comma-separated budgets: shares of each space (1%) or counts.

@@ -31,7 +31,7 @@ use super::bundle::Advisor;
 use super::evidence::{decisions, evidence, nearest, outside_range, reason, subset_distance};
 use super::profile_input::coverage;
 pub use super::profile_input::{profile_features, NotSuggested, ProfileSummary, MIN_COVERAGE};
-use super::step_model::{applies, ProfileLaunch, STEP_FACTOR};
+use super::step_model::{ProfileLaunch, STEP_FACTOR};
 pub use super::suggestion::{headline, CounterEvidence, StepUse, Suggestion};
 use super::validation::{raw_score, Validation};
 use crate::error::Result;
@@ -120,31 +120,7 @@ pub fn suggest(
         // The step model needs no counter: it advises where the counter model cannot.
         // Where the doubled level would not launch, the step model judges halving it: the
         // reverse of raising it from half, whose direction it predicts as well.
-        let mut lowered_because = None;
-        let step = match applies(m, levels) {
-            Some((model, level, meaning)) => {
-                lowered_because = launch.cannot_step(&m.name, level, STEP_FACTOR);
-                let from = match lowered_because {
-                    Some(_) => level / STEP_FACTOR,
-                    None => level,
-                };
-                let values = launch.step(&m.name, from, STEP_FACTOR);
-                let raising = model.predict(&values)?;
-                Some(StepAnswer {
-                    model,
-                    level,
-                    meaning,
-                    predicted: match lowered_because {
-                        Some(_) => 1.0 / raising,
-                        None => raising,
-                    },
-                    validation: model.validation_for(&values),
-                    values,
-                    lowered: lowered_because.is_some(),
-                })
-            }
-            None => None,
-        };
+        let (step, lowered_because) = StepAnswer::of(m, levels, launch)?;
         let counters_usable = coverage >= MIN_COVERAGE;
         if !counters_usable && step.is_none() {
             continue;

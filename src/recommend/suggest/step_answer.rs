@@ -19,7 +19,36 @@ pub(super) struct StepAnswer<'a> {
     pub(super) lowered: bool,
 }
 
-impl StepAnswer<'_> {
+impl<'a> StepAnswer<'a> {
+    /// The answer of `m`'s step model where `levels` give its family a level (`None` where
+    /// they do not, or where `m` has no step model that answers), and, where the doubled level
+    /// would not launch, why: the answer is then for halving it, the reverse of raising it
+    /// from half.
+    pub(super) fn of(
+        m: &'a crate::recommend::bundle::OptimizationModel,
+        levels: &std::collections::BTreeMap<String, f64>,
+        launch: &ProfileLaunch,
+    ) -> crate::error::Result<(Option<StepAnswer<'a>>, Option<String>)> {
+        let Some((model, level, meaning)) = crate::recommend::step_model::applies(m, levels) else {
+            return Ok((None, None));
+        };
+        let lowered_because = launch.cannot_step(&m.name, level, STEP_FACTOR);
+        let lowered = lowered_because.is_some();
+        let from = if lowered { level / STEP_FACTOR } else { level };
+        let values = launch.step(&m.name, from, STEP_FACTOR);
+        let raising = model.predict(&values)?;
+        let answer = StepAnswer {
+            model,
+            level,
+            meaning,
+            predicted: if lowered { 1.0 / raising } else { raising },
+            validation: model.validation_for(&values),
+            values,
+            lowered,
+        };
+        Ok((Some(answer), lowered_because))
+    }
+
     /// Where the raise the features describe starts: the level, or half of it when lowering.
     pub(super) fn from(&self) -> f64 {
         if self.lowered {

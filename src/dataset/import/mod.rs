@@ -98,16 +98,11 @@ fn tool_of_text(text: &str) -> Option<Tool> {
 /// The first few kB of a (possibly gzipped) file.
 fn head_of(path: &Path) -> Result<String> {
     use std::io::Read;
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
     let mut head = Vec::with_capacity(4096);
-    let read = if path.extension().is_some_and(|e| e == "gz") {
-        flate2::read::GzDecoder::new(file)
-            .take(4096)
-            .read_to_end(&mut head)
-    } else {
-        file.take(4096).read_to_end(&mut head)
-    };
-    read.map_err(|e| Error::io(path, e))?;
+    crate::dataset::table::open(path)?
+        .take(4096)
+        .read_to_end(&mut head)
+        .map_err(|e| Error::io(path, e))?;
     Ok(String::from_utf8_lossy(&head).into_owned())
 }
 

@@ -107,10 +107,38 @@ impl Gp {
     /// together ([`Cholesky::solve_lower_many`]).
     fn predict_many(&self, qs: &[f64], c: usize, scratch: &mut Scratch, out: &mut Vec<(f64, f64)>) {
         let (n, p) = (self.alpha.len(), self.p);
+        out.clear();
+        if c == 0 {
+            return;
+        }
+        // The queries feature by feature, so that each pass below runs along the queries (the
+        // square roots and divisions in vector instructions); every query's distance still
+        // sums its features in order and every operation is [`matern52`]'s, so the values are
+        // its, bit for bit.
+        let qt = &mut scratch.qt;
+        qt.clear();
+        qt.resize(p * c, 0.0);
+        for (q, query) in qs.chunks_exact(p.max(1)).take(c).enumerate() {
+            for (j, &v) in query.iter().enumerate() {
+                qt[j * c + q] = v;
+            }
+        }
         let k = &mut scratch.k;
         k.clear();
-        for xi in (0..n).map(|i| &self.x[i * p..(i + 1) * p]) {
-            k.extend((0..c).map(|q| matern52(dist2(xi, &qs[q * p..(q + 1) * p]), self.ell)));
+        k.resize(n * c, 0.0);
+        for (i, row) in k.chunks_exact_mut(c).enumerate() {
+            let xi = &self.x[i * p..(i + 1) * p];
+            for (&x, column) in xi.iter().zip(qt.chunks_exact(c)) {
+                for (d, &y) in row.iter_mut().zip(column) {
+                    *d += (x - y) * (x - y);
+                }
+            }
+            for d in row.iter_mut() {
+                *d = 5f64.sqrt() * d.sqrt() / self.ell;
+            }
+            for r in row.iter_mut() {
+                *r = (1.0 + *r + *r * *r / 3.0) * (-*r).exp();
+            }
         }
         let mean = &mut scratch.mean;
         mean.clear();
@@ -141,6 +169,7 @@ impl Gp {
 /// Buffers reused from one step's predictions to the next.
 #[derive(Default)]
 struct Scratch {
+    qt: Vec<f64>,
     k: Vec<f64>,
     mean: Vec<f64>,
     sum: Vec<f64>,

@@ -37,7 +37,16 @@ impl Default for BayesOpt {
 }
 
 fn matern52(d2: f64, ell: f64) -> f64 {
-    let r = 5f64.sqrt() * d2.sqrt() / ell;
+    matern52_of_r(matern52_r(d2, ell))
+}
+
+/// The Matern 5/2 kernel's scaled distance, sqrt(5) |x - x'| / ell, from the squared distance.
+fn matern52_r(d2: f64, ell: f64) -> f64 {
+    5f64.sqrt() * d2.sqrt() / ell
+}
+
+/// The Matern 5/2 kernel at scaled distance `r` (unit signal variance).
+fn matern52_of_r(r: f64) -> f64 {
     (1.0 + r + r * r / 3.0) * (-r).exp()
 }
 
@@ -113,8 +122,8 @@ impl Gp {
         }
         // The queries feature by feature, so that each pass below runs along the queries (the
         // square roots and divisions in vector instructions); every query's distance still
-        // sums its features in order and every operation is [`matern52`]'s, so the values are
-        // its, bit for bit.
+        // sums its features in order, as `dist2` does, and the kernel is `matern52`'s two
+        // halves, so the values are those of one query at a time, bit for bit.
         let qt = &mut scratch.qt;
         qt.clear();
         qt.resize(p * c, 0.0);
@@ -134,10 +143,10 @@ impl Gp {
                 }
             }
             for d in row.iter_mut() {
-                *d = 5f64.sqrt() * d.sqrt() / self.ell;
+                *d = matern52_r(*d, self.ell);
             }
             for r in row.iter_mut() {
-                *r = (1.0 + *r + *r * *r / 3.0) * (-*r).exp();
+                *r = matern52_of_r(*r);
             }
         }
         let mean = &mut scratch.mean;
@@ -343,6 +352,35 @@ impl Strategy for BayesOpt {
 mod tests {
     use super::*;
     use crate::search::testutil::optimum_hits;
+
+    #[test]
+    fn predictions_of_many_queries_are_those_of_one_at_a_time_bit_for_bit() {
+        // Synthetic rows and queries from a seeded generator: 12 rows, 40 queries, 5 features.
+        let mut rng = Rng::new(7);
+        let (n, c, p) = (12, 40, 5);
+        let x: Vec<f64> = (0..n * p).map(|_| rng.unit()).collect();
+        let y: Vec<f64> = (0..n).map(|_| rng.unit() - 0.5).collect();
+        let qs: Vec<f64> = (0..c * p).map(|_| rng.unit()).collect();
+        let (gp, _) = Gp::fit(x.clone(), p, &y, 0.4).expect("a jittered kernel matrix factors");
+        let mut out = Vec::new();
+        gp.predict_many(&qs, c, &mut Scratch::default(), &mut out);
+        assert_eq!(out.len(), c);
+        for (q, &(mean, sd)) in out.iter().enumerate() {
+            let query = &qs[q * p..(q + 1) * p];
+            let mut k: Vec<f64> = (0..n)
+                .map(|i| matern52(dist2(&x[i * p..(i + 1) * p], query), 0.4))
+                .collect();
+            let m = k.iter().zip(&gp.alpha).fold(-0.0, |s, (kv, a)| s + kv * a);
+            gp.chol.solve_lower(&mut k);
+            let v = k.iter().fold(-0.0, |s, kv| s + kv * kv);
+            assert_eq!(mean.to_bits(), m.to_bits(), "mean of query {q}");
+            assert_eq!(
+                sd.to_bits(),
+                (1.0 - v).max(1e-12).sqrt().to_bits(),
+                "sd of query {q}"
+            );
+        }
+    }
 
     #[test]
     fn reproducible_within_budget_and_often_optimal() {

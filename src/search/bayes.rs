@@ -152,7 +152,7 @@ impl Gp {
         let mean = &mut scratch.mean;
         mean.clear();
         mean.resize(c, -0.0);
-        for (row, a) in k.chunks_exact(c.max(1)).zip(&self.alpha) {
+        for (row, a) in k.chunks_exact(c).zip(&self.alpha) {
             for (m, kv) in mean.iter_mut().zip(row) {
                 *m += kv * a;
             }
@@ -161,12 +161,11 @@ impl Gp {
         self.chol.solve_lower_many(k, c, &mut scratch.sum);
         let sq = &mut scratch.sum;
         sq.fill(-0.0);
-        for row in k.chunks_exact(c.max(1)).take(n) {
+        for row in k.chunks_exact(c).take(n) {
             for (s, v) in sq.iter_mut().zip(row) {
                 *s += v * v;
             }
         }
-        out.clear();
         out.extend(
             mean.iter()
                 .zip(sq.iter())

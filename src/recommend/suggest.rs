@@ -120,7 +120,7 @@ pub fn suggest(
         // The step model needs no counter: it advises where the counter model cannot.
         // Where the doubled level would not launch, the step model judges halving it: the
         // reverse of raising it from half, whose direction it predicts as well.
-        let (step, lowered_because) = StepAnswer::of(m, levels, launch)?;
+        let step = StepAnswer::of(m, levels, launch)?;
         let counters_usable = coverage >= MIN_COVERAGE;
         if !counters_usable && step.is_none() {
             continue;
@@ -136,16 +136,18 @@ pub fn suggest(
         // kind of step this profile gives it (StepModel::validation_for: a block size without
         // occupancy, say), did not beat the majority rule on programs it had not seen, by the
         // same test (validation::follows_rule).
-        let step_follows_rule = step.is_some_and(|s| super::validation::follows_rule(s.validation));
+        let step_follows_rule = step
+            .as_ref()
+            .is_some_and(|s| super::validation::follows_rule(s.validation));
         let rule = (m.follows_rule && step.is_none()) || step_follows_rule;
-        let (p, q) = match step {
+        let (p, q) = match &step {
             // The rule learned raising: lowering is its reverse.
             Some(s) if step_follows_rule => {
                 let r = majority_rule::speedup(m);
-                (if s.lowered { 1.0 / r } else { r }, s.predicted)
+                (if s.lowered() { 1.0 / r } else { r }, s.predicted)
             }
             // The counter model predicts raising: lowering is its reverse.
-            Some(s) if counters_usable && s.lowered => (s.predicted, 1.0 / p),
+            Some(s) if counters_usable && s.lowered() => (s.predicted, 1.0 / p),
             Some(s) if counters_usable => (s.predicted, p),
             Some(s) => (s.predicted, s.predicted),
             None if rule => (majority_rule::speedup(m), p),
@@ -156,12 +158,15 @@ pub fn suggest(
         // programs it had not seen (leave one program out), that accuracy enters the score,
         // not the one within programs.
         // The step model's validation is its leave one program out.
-        let validation = match step {
+        let validation = match &step {
             Some(s) => Some(s.validation),
             None => m.validation.as_ref(),
         };
         let accuracy = validation.map(|v| v.accuracy);
-        let across = step.map(|s| s.validation).or(m.across_programs.as_ref());
+        let across = step
+            .as_ref()
+            .map(|s| s.validation)
+            .or(m.across_programs.as_ref());
         // The accuracy of what answers: the model's, or the rule's where it follows the rule.
         let answering = |v: &Validation| v.answering(rule);
         let score_accuracy = across.or(m.validation.as_ref()).map(answering);
@@ -194,7 +199,7 @@ pub fn suggest(
         // A speedup at or below zero cannot happen: a model that predicts one (M5P's linear
         // leaves, far from their data) is extrapolating whatever the distances say. The step
         // model extrapolates outside the levels it learned from.
-        let extrapolation = match step {
+        let extrapolation = match &step {
             Some(s) => !s.model.covers(s.from()) || p <= 0.0,
             None => {
                 let d_portable = m
@@ -246,11 +251,10 @@ pub fn suggest(
                     .map(|(j, _)| evidence(advisor, m, x, *j, None)),
             );
         }
-        let mut reason = match step {
+        let mut reason = match &step {
             Some(s) => s.reason(
                 m,
                 launch,
-                lowered_because.as_deref(),
                 counters_usable.then(|| {
                     (
                         p_counter,
@@ -298,14 +302,14 @@ pub fn suggest(
                 m.programs.join(", ")
             ));
         }
-        if let (None, false, false, Some(v)) = (step, rule, beats_majority, &m.validation) {
+        if let (None, false, false, Some(v)) = (&step, rule, beats_majority, &m.validation) {
             reason.push_str(&format!(
                 "; validated accuracy {:.0}% is no better than the majority rule's ({:.0}%)",
                 100.0 * v.accuracy,
                 100.0 * v.majority_accuracy
             ));
         }
-        if let (None, Some(a)) = (step, &m.across_programs) {
+        if let (None, Some(a)) = (&step, &m.across_programs) {
             let second = a
                 .secondary_accuracy
                 .map(|s| format!(" (the second model's {:.0}%)", 100.0 * s))
@@ -348,7 +352,7 @@ pub fn suggest(
                 // Lowering undoes the raise the features describe.
                 occupancy_change: s.values.occupancy.map(|o| s.signed(o).exp2()),
                 warp_fill_change: s.values.warp_fill.map(|w| s.signed(w).exp2()),
-                lowered_because: lowered_because.clone(),
+                lowered_because: s.lowered_because,
                 step_accuracy_across: s.validation.accuracy,
                 counters_accuracy_across: m.across_programs.as_ref().map(|a| a.accuracy),
             }),

@@ -7,7 +7,7 @@ use super::{ProfileLaunch, StepValues, STEP_FACTOR};
 /// the predicted speedup of one doubling (or, where the doubled level would not launch, of
 /// one halving, with why), the features of the raise it judges and the validation that
 /// speaks for them (recommend::step_model::StepModel::validation_for).
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub(super) struct StepAnswer<'a> {
     pub(super) model: &'a crate::recommend::step_model::StepModel,
     pub(super) level: f64,
@@ -15,22 +15,22 @@ pub(super) struct StepAnswer<'a> {
     pub(super) predicted: f64,
     pub(super) values: StepValues,
     pub(super) validation: &'a crate::recommend::validation::Validation,
-    /// The doubled level would not launch: the answer is for halving it.
-    pub(super) lowered: bool,
+    /// Why the doubled level would not launch, where it would not: the answer is then for
+    /// halving it.
+    pub(super) lowered_because: Option<String>,
 }
 
 impl<'a> StepAnswer<'a> {
     /// The answer of `m`'s step model where `levels` give its family a level (`None` where
-    /// they do not, or where `m` has no step model that answers), and, where the doubled level
-    /// would not launch, why: the answer is then for halving it, the reverse of raising it
-    /// from half.
+    /// they do not, or where `m` has no step model that answers); where the doubled level
+    /// would not launch, for halving it, the reverse of raising it from half.
     pub(super) fn of(
         m: &'a crate::recommend::bundle::OptimizationModel,
         levels: &std::collections::BTreeMap<String, f64>,
         launch: &ProfileLaunch,
-    ) -> crate::error::Result<(Option<StepAnswer<'a>>, Option<String>)> {
+    ) -> crate::error::Result<Option<StepAnswer<'a>>> {
         let Some((model, level, meaning)) = crate::recommend::step_model::applies(m, levels) else {
-            return Ok((None, None));
+            return Ok(None);
         };
         let lowered_because = launch.cannot_step(&m.name, level, STEP_FACTOR);
         let lowered = lowered_because.is_some();
@@ -44,14 +44,19 @@ impl<'a> StepAnswer<'a> {
             predicted: if lowered { 1.0 / raising } else { raising },
             validation: model.validation_for(&values),
             values,
-            lowered,
+            lowered_because,
         };
-        Ok((Some(answer), lowered_because))
+        Ok(Some(answer))
+    }
+
+    /// The doubled level would not launch: the answer is for halving it.
+    pub(super) fn lowered(&self) -> bool {
+        self.lowered_because.is_some()
     }
 
     /// Where the raise the features describe starts: the level, or half of it when lowering.
     pub(super) fn from(&self) -> f64 {
-        if self.lowered {
+        if self.lowered() {
             self.level / STEP_FACTOR
         } else {
             self.level
@@ -60,7 +65,7 @@ impl<'a> StepAnswer<'a> {
 
     /// The level the suggestion moves to.
     pub(super) fn to(&self) -> f64 {
-        if self.lowered {
+        if self.lowered() {
             self.level / STEP_FACTOR
         } else {
             self.level * STEP_FACTOR
@@ -76,7 +81,6 @@ impl<'a> StepAnswer<'a> {
         &self,
         m: &crate::recommend::bundle::OptimizationModel,
         launch: &ProfileLaunch,
-        lowered_because: Option<&str>,
         counter: Option<(f64, String)>,
         follows_rule: bool,
     ) -> String {
@@ -84,7 +88,7 @@ impl<'a> StepAnswer<'a> {
             Some((p, why)) => format!(
                 "the counter model predicts {}x{}; {why}",
                 crate::number_format::fmt_sig(p, 3),
-                if self.lowered {
+                if self.lowered() {
                     " for raising it (so lowering is the reverse)"
                 } else {
                     ""
@@ -95,7 +99,7 @@ impl<'a> StepAnswer<'a> {
         let counters = if follows_rule {
             format!(
                 "{}; {counters}",
-                super::majority_rule::step_reason(m, self.predicted, self.lowered)
+                super::majority_rule::step_reason(m, self.predicted, self.lowered())
             )
         } else {
             counters
@@ -106,12 +110,17 @@ impl<'a> StepAnswer<'a> {
              occupancy) was right {:.0}% of the time{} on a program it had not seen \
              (balanced {:.0}%, the majority rule's {:.0}%{}), the counter model {}; \
              {counters}",
-            if self.lowered { "lowering" } else { "raising" },
+            if self.lowered() {
+                "lowering"
+            } else {
+                "raising"
+            },
             self.meaning,
             self.level,
             self.to(),
-            occupancy_phrase(self.model, &self.values, launch, self.lowered),
-            lowered_because
+            occupancy_phrase(self.model, &self.values, launch, self.lowered()),
+            self.lowered_because
+                .as_ref()
                 .map(|why| format!(" (raising it cannot be done: {why})"))
                 .unwrap_or_default(),
             100.0 * self.validation.accuracy,
@@ -133,7 +142,7 @@ impl<'a> StepAnswer<'a> {
 
     /// A log2 change of the raise, as the suggestion's own (negated when lowering).
     pub(super) fn signed(&self, log2_change: f64) -> f64 {
-        if self.lowered {
+        if self.lowered() {
             -log2_change
         } else {
             log2_change

@@ -29,6 +29,15 @@ pub enum Expr {
     },
     /// A metric that is already a rate or a ratio, times scale.
     Value { metric: &'static str, scale: f64 },
+    /// sum(num) / (sum(den) * sum(warps) / sum(threads)): a count per warp instruction where
+    /// the source counts the denominator per thread, brought to warp instructions by the
+    /// run's own warp instructions per thread instruction.
+    PerWarp {
+        num: &'static [&'static str],
+        den: &'static [&'static str],
+        warps: &'static [&'static str],
+        threads: &'static [&'static str],
+    },
 }
 
 /// One way to compute a feature, and the data source it is for.
@@ -80,6 +89,18 @@ pub fn markdown() -> String {
                     format!("(({}) - ({})) / ({})", list(num), list(den), list(den))
                 }
                 Expr::Value { metric, scale } => scaled(format!("`{metric}`"), scale),
+                Expr::PerWarp {
+                    num,
+                    den,
+                    warps,
+                    threads,
+                } => format!(
+                    "({}) / (({}) x ({}) / ({}))",
+                    list(num),
+                    list(den),
+                    list(warps),
+                    list(threads)
+                ),
             };
             let note = if formula.approximate {
                 format!("approximate: {}", formula.note)
@@ -137,6 +158,18 @@ impl Expr {
                 num.iter().chain(den).copied().collect()
             }
             Expr::Value { metric, .. } => vec![metric],
+            Expr::PerWarp {
+                num,
+                den,
+                warps,
+                threads,
+            } => num
+                .iter()
+                .chain(den)
+                .chain(warps)
+                .chain(threads)
+                .copied()
+                .collect(),
         }
     }
 
@@ -152,6 +185,16 @@ impl Expr {
                 (d > 0.0).then_some((sum(get, num)? - d) / d)?
             }
             Expr::Value { metric, scale } => get(metric)? * scale,
+            Expr::PerWarp {
+                num,
+                den,
+                warps,
+                threads,
+            } => {
+                let t = sum(get, threads)?;
+                let d = sum(get, den)? * sum(get, warps)?;
+                (t > 0.0 && d > 0.0).then_some(sum(get, num)? / (d / t))?
+            }
         };
         v.is_finite().then_some(v)
     }
@@ -238,6 +281,51 @@ mod tests {
         let v = compute(&getter(&dram));
         assert_eq!(v[at("portable__dram_busy")], Some(0.4));
         assert_eq!(v.iter().filter(|x| x.is_some()).count(), 1);
+    }
+
+    #[test]
+    fn a_simulator_log_reaches_ncus_per_warp_quantities() {
+        let at = |name: &str| PORTABLE.iter().position(|f| f.name == name).unwrap();
+        // ncu: per 100 warp instructions, 30 global loads, 10 global stores and 20 shared
+        // loads, which 40 bank conflicts slow.
+        let ncu: HashMap<&str, f64> = [
+            ("smsp__inst_executed.sum", 100.0),
+            ("smsp__inst_executed_op_global_ld.sum", 30.0),
+            ("smsp__inst_executed_op_global_st.sum", 10.0),
+            ("smsp__inst_executed_op_shared_ld.sum", 20.0),
+            (
+                "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+                40.0,
+            ),
+        ]
+        .into();
+        // GPGPU-Sim: the same run counted per thread (16 active threads a warp instruction),
+        // and the conflicts' extra cycles per warp.
+        let sim: HashMap<&str, f64> = [
+            ("smsp__inst_executed.sum", 100.0),
+            ("smsp__thread_inst_executed.sum", 1600.0),
+            ("gpgpusim__gpgpu_n_load_insn", 480.0),
+            ("gpgpusim__gpgpu_n_store_insn", 160.0),
+            ("gpgpusim__gpgpu_n_shmem_insn", 320.0),
+            ("gpgpusim__gpgpu_n_shmem_bkconflict", 40.0),
+        ]
+        .into();
+        let (a, b) = (compute(&getter(&ncu)), compute(&getter(&sim)));
+        for name in [
+            "portable__global_ld_per_inst",
+            "portable__global_st_per_inst",
+            "portable__bank_conflicts_per_shared",
+        ] {
+            assert!(a[at(name)].is_some(), "{name}");
+            assert_eq!(a[at(name)], b[at(name)], "{name}");
+        }
+        assert_eq!(b[at("portable__bank_conflicts_per_shared")], Some(2.0));
+        // Without the thread instructions the per-warp estimate is missing, not guessed.
+        let mut partial = sim.clone();
+        partial.remove("smsp__thread_inst_executed.sum");
+        let c = compute(&getter(&partial));
+        assert_eq!(c[at("portable__bank_conflicts_per_shared")], None);
+        assert_eq!(c[at("portable__global_ld_per_inst")], None);
     }
 
     #[test]

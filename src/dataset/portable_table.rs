@@ -100,6 +100,9 @@ const fn share(
 }
 
 const THREAD_LEVEL: &str = "thread-level counts of PTX instructions; ncu counts warp-level SASS";
+const SIM_GLOBAL: &str =
+    "thread-level counts of PTX instructions, global and local memory together \
+                          (shader.cc); ncu counts warp-level SASS, global memory only";
 
 /// The view, in a fixed order.
 pub const PORTABLE: &[PortableFeature] = &[
@@ -213,16 +216,26 @@ pub const PORTABLE: &[PortableFeature] = &[
                 &["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"],
                 I_W,
             ),
+            approx(
+                ratio("GPGPU-Sim", &["gpgpusim__gpgpu_n_load_insn"], I_T),
+                SIM_GLOBAL,
+            ),
         ],
     ),
     share(
         "portable__global_st_per_inst",
         "global store instructions per warp instruction",
-        &[ratio(
-            "ncu, nvprof",
-            &["smsp__inst_executed_op_global_st.sum"],
-            I_W,
-        )],
+        &[
+            ratio(
+                "ncu, nvprof",
+                &["smsp__inst_executed_op_global_st.sum"],
+                I_W,
+            ),
+            approx(
+                ratio("GPGPU-Sim", &["gpgpusim__gpgpu_n_store_insn"], I_T),
+                SIM_GLOBAL,
+            ),
+        ],
     ),
     share(
         "portable__local_per_inst",
@@ -381,6 +394,22 @@ pub const PORTABLE: &[PortableFeature] = &[
                 },
                 approximate: false,
                 note: "",
+            },
+            // GPGPU-Sim adds a cycle to `gpgpu_n_shmem_bkconflict` for each extra cycle a
+            // warp's conflicting shared access takes (shader.cc), and counts shared
+            // instructions per thread (`gpgpu_n_shmem_insn`, the active threads of each).
+            Formula {
+                source: "GPGPU-Sim",
+                expr: Expr::PerWarp {
+                    num: &["gpgpusim__gpgpu_n_shmem_bkconflict"],
+                    den: &["gpgpusim__gpgpu_n_shmem_insn"],
+                    warps: I_W,
+                    threads: I_T,
+                },
+                approximate: true,
+                note: "extra cycles of conflicting loads and stores over the shared \
+                       instructions, counted per thread and divided by the run's active threads \
+                       per warp instruction; ncu counts loads only",
             },
         ],
     ),

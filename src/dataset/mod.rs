@@ -15,6 +15,8 @@ pub mod matrix;
 pub mod measurements;
 pub mod model_file;
 pub mod portable;
+mod portable_memory;
+mod portable_schedule;
 mod portable_table;
 pub mod samples;
 pub mod table;

@@ -217,6 +217,14 @@ mod tests {
         move |k| m.get(k).copied()
     }
 
+    /// The position of a feature in the view.
+    fn at(name: &str) -> usize {
+        PORTABLE
+            .iter()
+            .position(|f| f.name == name)
+            .unwrap_or_else(|| panic!("no portable feature {name}"))
+    }
+
     #[test]
     fn missing_inputs_give_missing_features() {
         let m: HashMap<&str, f64> = [("smsp__inst_executed.sum", 100.0)].into();
@@ -240,7 +248,6 @@ mod tests {
             ("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 60.0),
         ]
         .into();
-        let at = |name: &str| PORTABLE.iter().position(|f| f.name == name).unwrap();
         let g = at("portable__global_ld_per_inst");
         assert_eq!(compute(&getter(&ncu))[g], Some(0.3));
         assert_eq!(compute(&getter(&ktt))[g], Some(0.3));
@@ -252,7 +259,6 @@ mod tests {
 
     #[test]
     fn sm_active_share_from_each_source() {
-        let at = |name: &str| PORTABLE.iter().position(|f| f.name == name).unwrap();
         let s = at("portable__sm_active_share");
         // KTT and ncu by name: a percentage of the elapsed cycles.
         let ktt: HashMap<&str, f64> = [(
@@ -285,7 +291,6 @@ mod tests {
 
     #[test]
     fn a_simulator_log_reaches_ncus_per_warp_quantities() {
-        let at = |name: &str| PORTABLE.iter().position(|f| f.name == name).unwrap();
         // ncu: per 100 warp instructions, 30 global loads, 10 global stores and 20 shared
         // loads, which 40 bank conflicts slow.
         let ncu: HashMap<&str, f64> = [
@@ -337,7 +342,6 @@ mod tests {
             ("gpgpusim__warp_state.issued", 40.0),
         ]
         .into();
-        let at = |name: &str| PORTABLE.iter().position(|f| f.name == name).unwrap();
         let v = compute(&getter(&sim));
         assert_eq!(v[at("portable__issue_active")], Some(0.4));
         assert_eq!(v[at("portable__stall_idle_share")], Some(0.2));

@@ -12,7 +12,7 @@ use advise_ml::{LevelCounts, OneHotRidge};
 /// iteration O(f^2): on a 105,412-configuration space of hotspot's shape (88 columns;
 /// scripts/search/synthetic-hotspot-space.py) the factorisation's refits were 85% of a
 /// search's time, while on the public spaces (at most 53 columns) the iterations cost a
-/// little more than the factorisation. Their searches are the factorisation's, bit for bit.
+/// little more than the factorisation.
 pub(crate) const FACTORISED_COLUMNS: usize = 64;
 
 /// The conjugate gradients stop when no residual of the normal equations exceeds this share
@@ -24,13 +24,15 @@ pub(crate) const FACTORISED_COLUMNS: usize = 64;
 /// one median, 1e-2 in 11 (either way, up to 0.08).
 const CG_TOLERANCE: f64 = 1e-3;
 
-/// The conjugate-gradient path refits once the measurements have grown by at least a
-/// 1/REFIT_SHARE share since its last fit (every time below 64 measurements), and orders
-/// neighbours by the last fit meanwhile: a main-effects model barely moves when under 2% more
-/// measurements arrive. On the synthetic hotspot-shaped space at 5% (5,271 evaluations) this
-/// took a search from 5.9 to 3.0 ms; forced on every public space (as for the tolerance), the
-/// medians were those of refitting every time, and so were the 5th percentiles but one
-/// (0.9999 -> 0.9991).
+/// A model is refitted once the measurements have grown by at least a 1/REFIT_SHARE share
+/// since its last fit (every time below 64 measurements), and neighbours are ordered by the
+/// last fit meanwhile: a main-effects model barely moves when under 2% more measurements
+/// arrive. On the synthetic hotspot-shaped space at 5% (5,271 evaluations, the
+/// conjugate-gradient path) this took a search from 5.9 to 3.0 ms; forced on every public
+/// space, the medians were those of refitting every time, and so were the 5th percentiles but
+/// one (0.9999 -> 0.9991). On the factorised path since 2026-11-28 (docs/search-results.md,
+/// "CPU per search"): `auto` on the 12 benchmark_hub spaces at 5% 15% less CPU, and the 15
+/// development spaces' mean of medians at 1%, 2% and 5% unchanged with three seed sets.
 const REFIT_SHARE: usize = 64;
 
 /// Most conjugate-gradient iterations of one refit.
@@ -55,7 +57,7 @@ pub(crate) struct ModelRows {
     log_total: f64,
     failures: f64,
     previous: Option<OneHotRidge>,
-    /// Measurements the previous conjugate-gradient fit saw.
+    /// Measurements the previous fit saw.
     fitted_rows: usize,
 }
 
@@ -78,10 +80,10 @@ impl ModelRows {
         }
     }
 
-    /// A main-effects model of log time on every measurement (failures: twice the slowest):
-    /// up to [`FACTORISED_COLUMNS`] columns the same bit for bit as [`OneHotRidge::fit`] on
-    /// all of them, above that the same to [`CG_TOLERANCE`] on all but the last
-    /// 1/[`REFIT_SHARE`] of them.
+    /// A main-effects model of log time on the measurements (failures: twice the slowest),
+    /// all but at most the last 1/[`REFIT_SHARE`] of them: up to [`FACTORISED_COLUMNS`]
+    /// columns the same bit for bit as [`OneHotRidge::fit`] on those, above that the same to
+    /// [`CG_TOLERANCE`].
     pub(crate) fn fit(&mut self, ev: &Evaluator) -> Option<OneHotRidge> {
         let space = ev.space();
         let iterative = self.counts.columns() > FACTORISED_COLUMNS;
@@ -113,23 +115,27 @@ impl ModelRows {
         if !self.worst.is_finite() {
             return None;
         }
-        let failed = (2.0 * self.worst).ln();
-        if iterative {
-            return self.fit_iteratively(failed);
-        }
-        self.y.clear();
-        self.y.extend(self.logs.iter().map(|l| l.unwrap_or(failed)));
-        OneHotRidge::fit_counted(&self.counts, &self.rows, &self.y, 1.0).ok()
-    }
-
-    fn fit_iteratively(&mut self, failed: f64) -> Option<OneHotRidge> {
         let n = self.logs.len();
         if let Some(p) = &self.previous {
             if n - self.fitted_rows < (n / REFIT_SHARE).max(1) {
                 return Some(p.clone());
             }
         }
+        let failed = (2.0 * self.worst).ln();
+        let model = if iterative {
+            self.fit_iteratively(failed)?
+        } else {
+            self.y.clear();
+            self.y.extend(self.logs.iter().map(|l| l.unwrap_or(failed)));
+            OneHotRidge::fit_counted(&self.counts, &self.rows, &self.y, 1.0).ok()?
+        };
         self.fitted_rows = n;
+        self.previous = Some(model.clone());
+        Some(model)
+    }
+
+    fn fit_iteratively(&mut self, failed: f64) -> Option<OneHotRidge> {
+        let n = self.logs.len();
         let mean = (self.log_total + self.failures * failed) / n as f64;
         let sums: Vec<f64> = self
             .level_logs
@@ -147,7 +153,6 @@ impl ModelRows {
             MAX_ITERATIONS,
         )
         .ok()?;
-        self.previous = Some(model.clone());
         Some(model)
     }
 }
@@ -158,18 +163,14 @@ mod tests {
     use crate::dataset::import::{Config, TuningSpace};
     use advise_ml::Rng;
 
-    /// Synthetic: a space of 30 x 25 x 12 levels (67 columns, so refitted iteratively) with
-    /// a failing corner. Measured in a seeded random order, the iterative refits predict every
-    /// measured configuration within ten times the tolerance in log time (1% of its time) of
-    /// a factorisation on the same rows, and a refit waits for 1/REFIT_SHARE more rows.
-    #[test]
-    fn iterative_refits_match_the_factorisation() {
+    /// Synthetic: a space of `na` x `nb` x `nc` levels with a failing corner.
+    fn space(na: usize, nb: usize, nc: usize) -> SearchSpace {
         let mut configs = Vec::new();
-        for a in 0..30 {
-            for b in 0..25 {
-                for c in 0..12 {
+        for a in 0..na {
+            for b in 0..nb {
+                for c in 0..nc {
                     let t = 1.0 + (a as f64 * 0.2).sin().abs() + 0.1 * b as f64 + (c % 5) as f64;
-                    let failed = a > 25 && b > 20;
+                    let failed = a + 5 > na && b + 5 > nb;
                     configs.push(Config {
                         values: vec![a.to_string(), b.to_string(), c.to_string()],
                         time_ms: (!failed).then_some(t),
@@ -187,7 +188,16 @@ mod tests {
             configs,
             notes: vec![],
         };
-        let space = SearchSpace::from_tuning("k".into(), &t).unwrap();
+        SearchSpace::from_tuning("k".into(), &t).unwrap()
+    }
+
+    /// Measured in a seeded random order, a 30 x 25 x 12 space (67 columns, so refitted
+    /// iteratively): the iterative refits predict every measured configuration within ten
+    /// times the tolerance in log time (1% of its time) of a factorisation on the same rows,
+    /// and a refit waits for 1/REFIT_SHARE more rows.
+    #[test]
+    fn iterative_refits_match_the_factorisation() {
+        let space = space(30, 25, 12);
         let mut ev = Evaluator::new(&space, 1_000);
         let mut data = ModelRows::new(&space);
         assert!(data.counts.columns() > FACTORISED_COLUMNS);
@@ -233,5 +243,43 @@ mod tests {
             data.fit(&ev).unwrap().predict(&probe).to_bits(),
             last.to_bits()
         );
+    }
+
+    /// A space of 8 x 6 x 5 levels (19 columns, so factorised): a refit on the measurements
+    /// so far is `OneHotRidge::fit` on them bit for bit, and it too waits for 1/REFIT_SHARE
+    /// more rows.
+    #[test]
+    fn factorised_refits_wait_for_a_share_of_new_rows() {
+        let space = space(8, 6, 5);
+        let mut ev = Evaluator::new(&space, space.len());
+        let mut data = ModelRows::new(&space);
+        assert!(data.counts.columns() <= FACTORISED_COLUMNS);
+        let mut order: Vec<usize> = (0..space.len()).collect();
+        Rng::new(5).shuffle(&mut order);
+        let mut next = order.into_iter();
+        let mut take = |ev: &mut Evaluator, k: usize| {
+            for id in next.by_ref().take(k) {
+                ev.evaluate(id);
+            }
+        };
+        take(&mut ev, 200);
+        let model = data.fit(&ev).unwrap();
+        let failed = (2.0 * data.worst).ln();
+        let mut rows = Vec::new();
+        let mut y = Vec::new();
+        for &id in ev.evaluated() {
+            rows.extend_from_slice(space.levels(id));
+            y.push(space.time(id).map_or(failed, f64::ln));
+        }
+        let exact = OneHotRidge::fit(space.radix(), &rows, &y, 1.0).unwrap();
+        let probe = space.levels(7).to_vec();
+        let bits = |m: &OneHotRidge| m.predict(&probe).to_bits();
+        assert_eq!(bits(&model), bits(&exact));
+        // From 200 measurements a refit needs 202 / 64 = 3 new ones: two leave the last fit
+        // standing, the third brings a new one.
+        take(&mut ev, 2);
+        assert_eq!(bits(&data.fit(&ev).unwrap()), bits(&model));
+        take(&mut ev, 1);
+        assert_ne!(bits(&data.fit(&ev).unwrap()), bits(&model));
     }
 }

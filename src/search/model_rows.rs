@@ -191,6 +191,26 @@ mod tests {
         SearchSpace::from_tuning("k".into(), &t).unwrap()
     }
 
+    /// A factorised fit on every measurement so far (failures: twice `worst`), and the
+    /// measurements' levels.
+    fn fit_on_every_measurement(
+        space: &SearchSpace,
+        ev: &Evaluator,
+        worst: f64,
+    ) -> (OneHotRidge, Vec<u16>) {
+        let failed = (2.0 * worst).ln();
+        let mut rows = Vec::new();
+        let mut y = Vec::new();
+        for &id in ev.evaluated() {
+            rows.extend_from_slice(space.levels(id));
+            y.push(space.time(id).map_or(failed, f64::ln));
+        }
+        (
+            OneHotRidge::fit(space.radix(), &rows, &y, 1.0).unwrap(),
+            rows,
+        )
+    }
+
     /// Measured in a seeded random order, a 30 x 25 x 12 space (67 columns, so refitted
     /// iteratively): the iterative refits predict every measured configuration within ten
     /// times the tolerance in log time (1% of its time) of a factorisation on the same rows,
@@ -208,14 +228,7 @@ mod tests {
                 ev.evaluate(rng.below(space.len()));
             }
             let model = data.fit(&ev).unwrap();
-            let failed = (2.0 * data.worst).ln();
-            let mut rows = Vec::new();
-            let mut y = Vec::new();
-            for &id in ev.evaluated() {
-                rows.extend_from_slice(space.levels(id));
-                y.push(space.time(id).map_or(failed, f64::ln));
-            }
-            let exact = OneHotRidge::fit(space.radix(), &rows, &y, 1.0).unwrap();
+            let (exact, rows) = fit_on_every_measurement(&space, &ev, data.worst);
             for r in rows.chunks(3) {
                 worst_gap = worst_gap.max((model.predict(r) - exact.predict(r)).abs());
             }
@@ -264,14 +277,7 @@ mod tests {
         };
         take(&mut ev, 200);
         let model = data.fit(&ev).unwrap();
-        let failed = (2.0 * data.worst).ln();
-        let mut rows = Vec::new();
-        let mut y = Vec::new();
-        for &id in ev.evaluated() {
-            rows.extend_from_slice(space.levels(id));
-            y.push(space.time(id).map_or(failed, f64::ln));
-        }
-        let exact = OneHotRidge::fit(space.radix(), &rows, &y, 1.0).unwrap();
+        let (exact, _) = fit_on_every_measurement(&space, &ev, data.worst);
         let probe = space.levels(7).to_vec();
         let bits = |m: &OneHotRidge| m.predict(&probe).to_bits();
         assert_eq!(bits(&model), bits(&exact));

@@ -13,12 +13,12 @@
 //!   faster configuration, one repair of a single change the space lacks (the change with one
 //!   more parameter moved by the fewest levels: [`repairs`](super::neighbours::repairs)); each
 //!   stage's configurations are tried in the order a main-effects model of log time predicts
-//!   (refitted on every measurement; failed configurations count as twice the slowest time, so
-//!   failing regions are avoided), and at each local minimum a jump that changes two
-//!   parameters of the jumping point, which moves to a new local minimum by basin hopping's
-//!   Metropolis rule at temperature 0.2 on the relative slowdown (a minimum 10% slower is
-//!   accepted with probability e^-0.5), so that the search leaves a basin it keeps falling
-//!   back into.
+//!   (refitted on the measurements once they have grown by 1/64 since the last fit; failed
+//!   configurations count as twice the slowest time, so failing regions are avoided), and at
+//!   each local minimum a jump that changes two parameters of the jumping point, which moves
+//!   to a new local minimum by basin hopping's Metropolis rule at temperature 0.2 on the
+//!   relative slowdown (a minimum 10% slower is accepted with probability e^-0.5), so that
+//!   the search leaves a basin it keeps falling back into.
 //!
 //! Why this mix (docs/search-results.md has the measurements): on the recorded convolution
 //! spaces the adjacent neighbourhood escapes traps that the single-parameter (Hamming)

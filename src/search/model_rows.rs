@@ -1,6 +1,6 @@
 //! The main-effects model of log time that orders a local search's neighbours (auto,
-//! greedy_ils and basinhopping with `model`), refitted on every measurement so far whenever
-//! neighbours are ordered.
+//! greedy_ils and basinhopping with `model`), refitted on the measurements so far when
+//! neighbours are ordered and the measurements have grown by 1/64 since the last fit.
 
 use super::evaluator::Evaluator;
 use super::space::SearchSpace;

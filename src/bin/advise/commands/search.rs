@@ -33,10 +33,10 @@ pub struct Args {
     /// fewest configurations it measures, at most half the budget [10]; perturb, parameters
     /// changed by a jump [2]; temp, the Metropolis temperature [0.2]; bo, the share of
     /// Bayesian-optimisation steps, 0 for none [0.1]; bomin, the smallest budget that gets them
-    /// [100]; bomax, the most steps [20]; bocand, candidates scored per step [100]; botrain,
-    /// fastest measurements the Gaussian process is fitted on [30]; repair, repairs of a single
-    /// change the space lacks measured per descent step where no single change helps, 0 for
-    /// none [1]; and, for trying its parts one at a time, the local search's nb
+    /// [100]; bomax, the most steps [20]; bocand, random candidates scored per step [50];
+    /// botrain, fastest measurements the Gaussian process is fitted on [30]; repair, repairs of
+    /// a single change the space lacks measured per descent step where no single change helps,
+    /// 0 for none [1]; and, for trying its parts one at a time, the local search's nb
     /// (vnd|adjacent|hamming) [vnd], model (0: neighbours in random order) [1], noise, scan and
     /// restart [0]. greedy_ils and basinhopping take nb, perturb, temp, restart, init, initmin,
     /// noise, scan, model and repair.

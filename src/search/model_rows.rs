@@ -24,16 +24,16 @@ pub(crate) const FACTORISED_COLUMNS: usize = 64;
 /// one median, 1e-2 in 11 (either way, up to 0.08).
 const CG_TOLERANCE: f64 = 1e-3;
 
-/// A model is refitted once the measurements have grown by at least a 1/REFIT_SHARE share
-/// since its last fit (at least one; every time below 128 measurements), and neighbours are ordered by the
-/// last fit meanwhile: a main-effects model barely moves when under 2% more measurements
+/// A model is refitted once the measurements have grown by at least a 1/REFIT_SHARE share since
+/// its last fit (at least one; every time below 128 measurements), and neighbours are ordered
+/// by the last fit meanwhile: a main-effects model barely moves when under 2% more measurements
 /// arrive. On the synthetic hotspot-shaped space at 5% (5,271 evaluations, the
 /// conjugate-gradient path) this took a search from 5.9 to 3.0 ms; forced on every public
 /// space, the medians were those of refitting every time, and so were the 5th percentiles but
 /// one (0.9999 -> 0.9991). On the factorised path since 2026-11-28 (docs/search-results.md,
-/// "Changed on 2026-11-28"): `auto` on the 12 benchmark_hub spaces at 5% 12% less CPU (3.17
-/// -> 2.78 ms), and the 15 development spaces' mean of medians at 1%, 2% and 5% unchanged
-/// with three seed sets.
+/// "Changed on 2026-11-28"): `auto` on the 12 benchmark_hub spaces at 5% 12% less CPU (3.17 ->
+/// 2.78 ms), and the 15 development spaces' mean of medians at 1%, 2% and 5% unchanged with
+/// three seed sets.
 const REFIT_SHARE: usize = 64;
 
 /// Most conjugate-gradient iterations of one refit.

@@ -354,6 +354,15 @@ fn bench_search_gives_each_budget_its_cpu_and_ratio_to_the_goal() {
         worst = worst.max(ratio);
     }
     assert_eq!(v["worst_ratio"].as_f64().unwrap(), worst);
+    // One summary per budget, over the one space.
+    let by = v["budgets"].as_array().unwrap();
+    assert_eq!(by.len(), 2);
+    for (b, r) in by.iter().zip(rows) {
+        assert_eq!(b["budget"], r["budget"]);
+        assert_eq!(b["spaces"], 1);
+        assert_eq!(b["mean_cpu_ms"], r["cpu_ms"]);
+        assert_eq!(b["worst_ratio"], r["ratio"]);
+    }
 }
 
 #[test]

@@ -42,6 +42,58 @@ pub struct CostRow {
     pub ratio: f64,
 }
 
+/// One budget over every space: what the goal is judged on.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct BudgetSummary {
+    pub budget: String,
+    pub spaces: usize,
+    /// Mean over the spaces of their CPU ms per search.
+    pub mean_cpu_ms: f64,
+    /// The largest, and the space that took it.
+    pub max_cpu_ms: f64,
+    pub max_space: String,
+    /// `max_cpu_ms` over the goal.
+    pub worst_ratio: f64,
+}
+
+/// The rows grouped by budget, in the order the budgets first appear.
+pub fn by_budget(rows: &[CostRow], target_ms: f64) -> Vec<BudgetSummary> {
+    let mut out: Vec<(BudgetSummary, f64)> = Vec::new();
+    for r in rows {
+        let i = match out.iter().position(|(b, _)| b.budget == r.budget) {
+            Some(i) => i,
+            None => {
+                out.push((
+                    BudgetSummary {
+                        budget: r.budget.clone(),
+                        spaces: 0,
+                        mean_cpu_ms: 0.0,
+                        max_cpu_ms: f64::NEG_INFINITY,
+                        max_space: String::new(),
+                        worst_ratio: 0.0,
+                    },
+                    0.0,
+                ));
+                out.len() - 1
+            }
+        };
+        let (b, sum) = &mut out[i];
+        b.spaces += 1;
+        *sum += r.cpu_ms;
+        if r.cpu_ms > b.max_cpu_ms {
+            b.max_cpu_ms = r.cpu_ms;
+            b.max_space = r.space.clone();
+        }
+    }
+    out.into_iter()
+        .map(|(mut b, sum)| {
+            b.mean_cpu_ms = sum / b.spaces as f64;
+            b.worst_ratio = b.max_cpu_ms / target_ms;
+            b
+        })
+        .collect()
+}
+
 #[derive(Debug, Serialize)]
 struct CostReport {
     strategy: String,
@@ -49,6 +101,7 @@ struct CostReport {
     /// Whether `cpu_ms` is the thread's CPU time (else the wall clock).
     cpu_clock: bool,
     rows: Vec<CostRow>,
+    budgets: Vec<BudgetSummary>,
     worst_ratio: f64,
 }
 
@@ -160,12 +213,14 @@ pub fn run_command(s: &SearchCostSettings, out: &Output) -> Result<()> {
     }
     let (rows, cpu_clock) = measure(s)?;
     let worst_ratio = rows.iter().map(|r| r.ratio).fold(0.0, f64::max);
+    let budgets = by_budget(&rows, s.target_ms);
     if out.json {
         return out.emit_json(&CostReport {
             strategy: s.strategy.clone(),
             target_ms: s.target_ms,
             cpu_clock,
             rows,
+            budgets,
             worst_ratio,
         });
     }
@@ -208,6 +263,26 @@ pub fn run_command(s: &SearchCostSettings, out: &Output) -> Result<()> {
         }
     );
     text += &t.render();
+    let mut summary = TextTable::new([
+        "budget",
+        "spaces",
+        "mean ms/search",
+        "largest",
+        "on",
+        "largest / goal",
+    ]);
+    for b in &budgets {
+        summary.push([
+            b.budget.clone(),
+            b.spaces.to_string(),
+            format!("{:.3}", b.mean_cpu_ms),
+            format!("{:.3}", b.max_cpu_ms),
+            b.max_space.clone(),
+            format!("{:.2}", b.worst_ratio),
+        ]);
+    }
+    text += "\nby budget:\n";
+    text += &summary.render();
     text += &format!(
         "\nworst ratio {worst_ratio:.2}: {}\n",
         if worst_ratio <= 1.0 {
@@ -222,6 +297,34 @@ pub fn run_command(s: &SearchCostSettings, out: &Output) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Synthetic rows: two spaces at two budgets.
+    #[test]
+    fn budgets_sum_up_their_spaces_in_order() {
+        let row = |space: &str, budget: &str, cpu_ms: f64| CostRow {
+            space: space.into(),
+            configurations: 100,
+            budget: budget.into(),
+            evaluations: 2,
+            searches: 10,
+            cpu_ms,
+            wall_ms: cpu_ms,
+            ratio: cpu_ms / 2.0,
+        };
+        let rows = [
+            row("a", "5%", 1.0),
+            row("a", "1%", 0.5),
+            row("b", "5%", 3.0),
+            row("b", "1%", 0.25),
+        ];
+        let b = by_budget(&rows, 2.0);
+        assert_eq!(b.len(), 2);
+        assert_eq!((b[0].budget.as_str(), b[0].spaces), ("5%", 2));
+        assert_eq!((b[0].mean_cpu_ms, b[0].max_cpu_ms), (2.0, 3.0));
+        assert_eq!((b[0].max_space.as_str(), b[0].worst_ratio), ("b", 1.5));
+        assert_eq!((b[1].budget.as_str(), b[1].max_space.as_str()), ("1%", "a"));
+        assert_eq!((b[1].mean_cpu_ms, b[1].worst_ratio), (0.375, 0.25));
+    }
 
     #[test]
     fn the_thread_clock_advances_with_work() {

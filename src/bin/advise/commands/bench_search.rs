@@ -58,38 +58,31 @@ pub struct BudgetSummary {
 
 /// The rows grouped by budget, in the order the budgets first appear.
 pub fn by_budget(rows: &[CostRow], target_ms: f64) -> Vec<BudgetSummary> {
-    let mut out: Vec<(BudgetSummary, f64)> = Vec::new();
+    let mut budgets: Vec<&str> = Vec::new();
     for r in rows {
-        let i = match out.iter().position(|(b, _)| b.budget == r.budget) {
-            Some(i) => i,
-            None => {
-                out.push((
-                    BudgetSummary {
-                        budget: r.budget.clone(),
-                        spaces: 0,
-                        mean_cpu_ms: 0.0,
-                        max_cpu_ms: f64::NEG_INFINITY,
-                        max_space: String::new(),
-                        worst_ratio: 0.0,
-                    },
-                    0.0,
-                ));
-                out.len() - 1
-            }
-        };
-        let (b, sum) = &mut out[i];
-        b.spaces += 1;
-        *sum += r.cpu_ms;
-        if r.cpu_ms > b.max_cpu_ms {
-            b.max_cpu_ms = r.cpu_ms;
-            b.max_space = r.space.clone();
+        if !budgets.contains(&r.budget.as_str()) {
+            budgets.push(&r.budget);
         }
     }
-    out.into_iter()
-        .map(|(mut b, sum)| {
-            b.mean_cpu_ms = sum / b.spaces as f64;
-            b.worst_ratio = b.max_cpu_ms / target_ms;
-            b
+    budgets
+        .into_iter()
+        .map(|budget| {
+            let of: Vec<&CostRow> = rows.iter().filter(|r| r.budget == budget).collect();
+            // The first of the largest, as a scan that replaces only on a larger one keeps.
+            let max = of
+                .iter()
+                .copied()
+                .reduce(|m, r| if r.cpu_ms > m.cpu_ms { r } else { m });
+            let (max_cpu_ms, max_space) =
+                max.map_or((0.0, String::new()), |m| (m.cpu_ms, m.space.clone()));
+            BudgetSummary {
+                budget: budget.to_string(),
+                spaces: of.len(),
+                mean_cpu_ms: of.iter().map(|r| r.cpu_ms).sum::<f64>() / of.len() as f64,
+                max_cpu_ms,
+                max_space,
+                worst_ratio: max_cpu_ms / target_ms,
+            }
         })
         .collect()
 }

@@ -13,7 +13,7 @@
 //!   faster configuration, one repair of a single change the space lacks (the change with one
 //!   more parameter moved by the fewest levels: [`repairs`](super::neighbours::repairs)); each
 //!   stage's configurations are tried in the order a main-effects model of log time predicts
-//!   (refitted on the measurements once they have grown by 1/64 since the last fit; failed
+//!   (refitted on the measurements once they have grown by 1/32 since the last fit; failed
 //!   configurations count as twice the slowest time, so failing regions are avoided), and at
 //!   each local minimum a jump that changes two parameters of the jumping point, which moves
 //!   to a new local minimum by basin hopping's Metropolis rule at temperature 0.2 on the

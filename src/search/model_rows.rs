@@ -1,6 +1,6 @@
 //! The main-effects model of log time that orders a local search's neighbours (auto,
 //! greedy_ils and basinhopping with `model`), refitted on the measurements so far when
-//! neighbours are ordered and the measurements have grown by 1/64 since the last fit.
+//! neighbours are ordered and the measurements have grown by 1/32 since the last fit.
 
 use super::evaluator::Evaluator;
 use super::space::SearchSpace;
@@ -25,16 +25,18 @@ pub(crate) const FACTORISED_COLUMNS: usize = 64;
 const CG_TOLERANCE: f64 = 1e-3;
 
 /// A model is refitted once the measurements have grown by at least a 1/REFIT_SHARE share since
-/// its last fit (at least one; every time below 128 measurements), and neighbours are ordered
-/// by the last fit meanwhile: a main-effects model barely moves when under 2% more measurements
-/// arrive. On the synthetic hotspot-shaped space at 5% (5,271 evaluations, the
+/// its last fit (at least one; every time below 64 measurements), and neighbours are ordered
+/// by the last fit meanwhile: a main-effects model barely moves when under 3% more measurements
+/// arrive. With 1/64 on the synthetic hotspot-shaped space at 5% (5,271 evaluations, the
 /// conjugate-gradient path) this took a search from 5.9 to 3.0 ms; forced on every public
 /// space, the medians were those of refitting every time, and so were the 5th percentiles but
 /// one (0.9999 -> 0.9991). On the factorised path since 2026-11-28 (docs/search-results.md,
 /// "Changed on 2026-11-28"): `auto` on the 12 benchmark_hub spaces at 5% 12% less CPU (3.17 ->
 /// 2.78 ms), and the 15 development spaces' mean of medians at 1%, 2% and 5% unchanged with
-/// three seed sets.
-const REFIT_SHARE: usize = 64;
+/// three seed sets. 1/32 since the same day's second change: 11% less CPU at 5% on 15 spaces
+/// (2.35 -> 2.08 ms; gemm on a W7800, the largest, 3.11 -> 2.63-2.67 ms), medians unchanged on
+/// 31 spaces and three seed sets; 1/16 cost the development spaces 0.004 at 2%.
+const REFIT_SHARE: usize = 32;
 
 /// Most conjugate-gradient iterations of one refit.
 const MAX_ITERATIONS: usize = 200;
@@ -282,9 +284,10 @@ mod tests {
         let probe = space.levels(7).to_vec();
         let bits = |m: &OneHotRidge| m.predict(&probe).to_bits();
         assert_eq!(bits(&model), bits(&exact));
-        // From 200 measurements a refit needs 202 / 64 = 3 new ones: two leave the last fit
-        // standing, the third brings a new one.
-        take(&mut ev, 2);
+        // From 200 measurements a refit needs 206 / 32 = 6 new ones: five leave the last fit
+        // standing, the sixth brings a new one.
+        let need = (1..).find(|&k| k >= (200 + k) / REFIT_SHARE).unwrap_or(1);
+        take(&mut ev, need - 1);
         assert_eq!(bits(&data.fit(&ev).unwrap()), bits(&model));
         take(&mut ev, 1);
         assert_ne!(bits(&data.fit(&ev).unwrap()), bits(&model));

@@ -6,11 +6,12 @@
 //! far. After a random initial sample (10% of the budget, at least 5), each step fits a Gaussian
 //! process (Matern 5/2, unit signal variance, noise 1e-3; Rasmussen and Williams, "Gaussian
 //! Processes for Machine Learning", eq. 4.17 and algorithm 2.1) and measures the candidate of
-//! largest expected improvement (xi = 0.01). The length scale is chosen from
-//! {0.1, 0.2, 0.4, 0.8} x sqrt(parameters) by marginal likelihood every 10 measurements. To
-//! keep the CPU per search bounded, the process is fitted on at most the 100 fastest
-//! measurements, and each step scores a fresh seeded sample of 500 unmeasured configurations
-//! plus the Hamming neighbours of the best (all unmeasured ones when fewer than 500 remain).
+//! largest expected improvement (xi = 0.01). The length scale is chosen from {0.1, 0.2, 0.4,
+//! 0.8} x sqrt(parameters) by marginal likelihood every 10 measurements; a step whose training
+//! rows are the last step's keeps the last fit. To keep the CPU per search bounded, the process
+//! is fitted on at most the 100 fastest measurements, and each step scores a fresh seeded
+//! sample of 500 unmeasured configurations plus the Hamming neighbours of the best (all
+//! unmeasured ones when fewer than 500 remain).
 
 use super::evaluator::{Eval, Evaluator};
 use super::neighbours::hamming;

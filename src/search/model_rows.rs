@@ -33,9 +33,9 @@ const CG_TOLERANCE: f64 = 1e-3;
 /// one (0.9999 -> 0.9991). On the factorised path since 2026-11-28 (docs/search-results.md,
 /// "Changed on 2026-11-28"): `auto` on the 12 benchmark_hub spaces at 5% 12% less CPU (3.17 ->
 /// 2.78 ms), and the 15 development spaces' mean of medians at 1%, 2% and 5% unchanged with
-/// three seed sets. 1/32 since the same day's second change: 11% less CPU at 5% on 15 spaces
-/// (2.35 -> 2.08 ms; gemm on a W7800, the largest, 3.11 -> 2.63-2.67 ms), medians unchanged on
-/// 31 spaces and three seed sets; 1/16 cost the development spaces 0.004 at 2%.
+/// three seed sets. 1/32 since the same day's second change: 12% less CPU at 5% on 15 spaces
+/// (means 2.28-2.50 -> 2.03-2.18 ms over five alternating rounds), medians unchanged on 31
+/// spaces and three seed sets; 1/16 cost the development spaces 0.004 at 2%.
 const REFIT_SHARE: usize = 32;
 
 /// Most conjugate-gradient iterations of one refit.

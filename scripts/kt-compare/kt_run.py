@@ -140,10 +140,26 @@ def load_text(path):
         text = f.read()
     try:
         return json.loads(text), text
-    except json.JSONDecodeError:
-        # a cache cut off mid-run: Kernel Tuner itself closes it with "}\n}"
+    except json.JSONDecodeError as first:
+        # A cache cut off mid-run: Kernel Tuner itself closes it with "}\n}". One cut inside an
+        # entry is closed after its last complete entry, as advise's reader does (it tries the
+        # last four closing braces).
         fixed = text.rstrip().rstrip(",") + "}\n}"
-        return json.loads(fixed), fixed
+        try:
+            return json.loads(fixed), fixed
+        except json.JSONDecodeError:
+            pass
+        end = len(text)
+        for _ in range(4):
+            cut = text.rfind("}", 0, end)
+            if cut < 0:
+                break
+            candidate = text[: cut + 1] + "\n}\n}\n"
+            try:
+                return json.loads(candidate), candidate
+            except json.JSONDecodeError:
+                end = cut
+        raise first
 
 
 KTT_MS_PER_UNIT = {"Nanoseconds": 1e-6, "Microseconds": 1e-3, "Milliseconds": 1.0, "Seconds": 1e3}

@@ -4,16 +4,17 @@
     close_cache.py IN(.json|.json.gz) OUT.json.gz
 
 A cache whose brute-force run stopped early has no closing braces; one whose file was itself
-cut short may also end inside an entry or inside the compressed stream. Kernel Tuner writes
-one entry per line, so this keeps the header and every entry line that parses on its own (the
-complete entries, as advise's reader keeps them) and closes the document. A complete cache is
-written unchanged in content. Prints how many entries were kept and whether anything was cut.
+cut short may also end inside an entry or inside the compressed stream. This keeps the
+complete entries and closes the document as advise's reader does (cut_cache.py, which
+kt_run.py uses too). A complete cache is written unchanged in content. Prints how many
+entries were kept and whether anything was cut.
 """
 
 import gzip
-import json
 import sys
 import zlib
+
+from cut_cache import parse_cache_text
 
 
 def read_text(path):
@@ -26,40 +27,16 @@ def read_text(path):
     return text.decode(errors="ignore"), not d.eof
 
 
-def close(text):
-    try:
-        json.loads(text)
-        return text, False
-    except json.JSONDecodeError:
-        pass
-    lines = text.split("\n")
-    head = []
-    i = 0
-    while i < len(lines) and '"cache"' not in lines[i]:
-        head.append(lines[i])
-        i += 1
-    if i == len(lines):
-        sys.exit("close_cache: no \"cache\" member: not a Kernel Tuner cache")
-    head.append(lines[i])
-    entries = []
-    for line in lines[i + 1:]:
-        s = line.rstrip()
-        if s.endswith("},"):
-            s = s[:-1]
-        try:
-            json.loads("{" + s + "}")
-        except json.JSONDecodeError:
-            continue
-        entries.append(s)
-    return "\n".join(head) + "\n" + ",\n".join(entries) + "\n}\n}\n", True
-
-
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
     text, stream_cut = read_text(sys.argv[1])
-    closed, repaired = close(text)
-    doc = json.loads(closed)
+    try:
+        doc, closed, repaired = parse_cache_text(text)
+    except ValueError as e:
+        sys.exit(f"close_cache: {sys.argv[1]}: not a Kernel Tuner cache, even closed: {e}")
+    if not isinstance(doc, dict) or "cache" not in doc:
+        sys.exit(f"close_cache: {sys.argv[1]}: no \"cache\" member: not a Kernel Tuner cache")
     with gzip.GzipFile(sys.argv[2], "wb", mtime=0) as f:
         f.write(closed.encode())
     notes = []

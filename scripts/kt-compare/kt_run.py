@@ -48,6 +48,8 @@ import warnings  # noqa: E402
 
 import numpy as np  # noqa: E402
 
+from cut_cache import parse_cache_text  # noqa: E402
+
 DEFAULT_STRATEGIES = [
     "random_sample",
     "genetic_algorithm",
@@ -138,28 +140,8 @@ def load_text(path):
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rt") as f:
         text = f.read()
-    try:
-        return json.loads(text), text
-    except json.JSONDecodeError as first:
-        # A cache cut off mid-run: Kernel Tuner itself closes it with "}\n}". One cut inside an
-        # entry is closed after its last complete entry, as advise's reader does (it tries the
-        # last four closing braces).
-        fixed = text.rstrip().rstrip(",") + "}\n}"
-        try:
-            return json.loads(fixed), fixed
-        except json.JSONDecodeError:
-            pass
-        end = len(text)
-        for _ in range(4):
-            cut = text.rfind("}", 0, end)
-            if cut < 0:
-                break
-            candidate = text[: cut + 1] + "\n}\n}\n"
-            try:
-                return json.loads(candidate), candidate
-            except json.JSONDecodeError:
-                end = cut
-        raise first
+    doc, closed, _ = parse_cache_text(text)
+    return doc, closed
 
 
 KTT_MS_PER_UNIT = {"Nanoseconds": 1e-6, "Microseconds": 1e-3, "Milliseconds": 1.0, "Seconds": 1e3}

@@ -38,6 +38,13 @@ pub struct Ils {
     pub temp: f64,
     /// Order neighbours by a main-effects model of log time instead of at random.
     pub model: bool,
+    /// Fewest measurements per level column of that model before it orders neighbours
+    /// (random order before; 0: the model orders from the first descent).
+    pub model_rows: f64,
+    /// Below `model_rows` measurements per column, the model still orders neighbours where
+    /// its track record ([`Skill`]) ranks more than this share of measured pairs alike
+    /// (0: never).
+    pub gate: f64,
     /// Most unimproving neighbours measured in one descent step (0: all).
     pub scan: usize,
     /// Jumps in a row that do not improve the best before a restart from a fresh random
@@ -84,6 +91,8 @@ impl Ils {
             perturb: 3,
             temp: 0.0,
             model: false,
+            model_rows: 0.0,
+            gate: 0.0,
             scan: 0,
             restart: 0,
             init: 0.0,
@@ -104,6 +113,8 @@ impl Ils {
             perturb: 2,
             temp: 0.1,
             model: false,
+            model_rows: 0.0,
+            gate: 0.0,
             scan: 0,
             restart: 0,
             init: 0.0,
@@ -172,9 +183,27 @@ pub(crate) fn normal(rng: &mut Rng) -> f64 {
 }
 
 impl Ils {
-    /// Puts neighbours in the order they are tried: predicted fastest first, or at random.
-    fn order(&self, ev: &Evaluator, nb: &mut Vec<usize>, data: &mut ModelRows, rng: &mut Rng) {
-        let model = if self.model { data.fit(ev) } else { None };
+    /// Whether the measurements are still fewer than `model_rows` per level column of the
+    /// model.
+    fn few_rows(&self, ev: &Evaluator, data: &ModelRows) -> bool {
+        (ev.used() as f64) < self.model_rows * data.columns() as f64
+    }
+
+    /// Puts neighbours in the order they are tried: predicted fastest first, or at random;
+    /// `preds` gets each neighbour's prediction in the new order (empty without a model).
+    fn order(
+        &self,
+        ev: &Evaluator,
+        nb: &mut Vec<usize>,
+        data: &mut ModelRows,
+        skill: &Skill,
+        preds: &mut Vec<f64>,
+        rng: &mut Rng,
+    ) {
+        preds.clear();
+        let few = self.few_rows(ev, data);
+        let wanted = self.model && (!few || self.gate > 0.0);
+        let model = if wanted { data.fit(ev) } else { None };
         match model {
             Some(m) => {
                 let space = ev.space();
@@ -189,12 +218,48 @@ impl Ils {
                         (m.predict(space.levels(c)) + jitter, c)
                     })
                     .collect();
-                scored.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                if few && !skill.trusted(self.gate) {
+                    rng.shuffle(&mut scored);
+                } else {
+                    scored.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                }
                 nb.clear();
-                nb.extend(scored.into_iter().map(|s| s.1));
+                nb.extend(scored.iter().map(|s| s.1));
+                preds.extend(scored.iter().map(|s| s.0));
             }
             None => rng.shuffle(nb),
         }
+    }
+}
+
+/// The model's track record while it has few measurements: Kendall's concordance between the
+/// log times it predicted for the neighbours measured since the first descent (each by the
+/// fit of the moment, whatever order they were tried in) and the log times measured; a
+/// failure ranks slowest. Pairs tied on either side count neither way.
+#[derive(Default)]
+struct Skill {
+    seen: Vec<(f64, f64)>,
+    concordant: usize,
+    discordant: usize,
+}
+
+impl Skill {
+    fn add(&mut self, pred: f64, actual: f64) {
+        for &(p, a) in &self.seen {
+            let s = (pred - p) * (actual - a);
+            if s > 0.0 {
+                self.concordant += 1;
+            } else if s < 0.0 {
+                self.discordant += 1;
+            }
+        }
+        self.seen.push((pred, actual));
+    }
+
+    /// Whether at least 10 pairs are ranked and more than the share `gate` of them alike.
+    fn trusted(&self, gate: f64) -> bool {
+        let n = self.concordant + self.discordant;
+        n >= 10 && self.concordant as f64 > gate * n as f64
     }
 }
 
@@ -229,6 +294,8 @@ impl Strategy for Ils {
         let mut stale = 0usize;
         let mut nb = Vec::new();
         let mut data = ModelRows::new(space);
+        let mut skill = Skill::default();
+        let mut preds = Vec::new();
         let mut stages = match self.neighbourhood {
             Neighbourhood::Vnd => vec![Stage::Adjacent, Stage::Hamming],
             Neighbourhood::Hamming => vec![Stage::Hamming],
@@ -248,14 +315,21 @@ impl Strategy for Ils {
                         Stage::Repair => repairs(space, cur.0, &mut nb),
                     }
                     nb.retain(|&c| !ev.is_evaluated(c));
-                    self.order(ev, &mut nb, &mut data, rng);
+                    self.order(ev, &mut nb, &mut data, &skill, &mut preds, rng);
                     let limit = match stage {
                         Stage::Repair => self.repair,
                         _ if self.scan > 0 => self.scan,
                         _ => nb.len(),
                     };
-                    for &c in nb.iter().take(limit) {
-                        match ev.evaluate(c) {
+                    let record = self.gate > 0.0 && self.few_rows(ev, &data);
+                    for (i, &c) in nb.iter().enumerate().take(limit) {
+                        let e = ev.evaluate(c);
+                        match (e, preds.get(i)) {
+                            (Eval::Time(t), Some(&p)) if record => skill.add(p, t.ln()),
+                            (Eval::Failed, Some(&p)) if record => skill.add(p, f64::MAX),
+                            _ => {}
+                        }
+                        match e {
                             Eval::Time(t) if t < cur.1 => {
                                 cur = (c, t);
                                 continue 'descent;
@@ -344,5 +418,51 @@ mod tests {
         let (off, on) = (measured(&st(0)), measured(&st(10)));
         assert_eq!(off[..4], on[..4]);
         assert_ne!(off[4..10], on[4..10]);
+    }
+
+    #[test]
+    fn the_record_counts_pairs_ranked_alike_and_trusts_from_ten() {
+        let mut s = Skill::default();
+        for x in [1.0, 2.0, 3.0, 4.0] {
+            s.add(x, x);
+        }
+        // Six pairs, all alike: too few to trust.
+        assert_eq!((s.concordant, s.discordant), (6, 0));
+        assert!(!s.trusted(0.5));
+        // Predicted fastest, measured slowest: four pairs the other way round; 6 of 10 alike.
+        s.add(0.0, 5.0);
+        assert_eq!((s.concordant, s.discordant), (6, 4));
+        assert!(s.trusted(0.55));
+        assert!(!s.trusted(0.6));
+        // A failure ranks slowest (four pairs alike); a tie in prediction counts neither way.
+        s.add(4.0, f64::MAX);
+        assert_eq!((s.concordant, s.discordant), (10, 4));
+    }
+
+    #[test]
+    fn with_few_rows_the_model_orders_only_on_a_good_record() {
+        let space = crate::search::testutil::grid_space();
+        let st = |model, model_rows, gate| Ils {
+            model,
+            model_rows,
+            gate,
+            init: 0.15,
+            init_min: 10,
+            ..Ils::basinhopping()
+        };
+        let measured = |s: &Ils| crate::search::run(&space, s, 60, 7).unwrap().measured;
+        let unordered = measured(&st(false, 0.0, 0.0));
+        // 60 measurements stay under 100 per column of the grid's 26: a record never good
+        // enough (no share exceeds 1), or no gate, leaves the order random, as without a model.
+        assert_eq!(measured(&st(true, 100.0, 1.0)), unordered);
+        assert_eq!(measured(&st(true, 100.0, 0.0)), unordered);
+        // From one row per column (26 measurements) the model orders.
+        let from_26 = measured(&st(true, 1.0, 1.0));
+        assert_eq!(from_26[..26], unordered[..26]);
+        assert_ne!(from_26, unordered);
+        // The grid's times are nearly additive: the record soon earns the model its order.
+        assert_ne!(measured(&st(true, 100.0, 0.65)), unordered);
+        // With enough rows per column (any, at 0) the record does not matter.
+        assert_eq!(measured(&st(true, 0.0, 1.0)), measured(&st(true, 0.0, 0.0)));
     }
 }

@@ -83,6 +83,11 @@ impl ModelRows {
         }
     }
 
+    /// The model's level columns (one per level of each parameter).
+    pub(crate) fn columns(&self) -> usize {
+        self.counts.columns()
+    }
+
     /// A main-effects model of log time on the measurements (failures: twice the slowest),
     /// all but at most the last 1/[`REFIT_SHARE`] of them: up to [`FACTORISED_COLUMNS`]
     /// columns the same bit for bit as [`OneHotRidge::fit`] on those, above that the same to

@@ -138,7 +138,17 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
                 ils::Ils::basinhopping()
             };
             for key in [
-                "nb", "perturb", "temp", "restart", "init", "initmin", "noise", "scan", "model",
+                "nb",
+                "perturb",
+                "temp",
+                "restart",
+                "init",
+                "initmin",
+                "noise",
+                "scan",
+                "model",
+                "modelrows",
+                "gate",
                 "repair",
             ] {
                 if let Some(v) = take(key) {
@@ -150,8 +160,23 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
         "auto" => {
             let mut s = auto::Auto::default();
             for key in [
-                "init", "initmin", "perturb", "temp", "bo", "bocand", "bomin", "bomax", "botrain",
-                "repair", "nb", "model", "noise", "scan", "restart",
+                "init",
+                "initmin",
+                "perturb",
+                "temp",
+                "bo",
+                "bocand",
+                "bomin",
+                "bomax",
+                "botrain",
+                "repair",
+                "nb",
+                "model",
+                "modelrows",
+                "gate",
+                "noise",
+                "scan",
+                "restart",
             ] {
                 if let Some(v) = take(key) {
                     ils_option(&mut s.ils, key, &v)?;
@@ -257,6 +282,14 @@ fn ils_option(s: &mut ils::Ils, key: &str, v: &str) -> Result<()> {
             s.model = v == "1" || v == "true";
             "m"
         }
+        "gate" => {
+            s.gate = non_negative(key, v)?;
+            "g"
+        }
+        "modelrows" => {
+            s.model_rows = non_negative(key, v)?;
+            "mr"
+        }
         "bo" => {
             s.bo = non_negative(key, v)?.min(1.0);
             "bo"
@@ -332,6 +365,8 @@ mod tests {
     fn auto_takes_the_local_search_options_and_refuses_others() {
         let s = strategy("auto:model=0,nb=adjacent").unwrap();
         assert_eq!(s.name(), "auto-adjacent-m0");
+        let s = strategy("auto:modelrows=0.5,gate=0.7").unwrap();
+        assert_eq!(s.name(), "auto-mr0.5-g0.7");
         let err = strategy("auto:shake=3").err().unwrap().to_string();
         assert!(err.contains("no option `shake`"), "{err}");
     }

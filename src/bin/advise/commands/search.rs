@@ -36,10 +36,13 @@ pub struct Args {
     /// [100]; bomax, the most steps [20]; bocand, random candidates scored per step [50];
     /// botrain, fastest measurements the Gaussian process is fitted on [30]; repair, repairs of
     /// a single change the space lacks measured per descent step where no single change helps,
-    /// 0 for none [1]; and, for trying its parts one at a time, the local search's nb
-    /// (vnd|adjacent|hamming) [vnd], model (0: neighbours in random order) [1], noise, scan and
-    /// restart [0]. greedy_ils and basinhopping take nb, perturb, temp, restart, init, initmin,
-    /// noise, scan, model and repair.
+    /// 0 for none [1]; modelrows, measurements per model column before the model orders
+    /// neighbours whatever its record [1]; gate, the share of pairs of measured neighbours its
+    /// predictions must rank right to order them before that, 0 for never [0.65]; and, for
+    /// trying its parts one at a time, the local search's nb (vnd|adjacent|hamming) [vnd],
+    /// model (0: neighbours in random order) [1], noise, scan and restart [0]. greedy_ils and
+    /// basinhopping take nb, perturb, temp, restart, init, initmin, noise, scan, model,
+    /// modelrows, gate (both 0 there) and repair.
     #[arg(long, default_value = "auto")]
     pub strategy: String,
     /// Evaluations allowed: a count (100) or a share of the space (2%).

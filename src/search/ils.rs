@@ -10,7 +10,7 @@
 
 use super::bayes::BayesOpt;
 use super::evaluator::{Eval, Evaluator};
-use super::model_rows::ModelRows;
+use super::model_rows::{ModelRecord, ModelRows};
 use super::neighbours::{adjacent, hamming, repairs};
 use super::space::SearchSpace;
 use super::Strategy;
@@ -42,7 +42,7 @@ pub struct Ils {
     /// (random order before; 0: the model orders from the first descent).
     pub model_rows: f64,
     /// Below `model_rows` measurements per column, the model still orders neighbours where
-    /// its track record ([`Skill`]) ranks more than this share of measured pairs alike
+    /// its track record ([`ModelRecord`]) ranks more than this share of measured pairs alike
     /// (0: never).
     pub gate: f64,
     /// Most unimproving neighbours measured in one descent step (0: all).
@@ -196,7 +196,7 @@ impl Ils {
         ev: &Evaluator,
         nb: &mut Vec<usize>,
         data: &mut ModelRows,
-        skill: &Skill,
+        record: &ModelRecord,
         preds: &mut Vec<f64>,
         rng: &mut Rng,
     ) {
@@ -218,7 +218,7 @@ impl Ils {
                         (m.predict(space.levels(c)) + jitter, c)
                     })
                     .collect();
-                if few && !skill.trusted(self.gate) {
+                if few && !record.trusted(self.gate) {
                     rng.shuffle(&mut scored);
                 } else {
                     scored.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
@@ -229,37 +229,6 @@ impl Ils {
             }
             None => rng.shuffle(nb),
         }
-    }
-}
-
-/// The model's track record while it has few measurements: Kendall's concordance between the
-/// log times it predicted for the neighbours measured since the first descent (each by the
-/// fit of the moment, whatever order they were tried in) and the log times measured; a
-/// failure ranks slowest. Pairs tied on either side count neither way.
-#[derive(Default)]
-struct Skill {
-    seen: Vec<(f64, f64)>,
-    concordant: usize,
-    discordant: usize,
-}
-
-impl Skill {
-    fn add(&mut self, pred: f64, actual: f64) {
-        for &(p, a) in &self.seen {
-            let s = (pred - p) * (actual - a);
-            if s > 0.0 {
-                self.concordant += 1;
-            } else if s < 0.0 {
-                self.discordant += 1;
-            }
-        }
-        self.seen.push((pred, actual));
-    }
-
-    /// Whether at least 10 pairs are ranked and more than the share `gate` of them alike.
-    fn trusted(&self, gate: f64) -> bool {
-        let n = self.concordant + self.discordant;
-        n >= 10 && self.concordant as f64 > gate * n as f64
     }
 }
 
@@ -294,7 +263,7 @@ impl Strategy for Ils {
         let mut stale = 0usize;
         let mut nb = Vec::new();
         let mut data = ModelRows::new(space);
-        let mut skill = Skill::default();
+        let mut track = ModelRecord::default();
         let mut preds = Vec::new();
         let mut stages = match self.neighbourhood {
             Neighbourhood::Vnd => vec![Stage::Adjacent, Stage::Hamming],
@@ -315,18 +284,18 @@ impl Strategy for Ils {
                         Stage::Repair => repairs(space, cur.0, &mut nb),
                     }
                     nb.retain(|&c| !ev.is_evaluated(c));
-                    self.order(ev, &mut nb, &mut data, &skill, &mut preds, rng);
+                    self.order(ev, &mut nb, &mut data, &track, &mut preds, rng);
                     let limit = match stage {
                         Stage::Repair => self.repair,
                         _ if self.scan > 0 => self.scan,
                         _ => nb.len(),
                     };
-                    let record = self.gate > 0.0 && self.few_rows(ev, &data);
+                    let recording = self.gate > 0.0 && self.few_rows(ev, &data);
                     for (i, &c) in nb.iter().enumerate().take(limit) {
                         let e = ev.evaluate(c);
                         match (e, preds.get(i)) {
-                            (Eval::Time(t), Some(&p)) if record => skill.add(p, t.ln()),
-                            (Eval::Failed, Some(&p)) if record => skill.add(p, f64::MAX),
+                            (Eval::Time(t), Some(&p)) if recording => track.add(p, t.ln()),
+                            (Eval::Failed, Some(&p)) if recording => track.add(p, f64::MAX),
                             _ => {}
                         }
                         match e {
@@ -418,25 +387,6 @@ mod tests {
         let (off, on) = (measured(&st(0)), measured(&st(10)));
         assert_eq!(off[..4], on[..4]);
         assert_ne!(off[4..10], on[4..10]);
-    }
-
-    #[test]
-    fn the_record_counts_pairs_ranked_alike_and_trusts_from_ten() {
-        let mut s = Skill::default();
-        for x in [1.0, 2.0, 3.0, 4.0] {
-            s.add(x, x);
-        }
-        // Six pairs, all alike: too few to trust.
-        assert_eq!((s.concordant, s.discordant), (6, 0));
-        assert!(!s.trusted(0.5));
-        // Predicted fastest, measured slowest: four pairs the other way round; 6 of 10 alike.
-        s.add(0.0, 5.0);
-        assert_eq!((s.concordant, s.discordant), (6, 4));
-        assert!(s.trusted(0.55));
-        assert!(!s.trusted(0.6));
-        // A failure ranks slowest (four pairs alike); a tie in prediction counts neither way.
-        s.add(4.0, f64::MAX);
-        assert_eq!((s.concordant, s.discordant), (10, 4));
     }
 
     #[test]

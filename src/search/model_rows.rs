@@ -1,6 +1,8 @@
 //! The main-effects model of log time that orders a local search's neighbours (auto,
 //! greedy_ils and basinhopping with `model`), refitted on the measurements so far when
-//! neighbours are ordered and the measurements have grown by 1/32 since the last fit.
+//! neighbours are ordered and the measurements have grown by 1/32 since the last fit, and
+//! the record of its predictions that decides whether it orders them while the measurements
+//! are few.
 
 use super::evaluator::Evaluator;
 use super::space::SearchSpace;
@@ -165,6 +167,38 @@ impl ModelRows {
     }
 }
 
+/// A model's track record while it has few measurements (how [`super::ils::Ils`] decides
+/// whether the model orders neighbours): Kendall's concordance between the
+/// log times it predicted for the neighbours measured since the first descent (each by the
+/// fit of the moment, whatever order they were tried in) and the log times measured; a
+/// failure ranks slowest. Pairs tied on either side count neither way.
+#[derive(Default)]
+pub(crate) struct ModelRecord {
+    seen: Vec<(f64, f64)>,
+    concordant: usize,
+    discordant: usize,
+}
+
+impl ModelRecord {
+    pub(crate) fn add(&mut self, pred: f64, actual: f64) {
+        for &(p, a) in &self.seen {
+            let s = (pred - p) * (actual - a);
+            if s > 0.0 {
+                self.concordant += 1;
+            } else if s < 0.0 {
+                self.discordant += 1;
+            }
+        }
+        self.seen.push((pred, actual));
+    }
+
+    /// Whether at least 10 pairs are ranked and more than the share `gate` of them alike.
+    pub(crate) fn trusted(&self, gate: f64) -> bool {
+        let n = self.concordant + self.discordant;
+        n >= 10 && self.concordant as f64 > gate * n as f64
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -296,5 +330,24 @@ mod tests {
         assert_eq!(bits(&data.fit(&ev).unwrap()), bits(&model));
         take(&mut ev, 1);
         assert_ne!(bits(&data.fit(&ev).unwrap()), bits(&model));
+    }
+
+    #[test]
+    fn the_record_counts_pairs_ranked_alike_and_trusts_from_ten() {
+        let mut s = ModelRecord::default();
+        for x in [1.0, 2.0, 3.0, 4.0] {
+            s.add(x, x);
+        }
+        // Six pairs, all alike: too few to trust.
+        assert_eq!((s.concordant, s.discordant), (6, 0));
+        assert!(!s.trusted(0.5));
+        // Predicted fastest, measured slowest: four pairs the other way round; 6 of 10 alike.
+        s.add(0.0, 5.0);
+        assert_eq!((s.concordant, s.discordant), (6, 4));
+        assert!(s.trusted(0.55));
+        assert!(!s.trusted(0.6));
+        // A failure ranks slowest (four pairs alike); a tie in prediction counts neither way.
+        s.add(4.0, f64::MAX);
+        assert_eq!((s.concordant, s.discordant), (10, 4));
     }
 }

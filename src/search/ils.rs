@@ -183,14 +183,9 @@ pub(crate) fn normal(rng: &mut Rng) -> f64 {
 }
 
 impl Ils {
-    /// Whether the measurements are still fewer than `model_rows` per level column of the
-    /// model.
-    fn few_rows(&self, ev: &Evaluator, data: &ModelRows) -> bool {
-        (ev.used() as f64) < self.model_rows * data.columns() as f64
-    }
-
     /// Puts neighbours in the order they are tried: predicted fastest first, or at random;
-    /// `preds` gets each neighbour's prediction in the new order (empty without a model).
+    /// while the measurements are few, `preds` gets each neighbour's prediction in the new
+    /// order for the model's record (empty otherwise, and without a model).
     fn order(
         &self,
         ev: &Evaluator,
@@ -201,7 +196,8 @@ impl Ils {
         rng: &mut Rng,
     ) {
         preds.clear();
-        let few = self.few_rows(ev, data);
+        // Fewer measurements than `model_rows` per level column of the model.
+        let few = (ev.used() as f64) < self.model_rows * data.columns() as f64;
         let wanted = self.model && (!few || self.gate > 0.0);
         let model = if wanted { data.fit(ev) } else { None };
         match model {
@@ -225,7 +221,9 @@ impl Ils {
                 }
                 nb.clear();
                 nb.extend(scored.iter().map(|s| s.1));
-                preds.extend(scored.iter().map(|s| s.0));
+                if few {
+                    preds.extend(scored.iter().map(|s| s.0));
+                }
             }
             None => rng.shuffle(nb),
         }
@@ -290,12 +288,11 @@ impl Strategy for Ils {
                         _ if self.scan > 0 => self.scan,
                         _ => nb.len(),
                     };
-                    let recording = self.gate > 0.0 && self.few_rows(ev, &data);
                     for (i, &c) in nb.iter().enumerate().take(limit) {
                         let e = ev.evaluate(c);
                         match (e, preds.get(i)) {
-                            (Eval::Time(t), Some(&p)) if recording => track.add(p, t.ln()),
-                            (Eval::Failed, Some(&p)) if recording => track.add(p, f64::MAX),
+                            (Eval::Time(t), Some(&p)) => track.add(p, t.ln()),
+                            (Eval::Failed, Some(&p)) => track.add(p, f64::MAX),
                             _ => {}
                         }
                         match e {

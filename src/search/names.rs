@@ -130,7 +130,15 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
         "anneal" | "annealing" => Box::new(anneal::Annealing::default()),
         "pso" => Box::new(pso::Pso::default()),
         "diff_evo" => Box::new(diff_evo::DiffEvo::default()),
-        "bayes_opt" => Box::new(bayes::BayesOpt::default()),
+        "bayes_opt" => {
+            let mut s = bayes::BayesOpt::default();
+            for key in ["scale", "ell", "target"] {
+                if let Some(v) = take(key) {
+                    bayes_option(&mut s, key, &v)?;
+                }
+            }
+            Box::new(s)
+        }
         "greedy_ils" | "basinhopping" => {
             let mut s = if name == "greedy_ils" {
                 ils::Ils::greedy()
@@ -169,6 +177,9 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
                 "bomin",
                 "bomax",
                 "botrain",
+                "boscale",
+                "boell",
+                "botarget",
                 "repair",
                 "nb",
                 "model",
@@ -310,9 +321,34 @@ fn ils_option(s: &mut ils::Ils, key: &str, v: &str) -> Result<()> {
             s.bo_opt.max_train = count(key, v)?;
             "m"
         }
+        "boscale" | "boell" | "botarget" => {
+            bayes_option(&mut s.bo_opt, &key[2..], v)?;
+            key
+        }
         _ => return Err(Error::Internal(format!("no local-search option `{key}`"))),
     };
     s.name += &format!("-{mark}{v}");
+    Ok(())
+}
+
+/// Sets one option of the Gaussian process of Bayesian optimisation: `scale` (unit: every
+/// parameter's levels over [0, 1]; kt: Kernel Tuner's, one step of 1 / the most levels),
+/// `ell` (a fixed length scale; 0: chosen by marginal likelihood) and `target` (log or time).
+fn bayes_option(s: &mut bayes::BayesOpt, key: &str, v: &str) -> Result<()> {
+    match (key, v) {
+        ("scale", "unit") => s.eps_scale = false,
+        ("scale", "kt") => s.eps_scale = true,
+        ("scale", _) => return Err(Error::Usage(format!("option scale={v}: use unit or kt"))),
+        ("ell", _) => s.fixed_ell = non_negative(key, v)?,
+        ("target", "log") => s.raw_time = false,
+        ("target", "time") => s.raw_time = true,
+        ("target", _) => return Err(Error::Usage(format!("option target={v}: use log or time"))),
+        _ => {
+            return Err(Error::Internal(format!(
+                "no Bayesian-optimisation option `{key}`"
+            )))
+        }
+    }
     Ok(())
 }
 
@@ -369,5 +405,19 @@ mod tests {
         assert_eq!(s.name(), "auto-mr0.5-g0.7");
         let err = strategy("auto:shake=3").err().unwrap().to_string();
         assert!(err.contains("no option `shake`"), "{err}");
+    }
+
+    #[test]
+    fn bayesian_optimisation_takes_its_process_options() {
+        let s = strategy("bayes_opt:scale=unit,ell=1.5,target=time").unwrap();
+        assert_eq!(s.name(), "bayes_opt-unit-ell1.5-time");
+        assert_eq!(strategy("bayes_opt:scale=kt").unwrap().name(), "bayes_opt");
+        assert_eq!(strategy("bayes_opt").unwrap().name(), "bayes_opt");
+        let s = strategy("auto:boscale=unit,botarget=log").unwrap();
+        assert_eq!(s.name(), "auto-boscaleunit-botargetlog");
+        let err = strategy("bayes_opt:scale=wide").err().unwrap().to_string();
+        assert!(err.contains("use unit or kt"), "{err}");
+        let err = strategy("auto:botarget=speed").err().unwrap().to_string();
+        assert!(err.contains("use log or time"), "{err}");
     }
 }

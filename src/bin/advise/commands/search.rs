@@ -34,7 +34,10 @@ pub struct Args {
     /// changed by a jump [2]; temp, the Metropolis temperature [0.2]; bo, the share of
     /// Bayesian-optimisation steps, 0 for none [0.1]; bomin, the smallest budget that gets them
     /// [100]; bomax, the most steps [20]; bocand, random candidates scored per step [50];
-    /// botrain, fastest measurements the Gaussian process is fitted on [30]; repair, repairs of
+    /// botrain, fastest measurements the Gaussian process is fitted on [30]; boscale, the
+    /// process's parameter scaling, unit (each over [0, 1]) or kt (every level one step apart,
+    /// as Kernel Tuner's) [kt]; botarget, what it models, log or time [time]; boell, a fixed
+    /// length scale, 0 for the marginal likelihood's choice [0]; repair, repairs of
     /// a single change the space lacks measured per descent step where no single change helps,
     /// 0 for none [1]; modelrows, measurements per model column before the model orders
     /// neighbours whatever its record [1]; gate, the share of pairs of measured neighbours its
@@ -42,7 +45,8 @@ pub struct Args {
     /// trying its parts one at a time, the local search's nb (vnd|adjacent|hamming) [vnd],
     /// model (0: neighbours in random order) [1], noise, scan and restart [0]. greedy_ils and
     /// basinhopping take nb, perturb, temp, restart, init, initmin, noise, scan, model,
-    /// modelrows, gate (both 0 there) and repair.
+    /// modelrows, gate (both 0 there) and repair. bayes_opt takes scale, target and ell
+    /// [kt, log, 0].
     #[arg(long, default_value = "auto")]
     pub strategy: String,
     /// Evaluations allowed: a count (100) or a share of the space (2%).

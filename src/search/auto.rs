@@ -7,8 +7,9 @@
 //!   least 100 evaluations, 10% of it (at most 20 steps) on Bayesian-optimisation steps (a
 //!   Gaussian process of the time on the 30 fastest measurements, every parameter's levels
 //!   one step apart as in Kernel Tuner's `bayes_opt`, expected improvement over 50 random
-//!   unmeasured configurations and the best's neighbours: [`BayesOpt::steps`]); then first-improvement descent from the fastest configuration by
-//!   variable neighbourhood descent (adjacent values first, then any single-parameter change: the
+//!   unmeasured configurations and the best's neighbours: [`BayesOpt::steps`]); then
+//!   first-improvement descent from the fastest configuration by variable neighbourhood
+//!   descent (adjacent values first, then any single-parameter change: the
 //!   two neighbourhoods of Kernel Tuner 1.5.0's `searchspace.py`) and, where neither holds a
 //!   faster configuration, one repair of a single change the space lacks (the change with one
 //!   more parameter moved by the fewest levels: [`repairs`](super::neighbours::repairs)); each

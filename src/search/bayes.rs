@@ -217,8 +217,8 @@ fn dist2(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum()
 }
 
-/// Appends to `out` the parameters' level indices of `id` scaled to [0, 1]: the process's
-/// inputs.
+/// Appends to `out` the parameters' level indices of `id`, `eps` apart where `eps` > 0
+/// (Kernel Tuner's scaling), else each parameter's scaled to [0, 1]: the process's inputs.
 fn features(space: &SearchSpace, radix: &[usize], eps: f64, id: usize, out: &mut Vec<f64>) {
     out.extend(space.levels(id).iter().zip(radix).map(|(&l, &r)| {
         if eps > 0.0 {

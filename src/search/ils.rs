@@ -73,6 +73,10 @@ pub struct Ils {
     /// Repairs ([`repairs`]) measured per descent step, in the model's order, where the other
     /// neighbourhoods find nothing faster (0: no repair stage).
     pub repair: usize,
+    /// After an adjacent move that improved, try the same move again first (a pattern move,
+    /// after Hooke and Jeeves, "Direct search solution of numerical and statistical
+    /// problems", 1961).
+    pub momentum: bool,
 }
 
 /// One stage of a descent: a neighbourhood, and how many of its configurations to measure.
@@ -103,6 +107,7 @@ impl Ils {
             bo_min: 0,
             bo_max: usize::MAX,
             repair: 0,
+            momentum: false,
         }
     }
 
@@ -125,6 +130,7 @@ impl Ils {
             bo_min: 0,
             bo_max: usize::MAX,
             repair: 0,
+            momentum: false,
         }
     }
 }
@@ -272,6 +278,8 @@ impl Strategy for Ils {
             stages.push(Stage::Repair);
         }
         while ev.remaining() > 0 && ev.used() < space.len() {
+            // The descent's last improving adjacent move: its parameter and level step.
+            let mut last_move: Option<(usize, i64)> = None;
             // First-improvement descent from `cur`.
             'descent: loop {
                 for &stage in &stages {
@@ -283,6 +291,23 @@ impl Strategy for Ils {
                     }
                     nb.retain(|&c| !ev.is_evaluated(c));
                     self.order(ev, &mut nb, &mut data, &track, &mut preds, rng);
+                    if let (true, Stage::Adjacent, Some((j, d))) = (self.momentum, stage, last_move)
+                    {
+                        let l = space.levels(cur.0)[j] as i64;
+                        let r = space.radix()[j] as i64;
+                        let key = space.key_of(cur.0) as i64;
+                        let stride = space.stride(j) as i64;
+                        if (0..r).contains(&(l + d)) {
+                            if let Some(next) = space.find_key((key + d * stride) as u64) {
+                                if let Some(i) = nb.iter().position(|&c| c == next) {
+                                    nb[..=i].rotate_right(1);
+                                    if i < preds.len() {
+                                        preds[..=i].rotate_right(1);
+                                    }
+                                }
+                            }
+                        }
+                    }
                     let limit = match stage {
                         Stage::Repair => self.repair,
                         _ if self.scan > 0 => self.scan,
@@ -297,6 +322,16 @@ impl Strategy for Ils {
                         }
                         match e {
                             Eval::Time(t) if t < cur.1 => {
+                                last_move = match stage {
+                                    Stage::Adjacent => {
+                                        let (a, b) = (space.levels(cur.0), space.levels(c));
+                                        a.iter()
+                                            .zip(b)
+                                            .position(|(x, y)| x != y)
+                                            .map(|j| (j, i64::from(b[j]) - i64::from(a[j])))
+                                    }
+                                    _ => None,
+                                };
                                 cur = (c, t);
                                 continue 'descent;
                             }
@@ -356,6 +391,78 @@ impl Strategy for Ils {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Synthetic: x in 0..17 and y in 0..5, time 100 - 5x + y, so every step up in x helps.
+    fn ramp() -> SearchSpace {
+        use crate::dataset::import::{Config, TuningSpace};
+        let mut configs = Vec::new();
+        for x in 0..17 {
+            for y in 0..5 {
+                configs.push(Config {
+                    values: vec![x.to_string(), y.to_string()],
+                    time_ms: Some(100.0 - 5.0 * f64::from(x) + f64::from(y)),
+                    failure: None,
+                    counters: vec![],
+                });
+            }
+        }
+        let t = TuningSpace {
+            tool: "test",
+            device: "gpu".into(),
+            kernel: "ramp".into(),
+            params: vec!["x".into(), "y".into()],
+            configs,
+            notes: vec![],
+        };
+        SearchSpace::from_tuning("ramp".into(), &t).unwrap()
+    }
+
+    #[test]
+    fn momentum_repeats_an_improving_move_first() {
+        let space = ramp();
+        let st = |momentum| Ils {
+            momentum,
+            ..Ils::basinhopping()
+        };
+        // The longest run of measurements each one x-level above the one before, y the same.
+        let longest = |momentum, seed| {
+            let m = crate::search::run(&space, &st(momentum), 40, seed)
+                .unwrap()
+                .measured;
+            let (mut best, mut run) = (0, 0);
+            for w in m.windows(2) {
+                let (a, b) = (space.levels(w[0]), space.levels(w[1]));
+                run = if b[0] == a[0] + 1 && b[1] == a[1] {
+                    run + 1
+                } else {
+                    0
+                };
+                best = best.max(run);
+            }
+            best
+        };
+        for seed in 0..5 {
+            // From a random start the descent, once it has stepped up in x, keeps stepping
+            // up in x to the last level (at least 8 in a row from any start below x = 8).
+            let start = space.levels(
+                crate::search::run(&space, &st(true), 1, seed)
+                    .unwrap()
+                    .measured[0],
+            )[0];
+            if start < 8 {
+                assert!(
+                    longest(true, seed) >= 15 - usize::from(start),
+                    "seed {seed}"
+                );
+            }
+        }
+        let with: usize = (0..20).map(|s| longest(true, s)).sum();
+        let without: usize = (0..20).map(|s| longest(false, s)).sum();
+        assert!(
+            with > 2 * without,
+            "runs in a row: {with} with momentum, {without} without"
+        );
+    }
 
     #[test]
     fn the_random_share_is_at_least_its_minimum_and_at_most_half_a_small_budget() {

@@ -188,6 +188,7 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
                 "noise",
                 "scan",
                 "restart",
+                "momentum",
             ] {
                 if let Some(v) = take(key) {
                     ils_option(&mut s.ils, key, &v)?;
@@ -296,6 +297,10 @@ fn ils_option(s: &mut ils::Ils, key: &str, v: &str) -> Result<()> {
         "gate" => {
             s.gate = non_negative(key, v)?;
             "g"
+        }
+        "momentum" => {
+            s.momentum = v == "1" || v == "true";
+            "mo"
         }
         "modelrows" => {
             s.model_rows = non_negative(key, v)?;

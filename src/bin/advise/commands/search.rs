@@ -41,7 +41,9 @@ pub struct Args {
     /// a single change the space lacks measured per descent step where no single change helps,
     /// 0 for none [1]; modelrows, measurements per model column before the model orders
     /// neighbours whatever its record [1]; gate, the share of pairs of measured neighbours its
-    /// predictions must rank right to order them before that, 0 for never [0.65]; and, for
+    /// predictions must rank right to order them before that, 0 for never [0.65]; momentum,
+    /// after an improving step to an adjacent value try the same step again first, 0 for no
+    /// [1]; and, for
     /// trying its parts one at a time, the local search's nb (vnd|adjacent|hamming) [vnd],
     /// model (0: neighbours in random order) [1], noise, scan and restart [0]. greedy_ils and
     /// basinhopping take nb, perturb, temp, restart, init, initmin, noise, scan, model,

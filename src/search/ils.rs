@@ -11,7 +11,7 @@
 use super::bayes::BayesOpt;
 use super::evaluator::{Eval, Evaluator};
 use super::model_rows::{ModelRecord, ModelRows};
-use super::neighbours::{adjacent, hamming, repairs};
+use super::neighbours::{adjacent, adjacent_step, hamming, repairs, stepped};
 use super::space::SearchSpace;
 use super::Strategy;
 use advise_ml::Rng;
@@ -291,20 +291,14 @@ impl Strategy for Ils {
                     }
                     nb.retain(|&c| !ev.is_evaluated(c));
                     self.order(ev, &mut nb, &mut data, &track, &mut preds, rng);
+                    // The pattern move: the last improving step again, first.
                     if let (true, Stage::Adjacent, Some((j, d))) = (self.momentum, stage, last_move)
                     {
-                        let l = space.levels(cur.0)[j] as i64;
-                        let r = space.radix()[j] as i64;
-                        let key = space.key_of(cur.0) as i64;
-                        let stride = space.stride(j) as i64;
-                        if (0..r).contains(&(l + d)) {
-                            if let Some(next) = space.find_key((key + d * stride) as u64) {
-                                if let Some(i) = nb.iter().position(|&c| c == next) {
-                                    nb[..=i].rotate_right(1);
-                                    if i < preds.len() {
-                                        preds[..=i].rotate_right(1);
-                                    }
-                                }
+                        let again = stepped(space, cur.0, j, d);
+                        if let Some(i) = nb.iter().position(|&c| Some(c) == again) {
+                            nb[..=i].rotate_right(1);
+                            if i < preds.len() {
+                                preds[..=i].rotate_right(1);
                             }
                         }
                     }
@@ -323,13 +317,7 @@ impl Strategy for Ils {
                         match e {
                             Eval::Time(t) if t < cur.1 => {
                                 last_move = match stage {
-                                    Stage::Adjacent => {
-                                        let (a, b) = (space.levels(cur.0), space.levels(c));
-                                        a.iter()
-                                            .zip(b)
-                                            .position(|(x, y)| x != y)
-                                            .map(|j| (j, i64::from(b[j]) - i64::from(a[j])))
-                                    }
+                                    Stage::Adjacent => adjacent_step(space, cur.0, c),
                                     _ => None,
                                 };
                                 cur = (c, t);
@@ -389,134 +377,4 @@ impl Strategy for Ils {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Synthetic: x in 0..17 and y in 0..5, time 100 - 5x + y, so every step up in x helps.
-    fn ramp() -> SearchSpace {
-        use crate::dataset::import::{Config, TuningSpace};
-        let mut configs = Vec::new();
-        for x in 0..17 {
-            for y in 0..5 {
-                configs.push(Config {
-                    values: vec![x.to_string(), y.to_string()],
-                    time_ms: Some(100.0 - 5.0 * f64::from(x) + f64::from(y)),
-                    failure: None,
-                    counters: vec![],
-                });
-            }
-        }
-        let t = TuningSpace {
-            tool: "test",
-            device: "gpu".into(),
-            kernel: "ramp".into(),
-            params: vec!["x".into(), "y".into()],
-            configs,
-            notes: vec![],
-        };
-        SearchSpace::from_tuning("ramp".into(), &t).unwrap()
-    }
-
-    #[test]
-    fn momentum_repeats_an_improving_move_first() {
-        let space = ramp();
-        let st = |momentum| Ils {
-            momentum,
-            ..Ils::basinhopping()
-        };
-        // The longest run of measurements each one x-level above the one before, y the same.
-        let longest = |momentum, seed| {
-            let m = crate::search::run(&space, &st(momentum), 40, seed)
-                .unwrap()
-                .measured;
-            let (mut best, mut run) = (0, 0);
-            for w in m.windows(2) {
-                let (a, b) = (space.levels(w[0]), space.levels(w[1]));
-                run = if b[0] == a[0] + 1 && b[1] == a[1] {
-                    run + 1
-                } else {
-                    0
-                };
-                best = best.max(run);
-            }
-            best
-        };
-        for seed in 0..5 {
-            // From a random start the descent, once it has stepped up in x, keeps stepping
-            // up in x to the last level (at least 8 in a row from any start below x = 8).
-            let start = space.levels(
-                crate::search::run(&space, &st(true), 1, seed)
-                    .unwrap()
-                    .measured[0],
-            )[0];
-            if start < 8 {
-                assert!(
-                    longest(true, seed) >= 15 - usize::from(start),
-                    "seed {seed}"
-                );
-            }
-        }
-        let with: usize = (0..20).map(|s| longest(true, s)).sum();
-        let without: usize = (0..20).map(|s| longest(false, s)).sum();
-        assert!(
-            with > 2 * without,
-            "runs in a row: {with} with momentum, {without} without"
-        );
-    }
-
-    #[test]
-    fn the_random_share_is_at_least_its_minimum_and_at_most_half_a_small_budget() {
-        // auto's 15% with at least 10: 25 evaluations give 10 (4 from the share alone),
-        // 200 give the share's 30, 12 give half, 6.
-        assert_eq!(random_share(0.15, 10, 25), 10);
-        assert_eq!(random_share(0.15, 0, 25), 4);
-        assert_eq!(random_share(0.15, 10, 200), 30);
-        assert_eq!(random_share(0.15, 10, 12), 6);
-        // Without a random share (greedy_ils, basinhopping) the minimum does not apply.
-        assert_eq!(random_share(0.0, 10, 25), 0);
-    }
-
-    #[test]
-    fn a_small_budget_descends_from_the_best_of_the_minimum_random_share() {
-        let space = crate::search::testutil::grid_space();
-        let st = |init_min| Ils {
-            init: 0.15,
-            init_min,
-            model: true,
-            ..Ils::basinhopping()
-        };
-        let measured = |s: &Ils| crate::search::run(&space, s, 25, 3).unwrap().measured;
-        // The first 4 measurements are the same random draws; the fifth starts the descent
-        // with the minimum off and is one more random draw with it on.
-        let (off, on) = (measured(&st(0)), measured(&st(10)));
-        assert_eq!(off[..4], on[..4]);
-        assert_ne!(off[4..10], on[4..10]);
-    }
-
-    #[test]
-    fn with_few_rows_the_model_orders_only_on_a_good_record() {
-        let space = crate::search::testutil::grid_space();
-        let st = |model, model_rows, gate| Ils {
-            model,
-            model_rows,
-            gate,
-            init: 0.15,
-            init_min: 10,
-            ..Ils::basinhopping()
-        };
-        let measured = |s: &Ils| crate::search::run(&space, s, 60, 7).unwrap().measured;
-        let unordered = measured(&st(false, 0.0, 0.0));
-        // 60 measurements stay under 100 per column of the grid's 26: a record never good
-        // enough (no share exceeds 1), or no gate, leaves the order random, as without a model.
-        assert_eq!(measured(&st(true, 100.0, 1.0)), unordered);
-        assert_eq!(measured(&st(true, 100.0, 0.0)), unordered);
-        // From one row per column (26 measurements) the model orders.
-        let from_26 = measured(&st(true, 1.0, 1.0));
-        assert_eq!(from_26[..26], unordered[..26]);
-        assert_ne!(from_26, unordered);
-        // The grid's times are nearly additive: the record soon earns the model its order.
-        assert_ne!(measured(&st(true, 100.0, 0.65)), unordered);
-        // With enough rows per column (any, at 0) the record does not matter.
-        assert_eq!(measured(&st(true, 0.0, 1.0)), measured(&st(true, 0.0, 0.0)));
-    }
-}
+mod tests;

@@ -23,12 +23,14 @@ pub mod csv_space;
 pub mod diff_evo;
 pub mod evaluator;
 pub mod ga;
+mod gp;
 pub mod ils;
 pub mod iterml;
 mod key_index;
 pub(crate) mod model_rows;
 pub mod names;
 pub mod neighbours;
+mod options;
 pub mod pso;
 pub mod shrinking;
 pub mod space;
@@ -156,6 +158,30 @@ pub(crate) mod testutil {
             notes: vec![],
         };
         SearchSpace::from_tuning("bowl".into(), &t).unwrap()
+    }
+
+    /// Synthetic: x in 0..17 and y in 0..5, time 100 - 5x + y, so every step up in x helps.
+    pub fn ramp_space() -> SearchSpace {
+        let mut configs = Vec::new();
+        for x in 0..17 {
+            for y in 0..5 {
+                configs.push(Config {
+                    values: vec![x.to_string(), y.to_string()],
+                    time_ms: Some(100.0 - 5.0 * f64::from(x) + f64::from(y)),
+                    failure: None,
+                    counters: vec![],
+                });
+            }
+        }
+        let t = TuningSpace {
+            tool: "test",
+            device: "gpu".into(),
+            kernel: "ramp".into(),
+            params: vec!["x".into(), "y".into()],
+            configs,
+            notes: vec![],
+        };
+        SearchSpace::from_tuning("ramp".into(), &t).unwrap()
     }
 
     /// Runs a strategy on [`grid_space`] with seeds 0..seeds: every run must repeat exactly

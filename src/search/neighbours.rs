@@ -36,6 +36,24 @@ pub fn adjacent(space: &SearchSpace, id: usize, out: &mut Vec<usize>) {
     }
 }
 
+/// The parameter and level step of an adjacent move from `from` to `to` (None if they differ
+/// in no parameter).
+pub fn adjacent_step(space: &SearchSpace, from: usize, to: usize) -> Option<(usize, i64)> {
+    let (a, b) = (space.levels(from), space.levels(to));
+    let j = a.iter().zip(b).position(|(x, y)| x != y)?;
+    Some((j, i64::from(b[j]) - i64::from(a[j])))
+}
+
+/// The configuration `d` levels of parameter `j` away from `id`, where the space holds it.
+pub fn stepped(space: &SearchSpace, id: usize, j: usize, d: i64) -> Option<usize> {
+    let l = i64::from(*space.levels(id).get(j)?) + d;
+    if !(0..space.radix()[j] as i64).contains(&l) {
+        return None;
+    }
+    let key = space.key_of(id) as i64 + d * space.stride(j) as i64;
+    space.find_key(key as u64)
+}
+
 /// Appends to `out` the repairs of the single changes the space lacks: for each level `m` of a
 /// parameter that no configuration holds together with the other parameters of `id`, the
 /// configurations that take `m` and move one other parameter by the fewest levels that make
@@ -125,6 +143,23 @@ pub fn snap(space: &SearchSpace, target: &[f64], rng: &mut Rng) -> usize {
 mod tests {
     use super::*;
     use crate::search::testutil::grid_space;
+
+    #[test]
+    fn a_step_is_found_and_repeated_within_the_box() {
+        let s = grid_space();
+        let (a, b) = (s.find(&[3, 4, 1]).unwrap(), s.find(&[3, 5, 1]).unwrap());
+        assert_eq!(adjacent_step(&s, a, b), Some((1, 1)));
+        assert_eq!(adjacent_step(&s, b, a), Some((1, -1)));
+        assert_eq!(adjacent_step(&s, a, a), None);
+        assert_eq!(stepped(&s, b, 1, 1), s.find(&[3, 6, 1]));
+        // Below the first level, past the last, or a combination the space lacks: none.
+        let low = s.find(&[3, 0, 1]).unwrap();
+        assert_eq!(stepped(&s, low, 1, -1), None);
+        assert_eq!(stepped(&s, s.find(&[3, 4, 3]).unwrap(), 2, 1), None);
+        assert_eq!(stepped(&s, a, 1, -2), s.find(&[3, 2, 1]));
+        assert_eq!(s.find(&[3, 3, 1]), None);
+        assert_eq!(stepped(&s, a, 1, -1), None);
+    }
 
     #[test]
     fn neighbourhoods_differ_in_the_right_number_of_parameters() {

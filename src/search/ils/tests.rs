@@ -1,0 +1,106 @@
+//! Tests of the iterated local search (src/search/ils.rs).
+
+use super::*;
+
+#[test]
+fn momentum_repeats_an_improving_move_first() {
+    let space = crate::search::testutil::ramp_space();
+    let st = |momentum| Ils {
+        momentum,
+        ..Ils::basinhopping()
+    };
+    // The longest run of measurements each one x-level above the one before, y the same.
+    let longest = |momentum, seed| {
+        let m = crate::search::run(&space, &st(momentum), 40, seed)
+            .unwrap()
+            .measured;
+        let (mut best, mut run) = (0, 0);
+        for w in m.windows(2) {
+            let (a, b) = (space.levels(w[0]), space.levels(w[1]));
+            run = if b[0] == a[0] + 1 && b[1] == a[1] {
+                run + 1
+            } else {
+                0
+            };
+            best = best.max(run);
+        }
+        best
+    };
+    for seed in 0..5 {
+        // From a random start the descent, once it has stepped up in x, keeps stepping
+        // up in x to the last level (at least 8 in a row from any start below x = 8).
+        let start = space.levels(
+            crate::search::run(&space, &st(true), 1, seed)
+                .unwrap()
+                .measured[0],
+        )[0];
+        if start < 8 {
+            assert!(
+                longest(true, seed) >= 15 - usize::from(start),
+                "seed {seed}"
+            );
+        }
+    }
+    let with: usize = (0..20).map(|s| longest(true, s)).sum();
+    let without: usize = (0..20).map(|s| longest(false, s)).sum();
+    assert!(
+        with > 2 * without,
+        "runs in a row: {with} with momentum, {without} without"
+    );
+}
+
+#[test]
+fn the_random_share_is_at_least_its_minimum_and_at_most_half_a_small_budget() {
+    // auto's 15% with at least 10: 25 evaluations give 10 (4 from the share alone),
+    // 200 give the share's 30, 12 give half, 6.
+    assert_eq!(random_share(0.15, 10, 25), 10);
+    assert_eq!(random_share(0.15, 0, 25), 4);
+    assert_eq!(random_share(0.15, 10, 200), 30);
+    assert_eq!(random_share(0.15, 10, 12), 6);
+    // Without a random share (greedy_ils, basinhopping) the minimum does not apply.
+    assert_eq!(random_share(0.0, 10, 25), 0);
+}
+
+#[test]
+fn a_small_budget_descends_from_the_best_of_the_minimum_random_share() {
+    let space = crate::search::testutil::grid_space();
+    let st = |init_min| Ils {
+        init: 0.15,
+        init_min,
+        model: true,
+        ..Ils::basinhopping()
+    };
+    let measured = |s: &Ils| crate::search::run(&space, s, 25, 3).unwrap().measured;
+    // The first 4 measurements are the same random draws; the fifth starts the descent
+    // with the minimum off and is one more random draw with it on.
+    let (off, on) = (measured(&st(0)), measured(&st(10)));
+    assert_eq!(off[..4], on[..4]);
+    assert_ne!(off[4..10], on[4..10]);
+}
+
+#[test]
+fn with_few_rows_the_model_orders_only_on_a_good_record() {
+    let space = crate::search::testutil::grid_space();
+    let st = |model, model_rows, gate| Ils {
+        model,
+        model_rows,
+        gate,
+        init: 0.15,
+        init_min: 10,
+        ..Ils::basinhopping()
+    };
+    let measured = |s: &Ils| crate::search::run(&space, s, 60, 7).unwrap().measured;
+    let unordered = measured(&st(false, 0.0, 0.0));
+    // 60 measurements stay under 100 per column of the grid's 26: a record never good
+    // enough (no share exceeds 1), or no gate, leaves the order random, as without a model.
+    assert_eq!(measured(&st(true, 100.0, 1.0)), unordered);
+    assert_eq!(measured(&st(true, 100.0, 0.0)), unordered);
+    // From one row per column (26 measurements) the model orders.
+    let from_26 = measured(&st(true, 1.0, 1.0));
+    assert_eq!(from_26[..26], unordered[..26]);
+    assert_ne!(from_26, unordered);
+    // The grid's times are nearly additive: the record soon earns the model its order.
+    assert_ne!(measured(&st(true, 100.0, 0.65)), unordered);
+    // With enough rows per column (any, at 0) the record does not matter.
+    assert_eq!(measured(&st(true, 0.0, 1.0)), measured(&st(true, 0.0, 0.0)));
+}

@@ -1,0 +1,150 @@
+//! The settings strategies take as `name:key=value,...` ([`super::names::strategy`]): each
+//! option's parser, its checks and the mark it adds to the strategy's name.
+
+use super::{bayes, ils};
+use crate::error::{Error, Result};
+
+/// Sets one option `key=v` of an iterated local search (greedy_ils, basinhopping and auto's
+/// local search) and appends its mark to the strategy's name.
+pub(super) fn ils_option(s: &mut ils::Ils, key: &str, v: &str) -> Result<()> {
+    let mark = match key {
+        "nb" => {
+            s.neighbourhood = match v {
+                "hamming" => ils::Neighbourhood::Hamming,
+                "adjacent" => ils::Neighbourhood::Adjacent,
+                "vnd" => ils::Neighbourhood::Vnd,
+                _ => {
+                    return Err(Error::Usage(format!(
+                        "option nb={v}: use hamming, adjacent or vnd"
+                    )))
+                }
+            };
+            ""
+        }
+        "perturb" => {
+            s.perturb = count(key, v)?;
+            "p"
+        }
+        "temp" => {
+            s.temp = non_negative(key, v)?;
+            "t"
+        }
+        "restart" => {
+            s.restart = count(key, v)?;
+            "r"
+        }
+        "init" => {
+            s.init = ratio(key, v)?;
+            "i"
+        }
+        "initmin" => {
+            s.init_min = v.parse().map_err(|_| {
+                Error::Usage(format!(
+                    "option {key}={v}: expected a whole number of evaluations (0: none)"
+                ))
+            })?;
+            "im"
+        }
+        "noise" => {
+            s.noise = non_negative(key, v)?;
+            "n"
+        }
+        "scan" => {
+            s.scan = count(key, v)?;
+            "s"
+        }
+        "repair" => {
+            s.repair = v.parse::<usize>().map_err(|_| {
+                Error::Usage(format!(
+                    "option {key}={v}: expected a whole number (0: no repairs)"
+                ))
+            })?;
+            "rep"
+        }
+        "model" => {
+            s.model = v == "1" || v == "true";
+            "m"
+        }
+        "gate" => {
+            s.gate = non_negative(key, v)?;
+            "g"
+        }
+        "momentum" => {
+            s.momentum = v == "1" || v == "true";
+            "mo"
+        }
+        "modelrows" => {
+            s.model_rows = non_negative(key, v)?;
+            "mr"
+        }
+        "bo" => {
+            s.bo = non_negative(key, v)?.min(1.0);
+            "bo"
+        }
+        "bocand" => {
+            s.bo_opt.candidates = count(key, v)?;
+            "c"
+        }
+        "bomin" => {
+            s.bo_min = count(key, v)?;
+            "min"
+        }
+        "bomax" => {
+            s.bo_max = count(key, v)?;
+            "max"
+        }
+        "botrain" => {
+            s.bo_opt.max_train = count(key, v)?;
+            "m"
+        }
+        "boscale" | "boell" | "botarget" => {
+            bayes_option(&mut s.bo_opt, &key[2..], v)?;
+            key
+        }
+        _ => return Err(Error::Internal(format!("no local-search option `{key}`"))),
+    };
+    s.name += &format!("-{mark}{v}");
+    Ok(())
+}
+
+/// Sets one option of the Gaussian process of Bayesian optimisation: `scale` (unit: every
+/// parameter's levels over [0, 1]; kt: Kernel Tuner's, one step of 1 / the most levels),
+/// `ell` (a fixed length scale; 0: chosen by marginal likelihood) and `target` (log or time).
+pub(super) fn bayes_option(s: &mut bayes::BayesOpt, key: &str, v: &str) -> Result<()> {
+    match (key, v) {
+        ("scale", "unit") => s.eps_scale = false,
+        ("scale", "kt") => s.eps_scale = true,
+        ("scale", _) => return Err(Error::Usage(format!("option scale={v}: use unit or kt"))),
+        ("ell", _) => s.fixed_ell = non_negative(key, v)?,
+        ("target", "log") => s.raw_time = false,
+        ("target", "time") => s.raw_time = true,
+        ("target", _) => return Err(Error::Usage(format!("option target={v}: use log or time"))),
+        _ => {
+            return Err(Error::Internal(format!(
+                "no Bayesian-optimisation option `{key}`"
+            )))
+        }
+    }
+    Ok(())
+}
+
+pub(super) fn ratio(key: &str, v: &str) -> Result<f64> {
+    v.parse::<f64>()
+        .ok()
+        .filter(|x| *x > 0.0 && *x < 1.0)
+        .ok_or_else(|| Error::Usage(format!("option {key}={v}: expected a number in (0, 1)")))
+}
+
+fn non_negative(key: &str, v: &str) -> Result<f64> {
+    v.parse::<f64>()
+        .ok()
+        .filter(|x| *x >= 0.0 && x.is_finite())
+        .ok_or_else(|| Error::Usage(format!("option {key}={v}: expected a number >= 0")))
+}
+
+pub(super) fn count(key: &str, v: &str) -> Result<usize> {
+    v.parse::<usize>()
+        .ok()
+        .filter(|x| *x > 0)
+        .ok_or_else(|| Error::Usage(format!("option {key}={v}: expected a positive integer")))
+}

@@ -317,7 +317,9 @@ impl Strategy for Ils {
                         match e {
                             Eval::Time(t) if t < cur.1 => {
                                 last_move = match stage {
-                                    Stage::Adjacent => adjacent_step(space, cur.0, c),
+                                    Stage::Adjacent if self.momentum => {
+                                        adjacent_step(space, cur.0, c)
+                                    }
                                     _ => None,
                                 };
                                 cur = (c, t);

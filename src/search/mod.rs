@@ -149,15 +149,20 @@ pub(crate) mod testutil {
                 }
             }
         }
+        space_of("bowl", &["bx", "tile", "unroll"], configs)
+    }
+
+    /// A recorded space named `kernel` of these parameters and configurations.
+    fn space_of(kernel: &str, params: &[&str], configs: Vec<Config>) -> SearchSpace {
         let t = TuningSpace {
             tool: "test",
             device: "gpu".into(),
-            kernel: "bowl".into(),
-            params: vec!["bx".into(), "tile".into(), "unroll".into()],
+            kernel: kernel.into(),
+            params: params.iter().map(|p| p.to_string()).collect(),
             configs,
             notes: vec![],
         };
-        SearchSpace::from_tuning("bowl".into(), &t).unwrap()
+        SearchSpace::from_tuning(kernel.into(), &t).unwrap()
     }
 
     /// Synthetic: x in 0..17 and y in 0..5, time 100 - 5x + y, so every step up in x helps.
@@ -173,15 +178,7 @@ pub(crate) mod testutil {
                 });
             }
         }
-        let t = TuningSpace {
-            tool: "test",
-            device: "gpu".into(),
-            kernel: "ramp".into(),
-            params: vec!["x".into(), "y".into()],
-            configs,
-            notes: vec![],
-        };
-        SearchSpace::from_tuning("ramp".into(), &t).unwrap()
+        space_of("ramp", &["x", "y"], configs)
     }
 
     /// Runs a strategy on [`grid_space`] with seeds 0..seeds: every run must repeat exactly

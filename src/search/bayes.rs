@@ -57,6 +57,22 @@ impl Default for BayesOpt {
     }
 }
 
+/// What the Bayesian steps keep from one call to the next, so that a search calling them
+/// now and then (`auto` at each local minimum) tunes the length scale every 10 of its own
+/// measurements, not at every call, and reuses a fit whose rows have not changed.
+#[derive(Default)]
+pub(crate) struct BoMemory {
+    /// The length scale last chosen by marginal likelihood.
+    ell: Option<f64>,
+    /// Measurements these steps have made, in all calls.
+    made: usize,
+    /// How many there were when the length scale was chosen (`None`: never).
+    tuned_at: Option<usize>,
+    /// The last fit and the rows it was fitted on: a step whose fastest rows are the same
+    /// (a measurement slower than all of them leaves them as they were) refits nothing.
+    last: Option<(Vec<(usize, f64)>, Gp)>,
+}
+
 /// A random configuration not measured yet (the caller checks one exists).
 fn random_unmeasured(ev: &Evaluator, rng: &mut Rng) -> usize {
     loop {
@@ -82,6 +98,24 @@ fn features(space: &SearchSpace, radix: &[usize], eps: f64, id: usize, out: &mut
 }
 
 impl BayesOpt {
+    /// `n` steps more ([`BayesOpt::steps`]) on every measurement the evaluator holds.
+    pub(crate) fn more_steps(
+        &self,
+        ev: &mut Evaluator,
+        rng: &mut Rng,
+        n: usize,
+        memory: &mut BoMemory,
+    ) {
+        let space = ev.space();
+        let mut seen: Vec<(usize, Option<f64>)> = ev
+            .evaluated()
+            .iter()
+            .map(|&id| (id, space.time(id).map(f64::ln)))
+            .collect();
+        let until = ev.used() + n;
+        self.steps(ev, rng, &mut seen, until, memory);
+    }
+
     /// Measures the candidate of largest expected improvement, step after step, until
     /// `until` evaluations are used (or the budget or space ends). `seen` holds the
     /// measurements so far (log time; `None`: failed) and gains every new one.
@@ -91,6 +125,7 @@ impl BayesOpt {
         rng: &mut Rng,
         seen: &mut Vec<(usize, Option<f64>)>,
         until: usize,
+        memory: &mut BoMemory,
     ) {
         let space = ev.space();
         let radix = space.radix();
@@ -99,22 +134,25 @@ impl BayesOpt {
         let mut ell = if self.fixed_ell > 0.0 {
             self.fixed_ell
         } else {
-            0.2 * scale
+            memory.ell.unwrap_or(0.2 * scale)
         };
         let eps = if self.eps_scale {
             1.0 / radix.iter().copied().max().unwrap_or(1).max(1) as f64
         } else {
             0.0
         };
-        let mut tuned_at = 0;
+        let BoMemory {
+            ell: kept_ell,
+            made,
+            tuned_at,
+            last,
+        } = memory;
         let mut scratch = Scratch::default();
         let mut queries = Vec::new();
         let mut predicted = Vec::new();
         let mut cands = Vec::new();
-        // The last fit and the rows it was fitted on: a step whose fastest rows are the same
-        // (a measurement slower than all of them leaves them as they were) refits nothing.
-        let mut last: Option<(Vec<(usize, f64)>, Gp)> = None;
         while ev.remaining() > 0 && ev.used() < space.len() && ev.used() < until {
+            *made += 1;
             let worst = seen.iter().filter_map(|s| s.1).fold(f64::MIN, f64::max);
             if worst == f64::MIN {
                 // Nothing succeeded yet: keep sampling at random.
@@ -149,10 +187,10 @@ impl BayesOpt {
                 .max(1e-9);
             let y: Vec<f64> = train.iter().map(|t| (t.1 - mean) / sd).collect();
             let best_y = y[0];
-            // Every 10 measurements, the length scale of largest marginal likelihood; its fit
+            // Every 10 of these steps' measurements, the length scale of largest marginal likelihood; its fit
             // is the step's. Otherwise the last fit serves again where its rows are these, bit
             // for bit, with the same length scale: a fresh fit would be the same.
-            let tune = self.fixed_ell == 0.0 && (seen.len() >= tuned_at + 10 || tuned_at == 0);
+            let tune = self.fixed_ell == 0.0 && tuned_at.is_none_or(|at| *made >= at + 10);
             let same = |rows: &[(usize, f64)], gp: &Gp| {
                 gp.ell.to_bits() == ell.to_bits()
                     && rows.len() == train.len()
@@ -169,13 +207,14 @@ impl BayesOpt {
                         features(space, radix, eps, t.0, &mut x);
                     }
                     let fitted = if tune {
-                        tuned_at = seen.len();
+                        *tuned_at = Some(*made);
                         let tuned = [0.1, 0.2, 0.4, 0.8]
                             .iter()
                             .filter_map(|&c| Gp::fit(x.clone(), p, &y, c * scale))
                             .max_by(|a, b| a.1.total_cmp(&b.1));
                         if let Some((gp, _)) = &tuned {
                             ell = gp.ell;
+                            *kept_ell = Some(ell);
                         }
                         tuned.or_else(|| Gp::fit(x, p, &y, ell))
                     } else {
@@ -222,7 +261,7 @@ impl BayesOpt {
                 }
             }
             let id = pick.unwrap_or_else(|| random_unmeasured(ev, rng));
-            last = Some((train, gp));
+            *last = Some((train, gp));
             match ev.evaluate(id) {
                 Eval::Time(t) => seen.push((id, Some(t.ln()))),
                 Eval::Failed => seen.push((id, None)),
@@ -261,7 +300,7 @@ impl Strategy for BayesOpt {
                 Eval::Exhausted => return,
             }
         }
-        self.steps(ev, rng, &mut seen, usize::MAX);
+        self.steps(ev, rng, &mut seen, usize::MAX, &mut BoMemory::default());
     }
 }
 

@@ -8,7 +8,7 @@
 //! jumps from the best. Both stop when the budget is spent, unlike scipy's basinhopping, which
 //! Kernel Tuner lets end early.
 
-use super::bayes::BayesOpt;
+use super::bayes::{BayesOpt, BoMemory};
 use super::evaluator::{Eval, Evaluator};
 use super::model_rows::{ModelRecord, ModelRows};
 use super::neighbours::{adjacent, adjacent_step, hamming, repairs, stepped};
@@ -77,6 +77,11 @@ pub struct Ils {
     /// after Hooke and Jeeves, "Direct search solution of numerical and statistical
     /// problems", 1961).
     pub momentum: bool,
+    /// Bayesian-optimisation steps measured at each local minimum before the jump (0: none);
+    /// where one finds a faster configuration than the best, the descent goes on from it.
+    pub bo_jump: usize,
+    /// Most Bayesian-optimisation steps in one search, the first phase's included.
+    pub bo_jump_max: usize,
 }
 
 /// One stage of a descent: a neighbourhood, and how many of its configurations to measure.
@@ -108,6 +113,8 @@ impl Ils {
             bo_max: usize::MAX,
             repair: 0,
             momentum: false,
+            bo_jump: 0,
+            bo_jump_max: 0,
         }
     }
 
@@ -131,6 +138,8 @@ impl Ils {
             bo_max: usize::MAX,
             repair: 0,
             momentum: false,
+            bo_jump: 0,
+            bo_jump_max: 0,
         }
     }
 }
@@ -249,15 +258,12 @@ impl Strategy for Ils {
                 break;
             }
         }
+        let mut bo_memory = BoMemory::default();
+        let mut jump_steps = 0;
         if self.bo > 0.0 && ev.budget() >= self.bo_min {
-            let mut seen: Vec<(usize, Option<f64>)> = ev
-                .evaluated()
-                .iter()
-                .map(|&id| (id, space.time(id).map(f64::ln)))
-                .collect();
             let steps = ((self.bo * ev.budget() as f64).round() as usize).min(self.bo_max);
-            let until = ev.used() + steps;
-            self.bo_opt.steps(ev, rng, &mut seen, until);
+            jump_steps = steps;
+            self.bo_opt.more_steps(ev, rng, steps, &mut bo_memory);
         }
         let Some(mut cur) = ev.best().or_else(|| random_start(ev, rng)) else {
             return;
@@ -346,6 +352,18 @@ impl Strategy for Ils {
             }
             let from = if self.temp > 0.0 { home } else { best };
             let mut next = None;
+            if self.bo_jump > 0
+                && ev.budget() >= self.bo_min
+                && jump_steps < self.bo_jump_max
+                && ev.remaining() > 0
+            {
+                let n = self.bo_jump.min(self.bo_jump_max - jump_steps);
+                jump_steps += n;
+                self.bo_opt.more_steps(ev, rng, n, &mut bo_memory);
+                if let Some(b) = ev.best().filter(|b| b.1 < best.1) {
+                    (next, home) = (Some(b), b);
+                }
+            }
             if self.restart > 0 && stale >= self.restart {
                 stale = 0;
                 next = random_start(ev, rng);

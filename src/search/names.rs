@@ -190,6 +190,8 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
                 "scan",
                 "restart",
                 "momentum",
+                "bojump",
+                "bojmax",
             ] {
                 if let Some(v) = take(key) {
                     ils_option(&mut s.ils, key, &v)?;

@@ -54,11 +54,7 @@ pub(super) fn ils_option(s: &mut ils::Ils, key: &str, v: &str) -> Result<()> {
             "s"
         }
         "repair" => {
-            s.repair = v.parse::<usize>().map_err(|_| {
-                Error::Usage(format!(
-                    "option {key}={v}: expected a whole number (0: no repairs)"
-                ))
-            })?;
+            s.repair = whole(key, v, "no repairs")?;
             "rep"
         }
         "model" => {
@@ -88,6 +84,14 @@ pub(super) fn ils_option(s: &mut ils::Ils, key: &str, v: &str) -> Result<()> {
         "bomin" => {
             s.bo_min = count(key, v)?;
             "min"
+        }
+        "bojmax" => {
+            s.bo_jump_max = count(key, v)?;
+            "bjm"
+        }
+        "bojump" => {
+            s.bo_jump = whole(key, v, "no Bayesian steps at local minima")?;
+            "bj"
         }
         "bomax" => {
             s.bo_max = count(key, v)?;
@@ -140,6 +144,15 @@ fn non_negative(key: &str, v: &str) -> Result<f64> {
         .ok()
         .filter(|x| *x >= 0.0 && x.is_finite())
         .ok_or_else(|| Error::Usage(format!("option {key}={v}: expected a number >= 0")))
+}
+
+/// A whole number where 0 means `zero`.
+fn whole(key: &str, v: &str, zero: &str) -> Result<usize> {
+    v.parse::<usize>().map_err(|_| {
+        Error::Usage(format!(
+            "option {key}={v}: expected a whole number (0: {zero})"
+        ))
+    })
 }
 
 pub(super) fn count(key: &str, v: &str) -> Result<usize> {

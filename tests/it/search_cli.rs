@@ -143,7 +143,8 @@ fn unknown_strategy_and_oversized_budget_exit_2_and_a_missing_space_5() {
 
 #[test]
 fn auto_takes_its_settings_and_names_a_bad_one() {
-    // Under 100 evaluations `auto` runs no Bayesian steps, so `bo=0` changes nothing there.
+    // Under 20 evaluations `auto` runs no Bayesian steps, so `bo=0,bojump=0` changes nothing
+    // there.
     let results = |strategy: &str, budget: &str| {
         let space = space();
         let space = space.to_str().unwrap();
@@ -167,8 +168,11 @@ fn auto_takes_its_settings_and_names_a_bad_one() {
             r["evals_to_95"].clone(),
         )
     };
-    assert_eq!(results("auto", "99"), results("auto:bo=0", "99"));
-    let (median, _, _) = results("auto:bo=0.2,bomin=50,bomax=10,bocand=50,botrain=20", "164");
+    assert_eq!(results("auto", "19"), results("auto:bo=0,bojump=0", "19"));
+    let (median, _, _) = results(
+        "auto:bo=0.2,bomin=50,bomax=10,bocand=50,botrain=20,bojump=2,bojmax=15",
+        "164",
+    );
     assert!(median.as_f64().is_some_and(|m| m > 0.0 && m <= 1.0));
     let (median, _, _) = results("auto:repair=0", "164");
     assert!(median.as_f64().is_some_and(|m| m > 0.0 && m <= 1.0));
@@ -181,6 +185,10 @@ fn auto_takes_its_settings_and_names_a_bad_one() {
         (
             "auto:repair=-1",
             "option repair=-1: expected a whole number",
+        ),
+        (
+            "auto:bojump=x",
+            "option bojump=x: expected a whole number (0: no Bayesian steps",
         ),
     ] {
         advise()

@@ -1,6 +1,7 @@
 //! Tests of the iterated local search (src/search/ils.rs).
 
 use super::*;
+use crate::search::testutil::optimum_hits;
 
 #[test]
 fn momentum_repeats_an_improving_move_first() {
@@ -103,4 +104,29 @@ fn with_few_rows_the_model_orders_only_on_a_good_record() {
     assert_ne!(measured(&st(true, 100.0, 0.65)), unordered);
     // With enough rows per column (any, at 0) the record does not matter.
     assert_eq!(measured(&st(true, 0.0, 1.0)), measured(&st(true, 0.0, 0.0)));
+}
+
+#[test]
+fn bayesian_jumps_stop_at_the_searchs_cap() {
+    // A Bayesian phase of 20% of 60 evaluations (12 steps), then up to 3 Bayesian steps at
+    // each local minimum until the search's steps, the phase's included, reach the cap: a
+    // cap of 12 leaves the search as it is without jumps; a higher one changes it.
+    let space = crate::search::testutil::grid_space();
+    let st = |bo_jump, bo_jump_max| Ils {
+        bo: 0.2,
+        bo_min: 0,
+        bo_max: 20,
+        bo_jump,
+        bo_jump_max,
+        ..Ils::basinhopping()
+    };
+    let trace = |st: &Ils, seed| crate::search::run(&space, st, 60, seed).unwrap().measured;
+    let mut changed = 0;
+    for seed in 0..5 {
+        let plain = trace(&st(0, usize::MAX), seed);
+        assert_eq!(trace(&st(3, 12), seed), plain, "seed {seed}");
+        changed += usize::from(trace(&st(3, 30), seed) != plain);
+    }
+    assert!(changed >= 4, "jumps changed {changed} of 5 searches");
+    assert!(optimum_hits(&st(3, 30), 60, 10) >= 8);
 }

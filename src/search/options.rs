@@ -4,9 +4,26 @@
 use super::{bayes, ils};
 use crate::error::{Error, Result};
 
+/// The local search's options that take a positive count: key, the mark it adds to the
+/// strategy's name, and the setting.
+type CountField = fn(&mut ils::Ils) -> &mut usize;
+const COUNTS: [(&str, &str, CountField); 6] = [
+    ("scan", "s", |s| &mut s.scan),
+    ("bocand", "c", |s| &mut s.bo_opt.candidates),
+    ("bomin", "min", |s| &mut s.bo_min),
+    ("bomax", "max", |s| &mut s.bo_max),
+    ("bojmax", "bjm", |s| &mut s.bo_jump_max),
+    ("botrain", "m", |s| &mut s.bo_opt.max_train),
+];
+
 /// Sets one option `key=v` of an iterated local search (greedy_ils, basinhopping and auto's
 /// local search) and appends its mark to the strategy's name.
 pub(super) fn ils_option(s: &mut ils::Ils, key: &str, v: &str) -> Result<()> {
+    if let Some((_, mark, field)) = COUNTS.iter().find(|c| c.0 == key) {
+        *field(s) = count(key, v)?;
+        s.name += &format!("-{mark}{v}");
+        return Ok(());
+    }
     let mark = match key {
         "nb" => {
             s.neighbourhood = match v {
@@ -38,20 +55,12 @@ pub(super) fn ils_option(s: &mut ils::Ils, key: &str, v: &str) -> Result<()> {
             "i"
         }
         "initmin" => {
-            s.init_min = v.parse().map_err(|_| {
-                Error::Usage(format!(
-                    "option {key}={v}: expected a whole number of evaluations (0: none)"
-                ))
-            })?;
+            s.init_min = whole(key, v, "none")?;
             "im"
         }
         "noise" => {
             s.noise = non_negative(key, v)?;
             "n"
-        }
-        "scan" => {
-            s.scan = count(key, v)?;
-            "s"
         }
         "repair" => {
             s.repair = whole(key, v, "no repairs")?;
@@ -77,29 +86,9 @@ pub(super) fn ils_option(s: &mut ils::Ils, key: &str, v: &str) -> Result<()> {
             s.bo = non_negative(key, v)?.min(1.0);
             "bo"
         }
-        "bocand" => {
-            s.bo_opt.candidates = count(key, v)?;
-            "c"
-        }
-        "bomin" => {
-            s.bo_min = count(key, v)?;
-            "min"
-        }
-        "bojmax" => {
-            s.bo_jump_max = count(key, v)?;
-            "bjm"
-        }
         "bojump" => {
             s.bo_jump = whole(key, v, "no Bayesian steps at local minima")?;
             "bj"
-        }
-        "bomax" => {
-            s.bo_max = count(key, v)?;
-            "max"
-        }
-        "botrain" => {
-            s.bo_opt.max_train = count(key, v)?;
-            "m"
         }
         "boscale" | "boell" | "botarget" => {
             bayes_option(&mut s.bo_opt, &key[2..], v)?;

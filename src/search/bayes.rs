@@ -187,9 +187,10 @@ impl BayesOpt {
                 .max(1e-9);
             let y: Vec<f64> = train.iter().map(|t| (t.1 - mean) / sd).collect();
             let best_y = y[0];
-            // Every 10 of these steps' measurements, the length scale of largest marginal likelihood; its fit
-            // is the step's. Otherwise the last fit serves again where its rows are these, bit
-            // for bit, with the same length scale: a fresh fit would be the same.
+            // Every 10 of these steps' measurements, the length scale of largest marginal
+            // likelihood; its fit is the step's. Otherwise the last fit serves again where its
+            // rows are these, bit for bit, with the same length scale: a fresh fit would be the
+            // same.
             let tune = self.fixed_ell == 0.0 && tuned_at.is_none_or(|at| *made >= at + 10);
             let same = |rows: &[(usize, f64)], gp: &Gp| {
                 gp.ell.to_bits() == ell.to_bits()

@@ -4,10 +4,14 @@
 use super::{bayes, ils};
 use crate::error::{Error, Result};
 
+/// Where one of the local search's settings lives.
+type Field<T> = fn(&mut ils::Ils) -> &mut T;
+
 /// The local search's options that take a positive count: key, the mark it adds to the
 /// strategy's name, and the setting.
-type CountField = fn(&mut ils::Ils) -> &mut usize;
-const COUNTS: [(&str, &str, CountField); 6] = [
+const COUNTS: [(&str, &str, Field<usize>); 8] = [
+    ("perturb", "p", |s| &mut s.perturb),
+    ("restart", "r", |s| &mut s.restart),
     ("scan", "s", |s| &mut s.scan),
     ("bocand", "c", |s| &mut s.bo_opt.candidates),
     ("bomin", "min", |s| &mut s.bo_min),
@@ -16,14 +20,44 @@ const COUNTS: [(&str, &str, CountField); 6] = [
     ("botrain", "m", |s| &mut s.bo_opt.max_train),
 ];
 
+/// Those that take a whole number, with what 0 means.
+const WHOLES: [(&str, &str, &str, Field<usize>); 3] = [
+    ("initmin", "im", "none", |s| &mut s.init_min),
+    ("repair", "rep", "no repairs", |s| &mut s.repair),
+    ("bojump", "bj", "no Bayesian steps at local minima", |s| {
+        &mut s.bo_jump
+    }),
+];
+
+/// Those that take a number >= 0.
+const NUMBERS: [(&str, &str, Field<f64>); 4] = [
+    ("temp", "t", |s| &mut s.temp),
+    ("noise", "n", |s| &mut s.noise),
+    ("gate", "g", |s| &mut s.gate),
+    ("modelrows", "mr", |s| &mut s.model_rows),
+];
+
 /// Sets one option `key=v` of an iterated local search (greedy_ils, basinhopping and auto's
 /// local search) and appends its mark to the strategy's name.
 pub(super) fn ils_option(s: &mut ils::Ils, key: &str, v: &str) -> Result<()> {
-    if let Some((_, mark, field)) = COUNTS.iter().find(|c| c.0 == key) {
+    let mark: &str = if let Some((_, mark, field)) = COUNTS.iter().find(|c| c.0 == key) {
         *field(s) = count(key, v)?;
-        s.name += &format!("-{mark}{v}");
-        return Ok(());
-    }
+        mark
+    } else if let Some((_, mark, zero, field)) = WHOLES.iter().find(|c| c.0 == key) {
+        *field(s) = whole(key, v, zero)?;
+        mark
+    } else if let Some((_, mark, field)) = NUMBERS.iter().find(|c| c.0 == key) {
+        *field(s) = non_negative(key, v)?;
+        mark
+    } else {
+        other_ils_option(s, key, v)?
+    };
+    s.name += &format!("-{mark}{v}");
+    Ok(())
+}
+
+/// The local search's options of their own kinds; returns the mark.
+fn other_ils_option<'k>(s: &mut ils::Ils, key: &'k str, v: &str) -> Result<&'k str> {
     let mark = match key {
         "nb" => {
             s.neighbourhood = match v {
@@ -38,57 +72,21 @@ pub(super) fn ils_option(s: &mut ils::Ils, key: &str, v: &str) -> Result<()> {
             };
             ""
         }
-        "perturb" => {
-            s.perturb = count(key, v)?;
-            "p"
-        }
-        "temp" => {
-            s.temp = non_negative(key, v)?;
-            "t"
-        }
-        "restart" => {
-            s.restart = count(key, v)?;
-            "r"
-        }
         "init" => {
             s.init = ratio(key, v)?;
             "i"
-        }
-        "initmin" => {
-            s.init_min = whole(key, v, "none")?;
-            "im"
-        }
-        "noise" => {
-            s.noise = non_negative(key, v)?;
-            "n"
-        }
-        "repair" => {
-            s.repair = whole(key, v, "no repairs")?;
-            "rep"
         }
         "model" => {
             s.model = v == "1" || v == "true";
             "m"
         }
-        "gate" => {
-            s.gate = non_negative(key, v)?;
-            "g"
-        }
         "momentum" => {
             s.momentum = v == "1" || v == "true";
             "mo"
         }
-        "modelrows" => {
-            s.model_rows = non_negative(key, v)?;
-            "mr"
-        }
         "bo" => {
             s.bo = non_negative(key, v)?.min(1.0);
             "bo"
-        }
-        "bojump" => {
-            s.bo_jump = whole(key, v, "no Bayesian steps at local minima")?;
-            "bj"
         }
         "boscale" | "boell" | "botarget" => {
             bayes_option(&mut s.bo_opt, &key[2..], v)?;
@@ -96,8 +94,7 @@ pub(super) fn ils_option(s: &mut ils::Ils, key: &str, v: &str) -> Result<()> {
         }
         _ => return Err(Error::Internal(format!("no local-search option `{key}`"))),
     };
-    s.name += &format!("-{mark}{v}");
-    Ok(())
+    Ok(mark)
 }
 
 /// Sets one option of the Gaussian process of Bayesian optimisation: `scale` (unit: every

@@ -271,6 +271,16 @@ mod tests {
     }
 
     #[test]
+    fn on_off_options_refuse_what_is_neither() {
+        assert_eq!(strategy("auto:model=off").unwrap().name(), "auto-moff");
+        assert_eq!(strategy("auto:momentum=yes").unwrap().name(), "auto-moyes");
+        let err = strategy("auto:model=maybe").err().unwrap().to_string();
+        assert!(err.contains("option model=maybe: expected 1 or 0"), "{err}");
+        let err = strategy("auto:momentum=2").err().unwrap().to_string();
+        assert!(err.contains("option momentum=2"), "{err}");
+    }
+
+    #[test]
     fn bayesian_optimisation_takes_its_process_options() {
         let s = strategy("bayes_opt:scale=unit,ell=1.5,target=time").unwrap();
         assert_eq!(s.name(), "bayes_opt-unit-ell1.5-time");

@@ -77,11 +77,11 @@ fn other_ils_option<'k>(s: &mut ils::Ils, key: &'k str, v: &str) -> Result<&'k s
             "i"
         }
         "model" => {
-            s.model = v == "1" || v == "true";
+            s.model = flag(key, v)?;
             "m"
         }
         "momentum" => {
-            s.momentum = v == "1" || v == "true";
+            s.momentum = flag(key, v)?;
             "mo"
         }
         "bo" => {
@@ -116,6 +116,17 @@ pub(super) fn bayes_option(s: &mut bayes::BayesOpt, key: &str, v: &str) -> Resul
         }
     }
     Ok(())
+}
+
+/// An on/off setting: 1, true, yes or on; 0, false, no or off.
+fn flag(key: &str, v: &str) -> Result<bool> {
+    match v.to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Ok(true),
+        "0" | "false" | "no" | "off" => Ok(false),
+        _ => Err(Error::Usage(format!(
+            "option {key}={v}: expected 1 or 0 (true/false, yes/no, on/off)"
+        ))),
+    }
 }
 
 pub(super) fn ratio(key: &str, v: &str) -> Result<f64> {

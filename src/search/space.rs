@@ -209,10 +209,18 @@ impl SearchSpace {
     /// The configurations whose key, without parameter `j`'s place, is `masked`: (level of `j`,
     /// index) in increasing level.
     pub(crate) fn line(&self, j: usize, masked: u64) -> &[(u16, u32)] {
-        let lines = self
-            .lines
-            .get_or_init(|| (0..self.n_params()).map(|j| Line::new(self, j)).collect());
-        lines[j].get(masked)
+        self.lines()[j].get(masked)
+    }
+
+    /// Builds the index of lines that repairs look up (once; the first repair does it
+    /// otherwise), so that a benchmark can time it apart from the searches.
+    pub fn index_lines(&self) {
+        self.lines();
+    }
+
+    fn lines(&self) -> &[Line] {
+        self.lines
+            .get_or_init(|| (0..self.n_params()).map(|j| Line::new(self, j)).collect())
     }
 
     /// One more than the largest key: the number of level combinations.

@@ -3,6 +3,7 @@
 
 mod advisor;
 mod architecture;
+mod bench_search_cli;
 mod bench_transfer;
 mod catalogue_snippets;
 mod cli;

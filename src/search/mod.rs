@@ -31,6 +31,8 @@ pub(crate) mod model_rows;
 pub mod names;
 pub mod neighbours;
 mod options;
+mod plane;
+mod plane_repairs;
 pub mod pso;
 pub mod shrinking;
 pub mod space;
@@ -150,6 +152,51 @@ pub(crate) mod testutil {
             }
         }
         space_of("bowl", &["bx", "tile", "unroll"], configs)
+    }
+
+    /// A synthetic sparse space: 6 parameters of 8 levels (262,144 combinations), of which
+    /// it holds a few hundred in clusters (seeded): around each of 24 centres, configurations
+    /// that change one or two of its parameters, so that most single changes are missing and
+    /// repairs exist.
+    pub fn sparse_space() -> SearchSpace {
+        let mut rng = advise_ml::Rng::new(11);
+        let mut seen = std::collections::HashSet::new();
+        let mut configs = Vec::new();
+        for _ in 0..24 {
+            let centre: Vec<usize> = (0..6).map(|_| rng.below(8)).collect();
+            for _ in 0..12 {
+                let mut c = centre.clone();
+                for _ in 0..1 + rng.below(2) {
+                    c[rng.below(6)] = rng.below(8);
+                }
+                if seen.insert(c.clone()) {
+                    let t = 1.0
+                        + c.iter()
+                            .enumerate()
+                            .map(|(j, &l)| (j + l) as f64)
+                            .sum::<f64>();
+                    configs.push(Config {
+                        values: c.iter().map(|l| (1 << l).to_string()).collect(),
+                        time_ms: Some(t),
+                        failure: None,
+                        counters: vec![],
+                    });
+                }
+            }
+        }
+        // Every level of every parameter occurs, so that each has 8.
+        for l in 0..8usize {
+            let c = vec![l; 6];
+            if seen.insert(c.clone()) {
+                configs.push(Config {
+                    values: c.iter().map(|l| (1 << l).to_string()).collect(),
+                    time_ms: Some(100.0),
+                    failure: None,
+                    counters: vec![],
+                });
+            }
+        }
+        space_of("sparse", &["p0", "p1", "p2", "p3", "p4", "p5"], configs)
     }
 
     /// A recorded space named `kernel` of these parameters and configurations.

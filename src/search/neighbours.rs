@@ -62,6 +62,15 @@ pub fn stepped(space: &SearchSpace, id: usize, j: usize, d: i64) -> Option<usize
 /// can sit behind such a pair: dedispersion's `tile_size_y = 1` exists only with
 /// `tile_stride_y = 0`. Each repair once, in parameter order, then level order.
 pub fn repairs(space: &SearchSpace, id: usize, out: &mut Vec<usize>) {
+    match space.planes() {
+        Some(planes) => super::plane_repairs::repairs(space, planes, id, out),
+        None => line_repairs(space, id, out),
+    }
+}
+
+/// [`repairs`] through the lines of each parameter: a lookup per missing change and other
+/// parameter.
+pub(super) fn line_repairs(space: &SearchSpace, id: usize, out: &mut Vec<usize>) {
     let radix = space.radix();
     let levels = space.levels(id);
     let key = space.key_of(id);

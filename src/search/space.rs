@@ -10,6 +10,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use super::key_index::{KeyIndex, KeyMap, Line};
+use super::plane::{self, Plane};
 
 use crate::dataset::import::{read_space, TuningSpace};
 use crate::error::{Error, Result};
@@ -43,6 +44,9 @@ pub struct SearchSpace {
     /// Per parameter, the configurations that differ in that parameter alone, grouped. Built
     /// on first use (the repair neighbourhood's).
     lines: OnceLock<Vec<Line>>,
+    /// Per pair of parameters, the configurations that differ in those two alone, where the
+    /// space is sparse ([`SearchSpace::planes`]). Built on first use.
+    planes: OnceLock<Option<Vec<Plane>>>,
 }
 
 impl SearchSpace {
@@ -122,6 +126,7 @@ impl SearchSpace {
             index: KeyIndex::new(Vec::new(), 0),
             optimum: (0, f64::INFINITY),
             lines: OnceLock::new(),
+            planes: OnceLock::new(),
         };
         let mut row = vec![0u16; varying.len()];
         let mut index: KeyMap<u32> =
@@ -212,10 +217,30 @@ impl SearchSpace {
         self.lines()[j].get(masked)
     }
 
-    /// Builds the index of lines that repairs look up (once; the first repair does it
-    /// otherwise), so that a benchmark can time it apart from the searches.
+    /// Builds the indexes that repairs look up, lines and planes (once; the first repair does
+    /// it otherwise), so that a benchmark can time it apart from the searches.
     pub fn index_lines(&self) {
         self.lines();
+        self.planes();
+    }
+
+    /// The planes of every pair of parameters (in [`plane::pair_index`] order) where the space
+    /// holds under 1/256 of its parameters' combinations and the planes hold at most
+    /// [`plane::MAX_MEMBERS`] members in all; `None` elsewhere, where the lines serve.
+    pub(crate) fn planes(&self) -> Option<&[Plane]> {
+        self.planes
+            .get_or_init(|| {
+                let p = self.n_params();
+                let pairs = p * p.saturating_sub(1) / 2;
+                let sparse = (self.len() as u64).saturating_mul(256) < self.key_bound();
+                (sparse && pairs.saturating_mul(self.len()) <= plane::MAX_MEMBERS).then(|| {
+                    (0..p)
+                        .flat_map(|j| (j + 1..p).map(move |k| (j, k)))
+                        .map(|(j, k)| Plane::new(self, j, k))
+                        .collect()
+                })
+            })
+            .as_deref()
     }
 
     fn lines(&self) -> &[Line] {

@@ -1,0 +1,125 @@
+//! [`super::neighbours::repairs`] on a sparse space, through its planes: the same repairs in
+//! the same order, from one lookup per parameter and one per pair of parameters instead of
+//! one per missing change and other parameter.
+
+use super::plane::{pair_index, Plane};
+use super::space::SearchSpace;
+
+/// The nearest configuration on one side of the current level of the other parameter:
+/// (distance in levels, configuration).
+type Near = Option<(u64, usize)>;
+
+/// As [`super::neighbours::repairs`], for a space whose `planes` are built.
+pub(super) fn repairs(space: &SearchSpace, planes: &[Plane], id: usize, out: &mut Vec<usize>) {
+    let radix = space.radix();
+    let p = radix.len();
+    let levels = space.levels(id);
+    let key = space.key_of(id);
+    let start = out.len();
+    // Per other parameter k and level m of the changed one, the nearest configurations below
+    // and above k's current level among those that differ from `id` in j (taking m) and k.
+    let mut nearest: Vec<Vec<[Near; 2]>> = vec![Vec::new(); p];
+    let mut present: Vec<bool> = Vec::new();
+    let mut active: Vec<usize> = Vec::new();
+    for (j, (&rj, &lj)) in radix.iter().zip(levels).enumerate() {
+        let sj = space.stride(j);
+        let without_j = key - lj as u64 * sj;
+        // The single changes of j the space holds.
+        present.clear();
+        present.resize(rj, false);
+        for &(l, _) in space.line(j, without_j) {
+            present[l as usize] = true;
+        }
+        if present
+            .iter()
+            .enumerate()
+            .all(|(m, &h)| h || m == lj as usize)
+        {
+            continue;
+        }
+        // The other parameters whose plane with j holds a configuration beside `id`'s line.
+        active.clear();
+        for (k, &lk) in levels.iter().enumerate() {
+            if k == j {
+                continue;
+            }
+            let masked = without_j - lk as u64 * space.stride(k);
+            let (lo, hi) = (j.min(k), j.max(k));
+            let group = planes[pair_index(p, lo, hi)].get(masked);
+            if group.is_empty() {
+                continue;
+            }
+            let near = &mut nearest[k];
+            near.clear();
+            near.resize(rj, [None; 2]);
+            let mut any = false;
+            for &(a, b, c) in group {
+                let (m, l) = if j < k { (a, b) } else { (b, a) };
+                let side = match l.cmp(&lk) {
+                    std::cmp::Ordering::Less => 0,
+                    std::cmp::Ordering::Greater => 1,
+                    std::cmp::Ordering::Equal => continue,
+                };
+                let d = (l as u64).abs_diff(lk as u64);
+                let slot = &mut near[m as usize][side];
+                if slot.is_none_or(|(best, _)| d < best) {
+                    *slot = Some((d, c as usize));
+                    any = true;
+                }
+            }
+            if any {
+                active.push(k);
+            }
+        }
+        if active.is_empty() {
+            continue;
+        }
+        for m in (0..rj).filter(|&m| m != lj as usize && !present[m]) {
+            let fewest = active
+                .iter()
+                .flat_map(|&k| nearest[k][m].iter().flatten())
+                .map(|n| n.0)
+                .min();
+            let Some(fewest) = fewest else { continue };
+            for &k in &active {
+                out.extend(
+                    nearest[k][m]
+                        .iter()
+                        .flatten()
+                        .filter(|n| n.0 == fewest)
+                        .map(|n| n.1),
+                );
+            }
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    let found: Vec<usize> = out.drain(start..).filter(|&c| seen.insert(c)).collect();
+    out.extend(found);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::neighbours::line_repairs;
+    use crate::search::testutil::{grid_space, sparse_space};
+
+    /// Synthetic spaces: on a sparse one the planes give every configuration the repairs the
+    /// lines give, in the same order; a dense one gets no planes.
+    #[test]
+    fn planes_give_the_repairs_the_lines_give() {
+        let s = sparse_space();
+        assert_eq!(s.radix(), &[8; 6]);
+        let planes = s.planes().expect("a sparse space has planes");
+        assert_eq!(planes.len(), 15);
+        let mut with_repairs = 0;
+        for id in 0..s.len() {
+            let (mut by_plane, mut by_line) = (vec![7], vec![7]);
+            repairs(&s, planes, id, &mut by_plane);
+            line_repairs(&s, id, &mut by_line);
+            assert_eq!(by_plane, by_line, "configuration {id}");
+            with_repairs += usize::from(by_plane.len() > 1);
+        }
+        assert!(with_repairs * 2 > s.len(), "{with_repairs} of {}", s.len());
+        assert!(grid_space().planes().is_none());
+    }
+}

@@ -123,14 +123,11 @@ impl Line {
             })
             .collect();
         all.sort_unstable();
-        let mut keys = Vec::new();
-        let mut bounds = vec![0u32];
-        for (i, e) in all.iter().enumerate() {
-            if i + 1 == all.len() || all[i + 1].0 != e.0 {
-                keys.push(Self::squeeze(e.0, stride, span));
-                bounds.push(i as u32 + 1);
-            }
-        }
+        let (keys, bounds) = groups(all.iter().map(|e| e.0));
+        let keys: Vec<u64> = keys
+            .iter()
+            .map(|&k| Self::squeeze(k, stride, span))
+            .collect();
         Line {
             members: all.into_iter().map(|e| (e.1, e.2)).collect(),
             groups: KeyRank::new(&keys, space.key_bound() / radix),
@@ -156,6 +153,24 @@ impl Line {
             None => &[],
         }
     }
+}
+
+/// The distinct keys of `sorted` (in increasing order) and where each one's run ends: run `g`
+/// is `bounds[g]..bounds[g + 1]`.
+pub(crate) fn groups(sorted: impl Iterator<Item = u64>) -> (Vec<u64>, Vec<u32>) {
+    let mut keys: Vec<u64> = Vec::new();
+    let mut bounds = vec![0u32];
+    for (i, k) in sorted.enumerate() {
+        if keys.last() == Some(&k) {
+            if let Some(end) = bounds.last_mut() {
+                *end = i as u32 + 1;
+            }
+        } else {
+            keys.push(k);
+            bounds.push(i as u32 + 1);
+        }
+    }
+    (keys, bounds)
 }
 
 /// Hashes the index's keys, which are already distinct integers, with MurmurHash3's 64-bit

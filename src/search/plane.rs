@@ -6,7 +6,7 @@
 //! other parameter (about 700 a local minimum there); a plane answers all the missing changes
 //! of one parameter pair in one lookup.
 
-use super::key_index::KeyRank;
+use super::key_index::{groups, KeyRank};
 use super::space::SearchSpace;
 
 /// Spaces up to this many plane members in all (pairs of parameters x configurations) get
@@ -43,14 +43,7 @@ impl Plane {
             })
             .collect();
         all.sort_unstable();
-        let mut keys = Vec::new();
-        let mut bounds = vec![0u32];
-        for (i, e) in all.iter().enumerate() {
-            if i + 1 == all.len() || all[i + 1].0 != e.0 {
-                keys.push(e.0);
-                bounds.push(i as u32 + 1);
-            }
-        }
+        let (keys, bounds) = groups(all.iter().map(|e| e.0));
         Plane {
             members: all.into_iter().map(|e| (e.1, e.2, e.3)).collect(),
             groups: KeyRank::new(&keys, space.key_bound() / (radix[j] * radix[k]) as u64),

@@ -3,10 +3,10 @@
 //! another on one thread, seeds 0, 1, ..., after the space is loaded; the thread's own CPU time
 //! (`clock_gettime(CLOCK_THREAD_CPUTIME_ID)` on 64-bit Linux; elsewhere the wall clock) divided
 //! by the searches is the cost of one, and its ratio to the goal says whether it is met.
-//! Loading a space is not counted: a tuner loads it once. Nor is indexing it for repairs (a
-//! lazily built table of its lines, tens of ms on a space of 100,000 configurations, which
-//! the first search would otherwise pay and which a few repeats could not amortise): its CPU
-//! is measured and shown on its own, once per space.
+//! Loading a space is not counted: a tuner loads it once. Nor is indexing it for repairs
+//! (lazily built tables of its lines and, on a sparse space, of its planes: tens of ms on a
+//! space of 100,000 configurations, which the first search would otherwise pay and which a
+//! few repeats could not amortise): its CPU is measured and shown on its own, once per space.
 
 use std::path::PathBuf;
 use std::time::Instant;

@@ -123,11 +123,10 @@ impl Line {
             })
             .collect();
         all.sort_unstable();
-        let (keys, bounds) = groups(all.iter().map(|e| e.0));
-        let keys: Vec<u64> = keys
-            .iter()
-            .map(|&k| Self::squeeze(k, stride, span))
-            .collect();
+        let (mut keys, bounds) = groups(all.iter().map(|e| e.0));
+        for k in &mut keys {
+            *k = Self::squeeze(*k, stride, span);
+        }
         Line {
             members: all.into_iter().map(|e| (e.1, e.2)).collect(),
             groups: KeyRank::new(&keys, space.key_bound() / radix),

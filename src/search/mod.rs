@@ -159,6 +159,12 @@ pub(crate) mod testutil {
     /// that change one or two of its parameters, so that most single changes are missing and
     /// repairs exist.
     pub fn sparse_space() -> SearchSpace {
+        let config = |levels: &[usize], t: f64| Config {
+            values: levels.iter().map(|l| (1 << l).to_string()).collect(),
+            time_ms: Some(t),
+            failure: None,
+            counters: vec![],
+        };
         let mut rng = advise_ml::Rng::new(11);
         let mut seen = std::collections::HashSet::new();
         let mut configs = Vec::new();
@@ -175,12 +181,7 @@ pub(crate) mod testutil {
                             .enumerate()
                             .map(|(j, &l)| (j + l) as f64)
                             .sum::<f64>();
-                    configs.push(Config {
-                        values: c.iter().map(|l| (1 << l).to_string()).collect(),
-                        time_ms: Some(t),
-                        failure: None,
-                        counters: vec![],
-                    });
+                    configs.push(config(&c, t));
                 }
             }
         }
@@ -188,12 +189,7 @@ pub(crate) mod testutil {
         for l in 0..8usize {
             let c = vec![l; 6];
             if seen.insert(c.clone()) {
-                configs.push(Config {
-                    values: c.iter().map(|l| (1 << l).to_string()).collect(),
-                    time_ms: Some(100.0),
-                    failure: None,
-                    counters: vec![],
-                });
+                configs.push(config(&c, 100.0));
             }
         }
         space_of("sparse", &["p0", "p1", "p2", "p3", "p4", "p5"], configs)

@@ -105,6 +105,11 @@ pub(super) fn line_repairs(space: &SearchSpace, id: usize, out: &mut Vec<usize>)
             }
         }
     }
+    keep_first(out, start);
+}
+
+/// Leaves each configuration of `out[start..]` once, where it first appears.
+pub(super) fn keep_first(out: &mut Vec<usize>, start: usize) {
     let mut seen = std::collections::HashSet::new();
     let found: Vec<usize> = out.drain(start..).filter(|&c| seen.insert(c)).collect();
     out.extend(found);

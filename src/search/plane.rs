@@ -52,16 +52,12 @@ impl Plane {
         }
     }
 
-    /// A key whose places for both parameters are 0, with both places removed (the larger
-    /// place value first, so that the smaller one's stays where it was).
+    /// A key whose places for both parameters are 0, with both places removed: `j`'s first,
+    /// whose place value is the larger (`j < k`, and every parameter of a search space has two
+    /// or more levels), so that `k`'s place stays where it was.
     fn squeeze(masked: u64, places: &[(u64, u64); 2]) -> u64 {
         let one = |m: u64, (stride, span): (u64, u64)| m / span * stride + m % stride;
-        let (hi, lo) = if places[0].0 > places[1].0 {
-            (places[0], places[1])
-        } else {
-            (places[1], places[0])
-        };
-        one(one(masked, hi), lo)
+        one(one(masked, places[0]), places[1])
     }
 
     /// The group whose key, with both parameters' places 0, is `masked`.

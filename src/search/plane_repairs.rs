@@ -2,6 +2,7 @@
 //! the same order, from one lookup per parameter and one per pair of parameters instead of
 //! one per missing change and other parameter.
 
+use super::neighbours::keep_first;
 use super::plane::{pair_index, Plane};
 use super::space::SearchSpace;
 
@@ -92,9 +93,7 @@ pub(super) fn repairs(space: &SearchSpace, planes: &[Plane], id: usize, out: &mu
             }
         }
     }
-    let mut seen = std::collections::HashSet::new();
-    let found: Vec<usize> = out.drain(start..).filter(|&c| seen.insert(c)).collect();
-    out.extend(found);
+    keep_first(out, start);
 }
 
 #[cfg(test)]

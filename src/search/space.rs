@@ -219,7 +219,7 @@ impl SearchSpace {
 
     /// Builds the indexes that repairs look up, lines and planes (once; the first repair does
     /// it otherwise), so that a benchmark can time it apart from the searches.
-    pub fn index_lines(&self) {
+    pub fn index_for_repairs(&self) {
         self.lines();
         self.planes();
     }

@@ -6,70 +6,84 @@
 //! other parameter (about 700 a local minimum there); a plane answers all the missing changes
 //! of one parameter pair in one lookup.
 
-use super::key_index::{groups, KeyRank};
+use super::key_index::groups;
 use super::space::SearchSpace;
 
-/// Spaces up to this many plane members in all (pairs of parameters x configurations) get
+/// Spaces up to this many plane entries in all (pairs of parameters x configurations) get
 /// planes, where they are sparse enough to need them ([`SearchSpace::planes`]).
 pub(crate) const MAX_MEMBERS: usize = 4_000_000;
 
-/// The configurations that agree on every parameter but `j` and `k` (`j < k`): `members`
-/// holds each as (level of `j`, level of `k`, index), grouped by the key with both places
-/// taken out, in increasing levels within a group; group `g` is
-/// `members[bounds[g]..bounds[g + 1]]`.
+/// For every pair of parameters `j < k`, the configurations that agree on every parameter
+/// but `j` and `k`, grouped. A repair reads the groups of the configuration it starts from,
+/// so no key is looked up: `spans[id * pairs + pair_index(j, k)]` gives where `id`'s group of
+/// pair `(j, k)` lies in `members`, each member as (level of `j`, level of `k`, index) in
+/// increasing levels. A group of one configuration alone is left empty (a repair finds
+/// nothing in it), so that on a sparse space most reads touch the spans only.
 #[derive(Debug, Clone)]
-pub(crate) struct Plane {
+pub(crate) struct Planes {
+    params: usize,
+    pairs: usize,
     members: Vec<(u16, u16, u32)>,
-    groups: KeyRank,
-    bounds: Vec<u32>,
-    /// Place value and place value times levels of `j`, then of `k`.
-    places: [(u64, u64); 2],
+    spans: Vec<(u32, u32)>,
 }
 
-impl Plane {
-    /// The plane of parameters `j < k` of `space`.
-    pub(crate) fn new(space: &SearchSpace, j: usize, k: usize) -> Plane {
-        let radix = space.radix();
-        let places = [
-            (space.stride(j), space.stride(j) * radix[j] as u64),
-            (space.stride(k), space.stride(k) * radix[k] as u64),
-        ];
+impl Planes {
+    /// The planes of every pair of parameters of `space`.
+    pub(crate) fn new(space: &SearchSpace) -> Planes {
+        let p = space.n_params();
+        let pairs = p * p.saturating_sub(1) / 2;
+        let mut planes = Planes {
+            params: p,
+            pairs,
+            members: Vec::new(),
+            spans: vec![(0, 0); space.len() * pairs],
+        };
+        for j in 0..p {
+            for k in j + 1..p {
+                planes.add(space, j, k);
+            }
+        }
+        planes
+    }
+
+    /// Groups the configurations of `space` by their key without `j`'s and `k`'s places.
+    fn add(&mut self, space: &SearchSpace, j: usize, k: usize) {
+        let (sj, sk) = (space.stride(j), space.stride(k));
         let mut all: Vec<(u64, u16, u16, u32)> = (0..space.len())
             .map(|id| {
                 let l = space.levels(id);
-                let masked =
-                    space.key_of(id) - l[j] as u64 * places[0].0 - l[k] as u64 * places[1].0;
-                (Self::squeeze(masked, &places), l[j], l[k], id as u32)
+                let masked = space.key_of(id) - l[j] as u64 * sj - l[k] as u64 * sk;
+                (masked, l[j], l[k], id as u32)
             })
             .collect();
         all.sort_unstable();
-        let (keys, bounds) = groups(all.iter().map(|e| e.0));
-        Plane {
-            members: all.into_iter().map(|e| (e.1, e.2, e.3)).collect(),
-            groups: KeyRank::new(&keys, space.key_bound() / (radix[j] * radix[k]) as u64),
-            bounds,
-            places,
+        let pair = pair_index(self.params, j, k);
+        let (_, bounds) = groups(all.iter().map(|e| e.0));
+        for w in bounds.windows(2) {
+            let group = &all[w[0] as usize..w[1] as usize];
+            if group.len() < 2 {
+                continue;
+            }
+            let span = (self.members.len() as u32, group.len() as u32);
+            self.members.extend(group.iter().map(|e| (e.1, e.2, e.3)));
+            for e in group {
+                self.spans[e.3 as usize * self.pairs + pair] = span;
+            }
         }
     }
 
-    /// A key whose places for both parameters are 0, with both places removed: `j`'s first,
-    /// whose place value is the larger (`j < k`, and every parameter of a search space has two
-    /// or more levels), so that `k`'s place stays where it was.
-    fn squeeze(masked: u64, places: &[(u64, u64); 2]) -> u64 {
-        let one = |m: u64, (stride, span): (u64, u64)| m / span * stride + m % stride;
-        one(one(masked, places[0]), places[1])
-    }
-
-    /// The group whose key, with both parameters' places 0, is `masked`.
-    pub(crate) fn get(&self, masked: u64) -> &[(u16, u16, u32)] {
-        match self.groups.rank(Self::squeeze(masked, &self.places)) {
-            Some(g) => &self.members[self.bounds[g] as usize..self.bounds[g + 1] as usize],
-            None => &[],
-        }
+    /// The configurations that differ from configuration `id` in `j` and `k` alone (`j != k`),
+    /// `id` among them, as (level of the smaller of `j` and `k`, level of the larger,
+    /// index); empty where `id` is alone.
+    #[inline]
+    pub(crate) fn group(&self, id: usize, j: usize, k: usize) -> &[(u16, u16, u32)] {
+        let (start, len) =
+            self.spans[id * self.pairs + pair_index(self.params, j.min(k), j.max(k))];
+        &self.members[start as usize..(start + len) as usize]
     }
 }
 
 /// Where pair `j < k` of `p` parameters sits in the list of planes.
-pub(crate) fn pair_index(p: usize, j: usize, k: usize) -> usize {
+fn pair_index(p: usize, j: usize, k: usize) -> usize {
     j * p - j * (j + 1) / 2 + (k - j - 1)
 }

@@ -3,7 +3,7 @@
 //! one per missing change and other parameter.
 
 use super::neighbours::keep_first;
-use super::plane::{pair_index, Plane};
+use super::plane::Planes;
 use super::space::SearchSpace;
 
 /// The nearest configuration on one side of the current level of the other parameter:
@@ -11,27 +11,33 @@ use super::space::SearchSpace;
 type Near = Option<(u64, usize)>;
 
 /// As [`super::neighbours::repairs`], for a space whose `planes` are built.
-pub(super) fn repairs(space: &SearchSpace, planes: &[Plane], id: usize, out: &mut Vec<usize>) {
+pub(super) fn repairs(space: &SearchSpace, planes: &Planes, id: usize, out: &mut Vec<usize>) {
     let radix = space.radix();
     let p = radix.len();
+    if p < 2 {
+        return; // no other parameter to move
+    }
     let levels = space.levels(id);
-    let key = space.key_of(id);
     let start = out.len();
-    // Per other parameter k and level m of the changed one, the nearest configurations below
-    // and above k's current level among those that differ from `id` in j (taking m) and k.
-    let mut nearest: Vec<Vec<[Near; 2]>> = vec![Vec::new(); p];
-    let mut present: Vec<bool> = Vec::new();
-    let mut active: Vec<usize> = Vec::new();
+    let widest = radix.iter().copied().max().unwrap_or(0);
+    // For other parameter k and level m of the changed one, `nearest[k * widest + m]`: the
+    // nearest configurations below and above k's current level among those that differ from
+    // `id` in j (taking m) and k.
+    let mut nearest: Vec<[Near; 2]> = vec![[None; 2]; p * widest];
+    let mut present = vec![false; widest];
+    let mut active: Vec<usize> = Vec::with_capacity(p);
     for (j, (&rj, &lj)) in radix.iter().zip(levels).enumerate() {
-        let sj = space.stride(j);
-        let without_j = key - lj as u64 * sj;
-        // The single changes of j the space holds.
-        present.clear();
-        present.resize(rj, false);
-        for &(l, _) in space.line(j, without_j) {
-            present[l as usize] = true;
+        // The single changes of j the space holds: the members of a plane of j that keep the
+        // other parameter's level.
+        let k0 = usize::from(j == 0);
+        present[..rj].fill(false);
+        for &(a, b, _) in planes.group(id, j, k0) {
+            let (m, l) = if j < k0 { (a, b) } else { (b, a) };
+            if l == levels[k0] {
+                present[m as usize] = true;
+            }
         }
-        if present
+        if present[..rj]
             .iter()
             .enumerate()
             .all(|(m, &h)| h || m == lj as usize)
@@ -44,17 +50,10 @@ pub(super) fn repairs(space: &SearchSpace, planes: &[Plane], id: usize, out: &mu
             if k == j {
                 continue;
             }
-            let masked = without_j - lk as u64 * space.stride(k);
-            let (lo, hi) = (j.min(k), j.max(k));
-            let group = planes[pair_index(p, lo, hi)].get(masked);
-            if group.is_empty() {
-                continue;
-            }
-            let near = &mut nearest[k];
-            near.clear();
-            near.resize(rj, [None; 2]);
+            let near = &mut nearest[k * widest..k * widest + rj];
+            near.fill([None; 2]);
             let mut any = false;
-            for &(a, b, c) in group {
+            for &(a, b, c) in planes.group(id, j, k) {
                 let (m, l) = if j < k { (a, b) } else { (b, a) };
                 let side = match l.cmp(&lk) {
                     std::cmp::Ordering::Less => 0,
@@ -78,13 +77,13 @@ pub(super) fn repairs(space: &SearchSpace, planes: &[Plane], id: usize, out: &mu
         for m in (0..rj).filter(|&m| m != lj as usize && !present[m]) {
             let fewest = active
                 .iter()
-                .flat_map(|&k| nearest[k][m].iter().flatten())
+                .flat_map(|&k| nearest[k * widest + m].iter().flatten())
                 .map(|n| n.0)
                 .min();
             let Some(fewest) = fewest else { continue };
             for &k in &active {
                 out.extend(
-                    nearest[k][m]
+                    nearest[k * widest + m]
                         .iter()
                         .flatten()
                         .filter(|n| n.0 == fewest)
@@ -109,7 +108,6 @@ mod tests {
         let s = sparse_space();
         assert_eq!(s.radix(), &[8; 6]);
         let planes = s.planes().expect("a sparse space has planes");
-        assert_eq!(planes.len(), 15);
         let mut with_repairs = 0;
         for id in 0..s.len() {
             let (mut by_plane, mut by_line) = (vec![7], vec![7]);

@@ -10,7 +10,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use super::key_index::{KeyIndex, KeyMap, Line};
-use super::plane::{self, Plane};
+use super::plane::{self, Planes};
 
 use crate::dataset::import::{read_space, TuningSpace};
 use crate::error::{Error, Result};
@@ -46,7 +46,7 @@ pub struct SearchSpace {
     lines: OnceLock<Vec<Line>>,
     /// Per pair of parameters, the configurations that differ in those two alone, where the
     /// space is sparse ([`SearchSpace::planes`]). Built on first use.
-    planes: OnceLock<Option<Vec<Plane>>>,
+    planes: OnceLock<Option<Planes>>,
 }
 
 impl SearchSpace {
@@ -224,23 +224,19 @@ impl SearchSpace {
         self.planes();
     }
 
-    /// The planes of every pair of parameters (in [`plane::pair_index`] order) where the space
+    /// The planes of every pair of parameters where the space
     /// holds under 1/256 of its parameters' combinations and the planes hold at most
     /// [`plane::MAX_MEMBERS`] members in all; `None` elsewhere, where the lines serve.
-    pub(crate) fn planes(&self) -> Option<&[Plane]> {
+    pub(crate) fn planes(&self) -> Option<&Planes> {
         self.planes
             .get_or_init(|| {
                 let p = self.n_params();
                 let pairs = p * p.saturating_sub(1) / 2;
                 let sparse = (self.len() as u64).saturating_mul(256) < self.key_bound();
-                (sparse && pairs.saturating_mul(self.len()) <= plane::MAX_MEMBERS).then(|| {
-                    (0..p)
-                        .flat_map(|j| (j + 1..p).map(move |k| (j, k)))
-                        .map(|(j, k)| Plane::new(self, j, k))
-                        .collect()
-                })
+                (sparse && pairs.saturating_mul(self.len()) <= plane::MAX_MEMBERS)
+                    .then(|| Planes::new(self))
             })
-            .as_deref()
+            .as_ref()
     }
 
     fn lines(&self) -> &[Line] {

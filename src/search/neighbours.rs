@@ -110,9 +110,22 @@ pub(super) fn line_repairs(space: &SearchSpace, id: usize, out: &mut Vec<usize>)
 
 /// Leaves each configuration of `out[start..]` once, where it first appears.
 pub(super) fn keep_first(out: &mut Vec<usize>, start: usize) {
-    let mut seen = std::collections::HashSet::new();
-    let found: Vec<usize> = out.drain(start..).filter(|&c| seen.insert(c)).collect();
-    out.extend(found);
+    if out.len() - start > 64 {
+        let mut seen = std::collections::HashSet::new();
+        let found: Vec<usize> = out.drain(start..).filter(|&c| seen.insert(c)).collect();
+        out.extend(found);
+        return;
+    }
+    // Few repairs: a scan of those kept costs less than hashing.
+    let mut kept = start;
+    for i in start..out.len() {
+        let c = out[i];
+        if !out[start..kept].contains(&c) {
+            out[kept] = c;
+            kept += 1;
+        }
+    }
+    out.truncate(kept);
 }
 
 /// The configuration of the space nearest to `target` (level positions, possibly fractional

@@ -6,9 +6,12 @@ use super::neighbours::keep_first;
 use super::plane::Planes;
 use super::space::SearchSpace;
 
-/// The nearest configuration on one side of the current level of the other parameter:
-/// (distance in levels, configuration).
-type Near = Option<(u64, usize)>;
+/// The nearest configuration on one side of the current level of the other parameter, packed
+/// as distance in levels (high 32 bits) and configuration (low 32 bits), so that the nearest
+/// is the smallest; [`NONE`] where there is none. Two members of a group on the same side at
+/// the same distance, taking the same level of the changed parameter, would be the same
+/// configuration, so no tie is broken by the configuration.
+const NONE: u64 = u64::MAX;
 
 /// As [`super::neighbours::repairs`], for a space whose `planes` are built.
 pub(super) fn repairs(space: &SearchSpace, planes: &Planes, id: usize, out: &mut Vec<usize>) {
@@ -23,7 +26,7 @@ pub(super) fn repairs(space: &SearchSpace, planes: &Planes, id: usize, out: &mut
     // For other parameter k and level m of the changed one, `nearest[k * widest + m]`: the
     // nearest configurations below and above k's current level among those that differ from
     // `id` in j (taking m) and k.
-    let mut nearest: Vec<[Near; 2]> = vec![[None; 2]; p * widest];
+    let mut nearest: Vec<[u64; 2]> = vec![[NONE; 2]; p * widest];
     let mut present = vec![false; widest];
     let mut active: Vec<usize> = Vec::with_capacity(p);
     for (j, (&rj, &lj)) in radix.iter().zip(levels).enumerate() {
@@ -50,44 +53,44 @@ pub(super) fn repairs(space: &SearchSpace, planes: &Planes, id: usize, out: &mut
             if k == j {
                 continue;
             }
+            let group = planes.group(id, j, k);
+            if group.is_empty() {
+                continue;
+            }
             let near = &mut nearest[k * widest..k * widest + rj];
-            near.fill([None; 2]);
+            near.fill([NONE; 2]);
             let mut any = false;
-            for &(a, b, c) in planes.group(id, j, k) {
+            for &(a, b, c) in group {
                 let (m, l) = if j < k { (a, b) } else { (b, a) };
-                let side = match l.cmp(&lk) {
-                    std::cmp::Ordering::Less => 0,
-                    std::cmp::Ordering::Greater => 1,
-                    std::cmp::Ordering::Equal => continue,
-                };
-                let d = (l as u64).abs_diff(lk as u64);
-                let slot = &mut near[m as usize][side];
-                if slot.is_none_or(|(best, _)| d < best) {
-                    *slot = Some((d, c as usize));
-                    any = true;
+                if l == lk {
+                    continue;
                 }
+                let side = usize::from(l > lk);
+                let packed = (u64::from(l.abs_diff(lk)) << 32) | u64::from(c);
+                let slot = &mut near[m as usize][side];
+                *slot = (*slot).min(packed);
+                any = true;
             }
             if any {
                 active.push(k);
             }
         }
-        if active.is_empty() {
-            continue;
-        }
         for m in (0..rj).filter(|&m| m != lj as usize && !present[m]) {
             let fewest = active
                 .iter()
-                .flat_map(|&k| nearest[k * widest + m].iter().flatten())
-                .map(|n| n.0)
-                .min();
-            let Some(fewest) = fewest else { continue };
+                .flat_map(|&k| nearest[k * widest + m])
+                .min()
+                .unwrap_or(NONE);
+            if fewest == NONE {
+                continue;
+            }
+            let fewest = fewest >> 32;
             for &k in &active {
                 out.extend(
                     nearest[k * widest + m]
                         .iter()
-                        .flatten()
-                        .filter(|n| n.0 == fewest)
-                        .map(|n| n.1),
+                        .filter(|&&n| n != NONE && n >> 32 == fewest)
+                        .map(|&n| (n & u64::from(u32::MAX)) as usize),
                 );
             }
         }

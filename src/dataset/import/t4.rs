@@ -8,7 +8,11 @@
 //! names none), in the file's time unit; a result whose `invalidity` is not `correct`, or whose
 //! time is a string (`RuntimeFailedConfig`), failed. Measurements named like Nsight Compute
 //! metrics (`dram__bytes.sum`), and `num_regs`, become counters as in a Kernel Tuner cache. The
-//! format records no device or kernel: the kernel is named after the file.
+//! schema records no device or kernel: the kernel is named after the file. KTT 2.2 writes T4
+//! files with more: `metadata.device` (the GPU's name; with it the occupancy calculator knows
+//! the compute capability, dataset::devices), `metadata.autotuner` and its version, and per
+//! result `compilation_data` (`registers`, `local_memory_size`, `private_memory_size`), which
+//! become the compile counters a KTT output gives (dataset::import::ktt).
 
 use std::io::Read;
 use std::path::Path;
@@ -16,6 +20,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::kernel_tuner::observed;
+use super::ktt::{COMPILE_METRICS, TIME_METRIC};
 use super::space::{value_text, Config, TuningSpace};
 use crate::error::{Error, Result};
 
@@ -30,6 +35,25 @@ struct T4File {
 struct Metadata {
     #[serde(default)]
     timeunit: Option<String>,
+    #[serde(default)]
+    device: Option<String>,
+    #[serde(default)]
+    autotuner: Option<String>,
+    #[serde(default)]
+    autotuner_version: Option<String>,
+    #[serde(default)]
+    timestamp: Option<String>,
+}
+
+/// KTT's compile facts of a configuration, in the order of [`COMPILE_METRICS`].
+#[derive(Deserialize)]
+struct Compilation {
+    #[serde(default)]
+    registers: Option<f64>,
+    #[serde(default)]
+    local_memory_size: Option<f64>,
+    #[serde(default)]
+    private_memory_size: Option<f64>,
 }
 
 /// A configuration's parameters in the file's order (a `serde_json::Map` would sort them),
@@ -74,6 +98,8 @@ struct T4Result {
     measurements: Vec<Measurement>,
     #[serde(default)]
     objectives: Vec<String>,
+    #[serde(default)]
+    compilation_data: Option<Compilation>,
 }
 
 #[derive(Deserialize)]
@@ -98,14 +124,15 @@ fn ms_per_unit(path: &Path, unit: Option<&str>) -> Result<f64> {
     }
 }
 
-/// The file's name without `.gz` and `.json`.
+/// The file's name without `.gz`, `.json` and KTT's `.t4`.
 fn file_stem(path: &Path) -> String {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_default();
     let name = name.strip_suffix(".gz").unwrap_or(&name);
-    name.strip_suffix(".json").unwrap_or(name).to_string()
+    let name = name.strip_suffix(".json").unwrap_or(name);
+    name.strip_suffix(".t4").unwrap_or(name).to_string()
 }
 
 /// Reads a T4 results file.
@@ -149,11 +176,36 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
         };
         // The measurements besides the objective, as Kernel Tuner's observers record them.
         let others = r.measurements.iter().filter(|m| m.name != objective);
-        let counters = observed(
+        let mut counters = observed(
             &kernel,
             others.map(|m| (m.name.as_str(), &m.value)),
             time_ms,
         );
+        if let (Some(cd), Some(t)) = (&r.compilation_data, time_ms) {
+            let values = [cd.registers, cd.local_memory_size, cd.private_memory_size];
+            let mut compiled: Vec<_> = COMPILE_METRICS
+                .into_iter()
+                .zip(values)
+                .filter(|((name, _), v)| {
+                    v.is_some_and(f64::is_finite) && !counters.iter().any(|c| c.1 == *name)
+                })
+                .map(|((name, unit), v)| {
+                    let v = v.unwrap_or_default();
+                    (kernel.clone(), name.to_string(), unit.to_string(), v)
+                })
+                .collect();
+            if !compiled.is_empty() && counters.is_empty() {
+                compiled.push((
+                    kernel.clone(),
+                    TIME_METRIC.into(),
+                    "second".into(),
+                    t * 1e-3,
+                ));
+            }
+            // Before the time, where the measurements gave one, as the other counters are.
+            let at = counters.len().saturating_sub(1);
+            counters.splice(at..at, compiled);
+        }
         configs.push(Config {
             values,
             time_ms,
@@ -164,13 +216,39 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
     // In the order of a Kernel Tuner cache's keys (the values joined by commas, sorted as
     // text), so that the same space searched from either file gives the same runs.
     configs.sort_by_cached_key(|c| c.values.join(","));
+    let meta = &file.metadata;
+    let mut notes = Vec::new();
+    for (key, value) in [
+        ("autotuner", &meta.autotuner),
+        ("autotuner version", &meta.autotuner_version),
+        ("timestamp", &meta.timestamp),
+    ] {
+        if let Some(v) = value {
+            notes.push((key.to_string(), v.clone()));
+        }
+    }
+    let device = match meta
+        .device
+        .as_deref()
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+    {
+        Some(d) => d.to_string(),
+        None => {
+            notes.push((
+                "device".into(),
+                "not recorded in the T4 results file".into(),
+            ));
+            "unknown (T4 results record no device)".into()
+        }
+    };
     Ok(TuningSpace {
         tool: "t4",
-        device: "unknown (T4 results record no device)".into(),
+        device,
         kernel,
         params,
         configs,
-        notes: vec![("device".into(), "not recorded in T4 results files".into())],
+        notes,
     })
 }
 
@@ -227,6 +305,57 @@ mod tests {
         assert_ne!(listed, T4);
         let s3 = read(Path::new("conv_T4.json"), listed.as_bytes()).unwrap();
         assert_eq!(s3.configs[2].time_ms, Some(2.0));
+    }
+
+    /// Synthetic results shaped as KTT 2.2 writes T4 files: the device and tool in the
+    /// metadata, parameter values as text, time in microseconds, compile data per result.
+    const KTT_T4: &str = r#"{"metadata": {"autotuner": "KTT", "autotuner_version": "2.2.0",
+"device": "NVIDIA RTX 500 Ada Generation Laptop GPU", "timeunit": "microseconds",
+"timestamp": "2026-03-05 09:00:49 UTC"},
+"results": [
+ {"compilation_data": {"registers": 44, "local_memory_size": 0, "private_memory_size": 0},
+  "configuration": {"WORK_GROUP_SIZE_X": "16", "Z_ITERATIONS": "1"}, "invalidity": "correct",
+  "measurements": [{"name": "time", "unit": "", "value": 4164.0},
+                   {"name": "smsp__inst_executed.sum", "type": "Double", "value": 3.4e8}],
+  "objectives": ["time"]},
+ {"compilation_data": {"registers": 31},
+  "configuration": {"WORK_GROUP_SIZE_X": "32", "Z_ITERATIONS": "1"}, "invalidity": "correct",
+  "measurements": [{"name": "time", "unit": "", "value": 2000.0}], "objectives": ["time"]}
+]}"#;
+
+    #[test]
+    fn ktt_results_give_the_device_and_compile_data() {
+        let s = read(Path::new("coulomb.t4.json"), KTT_T4.as_bytes()).unwrap();
+        assert_eq!(s.kernel, "coulomb");
+        assert_eq!(s.device, "NVIDIA RTX 500 Ada Generation Laptop GPU");
+        assert!(s
+            .notes
+            .contains(&("autotuner version".into(), "2.2.0".into())));
+        assert_eq!(s.configs[0].time_ms, Some(4.164));
+        let counters = |i: usize| -> Vec<(String, f64)> {
+            s.configs[i]
+                .counters
+                .iter()
+                .map(|c| (c.1.clone(), c.3))
+                .collect()
+        };
+        let time = ("gpu__time_duration.sum".to_string(), 4.164e-3);
+        let first = counters(0);
+        assert_eq!(first.len(), 5, "{first:?}");
+        assert_eq!(first[0], ("smsp__inst_executed.sum".into(), 3.4e8));
+        assert_eq!(first[1], ("launch__registers_per_thread".into(), 44.0));
+        assert_eq!(first[4].0, time.0);
+        assert!((first[4].1 - time.1).abs() < 1e-12);
+        // A result with compile data but no counter still gets its registers and its time.
+        let second = counters(1);
+        assert_eq!(second.len(), 2, "{second:?}");
+        assert_eq!(second[0], ("launch__registers_per_thread".into(), 31.0));
+        assert_eq!(second[1].0, time.0);
+        // The compute capability is known from the name.
+        assert_eq!(
+            crate::dataset::devices::compute_capability_of(&s.device),
+            Some("8.9")
+        );
     }
 
     #[test]

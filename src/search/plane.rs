@@ -3,8 +3,9 @@
 //! holds few of its parameters' combinations (hotspot on an RTX A4000 from Willemsen's search
 //! space paper: 12,819 of 22 million) nearly every single change is missing, and the repairs
 //! found through [`super::key_index::Line`] cost one hashed lookup per missing change and
-//! other parameter (about 700 a local minimum there); a plane answers all the missing changes
-//! of one parameter pair in one lookup.
+//! other parameter (about 700 a local minimum there); the group of a pair of parameters that
+//! holds the configuration answers all the missing changes of that pair, and is found without
+//! a lookup.
 
 use super::key_index::groups;
 use super::space::SearchSpace;

@@ -1,6 +1,6 @@
 //! [`super::neighbours::repairs`] on a sparse space, through its planes: the same repairs in
-//! the same order, from one lookup per parameter and one per pair of parameters instead of
-//! one per missing change and other parameter.
+//! the same order, from one read of the configuration's group per pair of parameters instead
+//! of one lookup per missing change and other parameter.
 
 use super::neighbours::keep_first;
 use super::plane::Planes;

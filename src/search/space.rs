@@ -294,13 +294,13 @@ impl SearchSpace {
     }
 }
 
-/// The file name without `.gz`, `.json`, `.csv`.
+/// The file name without `.gz`, `.json`, `.csv` and KTT's `.t4` (as the T4 import names it).
 fn space_name(path: &Path) -> String {
     let mut name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "space".into());
-    for ext in [".gz", ".json", ".csv"] {
+    for ext in [".gz", ".json", ".csv", ".t4"] {
         if let Some(stripped) = name.strip_suffix(ext) {
             name = stripped.to_string();
         }
@@ -356,5 +356,6 @@ mod tests {
     fn names_without_extensions() {
         assert_eq!(space_name(Path::new("a/pnpoly__X.json.gz")), "pnpoly__X");
         assert_eq!(space_name(Path::new("b.csv")), "b");
+        assert_eq!(space_name(Path::new("c/coulomb.t4.json")), "coulomb");
     }
 }

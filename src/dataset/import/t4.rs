@@ -183,15 +183,14 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
         );
         if let (Some(cd), Some(t)) = (&r.compilation_data, time_ms) {
             let values = [cd.registers, cd.local_memory_size, cd.private_memory_size];
+            // Each fact a measurement has not given already (`num_regs` gives the registers).
             let mut compiled: Vec<_> = COMPILE_METRICS
                 .into_iter()
                 .zip(values)
-                .filter(|((name, _), v)| {
-                    v.is_some_and(f64::is_finite) && !counters.iter().any(|c| c.1 == *name)
-                })
-                .map(|((name, unit), v)| {
-                    let v = v.unwrap_or_default();
-                    (kernel.clone(), name.to_string(), unit.to_string(), v)
+                .filter_map(|((name, unit), v)| {
+                    let v = v.filter(|v| v.is_finite())?;
+                    let given = counters.iter().any(|c| c.1 == name);
+                    (!given).then(|| (kernel.clone(), name.to_string(), unit.to_string(), v))
                 })
                 .collect();
             if !compiled.is_empty() && counters.is_empty() {

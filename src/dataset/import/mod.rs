@@ -55,6 +55,10 @@ pub fn read_space(tool: Tool, path: &Path) -> Result<TuningSpace> {
         Tool::KernelTuner => kernel_tuner::read(path, file),
         Tool::T4 => t4::read(path, file),
     };
+    let read = read.map(|mut space| {
+        space.fail_unusable_times();
+        space
+    });
     read.map_err(|e| {
         let Some(other) = guess_tool(path).ok().flatten().filter(|&t| t != tool) else {
             return e;

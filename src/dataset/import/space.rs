@@ -164,6 +164,32 @@ impl TuningSpace {
     pub fn failed(&self) -> usize {
         self.configs.iter().filter(|c| c.time_ms.is_none()).count()
     }
+
+    /// Counts a configuration whose recorded time is not a positive number (0, negative, or
+    /// infinite) as failed, without counters, since no speedup can be taken from it; says how
+    /// many in the provenance notes. Returns how many.
+    pub fn fail_unusable_times(&mut self) -> usize {
+        let mut n = 0;
+        for c in &mut self.configs {
+            if let Some(t) = c.time_ms.filter(|t| !(t.is_finite() && *t > 0.0)) {
+                c.time_ms = None;
+                c.failure = Some(format!("recorded time {t} ms is not a positive number"));
+                c.counters.clear();
+                n += 1;
+            }
+        }
+        if n > 0 {
+            self.notes.push((
+                "unusable times".into(),
+                format!(
+                    "{n} of {} configurations recorded a time that is not a positive number; \
+                     counted as failed",
+                    self.configs.len()
+                ),
+            ));
+        }
+        n
+    }
 }
 
 /// A JSON scalar as parameter text: integers without `.0`, strings without quotes.
@@ -219,6 +245,39 @@ mod tests {
         assert_eq!(t.len(), 3);
         assert_eq!(t[0].variant, "RO=0,T=1");
         assert_eq!(s.failed(), 1);
+    }
+
+    #[test]
+    fn times_that_are_not_positive_count_as_failed() {
+        let mut s = TuningSpace {
+            tool: "test",
+            device: "d".into(),
+            kernel: "k".into(),
+            params: vec!["B".into()],
+            configs: vec![
+                config(&["1"], Some(2.0)),
+                config(&["2"], Some(-1.0)),
+                config(&["3"], Some(0.0)),
+                config(&["4"], Some(f64::INFINITY)),
+                config(&["5"], None),
+            ],
+            notes: vec![],
+        };
+        s.configs[1].counters = vec![("k".into(), "m".into(), "u".into(), 1.0)];
+        assert_eq!(s.fail_unusable_times(), 3);
+        assert_eq!(s.failed(), 4);
+        assert_eq!(s.configs[0].time_ms, Some(2.0));
+        assert!(s.configs[1].counters.is_empty());
+        let why = s.configs[1].failure.as_deref().unwrap_or_default();
+        assert!(why.contains("-1 ms is not a positive number"), "{why}");
+        assert_eq!(s.configs[4].failure.as_deref(), Some("failed"));
+        assert!(s
+            .notes
+            .iter()
+            .any(|(k, v)| k == "unusable times" && v.starts_with("3 of 5 ")));
+        // Nothing to do the second time, and no second note.
+        assert_eq!(s.fail_unusable_times(), 0);
+        assert_eq!(s.notes.len(), 1);
     }
 
     #[test]

@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use super::key_index::{KeyIndex, KeyMap, Line};
 use super::plane::{self, Planes};
 
-use crate::dataset::import::{read_space, TuningSpace};
+use crate::dataset::import::{file_stem, read_space, TuningSpace};
 use crate::error::{Error, Result};
 
 /// A recorded space ready for search.
@@ -53,7 +53,7 @@ impl SearchSpace {
     /// Reads a Kernel Tuner cache, T4 results file, KTT output or CSV file, telling them apart
     /// by content.
     pub fn load(path: &Path) -> Result<SearchSpace> {
-        let name = space_name(path);
+        let name = file_stem(path);
         let lower = path.to_string_lossy().to_ascii_lowercase();
         let space = if lower.ends_with(".csv") || lower.ends_with(".csv.gz") {
             super::csv_space::read(path)?
@@ -294,20 +294,6 @@ impl SearchSpace {
     }
 }
 
-/// The file name without `.gz`, `.json`, `.csv` and KTT's `.t4` (as the T4 import names it).
-fn space_name(path: &Path) -> String {
-    let mut name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "space".into());
-    for ext in [".gz", ".json", ".csv", ".t4"] {
-        if let Some(stripped) = name.strip_suffix(ext) {
-            name = stripped.to_string();
-        }
-    }
-    name
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -354,8 +340,8 @@ mod tests {
 
     #[test]
     fn names_without_extensions() {
-        assert_eq!(space_name(Path::new("a/pnpoly__X.json.gz")), "pnpoly__X");
-        assert_eq!(space_name(Path::new("b.csv")), "b");
-        assert_eq!(space_name(Path::new("c/coulomb.t4.json")), "coulomb");
+        assert_eq!(file_stem(Path::new("a/pnpoly__X.json.gz")), "pnpoly__X");
+        assert_eq!(file_stem(Path::new("b.csv")), "b");
+        assert_eq!(file_stem(Path::new("c/coulomb.t4.json")), "coulomb");
     }
 }

@@ -124,17 +124,6 @@ fn ms_per_unit(path: &Path, unit: Option<&str>) -> Result<f64> {
     }
 }
 
-/// The file's name without `.gz`, `.json` and KTT's `.t4`.
-fn file_stem(path: &Path) -> String {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_default();
-    let name = name.strip_suffix(".gz").unwrap_or(&name);
-    let name = name.strip_suffix(".json").unwrap_or(name);
-    name.strip_suffix(".t4").unwrap_or(name).to_string()
-}
-
 /// Reads a T4 results file.
 pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
     let text = crate::profile::text::read_text(path, reader)?;
@@ -146,7 +135,7 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
         .first()
         .map(|r| r.configuration.0.iter().map(|(k, _)| k.clone()).collect())
         .ok_or_else(|| Error::format(path, "T4 results file has no result"))?;
-    let kernel = file_stem(path);
+    let kernel = super::file_stem(path);
     let mut configs = Vec::with_capacity(file.results.len());
     for (i, r) in file.results.iter().enumerate() {
         let values = params

@@ -39,16 +39,25 @@ struct JsonReport<'a> {
 }
 
 /// Splits `a,b:k=1,j=2,c` into strategies, keeping `KEY=VALUE` pieces with the strategy
-/// before them (`b:k=1,j=2`).
+/// before them (`b:k=1,j=2`). A `;` always ends a strategy (`b:k=1,j=2;c:k=3,j=4`).
 pub fn split_strategies(list: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for piece in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        match out.last_mut() {
-            Some(prev) if piece.contains('=') && !piece.contains(':') && prev.contains(':') => {
-                prev.push(',');
-                prev.push_str(piece);
+    for group in list.split(';') {
+        let first = out.len();
+        for piece in group.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let in_group = out.len() > first;
+            match out.last_mut() {
+                Some(prev)
+                    if in_group
+                        && piece.contains('=')
+                        && !piece.contains(':')
+                        && prev.contains(':') =>
+                {
+                    prev.push(',');
+                    prev.push_str(piece);
+                }
+                _ => out.push(piece.to_string()),
             }
-            _ => out.push(piece.to_string()),
         }
     }
     out
@@ -291,5 +300,14 @@ mod tests {
             vec!["random", "iterml:model=cart,pick=0.01", "brt-hc25"]
         );
         assert_eq!(split_strategies("all"), vec!["all"]);
+        assert_eq!(
+            split_strategies("auto;auto:bojump=6,bojmax=60;auto:bo=0.3,bomax=30,random"),
+            vec![
+                "auto",
+                "auto:bojump=6,bojmax=60",
+                "auto:bo=0.3,bomax=30",
+                "random"
+            ]
+        );
     }
 }

@@ -83,11 +83,13 @@ def results_list(folder):
                 continue
             m = max(models, key=lambda r: r["accuracy"] or 0)
             p = m.get("p_vs_best_baseline")
+            pc = m.get("p_clustered_vs_best_baseline")
+            clustered = "" if pc is None else f"; whole programs, inputs and runs resampled, p {p_text(pc)}"
             items.append(
                 f"- `advise bench transfer`, {e['name']} ({e['data']}): best model {m['method']} "
                 f"{pct(m['accuracy'])}% accuracy, {pct(m['balanced_accuracy'])}% balanced; best "
                 f"baseline {base['method'].removeprefix('baseline:')} {pct(base['accuracy'])}% "
-                f"(McNemar p {p_text(p)})."
+                f"(McNemar p {p_text(p)}{clustered})."
             )
     s = load(folder, "search-bench.json")
     if s:

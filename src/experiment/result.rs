@@ -140,6 +140,30 @@ pub struct ExperimentResult {
     pub vs_majority: Option<Significance>,
 }
 
+impl ExperimentResult {
+    /// The bootstrap group of every test sample, in the order of the optimizations and their
+    /// samples: the groups the accuracy intervals resample (test tuples, or single samples
+    /// where there are fewer than 5 tuples), for further intervals and tests on the same
+    /// samples.
+    pub fn bootstrap_groups(&self) -> Vec<usize> {
+        super::summary::bootstrap_groups(self.tuple_ids())
+    }
+
+    /// Every test sample's tuple (program, input and run), in the same order, where there are
+    /// at least 5 tuples: the clusters a test across programs resamples. `None` with fewer
+    /// (one imported space has one tuple), where no such test can be made.
+    pub fn tuples(&self) -> Option<Vec<usize>> {
+        super::summary::enough_tuples(self.tuple_ids())
+    }
+
+    fn tuple_ids(&self) -> Vec<usize> {
+        self.optimizations
+            .iter()
+            .flat_map(|o| o.samples.iter().map(|s| s.group))
+            .collect()
+    }
+}
+
 /// The smallest and largest training and test set of an experiment's folds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct FoldSizes {
@@ -174,5 +198,10 @@ pub struct Significance {
     /// Samples only this method got right, and only the majority rule got right.
     pub only_this: usize,
     pub only_majority: usize,
+    /// McNemar's exact test: every sample counted as independent.
     pub p_value: f64,
+    /// The paired bootstrap test resampling whole test tuples (program, input and run), as
+    /// the accuracy intervals do (`stats::paired_bootstrap_p`); `None` with fewer than 5
+    /// tuples (then the intervals resample single samples, and McNemar's test is the one).
+    pub p_clustered: Option<f64>,
 }

@@ -8,7 +8,7 @@ use super::answer::answer_all;
 use super::data::SamplePool;
 use super::method::{Answer, Contender};
 use super::splits::Fold;
-use super::stats::mcnemar_exact;
+use super::stats::{mcnemar_exact, paired_bootstrap_p};
 use super::summary::summarize;
 use crate::error::Result;
 
@@ -77,7 +77,7 @@ pub fn run_all(
         }
     }
     for r in &mut results {
-        add_significance(r);
+        add_significance(r, settings.seed);
     }
     Ok(results)
 }
@@ -144,8 +144,9 @@ fn group_ids(pool: &SamplePool) -> Vec<usize> {
         .collect()
 }
 
-/// McNemar of every method against `baseline:majority` of the same experiment.
-fn add_significance(results: &mut [ExperimentResult]) {
+/// McNemar of every method against `baseline:majority` of the same experiment, and the paired
+/// bootstrap test that resamples the test tuples the intervals resample.
+fn add_significance(results: &mut [ExperimentResult], seed: u64) {
     let Some(majority) = results
         .iter()
         .find(|r| r.method == "baseline:majority")
@@ -170,6 +171,8 @@ fn add_significance(results: &mut [ExperimentResult]) {
         .filter(|r| r.method != "baseline:majority")
     {
         let (mut only_this, mut only_majority) = (0, 0);
+        // Per matched sample: its tuple, and whether this method and the rule were right.
+        let (mut tuples, mut this_right, mut rule_right) = (Vec::new(), Vec::new(), Vec::new());
         for o in &r.optimizations {
             for s in &o.samples {
                 let Some(&b) = base.get(&(o.name.clone(), s.choice.clone(), s.id.clone())) else {
@@ -181,12 +184,18 @@ fn add_significance(results: &mut [ExperimentResult]) {
                     (false, true) => only_majority += 1,
                     _ => {}
                 }
+                tuples.push(s.group);
+                this_right.push(m);
+                rule_right.push(b);
             }
         }
         r.vs_majority = Some(Significance {
             only_this,
             only_majority,
             p_value: mcnemar_exact(only_this, only_majority),
+            p_clustered: super::summary::enough_tuples(tuples).and_then(|t| {
+                paired_bootstrap_p(&t, &this_right, &rule_right, 2000, seed ^ 0x9A1D)
+            }),
         });
     }
 }

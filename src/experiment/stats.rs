@@ -1,6 +1,7 @@
 //! Uncertainty of accuracy figures: bootstrap confidence intervals (seeded SplitMix64) that
-//! resample whole test tuples (the 32 samples of one input and run are not independent), and
-//! McNemar's exact test of two methods judged on the same samples.
+//! resample whole test tuples (the 32 samples of one input and run are not independent), of
+//! accuracy and balanced accuracy; McNemar's exact test of two methods judged on the same
+//! samples, and a paired bootstrap test that resamples the same tuples.
 
 use advise_ml::SplitMix64;
 use serde::Serialize;
@@ -60,6 +61,97 @@ pub fn bootstrap_grouped_mean(
             .sum::<f64>();
         (count > 0).then(|| sum / count as f64)
     }))
+}
+
+/// Balanced accuracy from counts: the mean of the true-positive rate (`tp` of `p` positives)
+/// and the true-negative rate (`tn` of `n` negatives), over the classes present.
+pub fn balanced_of_counts(tp: f64, p: f64, tn: f64, n: f64) -> Option<f64> {
+    let rates: Vec<f64> = [(tp, p), (tn, n)]
+        .into_iter()
+        .filter(|&(_, t)| t > 0.0)
+        .map(|(k, t)| k / t)
+        .collect();
+    (!rates.is_empty()).then(|| rates.iter().sum::<f64>() / rates.len() as f64)
+}
+
+/// Percentile bootstrap of the balanced accuracy of `(right, positive)` outcomes, resampling
+/// whole groups as [`bootstrap_grouped`] does, so that its interval and the accuracy's treat
+/// the same samples as dependent.
+pub fn bootstrap_grouped_balanced(
+    groups: &[usize],
+    outcomes: &[(bool, bool)],
+    resamples: usize,
+    seed: u64,
+) -> Option<Interval> {
+    // Per group: true positives, positives, true negatives, negatives.
+    let sums: Vec<[f64; 4]> = members(groups)?
+        .iter()
+        .map(|m| {
+            let mut c = [0.0; 4];
+            for &i in m {
+                let (right, positive) = outcomes[i];
+                let k = if positive { 0 } else { 2 };
+                c[k] += f64::from(u8::from(right));
+                c[k + 1] += 1.0;
+            }
+            c
+        })
+        .collect();
+    let mut rng = SplitMix64::new(seed);
+    interval((0..resamples).filter_map(|_| {
+        let mut c = [0.0; 4];
+        for _ in 0..sums.len() {
+            let g = &sums[rng.below(sums.len())];
+            for k in 0..4 {
+                c[k] += g[k];
+            }
+        }
+        balanced_of_counts(c[0], c[1], c[2], c[3])
+    }))
+}
+
+/// Two-sided p-value that methods A and B, right (`a[i]`, `b[i]`) on the same samples, are
+/// equally accurate, by a paired bootstrap that resamples whole groups: the share of
+/// resamples whose difference in accuracy lies as far from the observed difference as that
+/// lies from zero (the resampled statistic centred, Hall and Wilson, "Two guidelines for
+/// bootstrap hypothesis testing", Biometrics 1991), counted as (1 + k) / (1 + resamples).
+/// McNemar's test counts every sample as independent; where samples of one program, input
+/// and run move together this one does not. 1 where the two never differ; `None` without
+/// samples.
+pub fn paired_bootstrap_p(
+    groups: &[usize],
+    a: &[bool],
+    b: &[bool],
+    resamples: usize,
+    seed: u64,
+) -> Option<f64> {
+    // Per group: samples, and A's right answers minus B's.
+    let sums: Vec<(f64, f64)> = members(groups)?
+        .iter()
+        .map(|m| {
+            let d: i64 = m.iter().map(|&i| i64::from(a[i]) - i64::from(b[i])).sum();
+            (m.len() as f64, d as f64)
+        })
+        .collect();
+    let total: f64 = sums.iter().map(|s| s.0).sum();
+    let observed = sums.iter().map(|s| s.1).sum::<f64>() / total;
+    if observed == 0.0 {
+        return Some(1.0);
+    }
+    let mut rng = SplitMix64::new(seed);
+    let mut beyond = 0usize;
+    for _ in 0..resamples {
+        let (mut n, mut d) = (0.0, 0.0);
+        for _ in 0..sums.len() {
+            let g = sums[rng.below(sums.len())];
+            n += g.0;
+            d += g.1;
+        }
+        if (d / n - observed).abs() >= observed.abs() {
+            beyond += 1;
+        }
+    }
+    Some((1 + beyond) as f64 / (1 + resamples) as f64)
 }
 
 /// Each group's samples, the empty groups left out; `None` without samples.
@@ -169,6 +261,47 @@ mod tests {
         // n = 10, k = 1: 2 * (1 + 10) / 1024
         assert!((mcnemar_exact(9, 1) - 22.0 / 1024.0).abs() < 1e-12);
         assert!((mcnemar_exact(5, 5) - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn balanced_counts_average_the_classes_present() {
+        assert_eq!(balanced_of_counts(3.0, 4.0, 1.0, 4.0), Some(0.5));
+        assert_eq!(balanced_of_counts(3.0, 4.0, 0.0, 0.0), Some(0.75));
+        assert_eq!(balanced_of_counts(0.0, 0.0, 0.0, 0.0), None);
+    }
+
+    #[test]
+    fn grouped_balanced_interval_widens_with_the_groups() {
+        // Synthetic: 40 groups of 50 samples; a group is right on all its samples or on none.
+        let groups: Vec<usize> = (0..2000).map(|i| i / 50).collect();
+        let outcomes: Vec<(bool, bool)> = (0..2000)
+            .map(|i| ((i / 50) % 3 != 0, (i / 25) % 2 == 0))
+            .collect();
+        let single: Vec<usize> = (0..2000).collect();
+        let g = bootstrap_grouped_balanced(&groups, &outcomes, 500, 3).unwrap();
+        let s = bootstrap_grouped_balanced(&single, &outcomes, 500, 3).unwrap();
+        let point = 26.0 / 40.0;
+        assert!(g.low <= point && point <= g.high, "{g:?}");
+        assert!(g.high - g.low > 2.0 * (s.high - s.low), "{g:?} {s:?}");
+    }
+
+    #[test]
+    fn paired_bootstrap_tells_a_real_difference_from_clustered_luck() {
+        // Synthetic. A beats B on one sample in every group of ten: a difference everywhere.
+        let groups: Vec<usize> = (0..400).map(|i| i / 10).collect();
+        let b: Vec<bool> = (0..400).map(|i| i % 2 == 0).collect();
+        let a: Vec<bool> = (0..400).map(|i| b[i] || i % 10 == 1).collect();
+        let p = paired_bootstrap_p(&groups, &a, &b, 2000, 5).unwrap();
+        assert!(p < 0.01, "{p}");
+        // A beats B on every sample of 2 groups of 40 and loses on every sample of one:
+        // McNemar sees 80 against 40, the groups three.
+        let a: Vec<bool> = (0..400).map(|i| i < 80).collect();
+        let b: Vec<bool> = (0..400).map(|i| (80..120).contains(&i)).collect();
+        let groups: Vec<usize> = (0..400).map(|i| i / 40).collect();
+        assert!(mcnemar_exact(80, 40) < 0.001);
+        let p = paired_bootstrap_p(&groups, &a, &b, 2000, 5).unwrap();
+        assert!(p > 0.05, "{p}");
+        assert_eq!(paired_bootstrap_p(&groups, &a, &a, 100, 5), Some(1.0));
     }
 
     #[test]

@@ -41,14 +41,22 @@ fn mdape(samples: &[&SampleResult]) -> Option<f64> {
 /// Bootstrap groups: the test tuples, or single samples where there are fewer than 5 tuples
 /// (an imported space has one input and one run, and one group gives no interval at all).
 fn boot_groups(samples: &[&SampleResult]) -> Vec<usize> {
-    let mut distinct: Vec<usize> = samples.iter().map(|s| s.group).collect();
+    bootstrap_groups(samples.iter().map(|s| s.group).collect())
+}
+
+/// [`boot_groups`] from the samples' tuple ids: the ids themselves where there are at least 5
+/// distinct ones, else each sample its own group.
+pub(super) fn bootstrap_groups(ids: Vec<usize>) -> Vec<usize> {
+    let n = ids.len();
+    enough_tuples(ids).unwrap_or_else(|| (0..n).collect())
+}
+
+/// The samples' tuple ids where there are at least 5 distinct ones (enough to resample).
+pub(super) fn enough_tuples(ids: Vec<usize>) -> Option<Vec<usize>> {
+    let mut distinct = ids.clone();
     distinct.sort_unstable();
     distinct.dedup();
-    if distinct.len() >= 5 {
-        samples.iter().map(|s| s.group).collect()
-    } else {
-        (0..samples.len()).collect()
-    }
+    (distinct.len() >= 5).then_some(ids)
 }
 
 fn accuracy_ci(samples: &[&SampleResult], settings: &RunSettings) -> Option<Interval> {

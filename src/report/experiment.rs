@@ -28,10 +28,11 @@ pub fn best(results: &[ExperimentResult], baseline: bool) -> Option<&ExperimentR
 
 /// How an experiment's best model `m` compares with its majority rule: McNemar's p below
 /// [`ALPHA`] and a higher or lower accuracy, or no clear difference; `None` where it was not
-/// compared.
+/// compared. A difference carries McNemar's p and the paired bootstrap's over whole test
+/// tuples.
 enum AgainstMajority {
-    Better(f64),
-    Worse(f64),
+    Better(f64, Option<f64>),
+    Worse(f64, Option<f64>),
     NoClearDifference(f64),
 }
 
@@ -41,14 +42,32 @@ fn against_majority(results: &[ExperimentResult], m: &ExperimentResult) -> Optio
         .find(|r| r.method == "baseline:majority")
         .and_then(|r| r.total.accuracy)
         .unwrap_or(0.0);
-    let p = m.vs_majority.as_ref()?.p_value;
+    let s = m.vs_majority.as_ref()?;
+    let (p, pc) = (s.p_value, s.p_clustered);
     Some(if p >= ALPHA {
         AgainstMajority::NoClearDifference(p)
     } else if m.total.accuracy.unwrap_or(0.0) > majority {
-        AgainstMajority::Better(p)
+        AgainstMajority::Better(p, pc)
     } else {
-        AgainstMajority::Worse(p)
+        AgainstMajority::Worse(p, pc)
     })
+}
+
+/// "significantly better/worse than the majority rule (...)": where McNemar's test finds a
+/// difference that resampling whole programs, inputs and runs does not, the sentence says so.
+fn significant(word: &str, p: f64, pc: Option<f64>) -> String {
+    match pc {
+        Some(pc) if pc >= ALPHA => format!(
+            "{word} than the majority rule by McNemar's test (p = {p:.3}), which counts every \
+             sample as independent, but not clearly once whole programs, inputs and runs are \
+             resampled (p = {pc:.3})"
+        ),
+        Some(pc) => format!(
+            "significantly {word} than the majority rule (McNemar p = {p:.3}; whole programs, \
+             inputs and runs resampled, p = {pc:.3})"
+        ),
+        None => format!("significantly {word} than the majority rule (McNemar p = {p:.3})"),
+    }
 }
 
 /// One sentence a non-expert can read: does the best model beat the rules?
@@ -68,12 +87,8 @@ pub fn verdict(results: &[ExperimentResult]) -> String {
         b.total.accuracy.unwrap_or(0.0),
     );
     let vs_majority = match against_majority(results, m) {
-        Some(AgainstMajority::Better(p)) => {
-            format!("significantly better than the majority rule (McNemar p = {p:.3})")
-        }
-        Some(AgainstMajority::Worse(p)) => {
-            format!("significantly worse than the majority rule (McNemar p = {p:.3})")
-        }
+        Some(AgainstMajority::Better(p, pc)) => significant("better", p, pc),
+        Some(AgainstMajority::Worse(p, pc)) => significant("worse", p, pc),
         Some(AgainstMajority::NoClearDifference(p)) => {
             format!("not significantly different from the majority rule (McNemar p = {p:.3})")
         }
@@ -115,8 +130,12 @@ pub fn best_per_experiment(experiments: &[Vec<ExperimentResult>]) -> TextTable {
             continue;
         };
         let against = match against_majority(results, m) {
-            Some(AgainstMajority::Better(p)) => format!("better (McNemar p {p:.3})"),
-            Some(AgainstMajority::Worse(p)) => format!("worse (McNemar p {p:.3})"),
+            Some(AgainstMajority::Better(p, pc)) => {
+                format!("better (McNemar p {p:.3}{})", clustered(pc))
+            }
+            Some(AgainstMajority::Worse(p, pc)) => {
+                format!("worse (McNemar p {p:.3}{})", clustered(pc))
+            }
             Some(AgainstMajority::NoClearDifference(p)) => {
                 format!("no clear difference (p {p:.3})")
             }
@@ -139,6 +158,12 @@ pub fn best_per_experiment(experiments: &[Vec<ExperimentResult>]) -> TextTable {
         ]);
     }
     t
+}
+
+/// ", clustered p 0.132": the paired bootstrap's p beside McNemar's, where there is one.
+fn clustered(pc: Option<f64>) -> String {
+    pc.map(|p| format!(", clustered p {p:.3}"))
+        .unwrap_or_default()
 }
 
 /// "train 32 samples (64 variants), test 96 (192)": fold sizes as the thesis counts them.
@@ -260,5 +285,38 @@ mod tests {
         let rs = vec![result("ibk", false, 0.5), result("m5p", false, 0.7)];
         assert_eq!(best(&rs, false).unwrap().method, "m5p");
         assert!(best(&rs, true).is_none());
+    }
+
+    #[test]
+    fn the_verdict_says_when_only_mcnemar_finds_a_difference() {
+        use crate::experiment::run::Significance;
+        let with = |p_clustered| {
+            let mut m = result("linear", false, 0.72);
+            m.vs_majority = Some(Significance {
+                only_this: 900,
+                only_majority: 300,
+                p_value: 0.0001,
+                p_clustered,
+            });
+            vec![m, result("baseline:majority", true, 0.6)]
+        };
+        let v = verdict(&with(Some(0.13)));
+        assert!(
+            v.contains("better than the majority rule by McNemar's test (p = 0.000)")
+                && v.contains("but not clearly once whole programs, inputs and runs are resampled (p = 0.130)"),
+            "{v}"
+        );
+        let v = verdict(&with(Some(0.01)));
+        assert!(v.contains("significantly better than the majority rule (McNemar p = 0.000; whole programs, inputs and runs resampled, p = 0.010)"), "{v}");
+        let v = verdict(&with(None));
+        assert!(
+            v.ends_with("significantly better than the majority rule (McNemar p = 0.000)"),
+            "{v}"
+        );
+        let row = best_per_experiment(&[with(Some(0.13))]).render();
+        assert!(
+            row.contains("better (McNemar p 0.000, clustered p 0.130)"),
+            "{row}"
+        );
     }
 }

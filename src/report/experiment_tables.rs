@@ -43,6 +43,7 @@ pub fn methods_table(results: &[ExperimentResult]) -> TextTable {
         "MdAPE %",
         "rank acc %",
         "p vs majority",
+        "p clustered",
     ]);
     for r in results {
         t.push([
@@ -59,6 +60,11 @@ pub fn methods_table(results: &[ExperimentResult]) -> TextTable {
             r.vs_majority
                 .as_ref()
                 .map(|s| format!("{:.3}", s.p_value))
+                .unwrap_or_else(|| "-".into()),
+            r.vs_majority
+                .as_ref()
+                .and_then(|s| s.p_clustered)
+                .map(|p| format!("{p:.3}"))
                 .unwrap_or_else(|| "-".into()),
         ]);
     }

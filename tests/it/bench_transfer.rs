@@ -120,6 +120,46 @@ fn the_coulomb_space_is_left_out_to_the_gtx_1070() {
         .stderr(predicates::str::contains("--times-only is for `ktt`"));
 }
 
+/// Every row's balanced accuracy lies in its interval, which resamples the same tuples as the
+/// accuracy's; the clustered test is there where an evaluation's test data has 5 tuples or
+/// more (the simulated NB campaign's inputs and runs) and absent where it has one (Coulomb
+/// sum left out to the GTX 1070), where McNemar's test alone speaks.
+#[test]
+fn intervals_and_the_clustered_test_resample_whole_tuples() {
+    let evals = evaluations(&[
+        "--dataset",
+        "datasets/sim-qv100-nb",
+        "--dataset",
+        "datasets/ktt-coulomb-rtx2080ti",
+    ]);
+    let mut clustered = 0;
+    for e in &evals {
+        let name = e["name"].as_str().unwrap();
+        for r in e["rows"].as_array().unwrap() {
+            let (b, ci) = (&r["balanced_accuracy"], &r["balanced_ci"]);
+            if let (Some(b), Some(lo), Some(hi)) =
+                (b.as_f64(), ci["low"].as_f64(), ci["high"].as_f64())
+            {
+                assert!(
+                    lo <= b + 1e-9 && b <= hi + 1e-9,
+                    "{name} {}: {b} {ci}",
+                    r["method"]
+                );
+            }
+            let p = &r["p_clustered_vs_best_baseline"];
+            if r["method"] == e["best_baseline"] {
+                assert!(p.is_null());
+            } else if name.starts_with("leave one GPU out") {
+                assert!(p.is_null(), "{name}: one tuple, no clustered test");
+            } else if let Some(p) = p.as_f64() {
+                assert!(p > 0.0 && p <= 1.0, "{name}: {p}");
+                clustered += 1;
+            }
+        }
+    }
+    assert!(clustered > 0, "no evaluation had a clustered test");
+}
+
 /// `--step only`: models see the four step features and nothing else, on real KTT spaces, and
 /// bench transfer's JSON says so.
 #[test]

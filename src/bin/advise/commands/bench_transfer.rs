@@ -49,6 +49,11 @@ pub struct MethodRow {
     pub balanced_ci: Option<Interval>,
     /// McNemar's exact test against the evaluation's best baseline (by accuracy).
     pub p_vs_best_baseline: Option<f64>,
+    /// The paired bootstrap test against the same baseline that resamples whole test tuples
+    /// (program, input and run), as the intervals do: McNemar counts every sample as
+    /// independent, which the samples of one program are not. `None` with fewer than 5
+    /// tuples.
+    pub p_clustered_vs_best_baseline: Option<f64>,
 }
 
 /// One evaluation.
@@ -296,6 +301,14 @@ fn evaluation(
     })?;
     bar.finish_and_clear();
     let correct: Vec<Vec<(bool, bool)>> = results.iter().map(outcomes).collect();
+    // Every method answers the same samples in the same order, so one grouping serves all:
+    // the intervals' groups, and the tuples the clustered test resamples (none with fewer
+    // than 5).
+    let groups = results
+        .first()
+        .map(|r| r.bootstrap_groups())
+        .unwrap_or_default();
+    let tuples = results.first().and_then(|r| r.tuples());
     let best = results
         .iter()
         .enumerate()
@@ -311,18 +324,22 @@ fn evaluation(
         .iter()
         .enumerate()
         .map(|(i, r)| {
-            let p = best
-                .filter(|&b| b != i)
-                .map(|b| super::transfer_report::mcnemar_between(&correct[i], &correct[b]));
+            let other = best.filter(|&b| b != i);
+            let p =
+                other.map(|b| super::transfer_report::mcnemar_between(&correct[i], &correct[b]));
+            let p_clustered = other.zip(tuples.as_deref()).and_then(|(b, t)| {
+                super::transfer_report::clustered_p(&correct[i], &correct[b], t, settings.seed)
+            });
             MethodRow {
                 method: r.method.clone(),
                 baseline: r.baseline,
                 samples: correct[i].len(),
                 accuracy: r.total.accuracy,
                 accuracy_ci: r.total.accuracy_ci,
-                balanced_accuracy: balanced(&correct[i], 0..correct[i].len()),
-                balanced_ci: balanced_ci(&correct[i], settings.seed),
+                balanced_accuracy: balanced(&correct[i]),
+                balanced_ci: balanced_ci(&correct[i], &groups, settings.seed),
                 p_vs_best_baseline: p,
+                p_clustered_vs_best_baseline: p_clustered,
             }
         })
         .collect();

@@ -3,14 +3,15 @@
 //! are families, and the text rendering of every evaluation.
 
 use advise::experiment::run::{ExperimentResult, SampleResult};
-use advise::experiment::stats::{mcnemar_exact, percentile, Interval};
+use advise::experiment::stats::{
+    balanced_of_counts, bootstrap_grouped_balanced, mcnemar_exact, paired_bootstrap_p, Interval,
+};
 use advise::experiment::step_features::Step;
 use advise::report::table::TextTable;
-use advise_ml::SplitMix64;
 
 use serde::Serialize;
 
-use super::bench_transfer::Evaluation;
+use super::bench_transfer::{Evaluation, MethodRow};
 
 /// One optimization family of an evaluation whose folds are families (leave one program out,
 /// simulator <-> hardware): its best model and best baseline on that family's test samples.
@@ -72,7 +73,7 @@ pub(super) fn by_family(results: &[ExperimentResult]) -> Vec<FamilyRow> {
                         .collect();
                     let acc = (!v.is_empty())
                         .then(|| v.iter().filter(|(c, _)| *c).count() as f64 / v.len() as f64);
-                    let bal = balanced(&v, 0..v.len());
+                    let bal = balanced(&v);
                     (r, v, acc, bal)
                 })
                 .collect();
@@ -119,10 +120,9 @@ fn outcome(s: &SampleResult) -> (bool, bool) {
 }
 
 /// Balanced accuracy of (right, positive) pairs.
-pub(super) fn balanced(v: &[(bool, bool)], idx: impl Iterator<Item = usize>) -> Option<f64> {
+pub(super) fn balanced(v: &[(bool, bool)]) -> Option<f64> {
     let (mut tp, mut p, mut tn, mut n) = (0usize, 0usize, 0usize, 0usize);
-    for i in idx {
-        let (right, pos) = v[i];
+    for &(right, pos) in v {
         if pos {
             p += 1;
             tp += usize::from(right);
@@ -131,28 +131,26 @@ pub(super) fn balanced(v: &[(bool, bool)], idx: impl Iterator<Item = usize>) -> 
             tn += usize::from(right);
         }
     }
-    let rates: Vec<f64> = [(tp, p), (tn, n)]
-        .into_iter()
-        .filter(|&(_, t)| t > 0)
-        .map(|(k, t)| k as f64 / t as f64)
-        .collect();
-    (!rates.is_empty()).then(|| rates.iter().sum::<f64>() / rates.len() as f64)
+    balanced_of_counts(tp as f64, p as f64, tn as f64, n as f64)
 }
 
-/// 95% percentile bootstrap of the balanced accuracy over samples (500 resamples).
-pub(super) fn balanced_ci(v: &[(bool, bool)], seed: u64) -> Option<Interval> {
-    if v.is_empty() {
-        return None;
-    }
-    let mut rng = SplitMix64::new(seed ^ 0xB0B);
-    let mut values: Vec<f64> = (0..500)
-        .filter_map(|_| balanced(v, (0..v.len()).map(|_| rng.below(v.len()))))
-        .collect();
-    values.sort_by(f64::total_cmp);
-    (!values.is_empty()).then(|| Interval {
-        low: percentile(&values, 2.5),
-        high: percentile(&values, 97.5),
-    })
+/// 95% percentile bootstrap of the balanced accuracy (500 resamples), resampling the groups
+/// the accuracy's interval resamples (`ExperimentResult::bootstrap_groups`).
+pub(super) fn balanced_ci(v: &[(bool, bool)], groups: &[usize], seed: u64) -> Option<Interval> {
+    bootstrap_grouped_balanced(groups, v, 500, seed ^ 0xB0B)
+}
+
+/// The paired bootstrap test of two methods' outcomes on the same samples, resampling whole
+/// test tuples (2,000 resamples): McNemar's question without taking every sample as
+/// independent.
+pub(super) fn clustered_p(
+    a: &[(bool, bool)],
+    b: &[(bool, bool)],
+    groups: &[usize],
+    seed: u64,
+) -> Option<f64> {
+    let right = |v: &[(bool, bool)]| v.iter().map(|o| o.0).collect::<Vec<bool>>();
+    paired_bootstrap_p(groups, &right(a), &right(b), 2000, seed ^ 0x9A1D)
 }
 
 pub(super) fn pct(v: Option<f64>, ci: Option<Interval>) -> String {
@@ -177,29 +175,62 @@ pub fn render(evals: &[Evaluation], notes: &[String]) -> String {
             "samples",
             "accuracy %",
             "balanced %",
-            "p vs best baseline",
+            "p McNemar",
+            "p clustered",
         ]);
+        let p_text = |p: Option<f64>| {
+            p.map(|p| format!("{p:.3}"))
+                .unwrap_or_else(|| "(best baseline)".into())
+        };
         for r in &e.rows {
             t.push([
                 r.method.clone(),
                 r.samples.to_string(),
                 pct(r.accuracy, r.accuracy_ci),
                 pct(r.balanced_accuracy, r.balanced_ci),
-                r.p_vs_best_baseline
-                    .map(|p| format!("{p:.3}"))
-                    .unwrap_or_else(|| "(best baseline)".into()),
+                p_text(r.p_vs_best_baseline),
+                match (r.p_vs_best_baseline, r.p_clustered_vs_best_baseline) {
+                    (None, _) => String::new(),
+                    (Some(_), None) => "-".into(),
+                    (Some(_), p) => p_text(p),
+                },
             ]);
         }
-        let winner = e
-            .rows
-            .iter()
-            .filter(|r| !r.baseline && r.p_vs_best_baseline.is_some_and(|p| p < 0.05))
-            .filter(|r| {
-                let base = e.rows.iter().find(|b| b.method == e.best_baseline);
-                r.accuracy.unwrap_or(0.0) > base.and_then(|b| b.accuracy).unwrap_or(1.0)
-            })
-            .map(|r| r.method.clone())
-            .collect::<Vec<_>>();
+        // The models more accurate than the best baseline with p < 0.05 by one test.
+        let winners = |p: fn(&MethodRow) -> Option<f64>| {
+            let base = e.rows.iter().find(|b| b.method == e.best_baseline);
+            e.rows
+                .iter()
+                .filter(|r| !r.baseline && p(r).is_some_and(|p| p < 0.05))
+                .filter(|r| {
+                    r.accuracy.unwrap_or(0.0) > base.and_then(|b| b.accuracy).unwrap_or(1.0)
+                })
+                .map(|r| r.method.clone())
+                .collect::<Vec<_>>()
+        };
+        let by_samples = winners(|r| r.p_vs_best_baseline);
+        let by_groups = winners(|r| r.p_clustered_vs_best_baseline);
+        let verdict =
+            if by_samples.is_empty() {
+                format!(
+                    "no model beats the best baseline ({}) significantly",
+                    e.best_baseline
+                )
+            } else {
+                format!(
+                "beats the best baseline ({}) with p < 0.05: {} (McNemar, every sample counted \
+                 as independent); resampling whole programs, inputs and runs: {}",
+                e.best_baseline,
+                by_samples.join(", "),
+                if e.rows.iter().all(|r| r.p_clustered_vs_best_baseline.is_none()) {
+                    "not tested (fewer than 5)".to_string()
+                } else if by_groups.is_empty() {
+                    "none".to_string()
+                } else {
+                    by_groups.join(", ")
+                }
+            )
+            };
         text.push_str(&format!(
             "== {} ({} folds; {}; {} features) ==\n{}\n{}\n",
             e.name,
@@ -210,18 +241,7 @@ pub fn render(evals: &[Evaluation], notes: &[String]) -> String {
                 Step::Add => format!("{:?} + step", e.view),
                 Step::Only => "step".to_string(),
             },
-            if winner.is_empty() {
-                format!(
-                    "no model beats the best baseline ({}) significantly",
-                    e.best_baseline
-                )
-            } else {
-                format!(
-                    "beats the best baseline ({}) with p < 0.05: {}",
-                    e.best_baseline,
-                    winner.join(", ")
-                )
-            },
+            verdict,
             t.render()
         ));
         if !e.by_family.is_empty() {

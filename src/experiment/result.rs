@@ -113,6 +113,8 @@ pub struct Total {
     pub accuracy_ci: Option<Interval>,
     /// The thesis's total: the unweighted mean of the optimizations' accuracies.
     pub thesis_total: Option<f64>,
+    /// The unweighted mean of the optimizations' balanced accuracies, as `thesis_total` is of
+    /// their accuracies (`advise bench transfer` pools the samples instead).
     pub balanced_accuracy: Option<f64>,
     pub clear_accuracy: Option<f64>,
     pub unclear_share: f64,

@@ -45,7 +45,9 @@ pub struct MethodRow {
     pub samples: usize,
     pub accuracy: Option<f64>,
     pub accuracy_ci: Option<Interval>,
+    /// Over every sample pooled (`advise experiment`'s total is the mean over optimizations).
     pub balanced_accuracy: Option<f64>,
+    /// Resampling the groups the accuracy's interval resamples.
     pub balanced_ci: Option<Interval>,
     /// McNemar's exact test against the evaluation's best baseline (by accuracy).
     pub p_vs_best_baseline: Option<f64>,

@@ -69,12 +69,7 @@ impl Cells {
         (self.total() > 0.0).then(|| (self.pp + self.nn) / self.total())
     }
     pub(super) fn balanced(&self) -> Option<f64> {
-        let rates: Vec<f64> = [(self.pp, self.pp + self.np), (self.nn, self.pn + self.nn)]
-            .into_iter()
-            .filter(|&(_, n)| n > 0.0)
-            .map(|(k, n)| k / n)
-            .collect();
-        (!rates.is_empty()).then(|| rates.iter().sum::<f64>() / rates.len() as f64)
+        super::stats::balanced_of_counts(self.pp, self.pp + self.np, self.nn, self.pn + self.nn)
     }
 }
 

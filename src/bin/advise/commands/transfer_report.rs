@@ -210,27 +210,30 @@ pub fn render(evals: &[Evaluation], notes: &[String]) -> String {
         };
         let by_samples = winners(|r| r.p_vs_best_baseline);
         let by_groups = winners(|r| r.p_clustered_vs_best_baseline);
-        let verdict =
-            if by_samples.is_empty() {
-                format!(
-                    "no model beats the best baseline ({}) significantly",
-                    e.best_baseline
-                )
-            } else {
-                format!(
-                "beats the best baseline ({}) with p < 0.05: {} (McNemar, every sample counted \
-                 as independent); resampling whole programs, inputs and runs: {}",
+        let clustered = if e
+            .rows
+            .iter()
+            .all(|r| r.p_clustered_vs_best_baseline.is_none())
+        {
+            "not tested (fewer than 5 tuples)".to_string()
+        } else if by_groups.is_empty() {
+            "none".to_string()
+        } else {
+            by_groups.join(", ")
+        };
+        let verdict = if by_samples.is_empty() {
+            format!(
+                "no model beats the best baseline ({}) significantly",
+                e.best_baseline
+            )
+        } else {
+            format!(
+                "beats the best baseline ({}) with p < 0.05: {} (McNemar, every sample counted as \
+                 independent); resampling whole programs, inputs and runs: {clustered}",
                 e.best_baseline,
                 by_samples.join(", "),
-                if e.rows.iter().all(|r| r.p_clustered_vs_best_baseline.is_none()) {
-                    "not tested (fewer than 5)".to_string()
-                } else if by_groups.is_empty() {
-                    "none".to_string()
-                } else {
-                    by_groups.join(", ")
-                }
             )
-            };
+        };
         text.push_str(&format!(
             "== {} ({} folds; {}; {} features) ==\n{}\n{}\n",
             e.name,

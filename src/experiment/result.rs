@@ -197,8 +197,8 @@ pub struct Significance {
     pub only_majority: usize,
     /// McNemar's exact test: every sample counted as independent.
     pub p_value: f64,
-    /// The paired bootstrap test resampling whole test tuples (program, input and run), as
-    /// the accuracy intervals do (`stats::paired_bootstrap_p`); `None` with fewer than 5
+    /// McNemar's question asked of whole test tuples (program, input and run), the groups the
+    /// accuracy intervals resample (`stats::cluster_sign_flip_p`); `None` with fewer than 5
     /// tuples (then the intervals resample single samples, and McNemar's test is the one).
     pub p_clustered: Option<f64>,
 }

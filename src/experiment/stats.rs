@@ -1,7 +1,7 @@
 //! Uncertainty of accuracy figures: bootstrap confidence intervals (seeded SplitMix64) that
 //! resample whole test tuples (the 32 samples of one input and run are not independent), of
 //! accuracy and balanced accuracy; McNemar's exact test of two methods judged on the same
-//! samples, and a paired bootstrap test that resamples the same tuples.
+//! samples, and its analogue over the same tuples (a sign-flip randomization test).
 
 use advise_ml::SplitMix64;
 use serde::Serialize;
@@ -111,47 +111,56 @@ pub fn bootstrap_grouped_balanced(
 }
 
 /// Two-sided p-value that methods A and B, right (`a[i]`, `b[i]`) on the same samples, are
-/// equally accurate, by a paired bootstrap that resamples whole groups: the share of
-/// resamples whose difference in accuracy lies as far from the observed difference as that
-/// lies from zero (the resampled statistic centred, Hall and Wilson, "Two guidelines for
-/// bootstrap hypothesis testing", Biometrics 1991), counted as (1 + k) / (1 + resamples).
-/// McNemar's test counts every sample as independent; where samples of one program, input
-/// and run move together this one does not. 1 where the two never differ; `None` without
-/// samples.
-pub fn paired_bootstrap_p(
+/// equally accurate, by a randomization test over whole groups: under that hypothesis each
+/// group's difference in right answers (A's minus B's) is as likely negated, so the observed
+/// total difference is compared with the totals of every pattern of groups' signs flipped
+/// (all 2^G patterns up to 16 groups, else `resamples` seeded random ones, counted as (1 + k)
+/// / (1 + resamples)). With every sample its own group this is McNemar's test (a sign test on
+/// the samples one method got right and the other not); with groups it does not count the
+/// samples of one program, input and run as independent (the sign flips of Cameron, Gelbach and
+/// Miller, "Bootstrap-based improvements for inference with clustered errors", 2008). With G
+/// groups no p falls below 2 / 2^G: five groups can never show a difference at 0.05. 1 where
+/// the two never differ; `None` without samples.
+pub fn cluster_sign_flip_p(
     groups: &[usize],
     a: &[bool],
     b: &[bool],
     resamples: usize,
     seed: u64,
 ) -> Option<f64> {
-    // Per group: samples, and A's right answers minus B's.
-    let sums: Vec<(f64, f64)> = members(groups)?
+    let d: Vec<i64> = members(groups)?
         .iter()
-        .map(|m| {
-            let d: i64 = m.iter().map(|&i| i64::from(a[i]) - i64::from(b[i])).sum();
-            (m.len() as f64, d as f64)
-        })
+        .map(|m| m.iter().map(|&i| i64::from(a[i]) - i64::from(b[i])).sum())
         .collect();
-    let total: f64 = sums.iter().map(|s| s.0).sum();
-    let observed = sums.iter().map(|s| s.1).sum::<f64>() / total;
-    if observed == 0.0 {
+    let observed: i64 = d.iter().sum::<i64>().abs();
+    if observed == 0 {
         return Some(1.0);
     }
-    let mut rng = SplitMix64::new(seed);
-    let mut beyond = 0usize;
-    for _ in 0..resamples {
-        let (mut n, mut d) = (0.0, 0.0);
-        for _ in 0..sums.len() {
-            let g = sums[rng.below(sums.len())];
-            n += g.0;
-            d += g.1;
-        }
-        if (d / n - observed).abs() >= observed.abs() {
-            beyond += 1;
-        }
+    let g = d.len();
+    if g <= 16 {
+        let as_far = (0u32..1 << g)
+            .filter(|signs| {
+                let t: i64 = d
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &x)| if signs >> k & 1 == 1 { -x } else { x })
+                    .sum();
+                t.abs() >= observed
+            })
+            .count();
+        return Some(as_far as f64 / f64::from(1u32 << g));
     }
-    Some((1 + beyond) as f64 / (1 + resamples) as f64)
+    let mut rng = SplitMix64::new(seed);
+    let as_far = (0..resamples)
+        .filter(|_| {
+            let t: i64 = d
+                .iter()
+                .map(|&x| if rng.below(2) == 1 { -x } else { x })
+                .sum();
+            t.abs() >= observed
+        })
+        .count();
+    Some((1 + as_far) as f64 / (1 + resamples) as f64)
 }
 
 /// Each group's samples, the empty groups left out; `None` without samples.
@@ -286,22 +295,39 @@ mod tests {
     }
 
     #[test]
-    fn paired_bootstrap_tells_a_real_difference_from_clustered_luck() {
-        // Synthetic. A beats B on one sample in every group of ten: a difference everywhere.
+    fn sign_flips_tell_a_real_difference_from_clustered_luck() {
+        // Synthetic. A beats B on one sample in every group of ten, 40 groups: a difference
+        // everywhere.
         let groups: Vec<usize> = (0..400).map(|i| i / 10).collect();
         let b: Vec<bool> = (0..400).map(|i| i % 2 == 0).collect();
         let a: Vec<bool> = (0..400).map(|i| b[i] || i % 10 == 1).collect();
-        let p = paired_bootstrap_p(&groups, &a, &b, 2000, 5).unwrap();
+        let p = cluster_sign_flip_p(&groups, &a, &b, 2000, 5).unwrap();
         assert!(p < 0.01, "{p}");
-        // A beats B on every sample of 2 groups of 40 and loses on every sample of one:
-        // McNemar sees 80 against 40, the groups three.
+        // A beats B on every sample of 2 groups of 40 and loses on every sample of one, ten
+        // groups in all: McNemar sees 80 against 40, the groups three differences.
         let a: Vec<bool> = (0..400).map(|i| i < 80).collect();
         let b: Vec<bool> = (0..400).map(|i| (80..120).contains(&i)).collect();
         let groups: Vec<usize> = (0..400).map(|i| i / 40).collect();
         assert!(mcnemar_exact(80, 40) < 0.001);
-        let p = paired_bootstrap_p(&groups, &a, &b, 2000, 5).unwrap();
-        assert!(p > 0.05, "{p}");
-        assert_eq!(paired_bootstrap_p(&groups, &a, &a, 100, 5), Some(1.0));
+        let p = cluster_sign_flip_p(&groups, &a, &b, 2000, 5).unwrap();
+        // Exact over 2^10 patterns: |40 s1 + 40 s2 - 40 s3| >= 40 always.
+        assert_eq!(p, 1.0);
+        assert_eq!(cluster_sign_flip_p(&groups, &a, &a, 100, 5), Some(1.0));
+    }
+
+    #[test]
+    fn sign_flips_over_single_samples_are_mcnemars_test() {
+        // Synthetic: 12 samples only A got right, 3 only B, 10 both, 5 neither.
+        let a: Vec<bool> = (0..30).map(|i| i < 12 || (15..25).contains(&i)).collect();
+        let b: Vec<bool> = (0..30).map(|i| (12..25).contains(&i)).collect();
+        let singles: Vec<usize> = (0..30).collect();
+        let p = cluster_sign_flip_p(&singles, &a, &b, 200_000, 7).unwrap();
+        let exact = mcnemar_exact(12, 3);
+        assert!((p - exact).abs() < 0.005, "{p} {exact}");
+        // Ten groups of three: exact enumeration, and never below 2 / 2^10.
+        let tens: Vec<usize> = (0..30).map(|i| i / 3).collect();
+        let p = cluster_sign_flip_p(&tens, &a, &b, 0, 7).unwrap();
+        assert!((2.0 / 1024.0..=1.0).contains(&p), "{p}");
     }
 
     #[test]

@@ -28,7 +28,7 @@ pub fn best(results: &[ExperimentResult], baseline: bool) -> Option<&ExperimentR
 
 /// How an experiment's best model `m` compares with its majority rule: McNemar's p below
 /// [`ALPHA`] and a higher or lower accuracy, or no clear difference; `None` where it was not
-/// compared. A difference carries McNemar's p and the paired bootstrap's over whole test
+/// compared. A difference carries McNemar's p and the sign-flip test's over whole test
 /// tuples.
 enum AgainstMajority {
     Better(f64, Option<f64>),
@@ -160,7 +160,7 @@ pub fn best_per_experiment(experiments: &[Vec<ExperimentResult>]) -> TextTable {
     t
 }
 
-/// ", clustered p 0.132": the paired bootstrap's p beside McNemar's, where there is one.
+/// ", clustered p 0.132": the sign-flip test's p beside McNemar's, where there is one.
 fn clustered(pc: Option<f64>) -> String {
     pc.map(|p| format!(", clustered p {p:.3}"))
         .unwrap_or_default()

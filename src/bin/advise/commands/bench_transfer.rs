@@ -51,8 +51,8 @@ pub struct MethodRow {
     pub balanced_ci: Option<Interval>,
     /// McNemar's exact test against the evaluation's best baseline (by accuracy).
     pub p_vs_best_baseline: Option<f64>,
-    /// The paired bootstrap test against the same baseline that resamples whole test tuples
-    /// (program, input and run), as the intervals do: McNemar counts every sample as
+    /// The sign-flip test against the same baseline over whole test tuples (program, input
+    /// and run), the groups the intervals resample: McNemar counts every sample as
     /// independent, which the samples of one program are not. `None` with fewer than 5
     /// tuples.
     pub p_clustered_vs_best_baseline: Option<f64>,

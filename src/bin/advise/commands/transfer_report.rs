@@ -4,7 +4,7 @@
 
 use advise::experiment::run::{ExperimentResult, SampleResult};
 use advise::experiment::stats::{
-    balanced_of_counts, bootstrap_grouped_balanced, mcnemar_exact, paired_bootstrap_p, Interval,
+    balanced_of_counts, bootstrap_grouped_balanced, cluster_sign_flip_p, mcnemar_exact, Interval,
 };
 use advise::experiment::step_features::Step;
 use advise::report::table::TextTable;
@@ -140,9 +140,9 @@ pub(super) fn balanced_ci(v: &[(bool, bool)], groups: &[usize], seed: u64) -> Op
     bootstrap_grouped_balanced(groups, v, 500, seed ^ 0xB0B)
 }
 
-/// The paired bootstrap test of two methods' outcomes on the same samples, resampling whole
-/// test tuples (2,000 resamples): McNemar's question without taking every sample as
-/// independent.
+/// The sign-flip test of two methods' outcomes on the same samples over whole test tuples
+/// (exact up to 16 tuples, else 2,000 random flips): McNemar's question without taking every
+/// sample as independent.
 pub(super) fn clustered_p(
     a: &[(bool, bool)],
     b: &[(bool, bool)],
@@ -150,7 +150,7 @@ pub(super) fn clustered_p(
     seed: u64,
 ) -> Option<f64> {
     let right = |v: &[(bool, bool)]| v.iter().map(|o| o.0).collect::<Vec<bool>>();
-    paired_bootstrap_p(groups, &right(a), &right(b), 2000, seed ^ 0x9A1D)
+    cluster_sign_flip_p(groups, &right(a), &right(b), 2000, seed ^ 0x9A1D)
 }
 
 pub(super) fn pct(v: Option<f64>, ci: Option<Interval>) -> String {

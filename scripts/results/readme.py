@@ -84,7 +84,7 @@ def results_list(folder):
             m = max(models, key=lambda r: r["accuracy"] or 0)
             p = m.get("p_vs_best_baseline")
             pc = m.get("p_clustered_vs_best_baseline")
-            clustered = "" if pc is None else f"; whole programs, inputs and runs resampled, p {p_text(pc)}"
+            clustered = "" if pc is None else f"; over whole programs, inputs and runs, p {p_text(pc)}"
             items.append(
                 f"- `advise bench transfer`, {e['name']} ({e['data']}): best model {m['method']} "
                 f"{pct(m['accuracy'])}% accuracy, {pct(m['balanced_accuracy'])}% balanced; best "

@@ -54,17 +54,17 @@ fn against_majority(results: &[ExperimentResult], m: &ExperimentResult) -> Optio
 }
 
 /// "significantly better/worse than the majority rule (...)": where McNemar's test finds a
-/// difference that resampling whole programs, inputs and runs does not, the sentence says so.
+/// difference that the test over whole programs, inputs and runs does not, the sentence says so.
 fn significant(word: &str, p: f64, pc: Option<f64>) -> String {
     match pc {
         Some(pc) if pc >= ALPHA => format!(
             "{word} than the majority rule by McNemar's test (p = {p:.3}), which counts every \
-             sample as independent, but not clearly once whole programs, inputs and runs are \
-             resampled (p = {pc:.3})"
+             sample as independent, but not clearly when each program, input and run counts \
+             once (p = {pc:.3})"
         ),
         Some(pc) => format!(
-            "significantly {word} than the majority rule (McNemar p = {p:.3}; whole programs, \
-             inputs and runs resampled, p = {pc:.3})"
+            "significantly {word} than the majority rule (McNemar p = {p:.3}; over whole \
+             programs, inputs and runs, p = {pc:.3})"
         ),
         None => format!("significantly {word} than the majority rule (McNemar p = {p:.3})"),
     }
@@ -303,11 +303,13 @@ mod tests {
         let v = verdict(&with(Some(0.13)));
         assert!(
             v.contains("better than the majority rule by McNemar's test (p = 0.000)")
-                && v.contains("but not clearly once whole programs, inputs and runs are resampled (p = 0.130)"),
+                && v.contains(
+                    "but not clearly when each program, input and run counts once (p = 0.130)"
+                ),
             "{v}"
         );
         let v = verdict(&with(Some(0.01)));
-        assert!(v.contains("significantly better than the majority rule (McNemar p = 0.000; whole programs, inputs and runs resampled, p = 0.010)"), "{v}");
+        assert!(v.contains("significantly better than the majority rule (McNemar p = 0.000; over whole programs, inputs and runs, p = 0.010)"), "{v}");
         let v = verdict(&with(None));
         assert!(
             v.ends_with("significantly better than the majority rule (McNemar p = 0.000)"),

@@ -229,7 +229,7 @@ pub fn render(evals: &[Evaluation], notes: &[String]) -> String {
         } else {
             format!(
                 "beats the best baseline ({}) with p < 0.05: {} (McNemar, every sample counted as \
-                 independent); resampling whole programs, inputs and runs: {clustered}",
+                 independent); over whole programs, inputs and runs: {clustered}",
                 e.best_baseline,
                 by_samples.join(", "),
             )

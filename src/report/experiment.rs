@@ -131,10 +131,10 @@ pub fn best_per_experiment(experiments: &[Vec<ExperimentResult>]) -> TextTable {
         };
         let against = match against_majority(results, m) {
             Some(AgainstMajority::Better(p, pc)) => {
-                format!("better (McNemar p {p:.3}{})", clustered(pc))
+                format!("better{} (McNemar p {p:.3}{})", only(pc), clustered(pc))
             }
             Some(AgainstMajority::Worse(p, pc)) => {
-                format!("worse (McNemar p {p:.3}{})", clustered(pc))
+                format!("worse{} (McNemar p {p:.3}{})", only(pc), clustered(pc))
             }
             Some(AgainstMajority::NoClearDifference(p)) => {
                 format!("no clear difference (p {p:.3})")
@@ -161,6 +161,15 @@ pub fn best_per_experiment(experiments: &[Vec<ExperimentResult>]) -> TextTable {
 }
 
 /// ", clustered p 0.132": the sign-flip test's p beside McNemar's, where there is one.
+/// " by McNemar only" where the test over whole tuples finds no difference.
+fn only(pc: Option<f64>) -> &'static str {
+    if pc.is_some_and(|p| p >= ALPHA) {
+        " by McNemar only"
+    } else {
+        ""
+    }
+}
+
 fn clustered(pc: Option<f64>) -> String {
     pc.map(|p| format!(", clustered p {p:.3}"))
         .unwrap_or_default()
@@ -315,9 +324,14 @@ mod tests {
             v.ends_with("significantly better than the majority rule (McNemar p = 0.000)"),
             "{v}"
         );
+        let row = best_per_experiment(&[with(Some(0.01))]).render();
+        assert!(
+            row.contains("better (McNemar p 0.000, clustered p 0.010)"),
+            "{row}"
+        );
         let row = best_per_experiment(&[with(Some(0.13))]).render();
         assert!(
-            row.contains("better (McNemar p 0.000, clustered p 0.130)"),
+            row.contains("better by McNemar only (McNemar p 0.000, clustered p 0.130)"),
             "{row}"
         );
     }

@@ -144,8 +144,8 @@ fn group_ids(pool: &SamplePool) -> Vec<usize> {
         .collect()
 }
 
-/// McNemar of every method against `baseline:majority` of the same experiment, and the paired
-/// bootstrap test that resamples the test tuples the intervals resample.
+/// McNemar of every method against `baseline:majority` of the same experiment, and the
+/// sign-flip test over the test tuples the intervals resample.
 fn add_significance(results: &mut [ExperimentResult], seed: u64) {
     let Some(majority) = results
         .iter()

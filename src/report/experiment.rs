@@ -160,7 +160,6 @@ pub fn best_per_experiment(experiments: &[Vec<ExperimentResult>]) -> TextTable {
     t
 }
 
-/// ", clustered p 0.132": the sign-flip test's p beside McNemar's, where there is one.
 /// " by McNemar only" where the test over whole tuples finds no difference.
 fn only(pc: Option<f64>) -> &'static str {
     if pc.is_some_and(|p| p >= ALPHA) {
@@ -170,6 +169,7 @@ fn only(pc: Option<f64>) -> &'static str {
     }
 }
 
+/// ", clustered p 0.132": the sign-flip test's p beside McNemar's, where there is one.
 fn clustered(pc: Option<f64>) -> String {
     pc.map(|p| format!(", clustered p {p:.3}"))
         .unwrap_or_default()

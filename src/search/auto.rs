@@ -19,13 +19,13 @@
 //!   there are as many measurements as the model has level columns, and before that only
 //!   while its record is good (more than 65% of the pairs of neighbours measured since the
 //!   first descent, at least 10, ranked as its predictions ranked them; random order
-//!   otherwise), and at
-//!   each local minimum a jump that changes two parameters of the jumping point, which moves
-//!   to a new local minimum by basin hopping's Metropolis rule at temperature 0.2 on the
-//!   relative slowdown (a minimum 10% slower is accepted with probability e^-0.5), so that
-//!   the search leaves a basin it keeps falling back into; before each jump, up to 3 more
-//!   Bayesian steps (30 in a search, the first ones included), and where one of them finds
-//!   a configuration faster than the best the descent goes on from it instead.
+//!   otherwise), and at each local minimum a jump that changes up to two parameters of the
+//!   jumping point, which moves to a new local minimum by basin hopping's Metropolis rule at
+//!   temperature 0.2 on the relative slowdown (a minimum 10% slower is accepted with
+//!   probability e^-0.5), so that the search leaves a basin it keeps falling back into;
+//!   before each jump, up to 3 more Bayesian steps (30 in a search, the first ones
+//!   included), and where one of them finds a configuration faster than the best the descent
+//!   goes on from it instead.
 //!
 //! Why this mix (docs/search-results.md has the measurements): on the recorded convolution
 //! spaces the adjacent neighbourhood escapes traps that the single-parameter (Hamming)

@@ -32,7 +32,8 @@ pub enum Neighbourhood {
 pub struct Ils {
     pub name: String,
     pub neighbourhood: Neighbourhood,
-    /// Parameters changed at random by a jump.
+    /// Parameters a jump draws and sets to random levels (at most this many change; see
+    /// `restart::jump`).
     pub perturb: usize,
     /// Metropolis temperature on the relative slowdown of a new local minimum (0: greedy).
     pub temp: f64,

@@ -31,8 +31,11 @@ pub(crate) fn random_start(ev: &mut Evaluator, rng: &mut Rng) -> Option<(usize, 
     None
 }
 
-/// Changes `k` parameters of `id` to random levels (a configuration the space holds, 20
-/// tries; else a random configuration).
+/// Draws `k` parameters of `id` (with replacement, parameters of one level included) and gives
+/// each a random level, which may be its own: at most `k` changes, often fewer (a
+/// configuration the space holds and other than `id`, 20 tries; else a random configuration).
+/// Exactly `k` distinct changes were measured on 2026-11-29 and did no better
+/// (docs/search-results.md).
 pub(crate) fn jump(space: &SearchSpace, id: usize, k: usize, rng: &mut Rng) -> usize {
     let radix = space.radix();
     let p = radix.len();

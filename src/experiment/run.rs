@@ -8,7 +8,7 @@ use super::answer::answer_all;
 use super::data::SamplePool;
 use super::method::{Answer, Contender};
 use super::splits::Fold;
-use super::stats::{cluster_sign_flip_p, mcnemar_exact};
+use super::stats::{cluster_sign_flip_p, mcnemar_exact, SIGN_FLIPS, SIGN_FLIP_SALT};
 use super::summary::summarize;
 use crate::error::Result;
 
@@ -194,7 +194,13 @@ fn add_significance(results: &mut [ExperimentResult], seed: u64) {
             only_majority,
             p_value: mcnemar_exact(only_this, only_majority),
             p_clustered: super::summary::enough_tuples(tuples).and_then(|t| {
-                cluster_sign_flip_p(&t, &this_right, &rule_right, 2000, seed ^ 0x9A1D)
+                cluster_sign_flip_p(
+                    &t,
+                    &this_right,
+                    &rule_right,
+                    SIGN_FLIPS,
+                    seed ^ SIGN_FLIP_SALT,
+                )
             }),
         });
     }

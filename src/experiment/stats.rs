@@ -110,6 +110,12 @@ pub fn bootstrap_grouped_balanced(
     }))
 }
 
+/// Random sign patterns [`cluster_sign_flip_p`] draws where there are more than 16 groups, and
+/// the salt on the run's seed that keeps them apart from the intervals' resamples: one setting
+/// for `advise experiment` and `advise bench transfer`.
+pub const SIGN_FLIPS: usize = 2000;
+pub const SIGN_FLIP_SALT: u64 = 0x9A1D;
+
 /// Two-sided p-value that methods A and B, right (`a[i]`, `b[i]`) on the same samples, are
 /// equally accurate, by a randomization test over whole groups: under that hypothesis each
 /// group's difference in right answers (A's minus B's) is as likely negated, so the observed

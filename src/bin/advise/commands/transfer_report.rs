@@ -5,6 +5,7 @@
 use advise::experiment::run::{ExperimentResult, SampleResult};
 use advise::experiment::stats::{
     balanced_of_counts, bootstrap_grouped_balanced, cluster_sign_flip_p, mcnemar_exact, Interval,
+    SIGN_FLIPS, SIGN_FLIP_SALT,
 };
 use advise::experiment::step_features::Step;
 use advise::report::table::TextTable;
@@ -150,7 +151,13 @@ pub(super) fn clustered_p(
     seed: u64,
 ) -> Option<f64> {
     let right = |v: &[(bool, bool)]| v.iter().map(|o| o.0).collect::<Vec<bool>>();
-    cluster_sign_flip_p(groups, &right(a), &right(b), 2000, seed ^ 0x9A1D)
+    cluster_sign_flip_p(
+        groups,
+        &right(a),
+        &right(b),
+        SIGN_FLIPS,
+        seed ^ SIGN_FLIP_SALT,
+    )
 }
 
 pub(super) fn pct(v: Option<f64>, ci: Option<Interval>) -> String {

@@ -7,7 +7,8 @@
 //!   least 20 evaluations, 20% of it (at most 20 steps) on Bayesian-optimisation steps (a
 //!   Gaussian process of the time on the 30 fastest measurements, every parameter's levels
 //!   one step apart as in Kernel Tuner's `bayes_opt`, expected improvement over 50 random
-//!   unmeasured configurations and the best's neighbours: [`BayesOpt::steps`]); then
+//!   unmeasured configurations, the best's neighbours and up to 16 corners of the box the
+//!   parameters span: [`BayesOpt::steps`]); then
 //!   first-improvement descent from the fastest configuration by variable neighbourhood
 //!   descent (adjacent values first, then any single-parameter change: the
 //!   two neighbourhoods of Kernel Tuner 1.5.0's `searchspace.py`) and, where neither holds a
@@ -75,6 +76,30 @@
 //! about 0.6 ms more CPU at 5%. Without the cap of 30 steps the local minima of a 5% budget
 //! cost 1.5-2 ms more and found nothing more.
 //!
+//! The corners among the Bayesian steps' candidates (configurations whose every parameter is
+//! at its first or last value; where more than 8 are unmeasured, those among 16 draws) are
+//! where Kernel Tuner's winners look and 50 random candidates almost never do: its
+//! `bayes_opt` scores every configuration, and a Gaussian process's uncertainty is largest
+//! far from its measurements, at the box's corners; its `basinhopping` minimises with L-BFGS-B,
+//! whose steps are projected onto the box's bounds. Dedispersion on a W6600 has its optimum
+//! at a corner (block 32 x 32, tile 1 x 1: 27 of its 11,130 configurations are corners) that
+//! every run had missed; over ten seed sets of 100 runs (seeds 0-9000, 2026-11-29) its median
+//! goes from 0.975 to 0.994 at 1% (0.986-1.000 over the sets) and from 0.976-0.977 to 1.000
+//! at 2% and 5%; convolution on an A6000 at 2% from 0.918 to 0.994 and on a W6600 at 5%
+//! from 0.885 to 0.982; dedispersion on an MI250X's 5th percentile at 1% from 0.744 to
+//! 0.949; the 15 development spaces' mean of medians 0.896 -> 0.900 at 1%, 0.9664 -> 0.9726
+//! at 2% (0.9656 / 0.9672 -> 0.9715 / 0.9736 over the two halves of the seeds) and 0.985 ->
+//! 0.993 at 5%. It costs the other sets a little: at 2% the 16 other public spaces 0.9953 ->
+//! 0.9931 (three convolution spaces, 0.999-1.000 -> 0.987-0.991: their descents now turn
+//! another way), benchmark_hub's three history spaces 1.000 -> 0.997 and at 1% 0.977 ->
+//! 0.969 (hotspot on a W7800, between 0.907 and 1.000; Kernel Tuner's best there 0.759 at
+//! 1%), the two paper spaces 0.9953 -> 0.9947. The count of the 20 development, history and
+//! paper spaces where `auto`'s median reaches Kernel Tuner's best goes 16.7 -> 17.6 at 1%,
+//! 16.4 -> 16.9 at 2% and 17.7 -> 19.2 at 5%; that of the 12 RTX spaces at 2% 12.0 -> 10.9.
+//! Four corners a step did about as well, 16 or all of them a little worse on the other
+//! sets; corners only at local minima lost the gain, and so did a cap of 3 corners a search
+//! and 100 or 150 random candidates beside them.
+//!
 //! After an improving step to an adjacent value the descent tries the same step again first
 //! (a pattern move, after Hooke and Jeeves), so that it runs down a dominant parameter
 //! instead of trying every other neighbour at each level: on hotspot on a W7800 at 1% (21
@@ -131,6 +156,7 @@ impl Default for Auto {
                     max_train: 30,
                     eps_scale: true,
                     raw_time: true,
+                    corners: 8,
                     ..BayesOpt::default()
                 },
                 bo_min: 20,

@@ -42,6 +42,10 @@ pub struct BayesOpt {
     pub fixed_ell: f64,
     /// The target is the time itself (standardised), not its log.
     pub raw_time: bool,
+    /// Corners of the box the parameters span ([`SearchSpace::corners`]) among each step's
+    /// candidates: where at most this many are unmeasured, all of them; otherwise twice this
+    /// many draws (with replacement) from all corners, the unmeasured ones joining. 0: none.
+    pub corners: usize,
 }
 
 impl Default for BayesOpt {
@@ -53,6 +57,7 @@ impl Default for BayesOpt {
             eps_scale: true,
             fixed_ell: 0.0,
             raw_time: false,
+            corners: 0,
         }
     }
 }
@@ -79,6 +84,28 @@ fn random_unmeasured(ev: &Evaluator, rng: &mut Rng) -> usize {
         let i = rng.below(ev.space().len());
         if !ev.is_evaluated(i) {
             return i;
+        }
+    }
+}
+
+/// Appends to `cands` the unmeasured corners of the space where at most `k` are left, else
+/// those among `2 k` draws (with replacement) from all its corners.
+fn corner_candidates(ev: &Evaluator, rng: &mut Rng, k: usize, cands: &mut Vec<usize>) {
+    let corners = ev.space().corners();
+    let fresh = || {
+        corners
+            .iter()
+            .map(|&i| i as usize)
+            .filter(|&i| !ev.is_evaluated(i))
+    };
+    if fresh().count() <= k {
+        cands.extend(fresh());
+    } else {
+        for _ in 0..2 * k {
+            let i = corners[rng.below(corners.len())] as usize;
+            if !ev.is_evaluated(i) {
+                cands.push(i);
+            }
         }
     }
 }
@@ -243,6 +270,9 @@ impl BayesOpt {
                     }
                 }
                 hamming(space, train[0].0, &mut cands);
+                if self.corners > 0 {
+                    corner_candidates(ev, rng, self.corners, &mut cands);
+                }
                 cands.retain(|&i| !ev.is_evaluated(i));
             }
             let mut pick = None;
@@ -309,6 +339,31 @@ impl Strategy for BayesOpt {
 mod tests {
     use super::*;
     use crate::search::testutil::optimum_hits;
+
+    #[test]
+    fn corner_candidates_are_the_unmeasured_corners_or_draws_among_them() {
+        // Of the grid space's 8 corners (12 x 10 x 4 levels) its restriction drops the two
+        // with the last levels of the first two parameters.
+        let space = crate::search::testutil::grid_space();
+        let corners: Vec<usize> = space.corners().iter().map(|&i| i as usize).collect();
+        assert_eq!(corners.len(), 6);
+        let k = corners
+            .iter()
+            .position(|&c| space.levels(c) == [11, 0, 3])
+            .unwrap();
+        let mut ev = Evaluator::new(&space, 10);
+        assert!(matches!(ev.evaluate(corners[k]), Eval::Time(_)));
+        let mut rng = Rng::new(1);
+        let mut cands = Vec::new();
+        corner_candidates(&ev, &mut rng, 8, &mut cands);
+        let mut want = corners.clone();
+        want.remove(k);
+        assert_eq!(cands, want, "5 unmeasured, at most 8 wanted: all of them");
+        cands.clear();
+        corner_candidates(&ev, &mut rng, 2, &mut cands);
+        assert!(!cands.is_empty() && cands.len() <= 4, "4 draws: {cands:?}");
+        assert!(cands.iter().all(|c| want.contains(c)), "{cands:?}");
+    }
 
     #[test]
     fn kernel_tuner_scaling_puts_every_level_one_step_apart() {

@@ -175,6 +175,7 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
                 "temp",
                 "bo",
                 "bocand",
+                "bocorner",
                 "bomin",
                 "bomax",
                 "botrain",

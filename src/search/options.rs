@@ -21,7 +21,10 @@ const COUNTS: [(&str, &str, Field<usize>); 8] = [
 ];
 
 /// Those that take a whole number, with what 0 means.
-const WHOLES: [(&str, &str, &str, Field<usize>); 3] = [
+const WHOLES: [(&str, &str, &str, Field<usize>); 4] = [
+    ("bocorner", "bc", "no corners among the candidates", |s| {
+        &mut s.bo_opt.corners
+    }),
     ("initmin", "im", "none", |s| &mut s.init_min),
     ("repair", "rep", "no repairs", |s| &mut s.repair),
     ("bojump", "bj", "no Bayesian steps at local minima", |s| {

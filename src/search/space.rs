@@ -47,6 +47,9 @@ pub struct SearchSpace {
     /// Per pair of parameters, the configurations that differ in those two alone, where the
     /// space is sparse ([`SearchSpace::planes`]). Built on first use.
     planes: OnceLock<Option<Planes>>,
+    /// The configurations whose every parameter is at its first or last level. Built on
+    /// first use.
+    corners: OnceLock<Vec<u32>>,
 }
 
 impl SearchSpace {
@@ -127,6 +130,7 @@ impl SearchSpace {
             optimum: (0, f64::INFINITY),
             lines: OnceLock::new(),
             planes: OnceLock::new(),
+            corners: OnceLock::new(),
         };
         let mut row = vec![0u16; varying.len()];
         let mut index: KeyMap<u32> =
@@ -239,6 +243,22 @@ impl SearchSpace {
             .as_ref()
     }
 
+    /// The configurations whose every parameter is at its first or last level (the corners
+    /// of the box the parameters span that the space holds).
+    pub(crate) fn corners(&self) -> &[u32] {
+        self.corners.get_or_init(|| {
+            (0..self.len())
+                .filter(|&i| {
+                    self.levels(i)
+                        .iter()
+                        .zip(&self.radix)
+                        .all(|(&l, &r)| l == 0 || l as usize + 1 == r)
+                })
+                .map(|i| i as u32)
+                .collect()
+        })
+    }
+
     fn lines(&self) -> &[Line] {
         self.lines
             .get_or_init(|| (0..self.n_params()).map(|j| Line::new(self, j)).collect())
@@ -336,6 +356,13 @@ mod tests {
         assert_eq!(s.failed(), 1);
         assert_eq!(s.describe(3), "bx=64,ro=1");
         assert_eq!(s.numeric[0], vec![32.0, 64.0, 128.0]);
+    }
+
+    #[test]
+    fn corners_hold_every_parameter_at_an_end() {
+        // bx 32/64/128, ro 0/1: (32, 0) and (128, 1) are corners, failed or not; the
+        // configurations with bx = 64 are not, and (32, 1), (128, 0) are not in the space.
+        assert_eq!(tiny().corners(), &[0, 2]);
     }
 
     #[test]

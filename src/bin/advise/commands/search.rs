@@ -30,13 +30,14 @@ pub struct Args {
     /// brt:hc=25).
     ///
     /// auto's settings (defaults in brackets): init, the random share [0.15]; initmin, the
-    /// fewest configurations it measures, at most half the budget [10]; perturb, parameters
-    /// changed by a jump [2]; temp, the Metropolis temperature [0.2]; bo, the share of
+    /// fewest configurations it measures, at most half the budget [10]; perturb, the most
+    /// parameters a jump changes [2]; temp, the Metropolis temperature [0.2]; bo, the share of
     /// Bayesian-optimisation steps before the first descent, 0 for none [0.2]; bomin, the
     /// smallest budget that gets Bayesian steps [20]; bomax, the most steps before the first
     /// descent [20]; bojump, Bayesian steps at each local minimum, 0 for none [3]; bojmax, the
     /// most Bayesian steps in one search, the first ones included [30]; bocand, random
-    /// candidates scored per step [50];
+    /// candidates scored per step [50]; bocorner, corners of the parameters' box (each
+    /// parameter at its first or last value) among them, 0 for none [8];
     /// botrain, fastest measurements the Gaussian process is fitted on [30]; boscale, the
     /// process's parameter scaling, unit (each over [0, 1]) or kt (every level one step apart,
     /// as Kernel Tuner's) [kt]; botarget, what it models, log or time [time]; boell, a fixed

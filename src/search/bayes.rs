@@ -89,7 +89,8 @@ fn random_unmeasured(ev: &Evaluator, rng: &mut Rng) -> usize {
 }
 
 /// Appends to `cands` the unmeasured corners of the space where at most `k` are left, else
-/// those among `2 k` draws (with replacement) from all its corners.
+/// those among `2 k` draws (with replacement) from all its corners, each once (a repeat would
+/// be scored again and never picked: the first of equal scores is).
 fn corner_candidates(ev: &Evaluator, rng: &mut Rng, k: usize, cands: &mut Vec<usize>) {
     let corners = ev.space().corners();
     let fresh = || {
@@ -101,9 +102,10 @@ fn corner_candidates(ev: &Evaluator, rng: &mut Rng, k: usize, cands: &mut Vec<us
     if fresh().count() <= k {
         cands.extend(fresh());
     } else {
+        let from = cands.len();
         for _ in 0..2 * k {
             let i = corners[rng.below(corners.len())] as usize;
-            if !ev.is_evaluated(i) {
+            if !ev.is_evaluated(i) && !cands[from..].contains(&i) {
                 cands.push(i);
             }
         }
@@ -362,6 +364,10 @@ mod tests {
         cands.clear();
         corner_candidates(&ev, &mut rng, 2, &mut cands);
         assert!(!cands.is_empty() && cands.len() <= 4, "4 draws: {cands:?}");
+        let mut once = cands.clone();
+        once.sort_unstable();
+        once.dedup();
+        assert_eq!(once.len(), cands.len(), "each drawn corner once: {cands:?}");
         assert!(cands.iter().all(|c| want.contains(c)), "{cands:?}");
     }
 

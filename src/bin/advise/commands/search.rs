@@ -37,7 +37,8 @@ pub struct Args {
     /// descent [20]; bojump, Bayesian steps at each local minimum, 0 for none [3]; bojmax, the
     /// most Bayesian steps in one search, the first ones included [30]; bocand, random
     /// candidates scored per step [50]; bocorner, corners of the parameters' box (each
-    /// parameter at its first or last value) among them, 0 for none [8];
+    /// parameter at its first or last value) scored per step besides: every unmeasured one
+    /// where at most this many are left, else those among twice as many draws; 0 for none [8];
     /// botrain, fastest measurements the Gaussian process is fitted on [30]; boscale, the
     /// process's parameter scaling, unit (each over [0, 1]) or kt (every level one step apart,
     /// as Kernel Tuner's) [kt]; botarget, what it models, log or time [time]; boell, a fixed

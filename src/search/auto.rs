@@ -147,6 +147,7 @@ impl Default for Auto {
                 gate: 0.65,
                 scan: 0,
                 restart: 0,
+                rebest: 2,
                 init: 0.15,
                 init_min: 10,
                 noise: 0.0,

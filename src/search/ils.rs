@@ -14,7 +14,7 @@ use super::model_rows::{ModelRecord, ModelRows};
 use super::neighbours::{adjacent, adjacent_step, hamming, repairs, stepped};
 use super::Strategy;
 use advise_ml::Rng;
-use restart::{jump, normal, random_share, random_start};
+use restart::{far_best, jump, normal, random_share, random_start};
 
 /// Which configurations are neighbours.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -51,6 +51,10 @@ pub struct Ils {
     /// Jumps in a row that do not improve the best before a restart from a fresh random
     /// configuration (0: never restart).
     pub restart: usize,
+    /// Local minima in a row that do not improve the best before the descent starts again
+    /// from the fastest measured configuration that differs from the best in at least half
+    /// the parameters, each such configuration once ([`far_best`]; 0: never).
+    pub rebest: usize,
     /// Share of the budget measured at random before the first descent, which starts from
     /// the fastest of them.
     pub init: f64,
@@ -105,6 +109,7 @@ impl Ils {
             gate: 0.0,
             scan: 0,
             restart: 0,
+            rebest: 0,
             init: 0.0,
             init_min: 0,
             noise: 0.0,
@@ -130,6 +135,7 @@ impl Ils {
             gate: 0.0,
             scan: 0,
             restart: 0,
+            rebest: 0,
             init: 0.0,
             init_min: 0,
             noise: 0.0,
@@ -219,6 +225,7 @@ impl Strategy for Ils {
         let mut home = cur; // the jumping point
         let mut best_seen = f64::INFINITY;
         let mut stale = 0usize;
+        let mut restarted: Vec<usize> = Vec::new();
         let mut nb = Vec::new();
         let mut data = ModelRows::new(space);
         let mut track = ModelRecord::default();
@@ -309,6 +316,13 @@ impl Strategy for Ils {
                 jump_steps += n;
                 self.bo_opt.more_steps(ev, rng, n, &mut bo_memory);
                 if let Some(b) = ev.best().filter(|b| b.1 < best.1) {
+                    (next, home) = (Some(b), b);
+                }
+            }
+            if self.rebest > 0 && stale >= self.rebest && next.is_none() {
+                stale = 0;
+                if let Some(b) = far_best(ev, best.0, &restarted) {
+                    restarted.push(b.0);
                     (next, home) = (Some(b), b);
                 }
             }

@@ -176,6 +176,7 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
                 "bo",
                 "bocand",
                 "bocorner",
+                "rebest",
                 "bomin",
                 "bomax",
                 "botrain",

@@ -21,7 +21,8 @@ const COUNTS: [(&str, &str, Field<usize>); 8] = [
 ];
 
 /// Those that take a whole number, with what 0 means.
-const WHOLES: [(&str, &str, &str, Field<usize>); 4] = [
+const WHOLES: [(&str, &str, &str, Field<usize>); 5] = [
+    ("rebest", "rb", "never", |s| &mut s.rebest),
     ("bocorner", "bc", "no corners among the candidates", |s| {
         &mut s.bo_opt.corners
     }),

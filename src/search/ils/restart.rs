@@ -55,6 +55,28 @@ pub(crate) fn jump(space: &SearchSpace, id: usize, k: usize, rng: &mut Rng) -> u
     rng.below(space.len())
 }
 
+/// The fastest measured configuration that differs from `best` in at least half the
+/// parameters and is not in `used`: where a search that keeps falling back into one basin
+/// starts again, in another region it has already found fast.
+pub(crate) fn far_best(ev: &Evaluator, best: usize, used: &[usize]) -> Option<(usize, f64)> {
+    let space = ev.space();
+    let p = space.n_params();
+    let far = |id: usize| {
+        let d = space
+            .levels(id)
+            .iter()
+            .zip(space.levels(best))
+            .filter(|(x, y)| x != y)
+            .count();
+        2 * d >= p
+    };
+    ev.evaluated()
+        .iter()
+        .filter(|&&id| !used.contains(&id) && far(id))
+        .filter_map(|&id| space.time(id).map(|t| (id, t)))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+}
+
 /// A standard normal draw (Box-Muller).
 pub(crate) fn normal(rng: &mut Rng) -> f64 {
     let u = rng.unit().max(f64::MIN_POSITIVE);

@@ -28,6 +28,9 @@ use super::neighbours::hamming;
 use super::space::SearchSpace;
 use super::Strategy;
 use advise_ml::Rng;
+use candidates::{corner_candidates, random_unmeasured};
+
+mod candidates;
 
 /// Bayesian-optimisation settings.
 #[derive(Debug, Clone)]
@@ -76,40 +79,6 @@ pub(crate) struct BoMemory {
     /// The last fit and the rows it was fitted on: a step whose fastest rows are the same
     /// (a measurement slower than all of them leaves them as they were) refits nothing.
     last: Option<(Vec<(usize, f64)>, Gp)>,
-}
-
-/// A random configuration not measured yet (the caller checks one exists).
-fn random_unmeasured(ev: &Evaluator, rng: &mut Rng) -> usize {
-    loop {
-        let i = rng.below(ev.space().len());
-        if !ev.is_evaluated(i) {
-            return i;
-        }
-    }
-}
-
-/// Appends to `cands` the unmeasured corners of the space where at most `k` are left, else
-/// those among `2 k` draws (with replacement) from all its corners, each once (a repeat would
-/// be scored again and never picked: the first of equal scores is).
-fn corner_candidates(ev: &Evaluator, rng: &mut Rng, k: usize, cands: &mut Vec<usize>) {
-    let corners = ev.space().corners();
-    let fresh = || {
-        corners
-            .iter()
-            .map(|&i| i as usize)
-            .filter(|&i| !ev.is_evaluated(i))
-    };
-    if fresh().count() <= k {
-        cands.extend(fresh());
-    } else {
-        let from = cands.len();
-        for _ in 0..2 * k {
-            let i = corners[rng.below(corners.len())] as usize;
-            if !ev.is_evaluated(i) && !cands[from..].contains(&i) {
-                cands.push(i);
-            }
-        }
-    }
 }
 
 /// Appends to `out` the parameters' level indices of `id`, `eps` apart where `eps` > 0
@@ -341,35 +310,6 @@ impl Strategy for BayesOpt {
 mod tests {
     use super::*;
     use crate::search::testutil::optimum_hits;
-
-    #[test]
-    fn corner_candidates_are_the_unmeasured_corners_or_draws_among_them() {
-        // Of the grid space's 8 corners (12 x 10 x 4 levels) its restriction drops the two
-        // with the last levels of the first two parameters.
-        let space = crate::search::testutil::grid_space();
-        let corners: Vec<usize> = space.corners().iter().map(|&i| i as usize).collect();
-        assert_eq!(corners.len(), 6);
-        let k = corners
-            .iter()
-            .position(|&c| space.levels(c) == [11, 0, 3])
-            .unwrap();
-        let mut ev = Evaluator::new(&space, 10);
-        assert!(matches!(ev.evaluate(corners[k]), Eval::Time(_)));
-        let mut rng = Rng::new(1);
-        let mut cands = Vec::new();
-        corner_candidates(&ev, &mut rng, 8, &mut cands);
-        let mut want = corners.clone();
-        want.remove(k);
-        assert_eq!(cands, want, "5 unmeasured, at most 8 wanted: all of them");
-        cands.clear();
-        corner_candidates(&ev, &mut rng, 2, &mut cands);
-        assert!(!cands.is_empty() && cands.len() <= 4, "4 draws: {cands:?}");
-        let mut once = cands.clone();
-        once.sort_unstable();
-        once.dedup();
-        assert_eq!(once.len(), cands.len(), "each drawn corner once: {cands:?}");
-        assert!(cands.iter().all(|c| want.contains(c)), "{cands:?}");
-    }
 
     #[test]
     fn kernel_tuner_scaling_puts_every_level_one_step_apart() {

@@ -160,6 +160,7 @@ impl Default for Auto {
                 scan: 0,
                 restart: 0,
                 rebest: 2,
+                repair_floor: 8,
                 init: 0.15,
                 init_min: 10,
                 noise: 0.0,

@@ -78,6 +78,12 @@ pub struct Ils {
     /// Repairs ([`repairs`]) measured per descent step, in the model's order, where the other
     /// neighbourhoods find nothing faster (0: no repair stage).
     pub repair: usize,
+    /// The fewest neighbours a local minimum of the single-change neighbourhoods is checked
+    /// against: where the space holds fewer single changes of it, up to that many more
+    /// repairs are measured (at least `repair`; 0: `repair` alone). In a sparse space (gemm
+    /// on an A100 holds 1.5% of its combinations; a configuration has 1.6 of its 25 single
+    /// changes on average) one repair a step leaves most local minima unchecked.
+    pub repair_floor: usize,
     /// After an adjacent move that improved, try the same move again first (a pattern move,
     /// after Hooke and Jeeves, "Direct search solution of numerical and statistical
     /// problems", 1961).
@@ -110,6 +116,7 @@ impl Ils {
             scan: 0,
             restart: 0,
             rebest: 0,
+            repair_floor: 0,
             init: 0.0,
             init_min: 0,
             noise: 0.0,
@@ -136,6 +143,7 @@ impl Ils {
             scan: 0,
             restart: 0,
             rebest: 0,
+            repair_floor: 0,
             init: 0.0,
             init_min: 0,
             noise: 0.0,
@@ -149,6 +157,13 @@ impl Ils {
             bo_jump_max: 0,
         }
     }
+}
+
+/// Repairs measured at a local minimum of the single-change neighbourhoods: `repair`, or
+/// where the space holds fewer than `floor` single changes of the configuration (`singles`),
+/// as many as make up the difference.
+fn repairs_to_measure(repair: usize, floor: usize, singles: usize) -> usize {
+    repair.max(floor.saturating_sub(singles))
 }
 
 impl Ils {
@@ -243,11 +258,16 @@ impl Strategy for Ils {
             let mut last_move: Option<(usize, i64)> = None;
             // First-improvement descent from `cur`.
             'descent: loop {
+                // Single changes the space holds of `cur` (known after the Hamming stage).
+                let mut singles = usize::MAX;
                 for &stage in &stages {
                     nb.clear();
                     match stage {
                         Stage::Adjacent => adjacent(space, cur.0, &mut nb),
-                        Stage::Hamming => hamming(space, cur.0, &mut nb),
+                        Stage::Hamming => {
+                            hamming(space, cur.0, &mut nb);
+                            singles = nb.len();
+                        }
                         Stage::Repair => repairs(space, cur.0, &mut nb),
                     }
                     nb.retain(|&c| !ev.is_evaluated(c));
@@ -264,7 +284,9 @@ impl Strategy for Ils {
                         }
                     }
                     let limit = match stage {
-                        Stage::Repair => self.repair,
+                        Stage::Repair => {
+                            repairs_to_measure(self.repair, self.repair_floor, singles)
+                        }
                         _ if self.scan > 0 => self.scan,
                         _ => nb.len(),
                     };

@@ -184,6 +184,7 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
                 "boell",
                 "botarget",
                 "repair",
+                "repfloor",
                 "nb",
                 "model",
                 "modelrows",

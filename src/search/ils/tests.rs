@@ -148,3 +148,32 @@ fn far_best_is_the_fastest_measured_configuration_half_the_parameters_away() {
     let used = [at([7, 3, 0]), at([8, 8, 3]), at([2, 8, 3])];
     assert_eq!(far_best(&ev, best, &used), None);
 }
+
+#[test]
+fn a_local_minimum_with_few_single_changes_is_checked_against_more_repairs() {
+    assert_eq!(repairs_to_measure(1, 8, 20), 1);
+    assert_eq!(repairs_to_measure(1, 8, 3), 5);
+    assert_eq!(repairs_to_measure(1, 8, 0), 8);
+    assert_eq!(repairs_to_measure(2, 0, 0), 2);
+    // Hamming stage not reached: the floor adds nothing.
+    assert_eq!(repairs_to_measure(1, 8, usize::MAX), 1);
+    let st = |repair_floor| Ils {
+        repair: 1,
+        repair_floor,
+        ..Ils::greedy()
+    };
+    let measured = |space: &crate::search::SearchSpace, st: &Ils, seed| {
+        crate::search::run(space, st, 60, seed).unwrap().measured
+    };
+    // Every configuration of the grid space has at least 8 single changes: nothing changes.
+    let grid = crate::search::testutil::grid_space();
+    for seed in 0..5 {
+        assert_eq!(measured(&grid, &st(8), seed), measured(&grid, &st(0), seed));
+    }
+    // The sparse space holds few: the searches measure more repairs, and differ.
+    let sparse = crate::search::testutil::sparse_space();
+    let changed = (0..5)
+        .filter(|&seed| measured(&sparse, &st(8), seed) != measured(&sparse, &st(0), seed))
+        .count();
+    assert!(changed >= 4, "the floor changed {changed} of 5 searches");
+}

@@ -44,7 +44,9 @@ pub struct Args {
     /// as Kernel Tuner's) [kt]; botarget, what it models, log or time [time]; boell, a fixed
     /// length scale, 0 for the marginal likelihood's choice [0]; repair, repairs of
     /// a single change the space lacks measured per descent step where no single change helps,
-    /// 0 for none [1]; modelrows, measurements per model column before the model orders
+    /// 0 for none [1]; repfloor, the fewest neighbours a local minimum is checked against:
+    /// where the space holds fewer single changes of it, more repairs make up the
+    /// difference, 0 for repair alone [8]; modelrows, measurements per model column before the model orders
     /// neighbours whatever its record [1]; gate, the share of pairs of measured neighbours its
     /// predictions must rank right to order them before that, 0 for never [0.65]; momentum,
     /// after an improving step to an adjacent value try the same step again first, 0 for no

@@ -81,7 +81,7 @@ pub struct Ils {
     /// The fewest neighbours a local minimum of the single-change neighbourhoods is checked
     /// against: where the space holds fewer single changes of it, up to that many more
     /// repairs are measured (at least `repair`; 0: `repair` alone). In a sparse space (gemm
-    /// on an A100 holds 1.5% of its combinations; a configuration has 1.6 of its 25 single
+    /// on an A100 holds 1.5% of its combinations; a configuration has 1.7 of its 25 single
     /// changes on average) one repair a step leaves most local minima unchecked.
     pub repair_floor: usize,
     /// After an adjacent move that improved, try the same move again first (a pattern move,

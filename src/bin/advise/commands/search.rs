@@ -46,8 +46,8 @@ pub struct Args {
     /// a single change the space lacks measured per descent step where no single change helps,
     /// 0 for none [1]; repfloor, the fewest neighbours a local minimum is checked against:
     /// where the space holds fewer single changes of it, more repairs make up the
-    /// difference, 0 for repair alone [8]; modelrows, measurements per model column before the model orders
-    /// neighbours whatever its record [1]; gate, the share of pairs of measured neighbours its
+    /// difference, 0 for repair alone [8]; modelrows, measurements per model column before
+    /// the model orders neighbours whatever its record [1]; gate, the share of pairs of measured neighbours its
     /// predictions must rank right to order them before that, 0 for never [0.65]; momentum,
     /// after an improving step to an adjacent value try the same step again first, 0 for no
     /// [1]; rebest, local minima in a row without a new best before the descent starts again

@@ -75,6 +75,15 @@ pub struct Ils {
     pub bo_min: usize,
     /// Most Bayesian-optimisation steps (they cost far more CPU than the local search's).
     pub bo_max: usize,
+    /// Where the configurations measured before the Bayesian phase (the random share) hold
+    /// on average at least this many single changes per evaluation of the budget (checking
+    /// one local minimum would cost that share of it), the phase takes `bo_wide` of the
+    /// budget, at most `bo_wide_max` steps, instead of `bo` and `bo_max` (0: never).
+    pub bo_wide_at: f64,
+    /// The Bayesian phase's share of the budget where the neighbourhood is wide.
+    pub bo_wide: f64,
+    /// Its most steps there.
+    pub bo_wide_max: usize,
     /// Repairs ([`repairs`]) measured per descent step, in the model's order, where the other
     /// neighbourhoods find nothing faster (0: no repair stage).
     pub repair: usize,
@@ -124,6 +133,9 @@ impl Ils {
             bo_opt: BayesOpt::default(),
             bo_min: 0,
             bo_max: usize::MAX,
+            bo_wide_at: 0.0,
+            bo_wide: 0.0,
+            bo_wide_max: 0,
             repair: 0,
             momentum: false,
             bo_jump: 0,
@@ -151,12 +163,28 @@ impl Ils {
             bo_opt: BayesOpt::default(),
             bo_min: 0,
             bo_max: usize::MAX,
+            bo_wide_at: 0.0,
+            bo_wide: 0.0,
+            bo_wide_max: 0,
             repair: 0,
             momentum: false,
             bo_jump: 0,
             bo_jump_max: 0,
         }
     }
+}
+
+/// The mean number of single changes the space holds of the configurations measured so far.
+fn mean_single_changes(ev: &Evaluator) -> f64 {
+    let space = ev.space();
+    let mut nb = Vec::new();
+    let mut total = 0usize;
+    for &c in ev.evaluated() {
+        nb.clear();
+        hamming(space, c, &mut nb);
+        total += nb.len();
+    }
+    total as f64 / ev.evaluated().len().max(1) as f64
 }
 
 /// Repairs measured at a local minimum of the single-change neighbourhoods: `repair`, or
@@ -230,7 +258,14 @@ impl Strategy for Ils {
         let mut bo_memory = BoMemory::default();
         let mut jump_steps = 0;
         if self.bo > 0.0 && ev.budget() >= self.bo_min {
-            let steps = ((self.bo * ev.budget() as f64).round() as usize).min(self.bo_max);
+            let (share, most) = if self.bo_wide_at > 0.0
+                && mean_single_changes(ev) >= self.bo_wide_at * ev.budget() as f64
+            {
+                (self.bo_wide, self.bo_wide_max)
+            } else {
+                (self.bo, self.bo_max)
+            };
+            let steps = ((share * ev.budget() as f64).round() as usize).min(most);
             jump_steps = steps;
             self.bo_opt.more_steps(ev, rng, steps, &mut bo_memory);
         }

@@ -9,7 +9,8 @@ type Field<T> = fn(&mut ils::Ils) -> &mut T;
 
 /// The local search's options that take a positive count: key, the mark it adds to the
 /// strategy's name, and the setting.
-const COUNTS: [(&str, &str, Field<usize>); 8] = [
+const COUNTS: [(&str, &str, Field<usize>); 9] = [
+    ("bowidemax", "bwm", |s| &mut s.bo_wide_max),
     ("perturb", "p", |s| &mut s.perturb),
     ("restart", "r", |s| &mut s.restart),
     ("scan", "s", |s| &mut s.scan),
@@ -35,7 +36,9 @@ const WHOLES: [(&str, &str, &str, Field<usize>); 6] = [
 ];
 
 /// Those that take a number >= 0.
-const NUMBERS: [(&str, &str, Field<f64>); 4] = [
+const NUMBERS: [(&str, &str, Field<f64>); 6] = [
+    ("bowideat", "bwa", |s| &mut s.bo_wide_at),
+    ("bowide", "bw", |s| &mut s.bo_wide),
     ("temp", "t", |s| &mut s.temp),
     ("noise", "n", |s| &mut s.noise),
     ("gate", "g", |s| &mut s.gate),

@@ -177,3 +177,37 @@ fn a_local_minimum_with_few_single_changes_is_checked_against_more_repairs() {
         .count();
     assert!(changed >= 4, "the floor changed {changed} of 5 searches");
 }
+
+#[test]
+fn a_wide_neighbourhood_for_the_budget_gets_a_longer_bayesian_phase() {
+    let space = crate::search::testutil::grid_space();
+    // The grid space's configurations hold 19-22 single changes each.
+    let mut ev = crate::search::evaluator::Evaluator::new(&space, 10);
+    for id in [0, 100, 200, 300] {
+        ev.evaluate(id);
+    }
+    let mean = mean_single_changes(&ev);
+    assert!((19.0..=23.0).contains(&mean), "mean single changes {mean}");
+    let st = |bo_wide_at| Ils {
+        bo: 0.2,
+        bo_min: 0,
+        bo_max: 20,
+        bo_wide_at,
+        bo_wide: 0.5,
+        bo_wide_max: 40,
+        init: 0.15,
+        init_min: 10,
+        ..Ils::basinhopping()
+    };
+    let measured = |st: &Ils, budget, seed| {
+        crate::search::run(&space, st, budget, seed)
+            .unwrap()
+            .measured
+    };
+    for seed in 0..3 {
+        // 60 evaluations: about 20 single changes are a third of the budget, so a threshold
+        // of a quarter lengthens the Bayesian phase (12 -> 30 steps) and one of a half does not.
+        assert_ne!(measured(&st(0.25), 60, seed), measured(&st(0.0), 60, seed));
+        assert_eq!(measured(&st(0.5), 60, seed), measured(&st(0.0), 60, seed));
+    }
+}

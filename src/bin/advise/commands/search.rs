@@ -34,7 +34,10 @@ pub struct Args {
     /// parameters a jump changes [2]; temp, the Metropolis temperature [0.2]; bo, the share of
     /// Bayesian-optimisation steps before the first descent, 0 for none [0.2]; bomin, the
     /// smallest budget that gets Bayesian steps [20]; bomax, the most steps before the first
-    /// descent [20]; bojump, Bayesian steps at each local minimum, 0 for none [3]; bojmax, the
+    /// descent [20]; bowideat, bowide and bowidemax, where the random configurations hold on
+    /// average at least bowideat times the budget in single changes, the share and most steps
+    /// before the first descent instead, 0 for never [0.45, 0.4, 40]; bojump, Bayesian steps
+    /// at each local minimum, 0 for none [3]; bojmax, the
     /// most Bayesian steps in one search, the first ones included [30]; bocand, random
     /// candidates scored per step [50]; bocorner, corners of the parameters' box (each
     /// parameter at its first or last value) scored per step besides: every unmeasured one

@@ -14,7 +14,8 @@ use super::model_rows::{ModelRecord, ModelRows};
 use super::neighbours::{adjacent, adjacent_step, hamming, repairs, stepped};
 use super::Strategy;
 use advise_ml::Rng;
-use restart::{far_best, jump, normal, random_share, random_start};
+use neighbourhood::{mean_single_changes, repairs_to_measure};
+use restart::{far_best, jump, random_share, random_start};
 
 /// Which configurations are neighbours.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -170,74 +171,6 @@ impl Ils {
             momentum: false,
             bo_jump: 0,
             bo_jump_max: 0,
-        }
-    }
-}
-
-/// The mean number of single changes the space holds of the configurations measured so far.
-fn mean_single_changes(ev: &Evaluator) -> f64 {
-    let space = ev.space();
-    let mut nb = Vec::new();
-    let mut total = 0usize;
-    for &c in ev.evaluated() {
-        nb.clear();
-        hamming(space, c, &mut nb);
-        total += nb.len();
-    }
-    total as f64 / ev.evaluated().len().max(1) as f64
-}
-
-/// Repairs measured at a local minimum of the single-change neighbourhoods: `repair`, or
-/// where the space holds fewer than `floor` single changes of the configuration (`singles`),
-/// as many as make up the difference.
-fn repairs_to_measure(repair: usize, floor: usize, singles: usize) -> usize {
-    repair.max(floor.saturating_sub(singles))
-}
-
-impl Ils {
-    /// Puts neighbours in the order they are tried: predicted fastest first, or at random;
-    /// while the measurements are few, `preds` gets each neighbour's prediction in the new
-    /// order for the model's record (empty otherwise, and without a model).
-    fn order(
-        &self,
-        ev: &Evaluator,
-        nb: &mut Vec<usize>,
-        data: &mut ModelRows,
-        record: &ModelRecord,
-        preds: &mut Vec<f64>,
-        rng: &mut Rng,
-    ) {
-        preds.clear();
-        // Fewer measurements than `model_rows` per level column of the model.
-        let few = (ev.used() as f64) < self.model_rows * data.columns() as f64;
-        let wanted = self.model && (!few || self.gate > 0.0);
-        let model = if wanted { data.fit(ev) } else { None };
-        match model {
-            Some(m) => {
-                let space = ev.space();
-                let mut scored: Vec<(f64, usize)> = nb
-                    .iter()
-                    .map(|&c| {
-                        let jitter = if self.noise > 0.0 {
-                            self.noise * normal(rng)
-                        } else {
-                            0.0
-                        };
-                        (m.predict(space.levels(c)) + jitter, c)
-                    })
-                    .collect();
-                if few && !record.trusted(self.gate) {
-                    rng.shuffle(&mut scored);
-                } else {
-                    scored.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-                }
-                nb.clear();
-                nb.extend(scored.iter().map(|s| s.1));
-                if few {
-                    preds.extend(scored.iter().map(|s| s.0));
-                }
-            }
-            None => rng.shuffle(nb),
         }
     }
 }
@@ -415,6 +348,7 @@ impl Strategy for Ils {
     }
 }
 
+mod neighbourhood;
 mod restart;
 #[cfg(test)]
 mod tests;

@@ -9,17 +9,23 @@ use crate::search::model_rows::{ModelRecord, ModelRows};
 use crate::search::neighbours::hamming;
 use advise_ml::Rng;
 
-/// The mean number of single changes the space holds of the configurations measured so far.
+/// Configurations [`mean_single_changes`] looks at, at most: a large budget's random share
+/// holds hundreds, and a few dozen tell the mean well enough.
+const WIDTH_SAMPLE: usize = 32;
+
+/// The mean number of single changes the space holds of the first [`WIDTH_SAMPLE`]
+/// configurations measured.
 pub(super) fn mean_single_changes(ev: &Evaluator) -> f64 {
     let space = ev.space();
+    let sample = &ev.evaluated()[..ev.evaluated().len().min(WIDTH_SAMPLE)];
     let mut nb = Vec::new();
     let mut total = 0usize;
-    for &c in ev.evaluated() {
+    for &c in sample {
         nb.clear();
         hamming(space, c, &mut nb);
         total += nb.len();
     }
-    total as f64 / ev.evaluated().len().max(1) as f64
+    total as f64 / sample.len().max(1) as f64
 }
 
 /// Repairs measured at a local minimum of the single-change neighbourhoods: `repair`, or

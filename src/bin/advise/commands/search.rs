@@ -37,10 +37,10 @@ pub struct Args {
     /// descent [20]; bowideat, bowide and bowidemax, where the random configurations hold on
     /// average at least bowideat times the budget in single changes, the share and most steps
     /// before the first descent instead, 0 for never [0.45, 0.4, 40]; bojump, Bayesian steps
-    /// at each local minimum, 0 for none [3]; bojmax, the
-    /// most Bayesian steps in one search, the first ones included [30]; bocand, random
-    /// candidates scored per step [50]; bocorner, corners of the parameters' box (each
-    /// parameter at its first or last value) scored per step besides: every unmeasured one
+    /// at each local minimum, 0 for none [3]; bojmax, the most Bayesian steps in one search,
+    /// the first ones included [30]; bocand, random candidates scored per step [50];
+    /// bocorner, corners of the parameters' box (each parameter at its first or last value)
+    /// scored per step besides: every unmeasured one
     /// where at most this many are left, else those among twice as many draws; 0 for none [8];
     /// botrain, fastest measurements the Gaussian process is fitted on [30]; boscale, the
     /// process's parameter scaling, unit (each over [0, 1]) or kt (every level one step apart,
@@ -50,8 +50,9 @@ pub struct Args {
     /// 0 for none [1]; repfloor, the fewest neighbours a local minimum is checked against:
     /// where the space holds fewer single changes of it, more repairs make up the
     /// difference, 0 for repair alone [8]; modelrows, measurements per model column before
-    /// the model orders neighbours whatever its record [1]; gate, the share of pairs of measured neighbours its
-    /// predictions must rank right to order them before that, 0 for never [0.65]; momentum,
+    /// the model orders neighbours whatever its record [1]; gate, the share of pairs of
+    /// measured neighbours its predictions must rank right to order them before that, 0 for
+    /// never [0.65]; momentum,
     /// after an improving step to an adjacent value try the same step again first, 0 for no
     /// [1]; rebest, local minima in a row without a new best before the descent starts again
     /// from the fastest measured configuration that differs from the best in at least half the

@@ -23,6 +23,7 @@ per-space best median.
 """
 
 import argparse
+import gzip
 import json
 import sys
 from collections import OrderedDict, defaultdict
@@ -60,7 +61,8 @@ def load_advise(paths, repeats):
 def load_kt(paths):
     rows = []
     for p in paths:
-        with open(p) as f:
+        # kt_run.py's output, or a gzipped copy (docs/search-results/kt/).
+        with (gzip.open(p, "rt") if p.endswith(".gz") else open(p)) as f:
             doc = json.load(f)
         mode = doc.get("settings", {}).get("space", "entries")
         suffix = "" if mode == "entries" else f" [{mode}]"

@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""Write blind tuning spaces from two public repositories that this project had not used when
+`auto`'s settings were chosen, as Kernel Tuner caches (for `advise search-bench` and kt_run.py):
+
+    scripts/kt-compare/benchmarking-spaces.py paper  GPU_BENCHMARKING_PAPER_GIT_DIR OUT_DIR
+    scripts/kt-compare/benchmarking-spaces.py ktp18  KERNEL_TUNER_PAPER_GIT_DIR     OUT_DIR
+
+`paper`: https://github.com/schoonhovenrichard/GPU_benchmarking_paper (Schoonhoven et al.,
+"Benchmarking optimization algorithms for auto-tuning GPU kernels", IEEE TEVC 2022), commit
+5ecfae3. Its whole caches are files of 4 MiB or more; what the repository also holds, in
+irace_tune/stochastic_cache_files/<space>_run<K>.json (K = 1..32), is the K-th of 32 repeated
+measurements of every configuration that ran. This joins the 32 into one cache per space: a
+configuration's `times` are its 32 samples, its `time` their mean (as Kernel Tuner computes
+`time` from `times`). Spaces: CLBlast's Xgemm (4096^3; 17,956 configurations, MI50 15,792),
+the 2D convolution (5,776) and pnpoly timed with its host work (7,728-7,896), on A100, GTX 1080
+Ti, GTX Titan X, K20m, P100, RTX 2070 SUPER, V100 (gemm also MI50, pnpoly also TITAN RTX).
+Configurations that failed are not in the source: every entry has a time. gemm and convolution
+on the TITAN RTX are left out: the same kernels on the same GPU are among the spaces `auto`
+was developed on (shared/data/kerneltuner-caches-rtx).
+
+`ktp18`: https://github.com/benvanwerkhoven/kernel_tuner_paper (van Werkhoven, "Kernel Tuner:
+A search-optimizing GPU code auto-tuner", FGCS 2019), commits 4bf533f and 3e70e85: brute-force
+results lists of `kernel_tuner.tune_kernel` (one dict per configuration that ran, with its
+`time`), turned into caches whose `tune_params` are each parameter's distinct values, sorted.
+GPUs as the repository's experiment.py names them: GTX Titan X (Maxwell) for convolution,
+convolution with streams, gemm (Xgemm 2048^3) and pnpoly; AMD Vega (4bf533f) and AMD RX 480
+(3e70e85) for gemm_amd.
+
+Neither repository states a licence, so the spaces are not copied into this one; this script
+rebuilds them from a clone.
+"""
+
+import gzip
+import json
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+PAPER_COMMIT = "5ecfae3034547e1384762dfdbd8c852817a8bf31"
+PAPER_DIR = "irace_tune/stochastic_cache_files/"
+PAPER_KERNELS = {"GEMM": "gemm_clblast", "convolution": "convolution_bp21", "pnpoly": "pnpoly_host"}
+# The same kernel on the same GPU as a development space: not blind.
+PAPER_SKIP = {"GEMM_TITAN_RTX", "convolution_TITAN_RTX"}
+
+KTP18 = [
+    ("4bf533fff72f7346dde67667d1aafa322af40ff8", "convolution/convolution_brute_force.json",
+     "convolution_ktp18", "GTX_TitanX_Maxwell"),
+    ("4bf533fff72f7346dde67667d1aafa322af40ff8",
+     "convolution_streams/convolution_streams_brute_force.json", "convolution_streams",
+     "GTX_TitanX_Maxwell"),
+    ("4bf533fff72f7346dde67667d1aafa322af40ff8", "gemm/gemm_brute_force.json",
+     "gemm_clblast2048", "GTX_TitanX_Maxwell"),
+    ("4bf533fff72f7346dde67667d1aafa322af40ff8", "pnpoly/pnpoly_brute_force.json",
+     "pnpoly_ktp18", "GTX_TitanX_Maxwell"),
+    ("4bf533fff72f7346dde67667d1aafa322af40ff8", "gemm_amd/gemm_amd_brute_force.json",
+     "gemm_clblast2048", "AMD_Vega"),
+    ("3e70e859151b28cf2b9d29df100810d8c0b47ec8", "gemm_amd/gemm_amd_brute_force.json",
+     "gemm_clblast2048", "AMD_RX480"),
+]
+# Keys of a results list's dicts that are measurements, not tuning parameters.
+NOT_PARAMS = {"time", "times", "compile_time", "verification_time", "benchmark_time",
+              "strategy_time", "framework_time", "timestamp"}
+
+
+def git(git_dir, *args):
+    r = subprocess.run(["git", "--git-dir", git_dir, *args], capture_output=True)
+    if r.returncode != 0:
+        sys.exit(f"benchmarking-spaces: git {' '.join(args)} in {git_dir}: "
+                 f"{r.stderr.decode().strip()}")
+    return r.stdout
+
+
+def number(text):
+    v = float(text)
+    return int(v) if v == int(v) else v
+
+
+def write(out_dir, name, doc):
+    path = Path(out_dir) / f"{name}.json.gz"
+    with gzip.GzipFile(path, "wb", mtime=0) as f:
+        f.write(json.dumps(doc).encode())
+    print(f"{path}: {len(doc['cache'])} configurations")
+
+
+def paper(git_dir, out_dir):
+    names = git(git_dir, "ls-tree", "-r", "--name-only", PAPER_COMMIT, PAPER_DIR).decode().split()
+    groups = {}
+    for p in names:
+        stem, _, k = Path(p).stem.rpartition("_run")
+        if k.isdigit():
+            groups.setdefault(stem.replace("_processed", ""), {})[int(k)] = p
+    for space, runs in sorted(groups.items()):
+        if space.startswith("MI50_"):
+            kernel, gpu = space.split("_")[1], "MI50"
+        else:
+            kernel, gpu = space.split("_", 1)
+        if kernel not in PAPER_KERNELS or space in PAPER_SKIP or "15x15" in space:
+            continue
+        docs = [json.loads(git(git_dir, "show", f"{PAPER_COMMIT}:{runs[k]}")) for k in sorted(runs)]
+        head = docs[0]
+        keys = head["tune_params_keys"]
+        cache = {}
+        for key in head["cache"]:
+            times = [d["cache"][key]["time"] for d in docs if key in d["cache"]]
+            entry = dict(zip(keys, (number(v) for v in key.split(","))))
+            entry["time"] = statistics.mean(times)
+            entry["times"] = times
+            cache[key] = entry
+        doc = {k: head[k] for k in ("device_name", "kernel_name", "tune_params_keys", "tune_params")}
+        doc["provenance"] = (f"{len(docs)} files {PAPER_DIR}{space}*_run*.json of "
+                             f"schoonhovenrichard/GPU_benchmarking_paper@{PAPER_COMMIT[:7]}: "
+                             "time = mean of the runs' times")
+        doc["cache"] = cache
+        write(out_dir, f"{PAPER_KERNELS[kernel]}__{gpu}", doc)
+
+
+def ktp18(git_dir, out_dir):
+    for commit, path, kernel, gpu in KTP18:
+        results = json.loads(git(git_dir, "show", f"{commit}:{path}"))
+        if len(results) == 2 and isinstance(results[1], dict):
+            results = results[0]  # [results, environment]
+        keys = [k for k in results[0] if k not in NOT_PARAMS]
+        values = {k: sorted({r[k] for r in results}) for k in keys}
+        cache = {}
+        for r in results:
+            key = ",".join(str(r[k]) for k in keys)
+            cache[key] = {**{k: r[k] for k in keys}, "time": r["time"]}
+        doc = {
+            "device_name": gpu,
+            "kernel_name": kernel,
+            "tune_params_keys": keys,
+            "tune_params": values,
+            "provenance": f"benvanwerkhoven/kernel_tuner_paper@{commit[:7]}:{path}",
+            "cache": cache,
+        }
+        write(out_dir, f"{kernel}__{gpu}", doc)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 4 or sys.argv[1] not in ("paper", "ktp18"):
+        sys.exit(__doc__)
+    Path(sys.argv[3]).mkdir(parents=True, exist_ok=True)
+    {"paper": paper, "ktp18": ktp18}[sys.argv[1]](sys.argv[2], sys.argv[3])

@@ -66,9 +66,10 @@ impl SearchSpace {
                 None => {
                     return Err(Error::format(
                         path,
-                        "not a Kernel Tuner cache, T4 results file, KTT output or CSV file \
-                         (expected `tune_params_keys` and `cache`, T4's `results` of \
-                         `configuration`s, or KTT's `Metadata` and `Results`)",
+                        "not a Kernel Tuner cache or results list, T4 results file, KTT \
+                         output or CSV file (expected `tune_params_keys` and `cache`, an array \
+                         of results with a `time`, T4's `results` of `configuration`s, or \
+                         KTT's `Metadata` and `Results`)",
                     ))
                 }
             }

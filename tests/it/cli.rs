@@ -307,7 +307,7 @@ fn import_auto_takes_the_tool_the_file_shows() {
         .assert()
         .success()
         .stderr(predicate::str::contains(
-            "looks like a Kernel Tuner cache: importing it as `kernel-tuner`",
+            "looks like a Kernel Tuner cache or results list: importing it as `kernel-tuner`",
         ));
     advise()
         .args(["-q", "import", "kernel-tuner"])

@@ -350,3 +350,57 @@ fn search_help_lists_the_strategies_and_autos_settings() {
         .success()
         .stdout(predicate::str::contains("advise search --help"));
 }
+
+/// The real fixture cache rewritten as the results list `tune_kernel` returns (each entry's
+/// fields in the order of its parameters, then its time; failed ones with their failure
+/// string) reads as the same space: same configurations, failures and optimum.
+#[test]
+fn a_kernel_tuner_results_list_reads_as_the_same_space_as_its_cache() {
+    use std::io::Read;
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(std::fs::File::open(space()).unwrap())
+        .read_to_string(&mut text)
+        .unwrap();
+    let cache: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let keys: Vec<&str> = cache["tune_params_keys"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k.as_str().unwrap())
+        .collect();
+    let results: Vec<String> = cache["cache"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|e| {
+            let mut fields: Vec<String> =
+                keys.iter().map(|k| format!("\"{k}\": {}", e[k])).collect();
+            fields.push(format!("\"time\": {}", e["time"]));
+            format!("{{{}}}", fields.join(", "))
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("pnpoly_results.json");
+    std::fs::write(&list, format!("[{}]", results.join(",\n"))).unwrap();
+    let summary = |path: &Path| {
+        let v = run_json([
+            "search",
+            "--strategy",
+            "exhaustive",
+            "--budget",
+            "100%",
+            "--json",
+            "--space",
+            path.to_str().unwrap(),
+        ]);
+        (
+            v["configurations"].clone(),
+            v["failed_configurations"].clone(),
+            v["optimum_config"].clone(),
+            v["optimum_time_ms"].clone(),
+        )
+    };
+    let from_list = summary(&list);
+    assert_eq!(from_list.0, 4092);
+    assert_eq!(from_list, summary(&space()));
+}

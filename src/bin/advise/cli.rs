@@ -46,7 +46,8 @@ pub enum Command {
     ///
     /// `ktt`: Kernel Tuning Toolkit JSON output (with Nsight Compute counters where KTT
     /// profiled). `kernel-tuner`: a Kernel Tuner cache (times, and the counters of its
-    /// NCUObserver or RegisterObserver if it ran one). `t4`: tuning results in the T4 format
+    /// NCUObserver or RegisterObserver if it ran one), or the results list `tune_kernel`
+    /// returns, saved as JSON (alone or as `[results, env]`). `t4`: tuning results in the T4 format
     /// (Kernel Tuner's schema; benchmark_hub's `*_T4.json.gz`). Each parameter with two
     /// values becomes an on/off switch; each step between neighbouring values of a
     /// many-valued parameter becomes a switch too. `xplacer`: one benchmark folder of

@@ -10,7 +10,8 @@
 //! user-defined metrics such as `GFLOP/s`, power) are not counters.
 //!
 //! Kernel Tuner writes the cache while it runs, one entry per line, and closes the braces only
-//! at the end: a cache cut off mid-run is repaired by keeping its complete entries.
+//! at the end: a cache cut off mid-run is repaired by keeping its complete entries. A file that
+//! is a JSON array is `tune_kernel`'s results list instead ([`super::kernel_tuner_list`]).
 
 use std::io::Read;
 use std::path::Path;
@@ -52,6 +53,9 @@ fn repair(text: &str) -> Option<String> {
 /// Reads a Kernel Tuner cache.
 pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
     let text = crate::profile::text::read_text(path, reader)?;
+    if text.trim_start().starts_with('[') {
+        return super::kernel_tuner_list::read(path, &text);
+    }
     let (cache, repaired): (Cache, bool) = match serde_json::from_str(&text) {
         Ok(c) => (c, false),
         Err(first) => {
@@ -119,7 +123,7 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
 
 /// Whether an entry's key names an Nsight Compute metric (`unit__counter.rollup`, as
 /// `NCUObserver` records it).
-fn is_ncu_metric(key: &str) -> bool {
+pub(super) fn is_ncu_metric(key: &str) -> bool {
     let Some((unit, rest)) = key.split_once("__") else {
         return false;
     };

@@ -2,6 +2,7 @@
 //! Nsight Compute counters, and Kernel Tuner caches with times only.
 
 pub mod kernel_tuner;
+mod kernel_tuner_list;
 pub mod ktt;
 pub mod space;
 pub mod t4;
@@ -40,7 +41,7 @@ impl Tool {
     pub fn file_kind(self) -> &'static str {
         match self {
             Tool::Ktt => "KTT output",
-            Tool::KernelTuner => "a Kernel Tuner cache",
+            Tool::KernelTuner => "a Kernel Tuner cache or results list",
             Tool::T4 => "T4 tuning results",
         }
     }
@@ -105,7 +106,11 @@ pub fn guess_tool(path: &Path) -> Result<Option<Tool>> {
 fn tool_of_text(text: &str) -> Option<Tool> {
     if text.contains("\"Results\"") || text.contains("\"Metadata\"") {
         Some(Tool::Ktt)
-    } else if text.contains("\"cache\"") || text.contains("tune_params_keys") {
+    } else if text.contains("\"cache\"")
+        || text.contains("tune_params_keys")
+        || (text.trim_start().starts_with('[') && text.contains("\"time\""))
+    {
+        // A cache, or `tune_kernel`'s results list (an array of results with their times).
         Some(Tool::KernelTuner)
     } else if text.contains("\"results\"") && text.contains("\"configuration\"") {
         Some(Tool::T4)
@@ -380,11 +385,14 @@ mod tests {
             Some(Tool::T4)
         );
         assert_eq!(tool_of_text("a,b\n1,2\n"), None);
+        let list = r#"[{"block_size_x": 32, "time": 1.0}]"#;
+        assert_eq!(tool_of_text(list), Some(Tool::KernelTuner));
+        assert_eq!(tool_of_text("[1, 2]"), None);
         let e = read_space(Tool::T4, &kt).unwrap_err().to_string();
         assert!(e.contains("not T4 tuning results"), "{e}");
         assert!(
             e.ends_with(
-                "it looks like a Kernel Tuner cache: import it as `advise import kernel-tuner`"
+                "it looks like a Kernel Tuner cache or results list: import it as `advise import kernel-tuner`"
             ),
             "{e}"
         );

@@ -55,9 +55,10 @@ fn import(tool: ToolArg, file: &Path, out: &Path, json: bool, times_only: bool) 
             None => {
                 return Err(advise::error::Error::format(
                     file,
-                    "not KTT output, a Kernel Tuner cache or T4 tuning results (no KTT \
-                     `Metadata`/`Results`, Kernel Tuner `cache`/`tune_params_keys` or T4 \
-                     `results` of `configuration`s in its first 4 kB): name the tool, \
+                    "not KTT output, a Kernel Tuner cache or results list or T4 tuning \
+                     results (no KTT `Metadata`/`Results`, Kernel Tuner `cache`/\
+                     `tune_params_keys` or array of results with a `time`, or T4 `results` \
+                     of `configuration`s in its first 4 kB): name the tool, \
                      `advise import ktt|kernel-tuner|t4|xplacer`",
                 ))
             }

@@ -62,20 +62,16 @@ fn is_param(name: &str) -> bool {
         && !name.contains('/')
 }
 
-/// Reads a results list (`text` starts with `[`).
+/// Reads a results list (`text` starts with `[`). A configuration listed twice stays two
+/// entries here, as in a cache; a search space keeps the first of them.
 pub(super) fn read(path: &Path, text: &str) -> Result<TuningSpace> {
     let (results, env) = match serde_json::from_str::<Vec<Ordered>>(text) {
         Ok(results) => (results, None),
         Err(first) => match serde_json::from_str::<(Vec<Ordered>, serde_json::Value)>(text) {
             Ok((results, env)) => (results, Some(env)),
             Err(_) => {
-                return Err(Error::parse(
-                    path,
-                    first.line(),
-                    format!(
-                    "not a Kernel Tuner results list ([{{...}}, ...] or [results, env]): {first}"
-                ),
-                ))
+                let what = "not a Kernel Tuner results list ([{...}, ...] or [results, env])";
+                return Err(Error::parse(path, first.line(), format!("{what}: {first}")));
             }
         },
     };

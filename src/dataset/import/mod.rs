@@ -391,9 +391,10 @@ mod tests {
         let e = read_space(Tool::T4, &kt).unwrap_err().to_string();
         assert!(e.contains("not T4 tuning results"), "{e}");
         assert!(
-            e.ends_with(
-                "it looks like a Kernel Tuner cache or results list: import it as `advise import kernel-tuner`"
-            ),
+            e.ends_with(concat!(
+                "it looks like a Kernel Tuner cache or results list: ",
+                "import it as `advise import kernel-tuner`"
+            )),
             "{e}"
         );
         let e = read_space(Tool::KernelTuner, &ktt).unwrap_err().to_string();

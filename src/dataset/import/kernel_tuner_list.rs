@@ -63,7 +63,7 @@ fn is_param(name: &str) -> bool {
 }
 
 /// Reads a results list (`text` starts with `[`). A configuration listed twice stays two
-/// entries here, as in a cache; a search space keeps the first of them.
+/// entries here; a search space keeps the first of them.
 pub(super) fn read(path: &Path, text: &str) -> Result<TuningSpace> {
     let (results, env) = match serde_json::from_str::<Vec<Ordered>>(text) {
         Ok(results) => (results, None),

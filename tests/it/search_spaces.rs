@@ -13,6 +13,52 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// The fixture cache's parameter names and entries, in its order.
+fn cache_entries() -> (Vec<String>, Vec<serde_json::Value>) {
+    let cache: serde_json::Value = serde_json::from_str(&cache_text()).unwrap();
+    let keys = cache["tune_params_keys"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k.as_str().unwrap().to_string())
+        .collect();
+    let entries = cache["cache"]
+        .as_object()
+        .unwrap()
+        .values()
+        .cloned()
+        .collect();
+    (keys, entries)
+}
+
+/// The same space as the results list `tune_kernel` returns, written here from the cache
+/// (each result its parameters, then its time; a failed one its failure string) in reverse
+/// order: the same space, and the same runs of a search.
+#[test]
+fn the_same_space_as_a_kernel_tuner_results_list() {
+    let (keys, mut entries) = cache_entries();
+    entries.reverse();
+    let results: Vec<String> = entries
+        .iter()
+        .map(|e| {
+            let mut fields: Vec<String> =
+                keys.iter().map(|k| format!("\"{k}\": {}", e[k])).collect();
+            fields.push(format!("\"time\": {}", e["time"]));
+            format!("{{{}}}", fields.join(", "))
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pnpoly_results.json");
+    std::fs::write(&path, format!("[{}]", results.join(",\n"))).unwrap();
+    let list = SearchSpace::load(&path).unwrap();
+    let json = SearchSpace::load(&fixture("pnpoly__RTX_2080_Ti.json.gz")).unwrap();
+    assert_eq!((list.len(), list.failed()), (4092, json.failed()));
+    assert_eq!(list.optimum(), json.optimum());
+    let auto = advise::search::strategy("auto").unwrap();
+    let run = |s: &SearchSpace| advise::search::run(s, auto.as_ref(), 80, 7).unwrap().trace;
+    assert_eq!(run(&list), run(&json));
+}
+
 fn cache_text() -> String {
     let f = std::fs::File::open(fixture("pnpoly__RTX_2080_Ti.json.gz")).unwrap();
     let mut text = String::new();
@@ -56,18 +102,12 @@ fn a_cache_cut_off_mid_write_still_loads() {
 
 #[test]
 fn the_same_space_as_csv() {
-    let cache: serde_json::Value = serde_json::from_str(&cache_text()).unwrap();
-    let keys: Vec<String> = cache["tune_params_keys"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|k| k.as_str().unwrap().to_string())
-        .collect();
+    let (keys, entries) = cache_entries();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("pnpoly.csv");
     let mut f = std::fs::File::create(&path).unwrap();
     writeln!(f, "{},time_ms", keys.join(",")).unwrap();
-    for entry in cache["cache"].as_object().unwrap().values() {
+    for entry in &entries {
         let vals: Vec<String> = keys.iter().map(|k| entry[k].to_string()).collect();
         let time = match &entry["time"] {
             serde_json::Value::String(s) => s.clone(),
@@ -115,15 +155,9 @@ fn not_a_space_is_a_clear_error() {
 /// reverse order: the same space, and the same runs of a search.
 #[test]
 fn the_same_space_as_t4_results() {
-    let cache: serde_json::Value = serde_json::from_str(&cache_text()).unwrap();
-    let keys: Vec<&str> = cache["tune_params_keys"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|k| k.as_str().unwrap())
-        .collect();
+    let (keys, entries) = cache_entries();
     let mut results: Vec<String> = Vec::new();
-    for entry in cache["cache"].as_object().unwrap().values() {
+    for entry in &entries {
         let config: Vec<String> = keys
             .iter()
             .map(|k| format!("\"{k}\": {}", entry[k]))

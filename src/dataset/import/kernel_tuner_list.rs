@@ -10,10 +10,9 @@
 
 use std::path::Path;
 
-use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
-
 use super::kernel_tuner::{is_ncu_metric, observed};
 use super::space::{value_text, Config, TuningSpace};
+use super::t4::Ordered;
 use crate::error::{Error, Result};
 
 /// Fields Kernel Tuner adds to every result beside the parameters.
@@ -27,32 +26,6 @@ const TOOL_FIELDS: [&str; 8] = [
     "framework_time",
     "timestamp",
 ];
-
-/// One result, its fields in the file's order (the parameters' order).
-struct Ordered(Vec<(String, serde_json::Value)>);
-
-impl<'de> Deserialize<'de> for Ordered {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        struct Fields;
-        impl<'de> Visitor<'de> for Fields {
-            type Value = Ordered;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a result object")
-            }
-            fn visit_map<A: MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> std::result::Result<Ordered, A::Error> {
-                let mut fields = Vec::new();
-                while let Some(entry) = map.next_entry()? {
-                    fields.push(entry);
-                }
-                Ok(Ordered(fields))
-            }
-        }
-        d.deserialize_map(Fields)
-    }
-}
 
 /// Whether a result's field is a tuning parameter (see the module's note).
 fn is_param(name: &str) -> bool {
@@ -103,7 +76,7 @@ pub(super) fn read(path: &Path, text: &str) -> Result<TuningSpace> {
         .unwrap_or_else(|| super::file_stem(path));
     let mut configs = Vec::with_capacity(results.len());
     for (n, result) in results.iter().enumerate() {
-        let field = |name: &str| result.0.iter().find(|(k, _)| k == name).map(|(_, v)| v);
+        let field = |name: &str| result.get(name);
         let values = params
             .iter()
             .map(|p| {
@@ -126,6 +99,10 @@ pub(super) fn read(path: &Path, text: &str) -> Result<TuningSpace> {
             counters,
         });
     }
+    // In the order of the cache Kernel Tuner would have written (its keys, the values joined
+    // by commas, sorted as text), as a T4 file's: a list and its cache are the same space,
+    // configuration for configuration (a stable sort keeps a repeated one's first time first).
+    configs.sort_by_cached_key(|c| c.values.join(","));
     Ok(TuningSpace {
         tool: "kernel-tuner",
         device: text_of("device_name"),
@@ -155,9 +132,10 @@ mod tests {
         assert_eq!(s.params, ["block_size_x", "use_shmem"]);
         assert_eq!(s.configs.len(), 3);
         assert_eq!(s.failed(), 1);
-        assert_eq!(s.configs[2].values, ["64", "0"]);
-        assert_eq!(s.configs[2].time_ms, Some(1.5));
-        assert_eq!(s.configs[2].counters.len(), 2, "registers and the time");
+        // Sorted as a cache's keys: "32,0", "64,0", "64,1".
+        assert_eq!(s.configs[1].values, ["64", "0"]);
+        assert_eq!(s.configs[1].time_ms, Some(1.5));
+        assert_eq!(s.configs[1].counters.len(), 2, "registers and the time");
         assert_eq!(s.kernel, "r", "no environment: the file's name");
         let pair =
             format!(r#"[{list}, {{"device_name": "GeForce GTX TITAN X", "kernel_name": "conv"}}]"#);

@@ -56,9 +56,10 @@ struct Compilation {
     private_memory_size: Option<f64>,
 }
 
-/// A configuration's parameters in the file's order (a `serde_json::Map` would sort them),
-/// so that a space reads the same from its T4 file as from its Kernel Tuner cache.
-struct Ordered(Vec<(String, serde_json::Value)>);
+/// An object's fields in the file's order (a `serde_json::Map` would sort them): a T4
+/// configuration's parameters, so that a space reads the same from its T4 file as from its
+/// Kernel Tuner cache, and a Kernel Tuner results list's result.
+pub(super) struct Ordered(pub(super) Vec<(String, serde_json::Value)>);
 
 impl<'de> Deserialize<'de> for Ordered {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
@@ -84,7 +85,7 @@ impl<'de> Deserialize<'de> for Ordered {
 }
 
 impl Ordered {
-    fn get(&self, key: &str) -> Option<&serde_json::Value> {
+    pub(super) fn get(&self, key: &str) -> Option<&serde_json::Value> {
         self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
     }
 }

@@ -86,11 +86,7 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
                 })
             })
             .collect::<Result<Vec<_>>>()?;
-        let (time_ms, failure) = match obj.get("time") {
-            Some(serde_json::Value::Number(n)) => (n.as_f64(), None),
-            Some(serde_json::Value::String(s)) => (None, Some(s.clone())),
-            _ => (None, Some("no time".to_string())),
-        };
+        let (time_ms, failure) = time_of(obj.get("time"));
         let fields = obj.iter().filter(|(k, _)| !params.contains(k));
         let counters = observed(
             &cache.kernel_name,
@@ -119,6 +115,16 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
         configs,
         notes,
     })
+}
+
+/// An entry's time in ms, or why it has none: Kernel Tuner writes a failure's kind as a
+/// string (`"CompilationFailedConfig"`).
+pub(super) fn time_of(time: Option<&serde_json::Value>) -> (Option<f64>, Option<String>) {
+    match time {
+        Some(serde_json::Value::Number(n)) => (n.as_f64(), None),
+        Some(serde_json::Value::String(s)) => (None, Some(s.clone())),
+        _ => (None, Some("no time".to_string())),
+    }
 }
 
 /// Whether an entry's key names an Nsight Compute metric (`unit__counter.rollup`, as

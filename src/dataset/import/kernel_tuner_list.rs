@@ -10,8 +10,8 @@
 
 use std::path::Path;
 
-use super::kernel_tuner::{is_ncu_metric, observed};
-use super::space::{value_text, Config, TuningSpace};
+use super::kernel_tuner::{is_ncu_metric, observed, time_of};
+use super::space::{in_cache_order, value_text, Config, TuningSpace};
 use super::t4::Ordered;
 use crate::error::{Error, Result};
 
@@ -85,11 +85,7 @@ pub(super) fn read(path: &Path, text: &str) -> Result<TuningSpace> {
                 })
             })
             .collect::<Result<Vec<_>>>()?;
-        let (time_ms, failure) = match field("time") {
-            Some(serde_json::Value::Number(t)) => (t.as_f64(), None),
-            Some(serde_json::Value::String(s)) => (None, Some(s.clone())),
-            _ => (None, Some("no time".to_string())),
-        };
+        let (time_ms, failure) = time_of(field("time"));
         let others = result.0.iter().filter(|(k, _)| !params.contains(k));
         let counters = observed(&kernel, others.map(|(k, v)| (k.as_str(), v)), time_ms);
         configs.push(Config {
@@ -99,10 +95,9 @@ pub(super) fn read(path: &Path, text: &str) -> Result<TuningSpace> {
             counters,
         });
     }
-    // In the order of the cache Kernel Tuner would have written (its keys, the values joined
-    // by commas, sorted as text), as a T4 file's: a list and its cache are the same space,
-    // configuration for configuration (a stable sort keeps a repeated one's first time first).
-    configs.sort_by_cached_key(|c| c.values.join(","));
+    // A list and its cache are the same space, configuration for configuration (a repeated
+    // one's first time stays first).
+    in_cache_order(&mut configs);
     Ok(TuningSpace {
         tool: "kernel-tuner",
         device: text_of("device_name"),

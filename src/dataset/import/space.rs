@@ -192,6 +192,13 @@ impl TuningSpace {
     }
 }
 
+/// Puts configurations read from another format in the order of a Kernel Tuner cache's
+/// entries (its keys, the values joined by commas, sorted as text; a stable sort), so that a
+/// space searched from either file gives the same runs.
+pub(super) fn in_cache_order(configs: &mut [Config]) {
+    configs.sort_by_cached_key(|c| c.values.join(","));
+}
+
 /// A JSON scalar as parameter text: integers without `.0`, strings without quotes.
 pub fn value_text(v: &serde_json::Value) -> String {
     match v {

@@ -21,7 +21,7 @@ use serde::Deserialize;
 
 use super::kernel_tuner::observed;
 use super::ktt::{COMPILE_METRICS, TIME_METRIC};
-use super::space::{value_text, Config, TuningSpace};
+use super::space::{in_cache_order, value_text, Config, TuningSpace};
 use crate::error::{Error, Result};
 
 #[derive(Deserialize)]
@@ -202,9 +202,8 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
             counters,
         });
     }
-    // In the order of a Kernel Tuner cache's keys (the values joined by commas, sorted as
-    // text), so that the same space searched from either file gives the same runs.
-    configs.sort_by_cached_key(|c| c.values.join(","));
+    // The same space searched from either file gives the same runs.
+    in_cache_order(&mut configs);
     let meta = &file.metadata;
     let mut notes = Vec::new();
     for (key, value) in [

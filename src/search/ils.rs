@@ -11,7 +11,7 @@
 use super::bayes::{BayesOpt, BoMemory};
 use super::evaluator::{Eval, Evaluator};
 use super::model_rows::{ModelRecord, ModelRows};
-use super::neighbours::{adjacent, adjacent_step, hamming, repairs, stepped};
+use super::neighbours::{adjacent, adjacent_step, hamming, repairs, stepped, twin_steps};
 use super::Strategy;
 use advise_ml::Rng;
 use neighbourhood::{mean_single_changes, repairs_to_measure};
@@ -88,6 +88,9 @@ pub struct Ils {
     /// Repairs ([`repairs`]) measured per descent step, in the model's order, where the other
     /// neighbourhoods find nothing faster (0: no repair stage).
     pub repair: usize,
+    /// Where the single changes find nothing faster, twin parameters at the same level moved
+    /// one level together ([`twin_steps`]), before the repairs.
+    pub twins: bool,
     /// The fewest neighbours a local minimum of the single-change neighbourhoods is checked
     /// against: where the space holds fewer single changes of it, up to that many more
     /// repairs are measured (at least `repair`; 0: `repair` alone). In a sparse space (gemm
@@ -110,6 +113,7 @@ pub struct Ils {
 enum Stage {
     Adjacent,
     Hamming,
+    Twin,
     Repair,
 }
 
@@ -138,6 +142,7 @@ impl Ils {
             bo_wide: 0.0,
             bo_wide_max: 0,
             repair: 0,
+            twins: false,
             momentum: false,
             bo_jump: 0,
             bo_jump_max: 0,
@@ -168,6 +173,7 @@ impl Ils {
             bo_wide: 0.0,
             bo_wide_max: 0,
             repair: 0,
+            twins: false,
             momentum: false,
             bo_jump: 0,
             bo_jump_max: 0,
@@ -218,6 +224,9 @@ impl Strategy for Ils {
             Neighbourhood::Hamming => vec![Stage::Hamming],
             Neighbourhood::Adjacent => vec![Stage::Adjacent],
         };
+        if self.twins {
+            stages.push(Stage::Twin);
+        }
         if self.repair > 0 {
             stages.push(Stage::Repair);
         }
@@ -236,6 +245,7 @@ impl Strategy for Ils {
                             hamming(space, cur.0, &mut nb);
                             singles = nb.len();
                         }
+                        Stage::Twin => twin_steps(space, cur.0, &mut nb),
                         Stage::Repair => repairs(space, cur.0, &mut nb),
                     }
                     nb.retain(|&c| !ev.is_evaluated(c));

@@ -224,6 +224,32 @@ pub(crate) mod testutil {
         space_of("ramp", &["x", "y"], configs)
     }
 
+    /// Synthetic: twin parameters mx and my in {8, 16, 32} and v in {1, 2, 4}; the time is
+    /// that of the (mx, my) pair, 2 at (8, 8), 1 at (16, 16), 3 at (32, 32) and 4 unequal,
+    /// times 1.5, 1.2 or 1 for v. (8, 8, 4) is a trap: every single change is slower.
+    pub fn twin_trap_space() -> SearchSpace {
+        let mut configs = Vec::new();
+        for mx in [8, 16, 32] {
+            for my in [8, 16, 32] {
+                for (v, factor) in [(1, 1.5), (2, 1.2), (4, 1.0)] {
+                    let pair = match (mx, my) {
+                        (8, 8) => 2.0,
+                        (16, 16) => 1.0,
+                        (32, 32) => 3.0,
+                        _ => 4.0,
+                    };
+                    configs.push(Config {
+                        values: vec![mx.to_string(), my.to_string(), v.to_string()],
+                        time_ms: Some(pair * factor),
+                        failure: None,
+                        counters: vec![],
+                    });
+                }
+            }
+        }
+        space_of("twins", &["mx", "my", "v"], configs)
+    }
+
     /// Runs a strategy on [`grid_space`] with seeds 0..seeds: every run must repeat exactly
     /// for its seed and stay within the budget. Returns how many runs found the optimum.
     pub fn optimum_hits(strategy: &dyn super::Strategy, budget: usize, seeds: u64) -> usize {

@@ -196,6 +196,7 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
                 "scan",
                 "restart",
                 "momentum",
+                "twins",
                 "bojump",
                 "bojmax",
             ] {

@@ -92,6 +92,10 @@ fn other_ils_option<'k>(s: &mut ils::Ils, key: &'k str, v: &str) -> Result<&'k s
             s.momentum = flag(key, v)?;
             "mo"
         }
+        "twins" => {
+            s.twins = flag(key, v)?;
+            "tw"
+        }
         "bo" => {
             s.bo = non_negative(key, v)?.min(1.0);
             "bo"

@@ -50,6 +50,8 @@ pub struct SearchSpace {
     /// The configurations whose every parameter is at its first or last level. Built on
     /// first use.
     corners: OnceLock<Vec<u32>>,
+    /// The pairs of parameters that take the same list of values. Built on first use.
+    twins: OnceLock<Vec<(usize, usize)>>,
 }
 
 impl SearchSpace {
@@ -132,6 +134,7 @@ impl SearchSpace {
             lines: OnceLock::new(),
             planes: OnceLock::new(),
             corners: OnceLock::new(),
+            twins: OnceLock::new(),
         };
         let mut row = vec![0u16; varying.len()];
         let mut index: KeyMap<u32> =
@@ -256,6 +259,19 @@ impl SearchSpace {
                         .all(|(&l, &r)| l == 0 || l as usize + 1 == r)
                 })
                 .map(|i| i as u32)
+                .collect()
+        })
+    }
+
+    /// The pairs of parameters (first index smaller) that take the same list of at least three
+    /// values, as the x and y sizes of a two-dimensional tile often do (two on/off switches
+    /// are not such a pair).
+    pub(crate) fn twins(&self) -> &[(usize, usize)] {
+        self.twins.get_or_init(|| {
+            let p = self.n_params();
+            (0..p)
+                .flat_map(|a| (a + 1..p).map(move |b| (a, b)))
+                .filter(|&(a, b)| self.values[a].len() > 2 && self.values[a] == self.values[b])
                 .collect()
         })
     }

@@ -56,7 +56,9 @@ pub struct Args {
     /// after an improving step to an adjacent value try the same step again first, 0 for no
     /// [1]; rebest, local minima in a row without a new best before the descent starts again
     /// from the fastest measured configuration that differs from the best in at least half the
-    /// parameters, 0 for never [2]; and, for
+    /// parameters, 0 for never [2]; twins, where no single change is faster, two parameters
+    /// with the same list of three or more values, at the same value, moved one level
+    /// together, 0 for no [1]; and, for
     /// trying its parts one at a time, the local search's nb (vnd|adjacent|hamming) [vnd],
     /// model (0: neighbours in random order) [1], noise, scan and restart [0]. greedy_ils and
     /// basinhopping take nb, perturb, temp, restart, init, initmin, noise, scan, model,

@@ -38,16 +38,21 @@ fn is_param(name: &str) -> bool {
 /// Reads a results list (`text` starts with `[`). A configuration listed twice stays two
 /// entries here; a search space keeps the first of them.
 pub(super) fn read(path: &Path, text: &str) -> Result<TuningSpace> {
-    let (results, env) = match serde_json::from_str::<Vec<Ordered>>(text) {
-        Ok(results) => (results, None),
-        Err(first) => match serde_json::from_str::<(Vec<Ordered>, serde_json::Value)>(text) {
-            Ok((results, env)) => (results, Some(env)),
-            Err(_) => {
-                let what = "not a Kernel Tuner results list ([{...}, ...] or [results, env])";
-                return Err(Error::parse(path, first.line(), format!("{what}: {first}")));
-            }
-        },
+    // `[results, env]` opens with two brackets, a bare list with one: parse the form it is.
+    let pair = text
+        .trim_start()
+        .strip_prefix('[')
+        .is_some_and(|rest| rest.trim_start().starts_with('['));
+    let parsed = if pair {
+        serde_json::from_str::<(Vec<Ordered>, serde_json::Value)>(text)
+            .map(|(results, env)| (results, Some(env)))
+    } else {
+        serde_json::from_str::<Vec<Ordered>>(text).map(|results| (results, None))
     };
+    let (results, env) = parsed.map_err(|e| {
+        let what = "not a Kernel Tuner results list ([{...}, ...] or [results, env])";
+        Error::parse(path, e.line(), format!("{what}: {e}"))
+    })?;
     let first = results
         .first()
         .ok_or_else(|| Error::format(path, "the results list is empty".to_string()))?;
@@ -149,6 +154,10 @@ mod tests {
         }
         let err = read(Path::new("r.json"), "[1, 2").unwrap_err().to_string();
         assert!(err.starts_with("r.json:1"), "{err}");
+        // A `[results, env]` pair cut off on its second line: that line is named.
+        let cut = "[[{\"a\": 1, \"time\": 1.0}],\n {\"device_name\": ";
+        let err = read(Path::new("r.json"), cut).unwrap_err().to_string();
+        assert!(err.starts_with("r.json:2"), "{err}");
         let missing = r#"[{"a": 1, "time": 1.0}, {"time": 2.0}]"#;
         let err = read(Path::new("r.json"), missing).unwrap_err().to_string();
         assert!(err.contains("result 2 has no parameter `a`"), "{err}");

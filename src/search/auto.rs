@@ -156,8 +156,9 @@
 //! at 8 and 8 (0.956 of the optimum), where each change to 16 alone is slower (0.78). Over ten
 //! seed sets of 100 runs (seeds 0-9000, 2026-11-29) its median goes from 0.930 to 0.966 at 1%,
 //! 0.956 to 1.000 at 2% and 0.988 to 1.000 at 5% (Kernel Tuner's best 0.966, 0.966, 1.000),
-//! and the 29 spaces of that set and Schoonhoven et al.'s where `auto`'s median reaches Kernel
-//! Tuner's best go from 26.4 to 27.2 at 1%, 25.9 to 26.9 at 2% and 18.4 to 18.9 of 23 at 5%.
+//! and the 29 blind spaces (that paper's and Schoonhoven et al.'s) where `auto`'s median
+//! reaches Kernel Tuner's best go from 26.4 to 27.2 at 1%, 25.9 to 26.9 at 2% and 24.4 to 24.9
+//! at 5%.
 //! The 36 other spaces stay within noise: the 15 development spaces' mean of medians 0.9058,
 //! 0.9726 -> 0.9727 and 0.9929 -> 0.9924 at 1%, 2% and 5% (convolution on a W6600 at 5%, a
 //! coin toss: 568 and 567 of 1,000 runs at the optimum); against, gemm 2048 on a GTX Titan X

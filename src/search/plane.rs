@@ -14,6 +14,17 @@ use super::space::SearchSpace;
 /// planes, where they are sparse enough to need them ([`SearchSpace::planes`]).
 pub(crate) const MAX_MEMBERS: usize = 4_000_000;
 
+/// A space gets planes where it holds under 1/SPARSE_SHARE of its parameters' combinations.
+/// gemm on an A100 (Willemsen's search-space paper; 10,073 configurations, 1/66 of its
+/// combinations, 15 parameters) costs `auto` 10-16% less CPU a search at 2% and 5% with planes
+/// than with lines (the same searches, bit for bit; four alternations of
+/// `advise -q bench search --repeats 100` on 2026-11-29: 5% 3.71-3.75 -> 3.08-3.15 ms, 2.31 ->
+/// 2.06 on a faster stretch) for 37-50 ms of index once instead of 6-7. On the synthetic
+/// hotspot-shaped space (1/42 of its combinations; scripts/search/synthetic-hotspot-space.py)
+/// planes saved nothing and took its index from 27 to 154 ms (2026-11-29), so it keeps lines;
+/// the rule was 1/256 until then.
+pub(crate) const SPARSE_SHARE: u64 = 48;
+
 /// For every pair of parameters `j < k`, the configurations that agree on every parameter
 /// but `j` and `k`, grouped. A repair reads the groups of the configuration it starts from,
 /// so no key is looked up: `spans[id * pairs + pair_index(j, k)]` gives where `id`'s group of

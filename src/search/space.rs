@@ -232,15 +232,16 @@ impl SearchSpace {
         self.planes();
     }
 
-    /// The planes of every pair of parameters where the space
-    /// holds under 1/256 of its parameters' combinations and the planes hold at most
+    /// The planes of every pair of parameters where the space holds under
+    /// 1/[`plane::SPARSE_SHARE`] of its parameters' combinations and the planes hold at most
     /// [`plane::MAX_MEMBERS`] members in all; `None` elsewhere, where the lines serve.
     pub(crate) fn planes(&self) -> Option<&Planes> {
         self.planes
             .get_or_init(|| {
                 let p = self.n_params();
                 let pairs = p * p.saturating_sub(1) / 2;
-                let sparse = (self.len() as u64).saturating_mul(256) < self.key_bound();
+                let sparse =
+                    (self.len() as u64).saturating_mul(plane::SPARSE_SHARE) < self.key_bound();
                 (sparse && pairs.saturating_mul(self.len()) <= plane::MAX_MEMBERS)
                     .then(|| Planes::new(self))
             })

@@ -26,6 +26,17 @@ GPUs as the repository's experiment.py names them: GTX Titan X (Maxwell) for con
 convolution with streams, gemm (Xgemm 2048^3) and pnpoly; AMD Vega (4bf533f) and AMD RX 480
 (3e70e85) for gemm_amd.
 
+`list`: any one `tune_kernel` results list (or `[results, environment]`) at a commit of a
+clone, as a cache named KERNEL__GPU:
+
+    scripts/kt-compare/benchmarking-spaces.py list GIT_DIR COMMIT PATH KERNEL GPU OUT_DIR
+
+used for two spaces first searched in session 46: ExpDist on a Tesla K40c
+(https://github.com/benvanwerkhoven/expdist, 6aa2007, tuning/expdist.json; 582
+configurations, Apache-2.0) and a 2017 convolution with streams whose GPU the file does not
+name (https://github.com/benvanwerkhoven/tuning_kernels, c77c509, convolution_streams.json;
+3,612 configurations, no licence stated).
+
 Neither repository states a licence, so the spaces are not copied into this one; this script
 rebuilds them from a clone.
 """
@@ -115,29 +126,45 @@ def paper(git_dir, out_dir):
         write(out_dir, f"{PAPER_KERNELS[kernel]}__{gpu}", doc)
 
 
+def list_cache(results, kernel, gpu, provenance):
+    """A Kernel Tuner cache of a `tune_kernel` results list (or `[results, environment]`):
+    `tune_params` are each parameter's distinct values, sorted."""
+    if len(results) == 2 and isinstance(results[1], dict):
+        results = results[0]  # [results, environment]
+    keys = [k for k in results[0] if k not in NOT_PARAMS]
+    values = {k: sorted({r[k] for r in results}) for k in keys}
+    cache = {}
+    for r in results:
+        key = ",".join(str(r[k]) for k in keys)
+        cache[key] = {**{k: r[k] for k in keys}, "time": r["time"]}
+    return {
+        "device_name": gpu,
+        "kernel_name": kernel,
+        "tune_params_keys": keys,
+        "tune_params": values,
+        "provenance": provenance,
+        "cache": cache,
+    }
+
+
 def ktp18(git_dir, out_dir):
     for commit, path, kernel, gpu in KTP18:
         results = json.loads(git(git_dir, "show", f"{commit}:{path}"))
-        if len(results) == 2 and isinstance(results[1], dict):
-            results = results[0]  # [results, environment]
-        keys = [k for k in results[0] if k not in NOT_PARAMS]
-        values = {k: sorted({r[k] for r in results}) for k in keys}
-        cache = {}
-        for r in results:
-            key = ",".join(str(r[k]) for k in keys)
-            cache[key] = {**{k: r[k] for k in keys}, "time": r["time"]}
-        doc = {
-            "device_name": gpu,
-            "kernel_name": kernel,
-            "tune_params_keys": keys,
-            "tune_params": values,
-            "provenance": f"benvanwerkhoven/kernel_tuner_paper@{commit[:7]}:{path}",
-            "cache": cache,
-        }
-        write(out_dir, f"{kernel}__{gpu}", doc)
+        provenance = f"benvanwerkhoven/kernel_tuner_paper@{commit[:7]}:{path}"
+        write(out_dir, f"{kernel}__{gpu}", list_cache(results, kernel, gpu, provenance))
+
+
+def one_list(git_dir, commit, path, kernel, gpu, out_dir):
+    results = json.loads(git(git_dir, "show", f"{commit}:{path}"))
+    provenance = f"{git_dir}@{commit[:7]}:{path}"
+    write(out_dir, f"{kernel}__{gpu}", list_cache(results, kernel, gpu, provenance))
 
 
 if __name__ == "__main__":
+    if len(sys.argv) == 8 and sys.argv[1] == "list":
+        Path(sys.argv[7]).mkdir(parents=True, exist_ok=True)
+        one_list(*sys.argv[2:8])
+        sys.exit(0)
     if len(sys.argv) != 4 or sys.argv[1] not in ("paper", "ktp18"):
         sys.exit(__doc__)
     Path(sys.argv[3]).mkdir(parents=True, exist_ok=True)

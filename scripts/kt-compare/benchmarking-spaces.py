@@ -37,8 +37,8 @@ configurations, Apache-2.0) and a 2017 convolution with streams whose GPU the fi
 name (https://github.com/benvanwerkhoven/tuning_kernels, c77c509, convolution_streams.json;
 3,612 configurations, no licence stated).
 
-Neither repository states a licence, so the spaces are not copied into this one; this script
-rebuilds them from a clone.
+Of these repositories only expdist states a licence, so the spaces are not copied into this
+one; this script rebuilds them from a clone.
 """
 
 import gzip

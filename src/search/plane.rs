@@ -16,8 +16,8 @@ pub(crate) const MAX_MEMBERS: usize = 4_000_000;
 
 /// A space gets planes where it holds under 1/SPARSE_SHARE of its parameters' combinations.
 /// gemm on an A100 (Willemsen's search-space paper; 10,073 configurations, 1/66 of its
-/// combinations, 17 parameters in the file) costs `auto` 10-16% less CPU a search at 2% and 5% with planes
-/// than with lines (the same searches, bit for bit; four alternations of
+/// combinations, 17 parameters in the file) costs `auto` 10-16% less CPU a search at 2% and
+/// 5% with planes than with lines (the same searches, bit for bit; four alternations of
 /// `advise -q bench search --repeats 100` on 2026-11-29: 5% 3.71-3.75 -> 3.08-3.15 ms, 2.31 ->
 /// 2.06 on a faster stretch) for 37-50 ms of index once instead of 6-7. On the synthetic
 /// hotspot-shaped space (1/42 of its combinations; scripts/search/synthetic-hotspot-space.py)

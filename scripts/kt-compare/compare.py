@@ -8,7 +8,8 @@ Usage:
 advise files: any number of `advise search-bench --json` outputs (run.sh writes one per space,
 strategy and budget so that the `seconds` field gives the time of exactly those runs). The rows
 used are `results[]` with `space`, `strategy`, `budget`, `budget_evaluations`,
-`mean_evaluations`, `median_fraction`, `p5_fraction`. Time per run = `seconds` /
+`mean_evaluations`, `median_fraction`, `p5_fraction`, and `mean_run_ms` where present (each
+row's own mean time per search, since 2026-11-29). Without it, time per run = `seconds` /
 (advise repeats x rows in that file), which is exact when a file holds one row.
 
 kt files: kt_run.py outputs (`results[]` rows with the same fields plus `mean_cpu_s`). Several
@@ -40,6 +41,10 @@ def load_advise(paths, repeats):
         if secs is not None and repeats and res:
             per_run = secs / (repeats * len(res))
         for r in res:
+            # Since 2026-11-29 search-bench times each cell's runs itself (`mean_run_ms`), so a
+            # bench of several strategies gives each its own time; older files: the bench's
+            # seconds divided by its runs.
+            own = r.get("mean_run_ms")
             rows.append(
                 {
                     "tool": "advise",
@@ -50,7 +55,7 @@ def load_advise(paths, repeats):
                     "mean_evaluations": r.get("mean_evaluations"),
                     "median": r["median_fraction"],
                     "p5": r["p5_fraction"],
-                    "seconds_per_run": per_run,
+                    "seconds_per_run": own / 1e3 if own is not None else per_run,
                     "time_kind": "wall",
                     "repeats": repeats,
                 }
@@ -156,7 +161,8 @@ def main(argv=None):
       "median and 5th percentile over the repeats (NumPy linear quantiles). Budget = ceil(share x "
       "cache entries); a failed configuration costs one evaluation in both tools. Time per run: "
       "Kernel Tuner = CPU seconds of one `tune_kernel` call (simulation mode, cache already parsed); "
-      "advise = wall seconds of the bench on one thread divided by its runs.\n")
+      "advise = mean wall seconds of one search on its thread (search-bench's `mean_run_ms`; "
+      "files without it: the bench's seconds divided by its runs).\n")
     kt_rep = sorted({r["repeats"] for r in rows if r["tool"] == "KT" and r["repeats"]})
     w(f"Repeats: advise {args.advise_repeats or '?'}, Kernel Tuner {', '.join(map(str, kt_rep)) or '–'}.\n")
 

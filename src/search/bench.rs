@@ -88,6 +88,10 @@ pub struct BenchRow {
     pub evals_to_95: Option<f64>,
     /// Share of runs that reach 95% of the optimum.
     pub reached_95: f64,
+    /// Mean wall-clock milliseconds of one search, each timed on its worker thread once the
+    /// space is loaded (CPU time where the threads have a core each; `advise bench search`
+    /// measures thread CPU time itself).
+    pub mean_run_ms: f64,
 }
 
 /// Seed 000's two standards for one space and strategy: the smallest budget tried whose
@@ -143,8 +147,18 @@ pub struct BenchSettings {
     pub threads: usize,
 }
 
-/// One run: fraction found, evaluations used, first evaluation at 95%, fraction trace.
-type RunResult = (f64, usize, Option<usize>, Vec<f64>);
+/// One run's outcome.
+#[derive(Clone)]
+struct RunResult {
+    fraction: f64,
+    evaluations: usize,
+    /// First evaluation at 95% of the optimum.
+    first95: Option<usize>,
+    /// Best fraction so far after each evaluation (kept at the largest budget only).
+    trace: Vec<f64>,
+    /// Wall-clock seconds of the search, on its worker thread.
+    seconds: f64,
+}
 
 /// Runs the benchmark; `tick` is called once per finished run (for a progress bar).
 pub fn bench(
@@ -181,12 +195,15 @@ pub fn bench(
         let (si, ti, bi, evals) = cells[j / settings.repeats];
         let r = (j % settings.repeats) as u64;
         let space = &spaces[si];
-        match run(
+        let started = std::time::Instant::now();
+        let outcome = run(
             space,
             strategies[ti].as_ref(),
             evals,
             settings.seed.wrapping_add(r),
-        ) {
+        );
+        let seconds = started.elapsed().as_secs_f64();
+        match outcome {
             Ok(o) => {
                 let opt = space.optimum().1;
                 let first95 = o.trace.iter().position(|&t| opt / t >= 0.95).map(|i| i + 1);
@@ -197,7 +214,13 @@ pub fn bench(
                     Vec::new()
                 };
                 if let Ok(mut res) = results.lock() {
-                    res[j] = Some((o.fraction_of_optimum, o.evaluations, first95, trace));
+                    res[j] = Some(RunResult {
+                        fraction: o.fraction_of_optimum,
+                        evaluations: o.evaluations,
+                        first95,
+                        trace,
+                        seconds,
+                    });
                 }
             }
             Err(e) => {
@@ -245,15 +268,15 @@ fn summarise(
             strategy: strategies[ti].name(),
             budget: settings.budgets[bi].label(),
             seed: settings.seed.wrapping_add(i),
-            fraction: r.0,
-            evaluations: r.1,
-            evals_to_95: r.2,
+            fraction: r.fraction,
+            evaluations: r.evaluations,
+            evals_to_95: r.first95,
         }));
-        let mut fr: Vec<f64> = runs.iter().map(|r| r.0).collect();
+        let mut fr: Vec<f64> = runs.iter().map(|r| r.fraction).collect();
         fr.sort_by(f64::total_cmp);
         let mut reach: Vec<f64> = runs
             .iter()
-            .map(|r| r.2.map_or(f64::INFINITY, |e| e as f64))
+            .map(|r| r.first95.map_or(f64::INFINITY, |e| e as f64))
             .collect();
         reach.sort_by(f64::total_cmp);
         let to95 = quantile(&reach, 0.5);
@@ -262,12 +285,15 @@ fn summarise(
             strategy: strategies[ti].name(),
             budget: settings.budgets[bi].label(),
             budget_evaluations: evals,
-            mean_evaluations: runs.iter().map(|r| r.1 as f64).sum::<f64>() / runs.len() as f64,
+            mean_evaluations: runs.iter().map(|r| r.evaluations as f64).sum::<f64>()
+                / runs.len() as f64,
             median_fraction: quantile(&fr, 0.5),
             p5_fraction: quantile(&fr, 0.05),
             mean_fraction: fr.iter().sum::<f64>() / fr.len().max(1) as f64,
             evals_to_95: to95.is_finite().then_some(to95),
-            reached_95: runs.iter().filter(|r| r.2.is_some()).count() as f64 / runs.len() as f64,
+            reached_95: runs.iter().filter(|r| r.first95.is_some()).count() as f64
+                / runs.len() as f64,
+            mean_run_ms: 1e3 * runs.iter().map(|r| r.seconds).sum::<f64>() / runs.len() as f64,
         });
         if bi + 1 == settings.budgets.len() {
             let mut median = Vec::with_capacity(evals);
@@ -275,7 +301,7 @@ fn summarise(
             for e in 0..evals {
                 for (k, r) in runs.iter().enumerate() {
                     // A run that stopped early keeps its final best.
-                    col[k] = r.3.get(e).or(r.3.last()).copied().unwrap_or(0.0);
+                    col[k] = r.trace.get(e).or(r.trace.last()).copied().unwrap_or(0.0);
                 }
                 col.sort_by(f64::total_cmp);
                 median.push(quantile(&col, 0.5));
@@ -369,7 +395,15 @@ mod tests {
         };
         let a = bench(&s, &st, &settings(1), &|| {}).unwrap();
         let b = bench(&s, &st, &settings(3), &|| {}).unwrap();
-        let key = |r: &BenchReport| serde_json::to_string(&r.results).unwrap();
+        // Everything but the time a search took.
+        let key = |r: &BenchReport| {
+            let mut rows = r.results.clone();
+            for row in &mut rows {
+                assert!(row.mean_run_ms > 0.0);
+                row.mean_run_ms = 0.0;
+            }
+            serde_json::to_string(&rows).unwrap()
+        };
         assert_eq!(key(&a), key(&b));
         assert_eq!(a.results.len(), 4);
         assert_eq!(a.standards.len(), 2);

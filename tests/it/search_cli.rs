@@ -94,6 +94,10 @@ fn search_bench_json_shape() {
     ] {
         assert!(rows[0].get(key).is_some(), "{key}");
     }
+    // Each cell's time per search (wall clock of its runs).
+    for r in rows {
+        assert!(r["mean_run_ms"].as_f64().is_some_and(|ms| ms > 0.0), "{r}");
+    }
     assert_eq!(rows[0]["space"], "pnpoly__RTX_2080_Ti");
     assert_eq!(v["standards"].as_array().unwrap().len(), 2);
 }

@@ -149,14 +149,14 @@ def list_cache(results, kernel, gpu, provenance):
 
 def ktp18(git_dir, out_dir):
     for commit, path, kernel, gpu in KTP18:
-        results = json.loads(git(git_dir, "show", f"{commit}:{path}"))
-        provenance = f"benvanwerkhoven/kernel_tuner_paper@{commit[:7]}:{path}"
-        write(out_dir, f"{kernel}__{gpu}", list_cache(results, kernel, gpu, provenance))
+        one_list(git_dir, commit, path, kernel, gpu, out_dir, "benvanwerkhoven/kernel_tuner_paper")
 
 
-def one_list(git_dir, commit, path, kernel, gpu, out_dir):
+def one_list(git_dir, commit, path, kernel, gpu, out_dir, source=None):
+    """The results list at `commit:path` of a clone as OUT_DIR/KERNEL__GPU.json.gz; its
+    provenance names `source` (the clone's directory when not given)."""
     results = json.loads(git(git_dir, "show", f"{commit}:{path}"))
-    provenance = f"{git_dir}@{commit[:7]}:{path}"
+    provenance = f"{source or git_dir}@{commit[:7]}:{path}"
     write(out_dir, f"{kernel}__{gpu}", list_cache(results, kernel, gpu, provenance))
 
 

@@ -23,7 +23,7 @@
 //! 0.993 / 0.995 to 0.990 / 0.996 / 0.996 ("Changed a fourth time" there).
 
 use super::evaluator::{Eval, Evaluator};
-use super::gp::{phi_cdf, phi_pdf, Gp, Scratch};
+use super::gp::{Gp, Scratch};
 use super::neighbours::hamming;
 use super::space::SearchSpace;
 use super::Strategy;
@@ -79,6 +79,8 @@ pub(crate) struct BoMemory {
     /// The last fit and the rows it was fitted on: a step whose fastest rows are the same
     /// (a measurement slower than all of them leaves them as they were) refits nothing.
     last: Option<(Vec<(usize, f64)>, Gp)>,
+    /// Buffers and the kernel's memo, kept from one call of the steps to the next.
+    scratch: Scratch,
 }
 
 /// Appends to `out` the parameters' level indices of `id`, `eps` apart where `eps` > 0
@@ -144,10 +146,9 @@ impl BayesOpt {
             made,
             tuned_at,
             last,
+            scratch,
         } = memory;
-        let mut scratch = Scratch::default();
         let mut queries = Vec::new();
-        let mut predicted = Vec::new();
         let mut cands = Vec::new();
         while ev.remaining() > 0 && ev.used() < space.len() && ev.used() < until {
             *made += 1;
@@ -246,22 +247,13 @@ impl BayesOpt {
                 }
                 cands.retain(|&i| !ev.is_evaluated(i));
             }
-            let mut pick = None;
-            let mut best_ei = f64::NEG_INFINITY;
             queries.clear();
             for &c in &cands {
                 features(space, radix, eps, c, &mut queries);
             }
-            gp.predict_many(&queries, cands.len(), &mut scratch, &mut predicted);
-            for (&c, &(mu, s)) in cands.iter().zip(&predicted) {
-                let imp = best_y - mu - 0.01;
-                let z = imp / s;
-                let ei = imp * phi_cdf(z) + s * phi_pdf(z);
-                if ei > best_ei {
-                    best_ei = ei;
-                    pick = Some(c);
-                }
-            }
+            let pick = gp
+                .pick_by_expected_improvement(&queries, cands.len(), best_y, 0.01, scratch)
+                .map(|q| cands[q]);
             let id = pick.unwrap_or_else(|| random_unmeasured(ev, rng));
             *last = Some((train, gp));
             match ev.evaluate(id) {
@@ -346,6 +338,6 @@ mod tests {
             hits >= 7,
             "unit scaling, time: optimum found in {hits} of 10 runs"
         );
-        assert!((phi_cdf(1.0) - 0.841_344_7).abs() < 1e-6);
+        assert!((super::super::gp::phi_cdf(1.0) - 0.841_344_7).abs() < 1e-6);
     }
 }

@@ -1,0 +1,131 @@
+//! A memo of the Matern kernel by squared distance. A search space's configurations sit on a
+//! grid, so the squared distances between measured configurations and candidates take few
+//! values, the same ones step after step; looking a value up costs a fraction of the square
+//! root, division and exponential that compute it. Keys are the distance's exact bits and the
+//! length scale's, so a value from the memo is the computed one, bit for bit.
+
+/// Open addressing with linear probing over a power-of-two table, at most half full.
+pub(crate) struct KernelMemo {
+    /// The length scale the values belong to (its bits); another one empties the memo.
+    ell: u64,
+    keys: Vec<u64>,
+    values: Vec<f64>,
+    len: usize,
+}
+
+/// No squared distance has these bits: distances are sums of squares, never NaN.
+const EMPTY: u64 = u64::MAX;
+
+impl Default for KernelMemo {
+    fn default() -> Self {
+        KernelMemo {
+            ell: EMPTY,
+            keys: vec![EMPTY; 256],
+            values: vec![0.0; 256],
+            len: 0,
+        }
+    }
+}
+
+impl KernelMemo {
+    /// Empties the memo unless it holds values of length scale `ell`.
+    pub(crate) fn for_length_scale(&mut self, ell: f64) {
+        if self.ell != ell.to_bits() {
+            self.ell = ell.to_bits();
+            self.keys.fill(EMPTY);
+            self.len = 0;
+        }
+    }
+
+    /// The kernel at squared distance `d2`: from the memo, or `kernel(d2)` kept for next time.
+    #[inline]
+    pub(crate) fn get(&mut self, d2: f64, kernel: impl Fn(f64) -> f64) -> f64 {
+        let key = d2.to_bits();
+        let mask = self.keys.len() - 1;
+        let mut slot = slot_of(key, mask);
+        loop {
+            let k = self.keys[slot];
+            if k == key {
+                return self.values[slot];
+            }
+            if k == EMPTY {
+                break;
+            }
+            slot = (slot + 1) & mask;
+        }
+        let value = kernel(d2);
+        if 2 * (self.len + 1) > self.keys.len() {
+            self.grow();
+            let mask = self.keys.len() - 1;
+            slot = slot_of(key, mask);
+            while self.keys[slot] != EMPTY {
+                slot = (slot + 1) & mask;
+            }
+        }
+        self.keys[slot] = key;
+        self.values[slot] = value;
+        self.len += 1;
+        value
+    }
+
+    fn grow(&mut self) {
+        let size = 2 * self.keys.len();
+        let keys = std::mem::replace(&mut self.keys, vec![EMPTY; size]);
+        let values = std::mem::replace(&mut self.values, vec![0.0; size]);
+        let mask = self.keys.len() - 1;
+        for (key, value) in keys.into_iter().zip(values) {
+            if key != EMPTY {
+                let mut slot = slot_of(key, mask);
+                while self.keys[slot] != EMPTY {
+                    slot = (slot + 1) & mask;
+                }
+                self.keys[slot] = key;
+                self.values[slot] = value;
+            }
+        }
+    }
+}
+
+/// Fibonacci hashing (Knuth, "The Art of Computer Programming", vol. 3, 6.4): the top bits of
+/// the key times 2^64 / golden ratio, which depend on all of the key's bits (a grid's distances
+/// are often short binary fractions, their low mantissa bits all zero).
+fn slot_of(key: u64, mask: usize) -> usize {
+    let bits = mask.count_ones();
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    #[test]
+    fn computes_each_distance_once_per_length_scale_and_grows() {
+        let calls = Cell::new(0);
+        let kernel = |d: f64| {
+            calls.set(calls.get() + 1);
+            (-d).exp()
+        };
+        let mut memo = KernelMemo::default();
+        memo.for_length_scale(0.5);
+        // 1,000 distinct squared distances, twice: the table grows past its 256 slots.
+        for round in 0..2 {
+            for i in 0..1000 {
+                let d2 = i as f64 * 0.25;
+                assert_eq!(memo.get(d2, kernel).to_bits(), (-d2).exp().to_bits());
+            }
+            assert_eq!(calls.get(), 1000, "round {round}");
+        }
+        memo.for_length_scale(0.5);
+        memo.get(3.0, kernel);
+        assert_eq!(calls.get(), 1000, "the same length scale keeps the values");
+        memo.for_length_scale(0.25);
+        memo.get(3.0, kernel);
+        assert_eq!(calls.get(), 1001, "another length scale empties the memo");
+        // 0.0, new to this length scale's memo, then -0.0, of other bits, is a key of its own.
+        memo.get(0.0, kernel);
+        assert_eq!(calls.get(), 1002);
+        memo.get(-0.0, kernel);
+        assert_eq!(calls.get(), 1003);
+    }
+}

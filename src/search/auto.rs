@@ -248,6 +248,10 @@ impl Strategy for Auto {
         self.ils.name.clone()
     }
 
+    fn repairs(&self) -> bool {
+        self.ils.repairs()
+    }
+
     fn search(&self, ev: &mut Evaluator, rng: &mut Rng) {
         let n = ev.space().len();
         let budget = ev.remaining();

@@ -184,9 +184,11 @@ pub fn bench(
         }
     }
     // The repairs' indexes are built once per space before any run is timed (lazily, the first
-    // run of a space would carry them in its `mean_run_ms`).
-    for space in spaces {
-        space.index_for_repairs();
+    // run of a space would carry them in its `mean_run_ms`), where a strategy looks them up.
+    if strategies.iter().any(|s| s.repairs()) {
+        for space in spaces {
+            space.index_for_repairs();
+        }
     }
     let jobs = cells.len() * settings.repeats;
     let results: Mutex<Vec<Option<RunResult>>> = Mutex::new(vec![None; jobs]);
@@ -410,6 +412,18 @@ mod tests {
             serde_json::to_string(&rows).unwrap()
         };
         assert_eq!(key(&a), key(&b));
+        assert!(
+            !s[0].indexed_for_repairs(),
+            "random and iterml look no repair up"
+        );
+        bench(
+            &s,
+            &strategies(&["auto".into()]).unwrap(),
+            &settings(1),
+            &|| {},
+        )
+        .unwrap();
+        assert!(s[0].indexed_for_repairs(), "auto does");
         assert_eq!(a.results.len(), 4);
         assert_eq!(a.standards.len(), 2);
         assert_eq!(a.curves.len(), 2);

@@ -186,6 +186,10 @@ impl Strategy for Ils {
         self.name.clone()
     }
 
+    fn repairs(&self) -> bool {
+        self.repair > 0
+    }
+
     fn search(&self, ev: &mut Evaluator, rng: &mut Rng) {
         let space = ev.space();
         let n0 = random_share(self.init, self.init_min, ev.remaining());

@@ -52,6 +52,11 @@ pub trait Strategy: Send + Sync {
     fn name(&self) -> String;
     /// Searches the evaluator's space; the best configuration is whatever it measured best.
     fn search(&self, ev: &mut Evaluator, rng: &mut Rng);
+    /// Whether its searches may look up repairs ([`neighbours::repairs`]), whose indexes a
+    /// benchmark builds before timing any search ([`SearchSpace::index_for_repairs`]).
+    fn repairs(&self) -> bool {
+        false
+    }
 }
 
 /// What one search found.

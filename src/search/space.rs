@@ -232,6 +232,12 @@ impl SearchSpace {
         self.planes();
     }
 
+    /// Whether the repairs' lines are built.
+    #[cfg(test)]
+    pub(crate) fn indexed_for_repairs(&self) -> bool {
+        self.lines.get().is_some()
+    }
+
     /// The planes of every pair of parameters where the space holds under
     /// 1/[`plane::SPARSE_SHARE`] of its parameters' combinations and the planes hold at most
     /// [`plane::MAX_MEMBERS`] members in all; `None` elsewhere, where the lines serve.

@@ -6,6 +6,7 @@
 use advise_ml::Cholesky;
 use memo::KernelMemo;
 
+mod columns;
 mod memo;
 
 fn matern52(d2: f64, ell: f64) -> f64 {
@@ -186,25 +187,14 @@ impl Gp {
         let memo = &mut scratch.memo;
         memo.for_length_scale(self.ell);
         let ell = self.ell;
-        for (i, row) in k.chunks_exact_mut(c).enumerate() {
-            let xi = &self.x[i * p..(i + 1) * p];
-            for (&x, column) in xi.iter().zip(qt.chunks_exact(c)) {
-                for (d, &y) in row.iter_mut().zip(column) {
-                    *d += (x - y) * (x - y);
-                }
-            }
-            for d in row.iter_mut() {
-                *d = memo.get(*d, |d2| matern52_of_r(matern52_r(d2, ell)));
-            }
+        columns::add_squared_distances(&self.x, p, qt, c, k);
+        for d in k.iter_mut() {
+            *d = memo.get(*d, |d2| matern52_of_r(matern52_r(d2, ell)));
         }
         let mean = &mut scratch.mean;
         mean.clear();
         mean.resize(c, -0.0);
-        for (row, a) in k.chunks_exact(c).zip(&self.alpha) {
-            for (m, kv) in mean.iter_mut().zip(row) {
-                *m += kv * a;
-            }
-        }
+        columns::add_weighted_rows(k, c, &self.alpha, mean);
     }
 
     /// The posterior standard deviations of the queries `cols` (of the `c` whose kernel

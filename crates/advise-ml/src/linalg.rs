@@ -66,23 +66,14 @@ impl Cholesky {
     /// which the compiler vectorises: a Gaussian process scores its candidates this way.
     /// `sum` is scratch of at least `cols` numbers.
     pub fn solve_lower_many(&self, b: &mut [f64], cols: usize, sum: &mut [f64]) {
-        let n = self.n;
-        assert!(b.len() >= n * cols && sum.len() >= cols);
-        let sum = &mut sum[..cols];
-        for i in 0..n {
-            sum.fill(-0.0);
-            let (done, rest) = b.split_at_mut(i * cols);
-            for k in 0..i {
-                let l = self.l[i * n + k];
-                for (s, y) in sum.iter_mut().zip(&done[k * cols..(k + 1) * cols]) {
-                    *s += l * y;
-                }
-            }
-            let d = self.l[i * n + i];
-            for (y, s) in rest[..cols].iter_mut().zip(sum.iter()) {
-                *y = (*y - s) / d;
-            }
+        assert!(b.len() >= self.n * cols && sum.len() >= cols);
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2, the one requirement of `solve_lower_many_avx2`.
+            unsafe { solve_lower_many_avx2(self.n, &self.l, b, cols, sum) };
+            return;
         }
+        solve_lower_many_body(self.n, &self.l, b, cols, sum)
     }
 
     /// Solves `L^T x = y` in place.
@@ -108,7 +99,54 @@ impl Cholesky {
     }
 }
 
+/// [`Cholesky::solve_lower_many`]'s loops.
+#[inline(always)]
+fn solve_lower_many_body(n: usize, l: &[f64], b: &mut [f64], cols: usize, sum: &mut [f64]) {
+    let sum = &mut sum[..cols];
+    for i in 0..n {
+        sum.fill(-0.0);
+        let (done, rest) = b.split_at_mut(i * cols);
+        for k in 0..i {
+            let lik = l[i * n + k];
+            for (s, y) in sum.iter_mut().zip(&done[k * cols..(k + 1) * cols]) {
+                *s += lik * y;
+            }
+        }
+        let d = l[i * n + i];
+        for (y, s) in rest[..cols].iter_mut().zip(sum.iter()) {
+            *y = (*y - s) / d;
+        }
+    }
+}
+
+/// [`solve_lower_many_body`] compiled for AVX2: wider vectors for the same operations in the
+/// same order (no fused multiply-add: Rust never contracts a multiply and an add), so the
+/// same bits.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn solve_lower_many_avx2(n: usize, l: &[f64], b: &mut [f64], cols: usize, sum: &mut [f64]) {
+    solve_lower_many_body(n, l, b, cols, sum)
+}
+
 fn factor(a: &[f64], n: usize, jitter: f64) -> Option<Vec<f64>> {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, the one requirement of `factor_avx2`.
+        return unsafe { factor_avx2(a, n, jitter) };
+    }
+    factor_body(a, n, jitter)
+}
+
+/// [`factor_body`] compiled for AVX2 (the same bits, as [`solve_lower_many_avx2`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn factor_avx2(a: &[f64], n: usize, jitter: f64) -> Option<Vec<f64>> {
+    factor_body(a, n, jitter)
+}
+
+/// The factorisation's loops.
+#[inline(always)]
+fn factor_body(a: &[f64], n: usize, jitter: f64) -> Option<Vec<f64>> {
     let mut l = vec![0.0; n * n];
     for j in 0..n {
         let mut d = a[j * n + j] + jitter;

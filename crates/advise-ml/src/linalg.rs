@@ -240,12 +240,10 @@ mod tests {
                 }
             }
             let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-            let blocked = factor(&a, n, 0.0).unwrap();
-            assert_eq!(
-                bits(&blocked),
-                bits(&factor_one_row_at_a_time(&a, n)),
-                "n = {n}"
-            );
+            // The dispatched build (AVX2 where the CPU has it) and the portable one.
+            let want = bits(&factor_one_row_at_a_time(&a, n));
+            assert_eq!(bits(&factor(&a, n, 0.0).unwrap()), want, "n = {n}");
+            assert_eq!(bits(&factor_body(&a, n, 0.0).unwrap()), want, "n = {n}");
         }
     }
 
@@ -267,8 +265,10 @@ mod tests {
             let mut many: Vec<f64> = (0..n * cols).map(|_| rng.unit() * 4.0 - 2.0).collect();
             many[0] = -0.0;
             let mut one_by_one = many.clone();
+            let mut portable = many.clone();
             let mut sum = vec![0.0; cols];
             chol.solve_lower_many(&mut many, cols, &mut sum);
+            solve_lower_many_body(n, &chol.l, &mut portable, cols, &mut sum);
             for c in 0..cols {
                 let mut col: Vec<f64> = (0..n).map(|i| one_by_one[i * cols + c]).collect();
                 chol.solve_lower(&mut col);
@@ -278,6 +278,11 @@ mod tests {
             }
             let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
             assert_eq!(bits(&many), bits(&one_by_one), "n = {n}");
+            assert_eq!(
+                bits(&portable),
+                bits(&one_by_one),
+                "portable build, n = {n}"
+            );
         }
     }
 

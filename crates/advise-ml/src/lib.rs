@@ -14,6 +14,7 @@
 //! histogram splits over levels), one forest ([`forest`]), one boosting ([`boosting`]), one
 //! kNN ([`knn`]), one SVM core ([`svm`]), and one module of seeded generators ([`rng`]).
 
+mod avx2;
 pub mod boosting;
 pub mod data;
 pub mod error;

@@ -67,13 +67,7 @@ impl Cholesky {
     /// `sum` is scratch of at least `cols` numbers.
     pub fn solve_lower_many(&self, b: &mut [f64], cols: usize, sum: &mut [f64]) {
         assert!(b.len() >= self.n * cols && sum.len() >= cols);
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2, the one requirement of `solve_lower_many_avx2`.
-            unsafe { solve_lower_many_avx2(self.n, &self.l, b, cols, sum) };
-            return;
-        }
-        solve_lower_many_body(self.n, &self.l, b, cols, sum)
+        solve_lower_many_dispatched(self.n, &self.l, b, cols, sum)
     }
 
     /// Solves `L^T x = y` in place.
@@ -119,29 +113,15 @@ fn solve_lower_many_body(n: usize, l: &[f64], b: &mut [f64], cols: usize, sum: &
     }
 }
 
-/// [`solve_lower_many_body`] compiled for AVX2: wider vectors for the same operations in the
-/// same order (no fused multiply-add: Rust never contracts a multiply and an add), so the
-/// same bits.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn solve_lower_many_avx2(n: usize, l: &[f64], b: &mut [f64], cols: usize, sum: &mut [f64]) {
-    solve_lower_many_body(n, l, b, cols, sum)
+crate::avx2_dispatch! {
+    /// [`solve_lower_many_body`], compiled for AVX2 where the CPU has it (the same bits).
+    fn solve_lower_many_dispatched(n: usize, l: &[f64], b: &mut [f64], cols: usize, sum: &mut [f64])
+        = solve_lower_many_body, avx2 solve_lower_many_avx2;
 }
 
-fn factor(a: &[f64], n: usize, jitter: f64) -> Option<Vec<f64>> {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2, the one requirement of `factor_avx2`.
-        return unsafe { factor_avx2(a, n, jitter) };
-    }
-    factor_body(a, n, jitter)
-}
-
-/// [`factor_body`] compiled for AVX2 (the same bits, as [`solve_lower_many_avx2`]).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn factor_avx2(a: &[f64], n: usize, jitter: f64) -> Option<Vec<f64>> {
-    factor_body(a, n, jitter)
+crate::avx2_dispatch! {
+    /// [`factor_body`], compiled for AVX2 where the CPU has it (the same bits).
+    fn factor(a: &[f64], n: usize, jitter: f64) -> Option<Vec<f64>> = factor_body, avx2 factor_avx2;
 }
 
 /// The factorisation's loops.

@@ -268,24 +268,11 @@ fn check_penalty(lambda: f64) -> Result<()> {
     }
 }
 
-/// `out = (A + lambda I) x` for the `f x f` row-major `a`, each row's product a [`dot`].
-fn times_plus_ridge(a: &[f64], f: usize, lambda: f64, x: &[f64], out: &mut [f64]) {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2, the one requirement of `times_plus_ridge_avx2`.
-        unsafe { times_plus_ridge_avx2(a, f, lambda, x, out) };
-        return;
-    }
-    times_plus_ridge_body(a, f, lambda, x, out)
-}
-
-/// [`times_plus_ridge_body`] compiled for AVX2: wider vectors for the same operations in the
-/// same order (no fused multiply-add: Rust never contracts a multiply and an add), so the
-/// same bits.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn times_plus_ridge_avx2(a: &[f64], f: usize, lambda: f64, x: &[f64], out: &mut [f64]) {
-    times_plus_ridge_body(a, f, lambda, x, out)
+crate::avx2_dispatch! {
+    /// `out = (A + lambda I) x` for the `f x f` row-major `a`, each row's product a [`dot`]
+    /// ([`times_plus_ridge_body`], compiled for AVX2 where the CPU has it: the same bits).
+    fn times_plus_ridge(a: &[f64], f: usize, lambda: f64, x: &[f64], out: &mut [f64])
+        = times_plus_ridge_body, avx2 times_plus_ridge_avx2;
 }
 
 #[inline(always)]

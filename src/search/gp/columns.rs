@@ -1,25 +1,13 @@
 //! The loops of the Gaussian process's kernel columns that run along the queries, compiled
-//! twice: for any x86-64 and, picked at run time where the CPU has it, for AVX2. AVX2 gives
-//! wider vectors for the same operations in the same order (no fused multiply-add: Rust never
-//! contracts a multiply and an add), so both give the same bits.
+//! twice: for any x86-64 and, picked at run time where the CPU has it, for AVX2
+//! ([`advise_ml::avx2_dispatch`]; the same bits, which the test below checks).
 
-/// Adds to row `i` of `k` (`c` wide) the squared distance between training row `i` of `x`
-/// (`p` features each) and each of the `c` queries of `qt` (feature-major: feature `j` of all
-/// queries, then feature `j + 1`), feature by feature in order.
-pub(super) fn add_squared_distances(x: &[f64], p: usize, qt: &[f64], c: usize, k: &mut [f64]) {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2, the one requirement of `squared_distances_avx2`.
-        unsafe { squared_distances_avx2(x, p, qt, c, k) };
-        return;
-    }
-    squared_distances(x, p, qt, c, k)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn squared_distances_avx2(x: &[f64], p: usize, qt: &[f64], c: usize, k: &mut [f64]) {
-    squared_distances(x, p, qt, c, k)
+advise_ml::avx2_dispatch! {
+    /// Adds to row `i` of `k` (`c` wide) the squared distance between training row `i` of `x`
+    /// (`p` features each) and each of the `c` queries of `qt` (feature-major: feature `j` of
+    /// all queries, then feature `j + 1`), feature by feature in order.
+    pub(super) fn add_squared_distances(x: &[f64], p: usize, qt: &[f64], c: usize, k: &mut [f64])
+        = squared_distances, avx2 squared_distances_avx2;
 }
 
 #[inline(always)]
@@ -34,22 +22,11 @@ fn squared_distances(x: &[f64], p: usize, qt: &[f64], c: usize, k: &mut [f64]) {
     }
 }
 
-/// Adds to each of the `c` entries of `sums` the entries of the rows of `k` (`c` wide) times
-/// the rows' weights `w`, row by row in order.
-pub(super) fn add_weighted_rows(k: &[f64], c: usize, w: &[f64], sums: &mut [f64]) {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2, the one requirement of `weighted_rows_avx2`.
-        unsafe { weighted_rows_avx2(k, c, w, sums) };
-        return;
-    }
-    weighted_rows(k, c, w, sums)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn weighted_rows_avx2(k: &[f64], c: usize, w: &[f64], sums: &mut [f64]) {
-    weighted_rows(k, c, w, sums)
+advise_ml::avx2_dispatch! {
+    /// Adds to each of the `c` entries of `sums` the entries of the rows of `k` (`c` wide)
+    /// times the rows' weights `w`, row by row in order.
+    pub(super) fn add_weighted_rows(k: &[f64], c: usize, w: &[f64], sums: &mut [f64])
+        = weighted_rows, avx2 weighted_rows_avx2;
 }
 
 #[inline(always)]

@@ -124,27 +124,18 @@ pub fn fits(row: &[f64]) -> bool {
     row.iter().all(|v| v.abs() <= LIMIT)
 }
 
-/// Whether Weka's sequential `f64` distance certainly exceeds `cutoff`, judged on the rows
-/// rounded to `f32` (values within LIMIT). Each `f32` squared difference is within
-/// 5 * 2^-22 (< 1.3e-6) of the exact one (rounding each value: 2^-24; the difference: 2^-24
-/// of at most 2; the square: 2^-24 of at most 4), and an `f32` sum of m terms is within
-/// m * 2^-24 / (1 - m * 2^-24) of their exact sum (Higham, section 4.2). The row is rejected
-/// only when the `f32` sum, shrunk by both bounds, still exceeds the cutoff plus the `f64`
-/// margin; any row not rejected gets Weka's sequential sum.
-pub fn rejects_low(a: &[f32], b: &[f32], cutoff: f64) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2, the one requirement of `rejects_low_avx2`.
-        return unsafe { rejects_low_avx2(a, b, cutoff) };
-    }
-    rejects_low_body(a, b, cutoff)
-}
-
-/// [`rejects_low_body`] compiled for AVX2 (two 8-lane vectors where SSE takes four).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn rejects_low_avx2(a: &[f32], b: &[f32], cutoff: f64) -> bool {
-    rejects_low_body(a, b, cutoff)
+crate::avx2_dispatch! {
+    /// Whether Weka's sequential `f64` distance certainly exceeds `cutoff`, judged on the rows
+    /// rounded to `f32` (values within LIMIT). Each `f32` squared difference is within
+    /// 5 * 2^-22 (< 1.3e-6) of the exact one (rounding each value: 2^-24; the difference: 2^-24
+    /// of at most 2; the square: 2^-24 of at most 4), and an `f32` sum of m terms is within
+    /// m * 2^-24 / (1 - m * 2^-24) of their exact sum (Higham, section 4.2). The row is rejected
+    /// only when the `f32` sum, shrunk by both bounds, still exceeds the cutoff plus the `f64`
+    /// margin; any row not rejected gets Weka's sequential sum.
+    ///
+    /// Compiled for AVX2 where the CPU has it (two 8-lane vectors where SSE takes four).
+    pub fn rejects_low(a: &[f32], b: &[f32], cutoff: f64) -> bool
+        = rejects_low_body, avx2 rejects_low_avx2;
 }
 
 /// Whether an `f32` sum `s` of `m` squared differences of `f32` copies (values within LIMIT)
@@ -185,21 +176,11 @@ pub fn low_upper(s: f32, m: usize) -> Option<f64> {
     Some(exact * (1.0 + MARGIN) * (1.0 + 1e-12))
 }
 
-/// The `f32` sum of squared differences, or `None` once it shows that Weka's distance exceeds
-/// `cutoff` ([`rejects_low`]'s test; with an infinite cutoff the whole sum is formed).
-pub fn low_distance(a: &[f32], b: &[f32], cutoff: f64) -> Option<f32> {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2, the one requirement of `low_distance_avx2`.
-        return unsafe { low_distance_avx2(a, b, cutoff) };
-    }
-    low_distance_body(a, b, cutoff)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn low_distance_avx2(a: &[f32], b: &[f32], cutoff: f64) -> Option<f32> {
-    low_distance_body(a, b, cutoff)
+crate::avx2_dispatch! {
+    /// The `f32` sum of squared differences, or `None` once it shows that Weka's distance exceeds
+    /// `cutoff` ([`rejects_low`]'s test; with an infinite cutoff the whole sum is formed).
+    pub fn low_distance(a: &[f32], b: &[f32], cutoff: f64) -> Option<f32>
+        = low_distance_body, avx2 low_distance_avx2;
 }
 
 #[inline(always)]

@@ -87,22 +87,11 @@ pub(super) fn normal_sums(
     (gram, aty)
 }
 
-/// The tiles of tile rows `rows` (each TA attributes, from its diagonal tile to the last
-/// column), into `out` (TA rows of `wp` a tile row, the first tile row's at 0).
-fn tile_rows(z: &[f64], wp: usize, rows: std::ops::Range<usize>, out: &mut [f64]) {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2, the one requirement of `tile_rows_avx2`.
-        unsafe { tile_rows_avx2(z, wp, rows, out) };
-        return;
-    }
-    tile_rows_body(z, wp, rows, out)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn tile_rows_avx2(z: &[f64], wp: usize, rows: std::ops::Range<usize>, out: &mut [f64]) {
-    tile_rows_body(z, wp, rows, out)
+crate::avx2_dispatch! {
+    /// The tiles of tile rows `rows` (each TA attributes, from its diagonal tile to the last
+    /// column), into `out` (TA rows of `wp` a tile row, the first tile row's at 0).
+    fn tile_rows(z: &[f64], wp: usize, rows: std::ops::Range<usize>, out: &mut [f64])
+        = tile_rows_body, avx2 tile_rows_avx2;
 }
 
 #[inline(always)]

@@ -1,7 +1,9 @@
 //! The Gaussian process of Bayesian optimisation ([`super::bayes`]): Matern 5/2 kernel, unit
 //! signal variance, noise 1e-3 (Rasmussen and Williams, "Gaussian Processes for Machine
-//! Learning", eq. 4.17 and algorithm 2.1), fitted by a Cholesky factorisation, and the normal
-//! distribution's cdf and pdf for expected improvement.
+//! Learning", eq. 4.17 and algorithm 2.1), fitted by a Cholesky factorisation, and the pick of
+//! the candidate of largest expected improvement, which solves for the standard deviation only
+//! where a candidate's bound could win and takes the kernel's values from a memo by distance
+//! ([`memo`]); the pick is the one scoring every candidate would make, bit for bit.
 
 use advise_ml::Cholesky;
 use memo::KernelMemo;

@@ -1,5 +1,5 @@
 //! An additive model of parameter levels: ridge regression on a one-hot coding of every
-//! parameter's level, y ~ mean + sum_j w[j][level_j]. It is the cheapest model that tells a
+//! parameter's level, y ~ mean + sum_j w\[j\]\[level_j\]. It is the cheapest model that tells a
 //! search which value of each parameter tends to be fast (a main-effects model, as in the
 //! design-of-experiments view of tuning spaces used by Kernel Tuner's `greedy_mls`/`mls`
 //! neighbourhood ordering), and it fits in microseconds: the normal equations have one

@@ -175,8 +175,8 @@ impl Gp {
         // vector instructions); every query's distance still sums its features in order, as
         // `dist2` does, and the kernel is `matern52`'s, from the memo of values by distance,
         // so the values are those of one query at a time, bit for bit.
+        // Every entry of `qt` and `k` is written below: resizing keeps old values unzeroed.
         let qt = &mut scratch.qt;
-        qt.clear();
         qt.resize(p * c, 0.0);
         for (q, query) in qs.chunks_exact(p.max(1)).take(c).enumerate() {
             for (j, &v) in query.iter().enumerate() {
@@ -184,12 +184,11 @@ impl Gp {
             }
         }
         let k = &mut scratch.k;
-        k.clear();
         k.resize(n * c, 0.0);
         let memo = &mut scratch.memo;
         memo.for_length_scale(self.ell);
         let ell = self.ell;
-        columns::add_squared_distances(&self.x, p, qt, c, k);
+        columns::squared_distances_into(&self.x, p, qt, c, k);
         for d in k.iter_mut() {
             *d = memo.get(*d, |d2| matern52_of_r(matern52_r(d2, ell)));
         }

@@ -20,6 +20,13 @@ impl Cholesky {
     /// Factors `a` (row-major `n x n`, symmetric). A non-positive pivot is retried with a
     /// growing diagonal jitter (1e-10 to 1e-2 times the mean diagonal) before giving up.
     pub fn new(a: &[f64], n: usize) -> Result<Cholesky> {
+        Cholesky::new_plus_diagonal(a, n, 0.0)
+    }
+
+    /// Factors `a + shift I` without forming it (a ridge model's normal equations), the same
+    /// bit for bit as [`Cholesky::new`] of the shifted copy: each diagonal entry is
+    /// `a_ii + shift` before any jitter is added.
+    pub fn new_plus_diagonal(a: &[f64], n: usize, shift: f64) -> Result<Cholesky> {
         if a.len() != n * n {
             return Err(MlError::Data(format!(
                 "a {n} x {n} matrix needs {} numbers, got {}",
@@ -27,11 +34,11 @@ impl Cholesky {
                 a.len()
             )));
         }
-        let mean_diag = (0..n).map(|i| a[i * n + i].abs()).sum::<f64>() / n.max(1) as f64;
+        let mean_diag = (0..n).map(|i| (a[i * n + i] + shift).abs()).sum::<f64>() / n.max(1) as f64;
         let scale = if mean_diag > 0.0 { mean_diag } else { 1.0 };
         let mut jitter = 0.0;
         for _ in 0..10 {
-            if let Some(l) = factor(a, n, jitter) {
+            if let Some(l) = factor(a, n, shift, jitter) {
                 return Ok(Cholesky { n, l });
             }
             jitter = if jitter == 0.0 {
@@ -121,15 +128,16 @@ crate::avx2_dispatch! {
 
 crate::avx2_dispatch! {
     /// [`factor_body`], compiled for AVX2 where the CPU has it (the same bits).
-    fn factor(a: &[f64], n: usize, jitter: f64) -> Option<Vec<f64>> = factor_body, avx2 factor_avx2;
+    fn factor(a: &[f64], n: usize, shift: f64, jitter: f64) -> Option<Vec<f64>>
+        = factor_body, avx2 factor_avx2;
 }
 
 /// The factorisation's loops.
 #[inline(always)]
-fn factor_body(a: &[f64], n: usize, jitter: f64) -> Option<Vec<f64>> {
+fn factor_body(a: &[f64], n: usize, shift: f64, jitter: f64) -> Option<Vec<f64>> {
     let mut l = vec![0.0; n * n];
     for j in 0..n {
-        let mut d = a[j * n + j] + jitter;
+        let mut d = (a[j * n + j] + shift) + jitter;
         for k in 0..j {
             d -= l[j * n + k] * l[j * n + k];
         }
@@ -222,8 +230,12 @@ mod tests {
             let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
             // The dispatched build (AVX2 where the CPU has it) and the portable one.
             let want = bits(&factor_one_row_at_a_time(&a, n));
-            assert_eq!(bits(&factor(&a, n, 0.0).unwrap()), want, "n = {n}");
-            assert_eq!(bits(&factor_body(&a, n, 0.0).unwrap()), want, "n = {n}");
+            assert_eq!(bits(&factor(&a, n, 0.0, 0.0).unwrap()), want, "n = {n}");
+            assert_eq!(
+                bits(&factor_body(&a, n, 0.0, 0.0).unwrap()),
+                want,
+                "n = {n}"
+            );
         }
     }
 
@@ -263,6 +275,33 @@ mod tests {
                 bits(&one_by_one),
                 "portable build, n = {n}"
             );
+        }
+    }
+
+    #[test]
+    fn a_shifted_diagonal_factors_as_the_shifted_copy_bit_for_bit() {
+        let mut rng = crate::Rng::new(6);
+        for n in [1, 5, 17] {
+            // Co-occurrence-like counts (singular without the shift) and a ridge shift.
+            let m: Vec<f64> = (0..n * n).map(|_| rng.below(3) as f64).collect();
+            let mut a = vec![0.0; n * n];
+            for i in 0..n {
+                for j in 0..n {
+                    a[i * n + j] = (0..n).map(|k| m[k * n + i] * m[k * n + j]).sum::<f64>();
+                }
+            }
+            for shift in [0.0, 1e-3, 0.7] {
+                let mut copy = a.clone();
+                for i in 0..n {
+                    copy[i * n + i] += shift;
+                }
+                let bits = |c: &Cholesky| c.l.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                let want = Cholesky::new(&copy, n).map(|c| bits(&c)).ok();
+                let got = Cholesky::new_plus_diagonal(&a, n, shift)
+                    .map(|c| bits(&c))
+                    .ok();
+                assert_eq!(got, want, "n = {n}, shift {shift}");
+            }
         }
     }
 

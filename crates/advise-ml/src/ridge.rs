@@ -140,17 +140,13 @@ impl OneHotRidge {
         let f = counts.f;
         let offsets = &counts.offsets;
         let mean = y.iter().sum::<f64>() / y.len() as f64;
-        let mut a = counts.a.clone();
         let mut b = vec![0.0; f];
         for (row, &yi) in rows.chunks_exact(p.max(1)).zip(y) {
             for (&l, &o) in row.iter().zip(offsets) {
                 b[o + l as usize] += yi - mean;
             }
         }
-        for c in 0..f {
-            a[c * f + c] += lambda;
-        }
-        let chol = Cholesky::new(&a, f)?;
+        let chol = Cholesky::new_plus_diagonal(&counts.a, f, lambda)?;
         chol.solve(&mut b);
         Ok(OneHotRidge {
             offsets: offsets.clone(),

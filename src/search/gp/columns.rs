@@ -3,10 +3,12 @@
 //! ([`advise_ml::avx2_dispatch`]; the same bits, which the test below checks).
 
 advise_ml::avx2_dispatch! {
-    /// Adds to row `i` of `k` (`c` wide) the squared distance between training row `i` of `x`
+    /// Sets row `i` of `k` (`c` wide) to the squared distances between training row `i` of `x`
     /// (`p` features each) and each of the `c` queries of `qt` (feature-major: feature `j` of
-    /// all queries, then feature `j + 1`), feature by feature in order.
-    pub(super) fn add_squared_distances(x: &[f64], p: usize, qt: &[f64], c: usize, k: &mut [f64])
+    /// all queries, then feature `j + 1`), summed feature by feature in order: the first
+    /// feature's square is stored (as adding it to 0.0 would: squares are never -0.0), so `k`
+    /// needs no zeroing first.
+    pub(super) fn squared_distances_into(x: &[f64], p: usize, qt: &[f64], c: usize, k: &mut [f64])
         = squared_distances, avx2 squared_distances_avx2;
 }
 
@@ -14,7 +16,16 @@ advise_ml::avx2_dispatch! {
 fn squared_distances(x: &[f64], p: usize, qt: &[f64], c: usize, k: &mut [f64]) {
     for (i, row) in k.chunks_exact_mut(c).enumerate() {
         let xi = &x[i * p..(i + 1) * p];
-        for (&v, column) in xi.iter().zip(qt.chunks_exact(c)) {
+        let mut features = xi.iter().zip(qt.chunks_exact(c));
+        match features.next() {
+            Some((&v, column)) => {
+                for (d, &y) in row.iter_mut().zip(column) {
+                    *d = (v - y) * (v - y);
+                }
+            }
+            None => row.fill(0.0),
+        }
+        for (&v, column) in features {
             for (d, &y) in row.iter_mut().zip(column) {
                 *d += (v - y) * (v - y);
             }
@@ -47,18 +58,28 @@ mod tests {
     fn dispatched_loops_give_the_portable_loops_bits() {
         // Synthetic rows and queries from a seeded generator; odd widths leave vector tails.
         let mut rng = Rng::new(5);
-        for (n, p, c) in [(1, 1, 1), (7, 3, 13), (30, 10, 103)] {
+        for (n, p, c) in [(1, 1, 1), (2, 0, 3), (7, 3, 13), (30, 10, 103)] {
             let x: Vec<f64> = (0..n * p).map(|_| rng.unit()).collect();
             let qt: Vec<f64> = (0..p * c).map(|_| rng.unit()).collect();
             let w: Vec<f64> = (0..n).map(|_| rng.unit() - 0.5).collect();
-            let (mut k1, mut k2) = (vec![0.0; n * c], vec![0.0; n * c]);
-            add_squared_distances(&x, p, &qt, c, &mut k1);
+            // Filled with garbage first: every entry is set; and as summing from 0.0 gives.
+            let (mut k1, mut k2) = (vec![7.0; n * c], vec![-3.0; n * c]);
+            squared_distances_into(&x, p, &qt, c, &mut k1);
             squared_distances(&x, p, &qt, c, &mut k2);
+            let mut from_zero = vec![0.0; n * c];
+            for (i, row) in from_zero.chunks_exact_mut(c).enumerate() {
+                for j in 0..p {
+                    for (q, d) in row.iter_mut().enumerate() {
+                        *d += (x[i * p + j] - qt[j * c + q]) * (x[i * p + j] - qt[j * c + q]);
+                    }
+                }
+            }
             let (mut s1, mut s2) = (vec![-0.0; c], vec![-0.0; c]);
             add_weighted_rows(&k1, c, &w, &mut s1);
             weighted_rows(&k2, c, &w, &mut s2);
             let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
             assert_eq!(bits(&k1), bits(&k2), "distances, n {n} p {p} c {c}");
+            assert_eq!(bits(&k1), bits(&from_zero), "from 0.0, n {n} p {p} c {c}");
             assert_eq!(bits(&s1), bits(&s2), "sums, n {n} p {p} c {c}");
         }
     }

@@ -3,7 +3,8 @@
 
 Usage:
   compare.py --advise A.json [B.json ...] --kt KT.json [KT2.json ...] [--advise-repeats 100]
-             [--budget 2%] [--out table.md]
+             [--budget 2%] [--kt-confirm RERUN.json ...] [--out table.md]
+  compare.py --kt KT.json --list-kt-best      (space<TAB>budget<TAB>strategy lines, for run.sh)
 
 advise files: any number of `advise search-bench --json` outputs (run.sh writes one per space,
 strategy and budget so that the `seconds` field gives the time of exactly those runs). The rows
@@ -21,6 +22,12 @@ then highest 5th percentile), then summary tables: a space x strategy matrix of 
 mean of medians per strategy, and on how many spaces advise's `auto` (or, when the advise file
 has no `auto` rows, advise's per-space best strategy, an oracle choice) reaches Kernel Tuner's
 per-space best median.
+
+Kernel Tuner's per-space best is the largest of several strategies' medians over few runs (8 and
+20 by default), which is biased upward where strategies are close: the largest of eight medians
+of near-random searches beats each of them. `--kt-confirm` takes kt_run.py outputs of that best
+strategy re-run with fresh seeds (run.sh --kt-confirm) and adds, per space, the re-run's median
+and whether advise reaches it: an unbiased reference beside the issue's own.
 """
 
 import argparse
@@ -132,6 +139,13 @@ def main(argv=None):
                     help="comma-separated advise strategies left out of the tables (default: exhaustive)")
     ap.add_argument("--kt-strategies", default=None,
                     help="comma-separated Kernel Tuner strategies to keep (default: all in the files)")
+    ap.add_argument("--kt-confirm", nargs="+", action="extend", default=[],
+                    help="kt_run.py outputs of Kernel Tuner's per-space best strategies re-run with fresh "
+                         "seeds (run.sh --kt-confirm): the best of several strategies' medians over few "
+                         "runs is biased upward, the same strategy's median over new runs is not")
+    ap.add_argument("--list-kt-best", action="store_true",
+                    help="print each (space, budget)'s best Kernel Tuner strategy as 'space<TAB>budget<TAB>strategy' "
+                         "lines (`--space entries` rows only) and exit")
     ap.add_argument("--tolerance", type=float, default=0.01,
                     help="'reaches within' tolerance on the median fraction (default 0.01)")
     ap.add_argument("--out", help="write Markdown here (default: standard output)")
@@ -143,6 +157,18 @@ def main(argv=None):
     if args.kt_strategies:
         keep = {s.strip() for s in args.kt_strategies.split(",") if s.strip()}
         kt_rows = [r for r in kt_rows if r["strategy"].split(" [")[0] in keep]
+    if args.list_kt_best:
+        cells = OrderedDict()
+        for r in kt_rows:
+            if fair_kt(r) and (not args.budget or r["budget"] in args.budget):
+                cells.setdefault((r["space"], r["budget"]), []).append(r)
+        for (sp, b), rs in cells.items():
+            best = best_of(rs)
+            if best:
+                print(f"{sp}\t{b}\t{best['strategy']}")
+        return
+    # Re-runs of a strategy with fresh seeds, keyed by what they re-run.
+    confirm = {(r["space"], r["budget"], r["strategy"]): r for r in load_kt(args.kt_confirm) if fair_kt(r)}
     rows += kt_rows
     if args.budget:
         rows = [r for r in rows if r["budget"] in args.budget]
@@ -191,6 +217,10 @@ def main(argv=None):
                 w(f"- best advise: **{ba['strategy']}** {f3(ba['median'])} (p5 {f3(ba['p5'])})")
             if bk:
                 w(f"- best Kernel Tuner: **{bk['strategy']}** {f3(bk['median'])} (p5 {f3(bk['p5'])})")
+            rc = confirm.get((sp, b, bk["strategy"])) if bk else None
+            if rc:
+                w(f"- the same Kernel Tuner strategy re-run with {rc['repeats']} fresh seeds: "
+                  f"{f3(rc['median'])} (p5 {f3(rc['p5'])})")
             if bv:
                 w(f"- best Kernel Tuner, failures known in advance (not a fair comparison): "
                   f"{bv['strategy']} {f3(bv['median'])} (p5 {f3(bv['p5'])})")
@@ -233,6 +263,7 @@ def main(argv=None):
         has_auto = any(r["tool"] == "advise" and r["strategy"] == "auto" for r in bro)
         label = "advise `auto`" if has_auto else "advise's per-space best strategy (oracle pick; no `auto` rows)"
         reach = within = n = 0
+        reach_rc = n_rc = 0
         lines = []
         for sp in spaces:
             srows = [r for r in bro if r["space"] == sp]
@@ -248,16 +279,31 @@ def main(argv=None):
             near = a["median"] >= k["median"] - args.tolerance
             reach += ok
             within += near
+            rc = confirm.get((sp, b, k["strategy"]))
+            rc_cells = ""
+            if confirm:
+                rc_cells = " – | – |"
+                if rc and rc["median"] is not None:
+                    n_rc += 1
+                    reach_rc += a["median"] >= rc["median"]
+                    rc_cells = f" {f3(rc['median'])} ({rc['repeats']}) | {'yes' if a['median'] >= rc['median'] else 'no'} |"
             lines.append(f"| {sp} | {a['strategy']} {f3(a['median'])} | {k['strategy']} {f3(k['median'])} | "
-                         f"{a['median'] - k['median']:+.3f} | {'yes' if ok else ('≈' if near else 'no')} |")
+                         f"{a['median'] - k['median']:+.3f} | {'yes' if ok else ('≈' if near else 'no')} |{rc_cells}")
         # also each single advise strategy vs KT best
         w(f"### {label} vs Kernel Tuner's per-space best ({b}; `--space entries` rows only)\n")
-        w("| space | advise | Kernel Tuner best | Δ median | reaches |")
-        w("|---|---|---|---:|:---:|")
+        if confirm:
+            w("| space | advise | Kernel Tuner best | Δ median | reaches | best re-run (runs) | reaches re-run |")
+            w("|---|---|---|---:|:---:|---:|:---:|")
+        else:
+            w("| space | advise | Kernel Tuner best | Δ median | reaches |")
+            w("|---|---|---|---:|:---:|")
         out.extend(lines)
         w("")
         w(f"- {label} reaches Kernel Tuner's per-space best median on **{reach}/{n}** spaces "
           f"(within {args.tolerance:g}: {within}/{n}).")
+        if n_rc:
+            w(f"- {label} reaches the median of Kernel Tuner's per-space best strategy re-run with fresh "
+              f"seeds on **{reach_rc}/{n_rc}** of the spaces re-run.")
         for s in adv_strats:
             cnt = tot = 0
             for sp in spaces:

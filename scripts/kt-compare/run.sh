@@ -18,12 +18,16 @@
 #                              rule), valid (kernel_tuner.tune_cache's space) or both [entries]
 #   --seed N                   repeat r uses seed N + r in both tools [0]
 #   --jobs N                   Kernel Tuner worker processes [1]
+#   --kt-confirm N             re-run each (space, budget)'s best Kernel Tuner strategy with N
+#                              fresh seeds (from seed + max(1000, kt-repeats)): the largest of
+#                              eight medians of 20 runs is biased upward, a re-run is not [0: off]
 #   --advise PATH              advise binary [$ADVISE, else `advise` on PATH, else target/release/advise]
 #   --skip-kt / --skip-advise  reuse the existing results of that tool in DIR
 # Environment: KT_VENV (virtualenv made by setup.sh) [scripts/kt-compare/.venv].
 #
 # Writes DIR/advise/<space>__<strategy>__<budget>.json (one advise run each, one thread, so its
-# `seconds` is the time of exactly those runs), DIR/kt-<mode>.json and DIR/comparison.md.
+# `seconds` is the time of exactly those runs), DIR/kt-<mode>.json, DIR/kt-confirm/*.json (with
+# --kt-confirm) and DIR/comparison.md.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
@@ -37,6 +41,7 @@ advise_strategies=""
 kt_space="entries"
 seed=0
 jobs=1
+kt_confirm=0
 advise_bin="${ADVISE:-}"
 skip_kt=0
 skip_advise=0
@@ -52,16 +57,21 @@ while [ $# -gt 0 ]; do
         --kt-space) kt_space="$2"; shift 2 ;;
         --seed) seed="$2"; shift 2 ;;
         --jobs) jobs="$2"; shift 2 ;;
+        --kt-confirm) kt_confirm="$2"; shift 2 ;;
         --advise) advise_bin="$2"; shift 2 ;;
         --skip-kt) skip_kt=1; shift ;;
         --skip-advise) skip_advise=1; shift ;;
-        -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
         -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
         *) caches+=("$1"); shift ;;
     esac
 done
 [ ${#caches[@]} -gt 0 ] || { echo "run.sh: give at least one cache file (see --help)" >&2; exit 2; }
 case "$kt_space" in entries|valid|both) ;; *) echo "run.sh: --kt-space entries|valid|both" >&2; exit 2 ;; esac
+case "$kt_confirm" in ''|*[!0-9]*) echo "run.sh: --kt-confirm takes a number of runs" >&2; exit 2 ;; esac
+if [ "$kt_confirm" -gt 0 ] && [ "$kt_space" = valid ]; then
+    echo "run.sh: --kt-confirm re-runs the --kt-space entries results' best strategies: use entries or both" >&2; exit 2
+fi
 
 if [ -z "$advise_bin" ]; then
     if command -v advise >/dev/null 2>&1; then advise_bin="$(command -v advise)"
@@ -112,11 +122,31 @@ if [ "$skip_kt" = 0 ]; then
     done
 fi
 
+# --- Kernel Tuner's best strategy of each space and budget, re-run with fresh seeds -----------
+if [ "$kt_confirm" -gt 0 ] && [ "$skip_kt" = 0 ]; then
+    declare -A path_of
+    for c in "${caches[@]}"; do
+        name="$(basename "$c")"; name="${name%.gz}"; name="${name%.json}"; name="${name%.csv}"
+        path_of["$name"]="$c"
+    done
+    confirm_seed=$(( seed + (kt_repeats > 1000 ? kt_repeats : 1000) ))
+    mkdir -p "$out/kt-confirm"
+    echo "Kernel Tuner: each best strategy re-run, $kt_confirm repeats from seed $confirm_seed" >&2
+    python3 "$here/compare.py" --kt "$out/kt-entries.json" --list-kt-best |
+        while IFS=$'\t' read -r sp b s; do
+            "$py" "$here/kt_run.py" --cache "${path_of[$sp]}" --strategies "$s" --budgets "$b" \
+                --repeats "$kt_confirm" --seed "$confirm_seed" --jobs "$jobs" \
+                --out "$out/kt-confirm/${sp}__${s}__${b//%/pct}.json"
+        done
+fi
+
 # --- table ----------------------------------------------------------------------------------
 cmp_args=(--advise-repeats "$advise_repeats" --out "$out/comparison.md")
 shopt -s nullglob
 advise_files=("$out"/advise/*.json)
 [ ${#advise_files[@]} -gt 0 ] && cmp_args+=(--advise "${advise_files[@]}")
 for m in entries valid; do [ -f "$out/kt-$m.json" ] && cmp_args+=(--kt "$out/kt-$m.json"); done
+confirm_files=("$out"/kt-confirm/*.json)
+[ ${#confirm_files[@]} -gt 0 ] && cmp_args+=(--kt-confirm "${confirm_files[@]}")
 python3 "$here/compare.py" "${cmp_args[@]}"
 echo "wrote $out/comparison.md" >&2

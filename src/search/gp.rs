@@ -141,28 +141,42 @@ impl Gp {
         }
         probes.sort_unstable();
         self.sds(&probes, c, scratch);
-        let floor = probes
+        // The probes' scores, kept: a column's solve does not depend on the others solved
+        // with it, so they need no second solve.
+        let mut scored = [(0, f64::NEG_INFINITY); PROBES];
+        for ((slot, &q), &s) in scored.iter_mut().zip(&probes).zip(&scratch.sd) {
+            *slot = (q, expected_improvement(best, xi, scratch.mean[q], s));
+        }
+        let scored = &scored[..probes.len()];
+        let floor = scored
             .iter()
-            .zip(&scratch.sd)
-            .map(|(&q, &s)| expected_improvement(best, xi, scratch.mean[q], s))
-            .fold(f64::NEG_INFINITY, |a, e| if e > a { e } else { a });
+            .fold(f64::NEG_INFINITY, |a, &(_, e)| if e > a { e } else { a });
         let margin = |q: usize| 1e-6 * (1.0 + (best - scratch.mean[q] - xi).abs());
         let kept: Vec<usize> = (0..c)
             .filter(|&q| {
                 // A bound that is not a number is kept: nothing shows it loses.
                 let reach = bound[q] + margin(q);
-                reach >= floor || reach.is_nan()
+                (reach >= floor || reach.is_nan()) && probes.binary_search(&q).is_err()
             })
             .collect();
-        self.sds(&kept, c, scratch);
-        let mut pick = None;
+        if !kept.is_empty() {
+            self.sds(&kept, c, scratch);
+        }
+        // The largest score, the first query of it where several tie (a query whose bound
+        // misses the floor scores below it and is never picked).
+        let mut pick: Option<usize> = None;
         let mut best_ei = f64::NEG_INFINITY;
-        for (&q, &s) in kept.iter().zip(&scratch.sd) {
-            let ei = expected_improvement(best, xi, scratch.mean[q], s);
-            if ei > best_ei {
+        let mut consider = |q: usize, ei: f64| {
+            if ei > best_ei || (ei == best_ei && pick.is_some_and(|p| q < p)) {
                 best_ei = ei;
                 pick = Some(q);
             }
+        };
+        for &(q, ei) in scored {
+            consider(q, ei);
+        }
+        for (&q, &s) in kept.iter().zip(&scratch.sd) {
+            consider(q, expected_improvement(best, xi, scratch.mean[q], s));
         }
         pick
     }

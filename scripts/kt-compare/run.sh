@@ -134,6 +134,10 @@ if [ "$kt_confirm" -gt 0 ] && [ "$skip_kt" = 0 ]; then
     echo "Kernel Tuner: each best strategy re-run, $kt_confirm repeats from seed $confirm_seed" >&2
     python3 "$here/compare.py" --kt "$out/kt-entries.json" --list-kt-best |
         while IFS=$'\t' read -r sp b s; do
+            if [ -z "${path_of[$sp]:-}" ]; then
+                echo "run.sh: $out/kt-entries.json has space $sp, which no cache given names: not re-run" >&2
+                continue
+            fi
             "$py" "$here/kt_run.py" --cache "${path_of[$sp]}" --strategies "$s" --budgets "$b" \
                 --repeats "$kt_confirm" --seed "$confirm_seed" --jobs "$jobs" \
                 --out "$out/kt-confirm/${sp}__${s}__${b//%/pct}.json"

@@ -204,7 +204,7 @@ impl Gp {
         let ell = self.ell;
         columns::squared_distances_into(&self.x, p, qt, c, k);
         for d in k.iter_mut() {
-            *d = memo.get(*d, |d2| matern52_of_r(matern52_r(d2, ell)));
+            *d = memo.get(*d, |d2| matern52(d2, ell));
         }
         let mean = &mut scratch.mean;
         mean.clear();

@@ -10,7 +10,8 @@
 //!   Gaussian process of the time on the 30 fastest measurements, every parameter's levels
 //!   one step apart as in Kernel Tuner's `bayes_opt`, expected improvement over 50 random
 //!   unmeasured configurations, the best's neighbours and up to 16 corners of the box the
-//!   parameters span: [`BayesOpt::steps`]); then
+//!   parameters span: [`BayesOpt::steps`]; from a budget of 200 evaluations every other step
+//!   fits with Kernel Tuner's fixed length scale, 1.5, instead of the chosen one); then
 //!   first-improvement descent from the fastest configuration by variable neighbourhood
 //!   descent (adjacent values first, then any single-parameter change: the
 //!   two neighbourhoods of Kernel Tuner 1.5.0's `searchspace.py`) and, where neither holds a
@@ -106,6 +107,19 @@
 //! Four corners a step did about as well, 16 or all of them a little worse on the other
 //! sets; corners only at local minima lost the gain, and so did a cap of 3 corners a search
 //! and 100 or 150 random candidates beside them.
+//!
+//! Kernel Tuner's `bayes_opt` keeps its kernel's length scale at 1.5 in the same scaled
+//! features, where the marginal likelihood chooses the smallest of `auto`'s four; the long
+//! scale follows the trend across the box to regions the short one cannot tell from others
+//! (Schoonhoven et al.'s convolution on a K20 and a GTX 1080 Ti, whose optimum `bayes_opt`
+//! finds). Every other step with it, from 200 evaluations, over ten seed sets of 100 runs
+//! (2026-11-30; docs/search-results.md, "Every other Bayesian step with Kernel Tuner's length
+//! scale"): the spaces reaching Kernel Tuner's best (re-run with fresh seeds) at 5% 57.1 ->
+//! 58.6 of 63 (GTX 1080 Ti 0.934 -> 0.975, convolution with streams 0.927 -> 0.940), pnpoly
+//! RTX 3090 and RTX 3060 laptop's 5th percentiles at 5% 0.881 / 0.898 -> 0.903 / 0.914;
+//! at 2% 60.0 -> 59.9 (dedispersion A4000 1.0000 -> 0.9999 in two sets); under 200
+//! evaluations, where the same alternation took the 12 RTX spaces reaching Kernel Tuner's best
+//! at 2% from 12.0 to 10.1, nothing changes. It costs 5-9% more instructions a search at 5%.
 //!
 //! After two local minima in a row without a new best the descent starts again from the
 //! fastest measured configuration that differs from the best in at least half the
@@ -226,6 +240,8 @@ impl Default for Auto {
                     eps_scale: true,
                     raw_time: true,
                     corners: 8,
+                    alt_ell: 1.5,
+                    alt_from: 200,
                     ..BayesOpt::default()
                 },
                 bo_min: 20,

@@ -15,7 +15,9 @@
 //! whose training rows are the last step's keeps the last fit. To keep the CPU per search
 //! bounded, the process is fitted on at most the 100 fastest measurements, and each step
 //! scores a fresh seeded sample of 500 unmeasured configurations plus the Hamming neighbours
-//! of the best (all unmeasured ones when fewer than 500 remain).
+//! of the best (all unmeasured ones when fewer than 500 remain). With `alt=L` every other
+//! step (from a budget of `altfrom=` evaluations) fits with the fixed length scale L instead:
+//! `auto`'s steps take Kernel Tuner's 1.5 from 200 evaluations.
 //!
 //! Kernel Tuner's scaling took this strategy's mean of medians (30 runs, seed 0) over the 15
 //! development and 3 history spaces of docs/search-results.md from 0.894 / 0.922 / 0.963 to
@@ -49,6 +51,12 @@ pub struct BayesOpt {
     /// candidates: where at most this many are unmeasured, all of them; otherwise twice this
     /// many draws (with replacement) from all corners, the unmeasured ones joining. 0: none.
     pub corners: usize,
+    /// Every other step (the odd ones of these steps' count, but for a step that tunes the
+    /// length scale) fits with this fixed length scale instead of the chosen one: Kernel
+    /// Tuner's `bayes_opt` keeps its Matern kernel's at 1.5 (0: never).
+    pub alt_ell: f64,
+    /// The smallest budget (evaluations) whose searches take those steps.
+    pub alt_from: usize,
 }
 
 impl Default for BayesOpt {
@@ -61,6 +69,8 @@ impl Default for BayesOpt {
             fixed_ell: 0.0,
             raw_time: false,
             corners: 0,
+            alt_ell: 0.0,
+            alt_from: 0,
         }
     }
 }
@@ -79,8 +89,12 @@ pub(crate) struct BoMemory {
     /// The last fit and the rows it was fitted on: a step whose fastest rows are the same
     /// (a measurement slower than all of them leaves them as they were) refits nothing.
     last: Option<(Vec<(usize, f64)>, Gp)>,
+    /// The same for the steps with the alternate length scale ([`BayesOpt::alt_ell`]).
+    last_alt: Option<(Vec<(usize, f64)>, Gp)>,
     /// Buffers and the kernel's memo, kept from one call of the steps to the next.
     scratch: Scratch,
+    /// Those of the alternate length scale's steps (the kernel's memo holds one scale).
+    scratch_alt: Scratch,
 }
 
 /// Appends to `out` the parameters' level indices of `id`, `eps` apart where `eps` > 0
@@ -146,7 +160,9 @@ impl BayesOpt {
             made,
             tuned_at,
             last,
+            last_alt,
             scratch,
+            scratch_alt,
         } = memory;
         let mut queries = Vec::new();
         let mut cands = Vec::new();
@@ -191,15 +207,22 @@ impl BayesOpt {
             // rows are these, bit for bit, with the same length scale: a fresh fit would be the
             // same.
             let tune = self.fixed_ell == 0.0 && tuned_at.is_none_or(|at| *made >= at + 10);
+            let alt_step =
+                self.alt_ell > 0.0 && ev.budget() >= self.alt_from && *made % 2 == 1 && !tune;
+            let (step_ell, kept, step_scratch) = if alt_step {
+                (self.alt_ell, &mut *last_alt, &mut *scratch_alt)
+            } else {
+                (ell, &mut *last, &mut *scratch)
+            };
             let same = |rows: &[(usize, f64)], gp: &Gp| {
-                gp.ell.to_bits() == ell.to_bits()
+                gp.ell.to_bits() == step_ell.to_bits()
                     && rows.len() == train.len()
                     && rows
                         .iter()
                         .zip(&train)
                         .all(|(a, b)| a.0 == b.0 && a.1.to_bits() == b.1.to_bits())
             };
-            let gp = match last.take() {
+            let gp = match kept.take() {
                 Some((rows, gp)) if !tune && same(&rows, &gp) => gp,
                 _ => {
                     let mut x = Vec::with_capacity(train.len() * p);
@@ -218,7 +241,7 @@ impl BayesOpt {
                         }
                         tuned.or_else(|| Gp::fit(x, p, &y, ell))
                     } else {
-                        Gp::fit(x, p, &y, ell)
+                        Gp::fit_memo(x, p, &y, step_ell, step_scratch)
                     };
                     let Some((gp, _)) = fitted else {
                         return;
@@ -252,10 +275,10 @@ impl BayesOpt {
                 features(space, radix, eps, c, &mut queries);
             }
             let pick = gp
-                .pick_by_expected_improvement(&queries, cands.len(), best_y, 0.01, scratch)
+                .pick_by_expected_improvement(&queries, cands.len(), best_y, 0.01, step_scratch)
                 .map(|q| cands[q]);
             let id = pick.unwrap_or_else(|| random_unmeasured(ev, rng));
-            *last = Some((train, gp));
+            *kept = Some((train, gp));
             match ev.evaluate(id) {
                 Eval::Time(t) => seen.push((id, Some(t.ln()))),
                 Eval::Failed => seen.push((id, None)),
@@ -276,6 +299,9 @@ impl Strategy for BayesOpt {
         }
         if self.raw_time {
             name += "-time";
+        }
+        if self.alt_ell > 0.0 {
+            name += &format!("-alt{}from{}", self.alt_ell, self.alt_from);
         }
         name
     }
@@ -322,6 +348,31 @@ mod tests {
             kt.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-12),
             "{kt:?}"
         );
+    }
+
+    #[test]
+    fn alternate_length_scale_steps_only_from_their_budget() {
+        // Every other step with a fixed length scale: no change to a search whose budget is
+        // under `alt_from`; a change to some from it.
+        let space = crate::search::testutil::grid_space();
+        let alt = |alt_from| BayesOpt {
+            alt_ell: 1.5,
+            alt_from,
+            ..BayesOpt::default()
+        };
+        let trace =
+            |st: &BayesOpt, seed| crate::search::run(&space, st, 60, seed).unwrap().measured;
+        let mut changed = 0;
+        for seed in 0..5 {
+            let plain = trace(&BayesOpt::default(), seed);
+            assert_eq!(trace(&alt(61), seed), plain, "seed {seed}");
+            changed += usize::from(trace(&alt(60), seed) != plain);
+        }
+        assert!(
+            changed >= 3,
+            "alternate steps changed {changed} of 5 searches"
+        );
+        assert_eq!(alt(200).name(), "bayes_opt-alt1.5from200");
     }
 
     #[test]

@@ -58,12 +58,37 @@ impl Gp {
     /// Fits on (x, y), `x` holding one row of `p` features per target; also returns the log
     /// marginal likelihood.
     pub(crate) fn fit(x: Vec<f64>, p: usize, y: &[f64], ell: f64) -> Option<(Gp, f64)> {
+        Gp::fit_by(x, p, y, ell, |d2| matern52(d2, ell))
+    }
+
+    /// [`Gp::fit`], the kernel's values taken from `scratch`'s memo ([`memo`]): the same fit,
+    /// bit for bit, for fewer exponentials where the memo holds this length scale's values.
+    pub(crate) fn fit_memo(
+        x: Vec<f64>,
+        p: usize,
+        y: &[f64],
+        ell: f64,
+        scratch: &mut Scratch,
+    ) -> Option<(Gp, f64)> {
+        let memo = &mut scratch.memo;
+        memo.for_length_scale(ell);
+        Gp::fit_by(x, p, y, ell, |d2| memo.get(d2, |d| matern52(d, ell)))
+    }
+
+    /// The fit with `kernel` giving the Matern kernel at a squared distance.
+    fn fit_by(
+        x: Vec<f64>,
+        p: usize,
+        y: &[f64],
+        ell: f64,
+        mut kernel: impl FnMut(f64) -> f64,
+    ) -> Option<(Gp, f64)> {
         let n = y.len();
         let row = |i: usize| &x[i * p..(i + 1) * p];
         let mut k = vec![0.0; n * n];
         for i in 0..n {
             for j in 0..=i {
-                let v = matern52(dist2(row(i), row(j)), ell) + if i == j { 1e-3 } else { 0.0 };
+                let v = kernel(dist2(row(i), row(j))) + if i == j { 1e-3 } else { 0.0 };
                 k[i * n + j] = v;
                 k[j * n + i] = v;
             }

@@ -133,7 +133,7 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
         "diff_evo" => Box::new(diff_evo::DiffEvo::default()),
         "bayes_opt" => {
             let mut s = bayes::BayesOpt::default();
-            for key in ["scale", "ell", "target"] {
+            for key in ["scale", "ell", "target", "alt", "altfrom"] {
                 if let Some(v) = take(key) {
                     bayes_option(&mut s, key, &v)?;
                 }
@@ -186,6 +186,8 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
                 "boscale",
                 "boell",
                 "botarget",
+                "boalt",
+                "boaltfrom",
                 "repair",
                 "repfloor",
                 "nb",
@@ -295,6 +297,15 @@ mod tests {
         assert_eq!(strategy("bayes_opt").unwrap().name(), "bayes_opt");
         let s = strategy("auto:boscale=unit,botarget=log").unwrap();
         assert_eq!(s.name(), "auto-boscaleunit-botargetlog");
+        let s = strategy("auto:boalt=0,boaltfrom=100").unwrap();
+        assert_eq!(s.name(), "auto-boalt0-boaltfrom100");
+        let s = strategy("bayes_opt:alt=1.5,altfrom=300").unwrap();
+        assert_eq!(s.name(), "bayes_opt-alt1.5from300");
+        let err = strategy("auto:boaltfrom=x").err().unwrap().to_string();
+        assert!(
+            err.contains("option altfrom=x: expected a whole number"),
+            "{err}"
+        );
         let err = strategy("bayes_opt:scale=wide").err().unwrap().to_string();
         assert!(err.contains("use unit or kt"), "{err}");
         let err = strategy("auto:botarget=speed").err().unwrap().to_string();

@@ -100,7 +100,7 @@ fn other_ils_option<'k>(s: &mut ils::Ils, key: &'k str, v: &str) -> Result<&'k s
             s.bo = non_negative(key, v)?.min(1.0);
             "bo"
         }
-        "boscale" | "boell" | "botarget" => {
+        "boscale" | "boell" | "botarget" | "boalt" | "boaltfrom" => {
             bayes_option(&mut s.bo_opt, &key[2..], v)?;
             key
         }
@@ -111,13 +111,17 @@ fn other_ils_option<'k>(s: &mut ils::Ils, key: &'k str, v: &str) -> Result<&'k s
 
 /// Sets one option of the Gaussian process of Bayesian optimisation: `scale` (unit: every
 /// parameter's levels over [0, 1]; kt: Kernel Tuner's, one step of 1 / the most levels),
-/// `ell` (a fixed length scale; 0: chosen by marginal likelihood) and `target` (log or time).
+/// `ell` (a fixed length scale; 0: chosen by marginal likelihood), `target` (log or time),
+/// `alt` (every other step's fixed length scale; 0: none) and `altfrom` (the smallest budget,
+/// in evaluations, that takes those steps).
 pub(super) fn bayes_option(s: &mut bayes::BayesOpt, key: &str, v: &str) -> Result<()> {
     match (key, v) {
         ("scale", "unit") => s.eps_scale = false,
         ("scale", "kt") => s.eps_scale = true,
         ("scale", _) => return Err(Error::Usage(format!("option scale={v}: use unit or kt"))),
         ("ell", _) => s.fixed_ell = non_negative(key, v)?,
+        ("alt", _) => s.alt_ell = non_negative(key, v)?,
+        ("altfrom", _) => s.alt_from = whole(key, v, "from any budget")?,
         ("target", "log") => s.raw_time = false,
         ("target", "time") => s.raw_time = true,
         ("target", _) => return Err(Error::Usage(format!("option target={v}: use log or time"))),

@@ -45,7 +45,9 @@ pub struct Args {
     /// botrain, fastest measurements the Gaussian process is fitted on [30]; boscale, the
     /// process's parameter scaling, unit (each over [0, 1]) or kt (every level one step apart,
     /// as Kernel Tuner's) [kt]; botarget, what it models, log or time [time]; boell, a fixed
-    /// length scale, 0 for the marginal likelihood's choice [0]; repair, repairs of
+    /// length scale, 0 for the marginal likelihood's choice [0]; boalt, every other step's
+    /// fixed length scale, 0 for none [1.5]; boaltfrom, the smallest budget (evaluations)
+    /// that takes those steps [200]; repair, repairs of
     /// a single change the space lacks measured per descent step where no single change helps,
     /// 0 for none [1]; repfloor, the fewest neighbours a local minimum is checked against:
     /// where the space holds fewer single changes of it, more repairs make up the

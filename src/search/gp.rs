@@ -327,6 +327,30 @@ mod tests {
     }
 
     #[test]
+    fn a_fit_from_the_memo_is_the_computed_fit_bit_for_bit() {
+        // Synthetic grid rows from a seeded generator (few distinct distances); the memo is
+        // filled first by another process's queries at the same length scale, then at another.
+        let mut rng = Rng::new(5);
+        let (n, p) = (20, 4);
+        let x: Vec<f64> = (0..n * p).map(|_| (rng.below(6) as f64) / 5.0).collect();
+        let y: Vec<f64> = (0..n).map(|_| rng.unit() - 0.5).collect();
+        let mut scratch = Scratch::default();
+        for ell in [0.4, 1.5, 0.4] {
+            let (plain, lml) = Gp::fit(x.clone(), p, &y, ell).expect("factors");
+            let (memo, lml_memo) =
+                Gp::fit_memo(x.clone(), p, &y, ell, &mut scratch).expect("factors");
+            assert_eq!(lml.to_bits(), lml_memo.to_bits(), "ell {ell}");
+            let bits = |gp: &Gp| gp.alpha.iter().map(|a| a.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&plain), bits(&memo), "ell {ell}");
+            let mut out = Vec::new();
+            memo.predict_many(&x[..5 * p], 5, &mut scratch, &mut out);
+            // Now every value comes from the memo.
+            let (again, _) = Gp::fit_memo(x.clone(), p, &y, ell, &mut scratch).expect("factors");
+            assert_eq!(bits(&plain), bits(&again), "ell {ell}, from the memo");
+        }
+    }
+
+    #[test]
     fn the_pruned_pick_is_the_full_scoring_pick() {
         // Synthetic processes and queries from a seeded generator, against scoring every query
         // of predict_many's predictions (the first of the largest scores wins); the queries

@@ -1,7 +1,7 @@
 //! Strategy names: `NAME[:KEY=VALUE,...]` specs, their short forms, and Kernel Tuner 1.5.0's
 //! strategy names as aliases, turned into strategies.
 
-use super::options::{bayes_option, count, ils_option, ratio};
+use super::options::{bayes_option, count, ils_option, ratio, PROCESS_KEYS};
 use super::surrogate::ModelKind;
 use super::{anneal, auto, basic, bayes, brt, diff_evo, ga, ils, iterml, pso, shrinking, Strategy};
 use crate::error::{Error, Result};
@@ -133,7 +133,7 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
         "diff_evo" => Box::new(diff_evo::DiffEvo::default()),
         "bayes_opt" => {
             let mut s = bayes::BayesOpt::default();
-            for key in ["scale", "ell", "target", "alt", "altfrom"] {
+            for key in PROCESS_KEYS {
                 if let Some(v) = take(key) {
                     bayes_option(&mut s, key, &v)?;
                 }

@@ -100,7 +100,10 @@ fn other_ils_option<'k>(s: &mut ils::Ils, key: &'k str, v: &str) -> Result<&'k s
             s.bo = non_negative(key, v)?.min(1.0);
             "bo"
         }
-        "boscale" | "boell" | "botarget" | "boalt" | "boaltfrom" => {
+        _ if key
+            .strip_prefix("bo")
+            .is_some_and(|k| PROCESS_KEYS.contains(&k)) =>
+        {
             bayes_option(&mut s.bo_opt, &key[2..], v)?;
             key
         }
@@ -108,6 +111,10 @@ fn other_ils_option<'k>(s: &mut ils::Ils, key: &'k str, v: &str) -> Result<&'k s
     };
     Ok(mark)
 }
+
+/// The options [`bayes_option`] takes: `bayes_opt` takes them as they are, the local searches
+/// (`auto`'s Bayesian steps) with the prefix `bo`.
+pub(super) const PROCESS_KEYS: [&str; 5] = ["scale", "ell", "target", "alt", "altfrom"];
 
 /// Sets one option of the Gaussian process of Bayesian optimisation: `scale` (unit: every
 /// parameter's levels over [0, 1]; kt: Kernel Tuner's, one step of 1 / the most levels),

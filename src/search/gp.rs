@@ -11,17 +11,10 @@ use memo::KernelMemo;
 mod columns;
 mod memo;
 
+/// The Matern 5/2 kernel (unit signal variance) at squared distance `d2`: with the scaled
+/// distance r = sqrt(5) |x - x'| / ell, (1 + r + r^2 / 3) e^-r.
 fn matern52(d2: f64, ell: f64) -> f64 {
-    matern52_of_r(matern52_r(d2, ell))
-}
-
-/// The Matern 5/2 kernel's scaled distance, sqrt(5) |x - x'| / ell, from the squared distance.
-fn matern52_r(d2: f64, ell: f64) -> f64 {
-    5f64.sqrt() * d2.sqrt() / ell
-}
-
-/// The Matern 5/2 kernel at scaled distance `r` (unit signal variance).
-fn matern52_of_r(r: f64) -> f64 {
+    let r = 5f64.sqrt() * d2.sqrt() / ell;
     (1.0 + r + r * r / 3.0) * (-r).exp()
 }
 

@@ -11,7 +11,7 @@ pub fn write(model: &FittedModel) -> Result<String> {
     serde_json::to_string(model).map_err(|e| Error::Internal(format!("cannot write model: {e}")))
 }
 
-/// Reads a model written by [`write`]; `source` names it in errors.
+/// Reads a model written by [`write`](fn@write); `source` names it in errors.
 pub fn read(text: &str, source: &str) -> Result<FittedModel> {
     let probe: serde_json::Value =
         serde_json::from_str(text).map_err(|e| Error::Data(format!("{source}: not JSON: {e}")))?;

@@ -10,7 +10,7 @@
 //!   Gaussian process of the time on the 30 fastest measurements, every parameter's levels
 //!   one step apart as in Kernel Tuner's `bayes_opt`, expected improvement over 50 random
 //!   unmeasured configurations, the best's neighbours and up to 16 corners of the box the
-//!   parameters span: [`BayesOpt::steps`]; from a budget of 200 evaluations every other step
+//!   parameters span: `BayesOpt::steps`; from a budget of 200 evaluations every other step
 //!   fits with Kernel Tuner's fixed length scale, 1.5, instead of the chosen one); then
 //!   first-improvement descent from the fastest configuration by variable neighbourhood
 //!   descent (adjacent values first, then any single-parameter change: the

@@ -44,7 +44,7 @@ pub struct Ils {
     /// (random order before; 0: the model orders from the first descent).
     pub model_rows: f64,
     /// Below `model_rows` measurements per column, the model still orders neighbours where
-    /// its track record ([`ModelRecord`]) ranks more than this share of measured pairs alike
+    /// its track record (`ModelRecord`) ranks more than this share of measured pairs alike
     /// (0: never).
     pub gate: f64,
     /// Most unimproving neighbours measured in one descent step (0: all).
@@ -54,7 +54,7 @@ pub struct Ils {
     pub restart: usize,
     /// Local minima in a row that do not improve the best before the descent starts again
     /// from the fastest measured configuration that differs from the best in at least half
-    /// the parameters, each such configuration once ([`far_best`]; 0: never).
+    /// the parameters, each such configuration once (`far_best`; 0: never).
     pub rebest: usize,
     /// Share of the budget measured at random before the first descent, which starts from
     /// the fastest of them.
@@ -67,7 +67,7 @@ pub struct Ils {
     /// repeated runs do not all follow the same path.
     pub noise: f64,
     /// Share of the budget spent, after the random share, on Bayesian-optimisation steps
-    /// (a Gaussian process and expected improvement, [`BayesOpt::steps`]) before the first
+    /// (a Gaussian process and expected improvement, `BayesOpt::steps`) before the first
     /// descent (0: none).
     pub bo: f64,
     /// The Bayesian-optimisation phase's settings (candidates scored per step, most rows).

@@ -36,7 +36,7 @@ pub fn adjacent(space: &SearchSpace, id: usize, out: &mut Vec<usize>) {
     }
 }
 
-/// Appends to `out` the configurations that move two twin parameters ([`SearchSpace::twins`])
+/// Appends to `out` the configurations that move two twin parameters (`SearchSpace::twins`)
 /// at the same level one level up or down together: where a kernel's x and y tile sizes
 /// are equal, the pair changed at once can be fast although each change alone is slow
 /// (CLBlast's Xgemm on an AMD Vega: MDIMC = NDIMC = 16 is the optimum and 8 and 8 a local

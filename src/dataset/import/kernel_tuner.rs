@@ -11,7 +11,7 @@
 //!
 //! Kernel Tuner writes the cache while it runs, one entry per line, and closes the braces only
 //! at the end: a cache cut off mid-run is repaired by keeping its complete entries. A file that
-//! is a JSON array is `tune_kernel`'s results list instead ([`super::kernel_tuner_list`]).
+//! is a JSON array is `tune_kernel`'s results list instead (`kernel_tuner_list`).
 
 use std::io::Read;
 use std::path::Path;

@@ -18,7 +18,7 @@ objects. Speedups are of one kernel's mean time per launch (`AVG`), not of the w
 page migrations outside kernels are not in them.
 ";
 
-/// What [`write`] wrote.
+/// What [`write`](fn@write) wrote.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct XplacerSummary {
     pub program: String,

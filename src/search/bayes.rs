@@ -47,7 +47,7 @@ pub struct BayesOpt {
     pub fixed_ell: f64,
     /// The target is the time itself (standardised), not its log.
     pub raw_time: bool,
-    /// Corners of the box the parameters span ([`SearchSpace::corners`]) among each step's
+    /// Corners of the box the parameters span (`SearchSpace::corners`) among each step's
     /// candidates: where at most this many are unmeasured, all of them; otherwise twice this
     /// many draws (with replacement) from all corners, the unmeasured ones joining. 0: none.
     pub corners: usize,

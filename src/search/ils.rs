@@ -63,6 +63,8 @@ pub struct Ils {
     /// half the budget: a small budget's share would leave the descent a start drawn from 3
     /// or 4 configurations.
     pub init_min: usize,
+    /// Most configurations that random share measures (0: no cap).
+    pub init_max: usize,
     /// Noise added to the model's predictions (standard deviations of log time), so that
     /// repeated runs do not all follow the same path.
     pub noise: f64,
@@ -133,6 +135,7 @@ impl Ils {
             repair_floor: 0,
             init: 0.0,
             init_min: 0,
+            init_max: 0,
             noise: 0.0,
             bo: 0.0,
             bo_opt: BayesOpt::default(),
@@ -164,6 +167,7 @@ impl Ils {
             repair_floor: 0,
             init: 0.0,
             init_min: 0,
+            init_max: 0,
             noise: 0.0,
             bo: 0.0,
             bo_opt: BayesOpt::default(),
@@ -192,7 +196,7 @@ impl Strategy for Ils {
 
     fn search(&self, ev: &mut Evaluator, rng: &mut Rng) {
         let space = ev.space();
-        let n0 = random_share(self.init, self.init_min, ev.remaining());
+        let n0 = random_share(self.init, self.init_min, self.init_max, ev.remaining());
         for _ in 0..n0 {
             if random_start(ev, rng).is_none() {
                 break;

@@ -171,6 +171,7 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
             for key in [
                 "init",
                 "initmin",
+                "initmax",
                 "perturb",
                 "temp",
                 "bo",

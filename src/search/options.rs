@@ -22,12 +22,13 @@ const COUNTS: [(&str, &str, Field<usize>); 9] = [
 ];
 
 /// Those that take a whole number, with what 0 means.
-const WHOLES: [(&str, &str, &str, Field<usize>); 6] = [
+const WHOLES: [(&str, &str, &str, Field<usize>); 7] = [
     ("rebest", "rb", "never", |s| &mut s.rebest),
     ("bocorner", "bc", "no corners among the candidates", |s| {
         &mut s.bo_opt.corners
     }),
     ("initmin", "im", "none", |s| &mut s.init_min),
+    ("initmax", "ix", "no cap", |s| &mut s.init_max),
     ("repair", "rep", "no repairs", |s| &mut s.repair),
     ("repfloor", "rf", "repair alone", |s| &mut s.repair_floor),
     ("bojump", "bj", "no Bayesian steps at local minima", |s| {

@@ -7,8 +7,11 @@ use advise_ml::Rng;
 
 /// How many of `budget` evaluations the random share measures: the share `init` of it, and
 /// where that is on at least `init_min` but never more than half the budget.
-pub(crate) fn random_share(init: f64, init_min: usize, budget: usize) -> usize {
-    let share = (init * budget as f64).round() as usize;
+pub(crate) fn random_share(init: f64, init_min: usize, init_max: usize, budget: usize) -> usize {
+    let mut share = (init * budget as f64).round() as usize;
+    if init_max > 0 {
+        share = share.min(init_max);
+    }
     if init > 0.0 {
         share.max(init_min.min(budget / 2))
     } else {

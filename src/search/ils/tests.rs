@@ -54,12 +54,15 @@ fn momentum_repeats_an_improving_move_first() {
 fn the_random_share_is_at_least_its_minimum_and_at_most_half_a_small_budget() {
     // auto's 15% with at least 10: 25 evaluations give 10 (4 from the share alone),
     // 200 give the share's 30, 12 give half, 6.
-    assert_eq!(random_share(0.15, 10, 25), 10);
-    assert_eq!(random_share(0.15, 0, 25), 4);
-    assert_eq!(random_share(0.15, 10, 200), 30);
-    assert_eq!(random_share(0.15, 10, 12), 6);
+    assert_eq!(random_share(0.15, 10, 0, 25), 10);
+    assert_eq!(random_share(0.15, 0, 0, 25), 4);
+    assert_eq!(random_share(0.15, 10, 0, 200), 30);
+    assert_eq!(random_share(0.15, 10, 0, 12), 6);
     // Without a random share (greedy_ils, basinhopping) the minimum does not apply.
-    assert_eq!(random_share(0.0, 10, 25), 0);
+    assert_eq!(random_share(0.0, 10, 0, 25), 0);
+    // auto's cap of 25: 200 evaluations give 25, 160 still the share's 24.
+    assert_eq!(random_share(0.15, 10, 25, 200), 25);
+    assert_eq!(random_share(0.15, 10, 25, 160), 24);
 }
 
 #[test]

@@ -5,8 +5,9 @@ use super::super::evaluator::{Eval, Evaluator};
 use super::super::space::SearchSpace;
 use advise_ml::Rng;
 
-/// How many of `budget` evaluations the random share measures: the share `init` of it, and
-/// where that is on at least `init_min` but never more than half the budget.
+/// How many of `budget` evaluations the random share measures: the share `init` of it, at
+/// most `init_max` where that is above 0, and where the share is on at least `init_min` but
+/// never more than half the budget (the minimum wins over the cap).
 pub(crate) fn random_share(init: f64, init_min: usize, init_max: usize, budget: usize) -> usize {
     let mut share = (init * budget as f64).round() as usize;
     if init_max > 0 {

@@ -29,44 +29,39 @@ pub struct Args {
     /// and exhaustive. Settings as NAME:KEY=VALUE,... (iterml:model=cart, shrinking:k=3,vth=2,
     /// brt:hc=25).
     ///
-    /// auto's settings (defaults in brackets): init, the random share [0.15]; initmin, the
-    /// fewest configurations it measures, at most half the budget [10]; initmax, the most, 0
-    /// for no cap [25]; perturb, the most
-    /// parameters a jump changes [2]; temp, the Metropolis temperature [0.2]; bo, the share of
-    /// Bayesian-optimisation steps before the first descent, 0 for none [0.2]; bomin, the
-    /// smallest budget that gets Bayesian steps [20]; bomax, the most steps before the first
-    /// descent [20]; bowideat, bowide and bowidemax, where the random configurations hold on
-    /// average at least bowideat times the budget in single changes, the share and most steps
-    /// before the first descent instead, 0 for never [0.45, 0.4, 40]; bojump, Bayesian steps
-    /// at each local minimum, 0 for none [3]; bojmax, the most Bayesian steps in one search,
-    /// the first ones included [30]; bocand, random candidates scored per step [50];
-    /// bocorner, corners of the parameters' box (each parameter at its first or last value)
-    /// scored per step besides: every unmeasured one
-    /// where at most this many are left, else those among twice as many draws; 0 for none [8];
-    /// botrain, fastest measurements the Gaussian process is fitted on [30]; boscale, the
-    /// process's parameter scaling, unit (each over [0, 1]) or kt (every level one step apart,
-    /// as Kernel Tuner's) [kt]; botarget, what it models, log or time [time]; boell, a fixed
-    /// length scale, 0 for the marginal likelihood's choice [0]; boalt, every other step's
-    /// fixed length scale, 0 for none [1.5]; boaltfrom, the smallest budget (evaluations)
-    /// that takes those steps [200]; repair, repairs of
-    /// a single change the space lacks measured per descent step where no single change helps,
-    /// 0 for none [1]; repfloor, the fewest neighbours a local minimum is checked against:
-    /// where the space holds fewer single changes of it, more repairs make up the
-    /// difference, 0 for repair alone [8]; modelrows, measurements per model column before
-    /// the model orders neighbours whatever its record [1]; gate, the share of pairs of
-    /// measured neighbours its predictions must rank right to order them before that, 0 for
-    /// never [0.65]; momentum,
-    /// after an improving step to an adjacent value try the same step again first, 0 for no
-    /// [1]; rebest, local minima in a row without a new best before the descent starts again
-    /// from the fastest measured configuration that differs from the best in at least half the
-    /// parameters, 0 for never [2]; twins, where no single change is faster, two parameters
-    /// with the same list of three or more values, at the same value, moved one level
-    /// together, 0 for no [1]; and, for
-    /// trying its parts one at a time, the local search's nb (vnd|adjacent|hamming) [vnd],
-    /// model (0: neighbours in random order) [1], noise, scan and restart [0]. greedy_ils and
-    /// basinhopping take nb, perturb, temp, restart, init, initmin, noise, scan, model,
-    /// modelrows, gate (both 0 there) and repair. bayes_opt takes scale, target and ell
-    /// [kt, log, 0].
+    /// auto's settings (defaults in brackets): init, the random share [0.15]; initmin, the fewest
+    /// configurations it measures, at most half the budget [10]; initmax, the most, 0 for no cap
+    /// [25]; perturb, the most parameters a jump changes [2]; temp, the Metropolis temperature
+    /// [0.2]; bo, the share of Bayesian-optimisation steps before the first descent, 0 for none
+    /// [0.2]; bomin, the smallest budget that gets Bayesian steps [20]; bomax, the most steps
+    /// before the first descent [20]; bowideat, bowide and bowidemax, where the random
+    /// configurations hold on average at least bowideat times the budget in single changes, the
+    /// share and most steps before the first descent instead, 0 for never [0.45, 0.4, 40]; bojump,
+    /// Bayesian steps at each local minimum, 0 for none [3]; bojmax, the most Bayesian steps in one
+    /// search, the first ones included [30]; bocand, random candidates scored per step [50];
+    /// bocorner, corners of the parameters' box (each parameter at its first or last value) scored
+    /// per step besides: every unmeasured one where at most this many are left, else those among
+    /// twice as many draws; 0 for none [8]; botrain, fastest measurements the Gaussian process is
+    /// fitted on [30]; boscale, the process's parameter scaling, unit (each over [0, 1]) or kt
+    /// (every level one step apart, as Kernel Tuner's) [kt]; botarget, what it models, log or time
+    /// [time]; boell, a fixed length scale, 0 for the marginal likelihood's choice [0]; boalt,
+    /// every other step's fixed length scale, 0 for none [1.5]; boaltfrom, the smallest budget
+    /// (evaluations) that takes those steps [200]; repair, repairs of a single change the space
+    /// lacks measured per descent step where no single change helps, 0 for none [1]; repfloor, the
+    /// fewest neighbours a local minimum is checked against: where the space holds fewer single
+    /// changes of it, more repairs make up the difference, 0 for repair alone [8]; modelrows,
+    /// measurements per model column before the model orders neighbours whatever its record [1];
+    /// gate, the share of pairs of measured neighbours its predictions must rank right to order
+    /// them before that, 0 for never [0.65]; momentum, after an improving step to an adjacent value
+    /// try the same step again first, 0 for no [1]; rebest, local minima in a row without a new
+    /// best before the descent starts again from the fastest measured configuration that differs
+    /// from the best in at least half the parameters, 0 for never [2]; twins, where no single
+    /// change is faster, two parameters with the same list of three or more values, at the same
+    /// value, moved one level together, 0 for no [1]; and, for trying its parts one at a time, the
+    /// local search's nb (vnd|adjacent|hamming) [vnd], model (0: neighbours in random order) [1],
+    /// noise, scan and restart [0]. greedy_ils and basinhopping take nb, perturb, temp, restart,
+    /// init, initmin, noise, scan, model, modelrows, gate (both 0 there) and repair. bayes_opt
+    /// takes scale, target and ell [kt, log, 0].
     #[arg(long, default_value = "auto")]
     pub strategy: String,
     /// Evaluations allowed: a count (100) or a share of the space (2%).

@@ -61,7 +61,7 @@ pub struct Args {
     /// local search's nb (vnd|adjacent|hamming) [vnd], model (0: neighbours in random order) [1],
     /// noise, scan and restart [0]. greedy_ils and basinhopping take nb, perturb, temp, restart,
     /// init, initmin, noise, scan, model, modelrows, gate (both 0 there) and repair. bayes_opt
-    /// takes scale, target and ell [kt, log, 0].
+    /// takes scale, target, ell, alt and altfrom [kt, log, 0, 0, 0].
     #[arg(long, default_value = "auto")]
     pub strategy: String,
     /// Evaluations allowed: a count (100) or a share of the space (2%).

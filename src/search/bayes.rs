@@ -354,14 +354,12 @@ mod tests {
     fn alternate_length_scale_steps_only_from_their_budget() {
         // Every other step with a fixed length scale: no change to a search whose budget is
         // under `alt_from`; a change to some from it.
-        let space = crate::search::testutil::grid_space();
         let alt = |alt_from| BayesOpt {
             alt_ell: 1.5,
             alt_from,
             ..BayesOpt::default()
         };
-        let trace =
-            |st: &BayesOpt, seed| crate::search::run(&space, st, 60, seed).unwrap().measured;
+        let trace = |st: &BayesOpt, seed| crate::search::testutil::measured_on_grid(st, 60, seed);
         let mut changed = 0;
         for seed in 0..5 {
             let plain = trace(&BayesOpt::default(), seed);

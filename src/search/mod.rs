@@ -257,6 +257,17 @@ pub(crate) mod testutil {
 
     /// Runs a strategy on [`grid_space`] with seeds 0..seeds: every run must repeat exactly
     /// for its seed and stay within the budget. Returns how many runs found the optimum.
+    /// The configurations a search of the grid space measured, in order.
+    pub fn measured_on_grid(
+        strategy: &dyn super::Strategy,
+        budget: usize,
+        seed: u64,
+    ) -> Vec<usize> {
+        super::run(&grid_space(), strategy, budget, seed)
+            .unwrap()
+            .measured
+    }
+
     pub fn optimum_hits(strategy: &dyn super::Strategy, budget: usize, seeds: u64) -> usize {
         let s = grid_space();
         let mut hits = 0;

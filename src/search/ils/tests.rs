@@ -1,7 +1,7 @@
 //! Tests of the iterated local search (src/search/ils.rs).
 
 use super::*;
-use crate::search::testutil::optimum_hits;
+use crate::search::testutil::{measured_on_grid, optimum_hits};
 
 #[test]
 fn momentum_repeats_an_improving_move_first() {
@@ -67,14 +67,13 @@ fn the_random_share_is_at_least_its_minimum_and_at_most_half_a_small_budget() {
 
 #[test]
 fn a_small_budget_descends_from_the_best_of_the_minimum_random_share() {
-    let space = crate::search::testutil::grid_space();
     let st = |init_min| Ils {
         init: 0.15,
         init_min,
         model: true,
         ..Ils::basinhopping()
     };
-    let measured = |s: &Ils| crate::search::run(&space, s, 25, 3).unwrap().measured;
+    let measured = |s: &Ils| measured_on_grid(s, 25, 3);
     // The first 4 measurements are the same random draws; the fifth starts the descent
     // with the minimum off and is one more random draw with it on.
     let (off, on) = (measured(&st(0)), measured(&st(10)));
@@ -84,7 +83,6 @@ fn a_small_budget_descends_from_the_best_of_the_minimum_random_share() {
 
 #[test]
 fn with_few_rows_the_model_orders_only_on_a_good_record() {
-    let space = crate::search::testutil::grid_space();
     let st = |model, model_rows, gate| Ils {
         model,
         model_rows,
@@ -93,7 +91,7 @@ fn with_few_rows_the_model_orders_only_on_a_good_record() {
         init_min: 10,
         ..Ils::basinhopping()
     };
-    let measured = |s: &Ils| crate::search::run(&space, s, 60, 7).unwrap().measured;
+    let measured = |s: &Ils| measured_on_grid(s, 60, 7);
     let unordered = measured(&st(false, 0.0, 0.0));
     // 60 measurements stay under 100 per column of the grid's 26: a record never good
     // enough (no share exceeds 1), or no gate, leaves the order random, as without a model.
@@ -114,7 +112,6 @@ fn bayesian_jumps_stop_at_the_searchs_cap() {
     // A Bayesian phase of 20% of 60 evaluations (12 steps), then up to 3 Bayesian steps at
     // each local minimum until the search's steps, the phase's included, reach the cap: a
     // cap of 12 leaves the search as it is without jumps; a higher one changes it.
-    let space = crate::search::testutil::grid_space();
     let st = |bo_jump, bo_jump_max| Ils {
         bo: 0.2,
         bo_min: 0,
@@ -123,7 +120,7 @@ fn bayesian_jumps_stop_at_the_searchs_cap() {
         bo_jump_max,
         ..Ils::basinhopping()
     };
-    let trace = |st: &Ils, seed| crate::search::run(&space, st, 60, seed).unwrap().measured;
+    let trace = |st: &Ils, seed| measured_on_grid(st, 60, seed);
     let mut changed = 0;
     for seed in 0..5 {
         let plain = trace(&st(0, usize::MAX), seed);

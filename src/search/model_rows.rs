@@ -242,6 +242,12 @@ mod tests {
         SearchSpace::from_tuning("k".into(), &t).unwrap()
     }
 
+    /// New measurements a model fitted on `n` waits for: the fewest k with k >= (n + k) /
+    /// REFIT_SHARE.
+    fn rows_a_refit_needs(n: usize) -> usize {
+        (1..).find(|&k| k >= (n + k) / REFIT_SHARE).unwrap_or(1)
+    }
+
     /// A factorised fit on every measurement so far (failures: twice `worst`), and the
     /// measurements' levels.
     fn fit_on_every_measurement(
@@ -293,7 +299,7 @@ mod tests {
         let probe = space.levels(0).to_vec();
         let last = data.fit(&ev).unwrap().predict(&probe);
         let n = ev.evaluated().len();
-        let need = (1..).find(|&k| k >= (n + k) / REFIT_SHARE).unwrap_or(1);
+        let need = rows_a_refit_needs(n);
         while ev.evaluated().len() < n + need - 1 {
             ev.evaluate(rng.below(space.len()));
         }
@@ -335,7 +341,7 @@ mod tests {
         assert_eq!(bits(&model), bits(&exact));
         // From 200 measurements a refit needs 208 / 24 = 8 new ones: seven leave the last fit
         // standing, the eighth brings a new one.
-        let need = (1..).find(|&k| k >= (200 + k) / REFIT_SHARE).unwrap_or(1);
+        let need = rows_a_refit_needs(200);
         take(&mut ev, need - 1);
         assert_eq!(bits(&data.fit(&ev).unwrap()), bits(&model));
         take(&mut ev, 1);

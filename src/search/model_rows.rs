@@ -13,9 +13,12 @@ use advise_ml::{LevelCounts, OneHotRidge};
 /// ([`OneHotRidge::fit_conjugate_gradient`]). The factorisation costs O(f^3) a refit, an
 /// iteration O(f^2): on a 105,412-configuration space of hotspot's shape (88 columns;
 /// scripts/search/synthetic-hotspot-space.py) the factorisation's refits were 85% of a
-/// search's time, while on the public spaces (at most 53 columns) the iterations cost a
-/// little more than the factorisation.
-pub(crate) const FACTORISED_COLUMNS: usize = 64;
+/// search's time. 64 until 2026-11-30, when the public spaces (21 to 53 columns) measured the
+/// other way (docs/search-results.md, "Fewer refits of the main-effects model"): with the
+/// iterations' products vectorised, `auto`'s searches took 3-13% fewer instructions by
+/// conjugate gradients (gemm on an A100 at 5% 12.6%), and 878 of 189,000 runs on 65 spaces
+/// changed, no space's mean fraction by more than 0.001.
+pub(crate) const FACTORISED_COLUMNS: usize = 16;
 
 /// The conjugate gradients stop when no residual of the normal equations exceeds this share
 /// of their largest right-hand side. Forced on every public space here (the 27 spaces of
@@ -26,9 +29,9 @@ pub(crate) const FACTORISED_COLUMNS: usize = 64;
 /// one median, 1e-2 in 11 (either way, up to 0.08). 2e-3 since 2026-11-30
 /// (docs/search-results.md, "Fewer refits of the main-effects model"): 5% fewer instructions in
 /// `auto`'s searches of hotspot on an RTX A4000 at 5%; of the 65 spaces measured that day only
-/// hotspot's two (on the RTX A4000 and a W7800) have more than 64 columns, and 135 of the
-/// A4000's 3,000 runs (ten seed sets of 100 at 1%, 2% and 5%) changed, none of the W7800's; no
-/// mean of its medians or 5th percentiles moved by more than 0.0001.
+/// hotspot's two (on the RTX A4000 and a W7800, over 64 columns) took the conjugate gradients
+/// then, and 135 of the A4000's 3,000 runs (ten seed sets of 100 at 1%, 2% and 5%) changed,
+/// none of the W7800's; no mean of its medians or 5th percentiles moved by more than 0.0001.
 const CG_TOLERANCE: f64 = 2e-3;
 
 /// A model is refitted once the measurements have grown by at least a 1/REFIT_SHARE share since its
@@ -316,12 +319,12 @@ mod tests {
         );
     }
 
-    /// A space of 8 x 6 x 5 levels (19 columns, so factorised): a refit on the measurements
+    /// A space of 6 x 5 x 4 levels (15 columns, so factorised): a refit on the measurements
     /// so far is `OneHotRidge::fit` on them bit for bit, and it too waits for 1/REFIT_SHARE
     /// more rows.
     #[test]
     fn factorised_refits_wait_for_a_share_of_new_rows() {
-        let space = space(8, 6, 5);
+        let space = space(6, 5, 4);
         let mut ev = Evaluator::new(&space, space.len());
         let mut data = ModelRows::new(&space);
         assert!(data.counts.columns() <= FACTORISED_COLUMNS);
@@ -333,15 +336,16 @@ mod tests {
                 ev.evaluate(id);
             }
         };
-        take(&mut ev, 200);
+        take(&mut ev, 80);
         let model = data.fit(&ev).unwrap();
         let (exact, _) = fit_on_every_measurement(&space, &ev, data.worst);
         let probe = space.levels(7).to_vec();
         let bits = |m: &OneHotRidge| m.predict(&probe).to_bits();
         assert_eq!(bits(&model), bits(&exact));
-        // From 200 measurements a refit needs 208 / 24 = 8 new ones: seven leave the last fit
-        // standing, the eighth brings a new one.
-        let need = rows_a_refit_needs(200);
+        // From 80 measurements a refit needs 3 new ones (83 / 24 = 3): two leave the last fit
+        // standing, the third brings a new one.
+        let need = rows_a_refit_needs(80);
+        assert_eq!(need, 3);
         take(&mut ev, need - 1);
         assert_eq!(bits(&data.fit(&ev).unwrap()), bits(&model));
         take(&mut ev, 1);

@@ -16,7 +16,7 @@ use advise_ml::{LevelCounts, OneHotRidge};
 /// search's time. 64 until 2026-11-30, when the public spaces (21 to 53 columns) measured the
 /// other way (docs/search-results.md, "Fewer refits of the main-effects model"): with the
 /// iterations' products vectorised, `auto`'s searches took 3-13% fewer instructions by
-/// conjugate gradients (gemm on an A100 at 5% 12.6%), and 878 of 189,000 runs on 65 spaces
+/// conjugate gradients (gemm on an A100 at 5% 12.7%), and 878 of 189,000 runs on 65 spaces
 /// changed, no space's mean fraction by more than 0.001.
 pub(crate) const FACTORISED_COLUMNS: usize = 16;
 

@@ -255,8 +255,6 @@ pub(crate) mod testutil {
         space_of("twins", &["mx", "my", "v"], configs)
     }
 
-    /// Runs a strategy on [`grid_space`] with seeds 0..seeds: every run must repeat exactly
-    /// for its seed and stay within the budget. Returns how many runs found the optimum.
     /// The configurations a search of the grid space measured, in order.
     pub fn measured_on_grid(
         strategy: &dyn super::Strategy,
@@ -268,6 +266,8 @@ pub(crate) mod testutil {
             .measured
     }
 
+    /// Runs a strategy on [`grid_space`] with seeds 0..seeds: every run must repeat exactly
+    /// for its seed and stay within the budget. Returns how many runs found the optimum.
     pub fn optimum_hits(strategy: &dyn super::Strategy, budget: usize, seeds: u64) -> usize {
         let s = grid_space();
         let mut hits = 0;

@@ -25,7 +25,7 @@
 //! 0.993 / 0.995 to 0.990 / 0.996 / 0.996 ("Changed a fourth time" there).
 
 use super::evaluator::{Eval, Evaluator};
-use super::gp::{Gp, Scratch};
+use super::gp::{pairwise_squared_distances, Gp, Scratch};
 use super::neighbours::hamming;
 use super::space::SearchSpace;
 use super::Strategy;
@@ -95,14 +95,20 @@ pub(crate) struct BoMemory {
     scratch: Scratch,
     /// Those of the alternate length scale's steps (the kernel's memo holds one scale).
     scratch_alt: Scratch,
+    /// Those of the length-scale tuning's four fits, one per scale ([`TUNE_SCALES`]).
+    scratch_tune: [Scratch; 4],
 }
 
-/// Appends to `out` the parameters' level indices of `id`, `eps` apart where `eps` > 0
-/// (Kernel Tuner's scaling), else each parameter's scaled to [0, 1]: the process's inputs.
+/// The length scales the marginal likelihood chooses from, times sqrt(parameters).
+const TUNE_SCALES: [f64; 4] = [0.1, 0.2, 0.4, 0.8];
+
+/// Appends to `out` the parameters' level indices of `id` where `eps` > 0 (Kernel Tuner's
+/// scaling, whose step `eps` the process applies to the distances: [`Gp::fit`]'s `step2`),
+/// else each parameter's scaled to [0, 1]: the process's inputs.
 fn features(space: &SearchSpace, radix: &[usize], eps: f64, id: usize, out: &mut Vec<f64>) {
     out.extend(space.levels(id).iter().zip(radix).map(|(&l, &r)| {
         if eps > 0.0 {
-            l as f64 * eps
+            l as f64
         } else if r > 1 {
             l as f64 / (r - 1) as f64
         } else {
@@ -155,6 +161,9 @@ impl BayesOpt {
         } else {
             0.0
         };
+        // The square of the inputs' step: level indices are `eps` apart in Kernel Tuner's
+        // scaling (whole squared distances, which the kernel's memo indexes directly).
+        let step2 = if eps > 0.0 { eps * eps } else { 1.0 };
         let BoMemory {
             ell: kept_ell,
             made,
@@ -163,6 +172,7 @@ impl BayesOpt {
             last_alt,
             scratch,
             scratch_alt,
+            scratch_tune,
         } = memory;
         let mut queries = Vec::new();
         let mut cands = Vec::new();
@@ -231,17 +241,21 @@ impl BayesOpt {
                     }
                     let fitted = if tune {
                         *tuned_at = Some(*made);
-                        let tuned = [0.1, 0.2, 0.4, 0.8]
+                        let d2 = pairwise_squared_distances(&x, p, y.len());
+                        let tuned = TUNE_SCALES
                             .iter()
-                            .filter_map(|&c| Gp::fit(x.clone(), p, &y, c * scale))
+                            .zip(scratch_tune.iter_mut())
+                            .filter_map(|(&c, memo)| {
+                                Gp::fit_memo_with(x.clone(), p, step2, &d2, &y, c * scale, memo)
+                            })
                             .max_by(|a, b| a.1.total_cmp(&b.1));
                         if let Some((gp, _)) = &tuned {
                             ell = gp.ell;
                             *kept_ell = Some(ell);
                         }
-                        tuned.or_else(|| Gp::fit(x, p, &y, ell))
+                        tuned.or_else(|| Gp::fit(x, p, step2, &y, ell))
                     } else {
-                        Gp::fit_memo(x, p, &y, step_ell, step_scratch)
+                        Gp::fit_memo(x, p, step2, &y, step_ell, step_scratch)
                     };
                     let Some((gp, _)) = fitted else {
                         return;
@@ -343,11 +357,8 @@ mod tests {
         features(&space, &radix, 0.0, id, &mut unit);
         features(&space, &radix, 1.0 / 12.0, id, &mut kt);
         assert_eq!(unit, vec![1.0, 8.0 / 9.0, 1.0]);
-        let want = [11.0 / 12.0, 8.0 / 12.0, 3.0 / 12.0];
-        assert!(
-            kt.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-12),
-            "{kt:?}"
-        );
+        // Kernel Tuner's: the level indices, whose step (1/12) the process's kernel applies.
+        assert_eq!(kt, vec![11.0, 8.0, 3.0]);
     }
 
     #[test]

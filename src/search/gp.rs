@@ -38,20 +38,24 @@ pub(crate) fn phi_pdf(z: f64) -> f64 {
     (-0.5 * z * z).exp() / (2.0 * std::f64::consts::PI).sqrt()
 }
 
-/// A fitted process: its `n` training rows of `p` features each, flat in `x`.
+/// A fitted process: its `n` training rows of `p` features each, flat in `x`, in steps whose
+/// square is `step2` (1: the features are the scaled inputs; Kernel Tuner's scaling passes
+/// level indices, whose squared distances are whole numbers, and the square of its step).
 pub(crate) struct Gp {
     x: Vec<f64>,
     p: usize,
+    step2: f64,
     chol: Cholesky,
     alpha: Vec<f64>,
     pub(crate) ell: f64,
 }
 
 impl Gp {
-    /// Fits on (x, y), `x` holding one row of `p` features per target; also returns the log
-    /// marginal likelihood.
-    pub(crate) fn fit(x: Vec<f64>, p: usize, y: &[f64], ell: f64) -> Option<(Gp, f64)> {
-        Gp::fit_by(x, p, y, ell, |d2| matern52(d2, ell))
+    /// Fits on (x, y), `x` holding one row of `p` features per target in steps of square
+    /// `step2`; also returns the log marginal likelihood.
+    pub(crate) fn fit(x: Vec<f64>, p: usize, step2: f64, y: &[f64], ell: f64) -> Option<(Gp, f64)> {
+        let d2 = pairwise_squared_distances(&x, p, y.len());
+        Gp::fit_by(x, p, step2, &d2, y, ell, |d2| matern52(d2 * step2, ell))
     }
 
     /// [`Gp::fit`], the kernel's values taken from `scratch`'s memo ([`memo`]): the same fit,
@@ -59,29 +63,49 @@ impl Gp {
     pub(crate) fn fit_memo(
         x: Vec<f64>,
         p: usize,
+        step2: f64,
+        y: &[f64],
+        ell: f64,
+        scratch: &mut Scratch,
+    ) -> Option<(Gp, f64)> {
+        let d2 = pairwise_squared_distances(&x, p, y.len());
+        Gp::fit_memo_with(x, p, step2, &d2, y, ell, scratch)
+    }
+
+    /// [`Gp::fit_memo`] on the rows' squared distances `d2` ([`pairwise_squared_distances`]),
+    /// computed once for the fits of several length scales.
+    pub(crate) fn fit_memo_with(
+        x: Vec<f64>,
+        p: usize,
+        step2: f64,
+        d2: &[f64],
         y: &[f64],
         ell: f64,
         scratch: &mut Scratch,
     ) -> Option<(Gp, f64)> {
         let memo = &mut scratch.memo;
         memo.for_length_scale(ell);
-        Gp::fit_by(x, p, y, ell, |d2| memo.get(d2, |d| matern52(d, ell)))
+        Gp::fit_by(x, p, step2, d2, y, ell, |d2| {
+            memo.get(d2, |d| matern52(d * step2, ell))
+        })
     }
 
-    /// The fit with `kernel` giving the Matern kernel at a squared distance.
+    /// The fit with `kernel` giving the Matern kernel at a squared distance, `d2` holding
+    /// the rows' squared distances.
     fn fit_by(
         x: Vec<f64>,
         p: usize,
+        step2: f64,
+        d2: &[f64],
         y: &[f64],
         ell: f64,
         mut kernel: impl FnMut(f64) -> f64,
     ) -> Option<(Gp, f64)> {
         let n = y.len();
-        let row = |i: usize| &x[i * p..(i + 1) * p];
         let mut k = vec![0.0; n * n];
-        for i in 0..n {
-            for j in 0..=i {
-                let v = kernel(dist2(row(i), row(j))) + if i == j { 1e-3 } else { 0.0 };
+        for (i, d2_row) in d2.chunks_exact(n.max(1)).take(n).enumerate() {
+            for (j, &d) in d2_row[..=i].iter().enumerate() {
+                let v = kernel(d) + if i == j { 1e-3 } else { 0.0 };
                 k[i * n + j] = v;
                 k[j * n + i] = v;
             }
@@ -95,6 +119,7 @@ impl Gp {
             Gp {
                 x,
                 p,
+                step2,
                 chol,
                 alpha,
                 ell,
@@ -130,8 +155,10 @@ impl Gp {
     /// `best` by `xi`, the first of equals; None where no score is a number. It is the query
     /// that scoring all of [`Gp::predict_many`]'s predictions picks, bit for bit, but the
     /// triangular solve for the standard deviation, most of a prediction's work, runs only
-    /// where the score could win: the posterior's standard deviation is at most the prior's, 1,
-    /// and expected improvement grows with it, so a query's score at 1 bounds its own. The
+    /// where the score could win: the posterior's standard deviation is at most the one given
+    /// the query's nearest training row alone ([`sd_bound`]; at most the prior's, 1), and
+    /// expected improvement grows with it, so a query's score at that bound bounds its own
+    /// (Rasmussen and Williams, eq. 2.26: conditioning on more rows never adds variance). The
     /// bounds are measured against the best exact score of the [`PROBES`] largest ones, less
     /// a margin far above the error of [`phi_cdf`] (which could bend the growth).
     pub(crate) fn pick_by_expected_improvement(
@@ -146,10 +173,24 @@ impl Gp {
             return None;
         }
         self.kernel_columns(qs, c, scratch);
+        // Each query's standard deviation given its nearest training row alone, which bounds
+        // the one given all of them (conditioning on more rows never adds variance): 1 -
+        // k^2 / K_ii, where K_ii, the same for every row, is the first row's diagonal entry
+        // as factored (jitter included), L_00^2.
+        let nearest = &mut scratch.nearest;
+        nearest.clear();
+        nearest.resize(c, 0.0);
+        for row in scratch.k.chunks_exact(c) {
+            for (m, &v) in nearest.iter_mut().zip(row) {
+                *m = if v > *m { v } else { *m };
+            }
+        }
+        let k_ii = self.chol.diagonal(0).powi(2);
         let bound: Vec<f64> = scratch
             .mean
             .iter()
-            .map(|&m| expected_improvement(best, xi, m, 1.0))
+            .zip(nearest.iter())
+            .map(|(&m, &near)| expected_improvement(best, xi, m, sd_bound(near, k_ii)))
             .collect();
         let mut probes: Vec<usize> = (0..c).collect();
         let larger = |a: &usize, b: &usize| bound[*b].total_cmp(&bound[*a]).then(a.cmp(b));
@@ -219,10 +260,10 @@ impl Gp {
         k.resize(n * c, 0.0);
         let memo = &mut scratch.memo;
         memo.for_length_scale(self.ell);
-        let ell = self.ell;
+        let (ell, step2) = (self.ell, self.step2);
         columns::squared_distances_into(&self.x, p, qt, c, k);
         for d in k.iter_mut() {
-            *d = memo.get(*d, |d2| matern52(d2, ell));
+            *d = memo.get(*d, |d2| matern52(d2 * step2, ell));
         }
         let mean = &mut scratch.mean;
         mean.clear();
@@ -257,6 +298,32 @@ impl Gp {
     }
 }
 
+/// The squared distances between every two of the `n` rows of `x` (`p` features each),
+/// `n x n` row-major, each summed feature by feature in order, as one pair at a time would
+/// sum it (the vectorised loops of the queries' kernel columns, the rows as their own
+/// queries).
+pub(crate) fn pairwise_squared_distances(x: &[f64], p: usize, n: usize) -> Vec<f64> {
+    let mut xt = vec![0.0; p * n];
+    for (i, row) in x.chunks_exact(p.max(1)).take(n).enumerate() {
+        for (j, &v) in row.iter().enumerate() {
+            xt[j * n + i] = v;
+        }
+    }
+    let mut d2 = vec![0.0; n * n];
+    columns::squared_distances_into(x, p, &xt, n, &mut d2);
+    d2
+}
+
+/// An upper bound of a query's posterior standard deviation from its largest kernel value
+/// `near` with a training row whose prior variance (noise and jitter included) is `k_ii`:
+/// the standard deviation given that row alone, widened far beyond the rounding of the
+/// triangular solve that gives the exact one, and never below its floor (1e-6) or above the
+/// prior's 1.
+fn sd_bound(near: f64, k_ii: f64) -> f64 {
+    let var = 1.0 - near * near / (k_ii * (1.0 + 1e-9));
+    (var.max(0.0) + 1e-9).sqrt().min(1.0)
+}
+
 /// How many queries of the largest bounds [`Gp::pick_by_expected_improvement`] scores first.
 const PROBES: usize = 4;
 
@@ -278,114 +345,9 @@ pub(crate) struct Scratch {
     sum: Vec<f64>,
     kept: Vec<f64>,
     sd: Vec<f64>,
+    nearest: Vec<f64>,
     memo: KernelMemo,
 }
 
-fn dist2(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum()
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use advise_ml::Rng;
-
-    #[test]
-    fn predictions_of_many_queries_are_those_of_one_at_a_time_bit_for_bit() {
-        // Synthetic rows and queries from a seeded generator: 12 rows, 40 queries, 5 features.
-        let mut rng = Rng::new(7);
-        let (n, c, p) = (12, 40, 5);
-        let x: Vec<f64> = (0..n * p).map(|_| rng.unit()).collect();
-        let y: Vec<f64> = (0..n).map(|_| rng.unit() - 0.5).collect();
-        let qs: Vec<f64> = (0..c * p).map(|_| rng.unit()).collect();
-        let (gp, _) = Gp::fit(x.clone(), p, &y, 0.4).expect("a jittered kernel matrix factors");
-        let mut out = Vec::new();
-        gp.predict_many(&qs, c, &mut Scratch::default(), &mut out);
-        assert_eq!(out.len(), c);
-        for (q, &(mean, sd)) in out.iter().enumerate() {
-            let query = &qs[q * p..(q + 1) * p];
-            let mut k: Vec<f64> = (0..n)
-                .map(|i| matern52(dist2(&x[i * p..(i + 1) * p], query), 0.4))
-                .collect();
-            let m = k.iter().zip(&gp.alpha).fold(-0.0, |s, (kv, a)| s + kv * a);
-            gp.chol.solve_lower(&mut k);
-            let v = k.iter().fold(-0.0, |s, kv| s + kv * kv);
-            assert_eq!(mean.to_bits(), m.to_bits(), "mean of query {q}");
-            assert_eq!(
-                sd.to_bits(),
-                (1.0 - v).max(1e-12).sqrt().to_bits(),
-                "sd of query {q}"
-            );
-        }
-    }
-
-    #[test]
-    fn a_fit_from_the_memo_is_the_computed_fit_bit_for_bit() {
-        // Synthetic grid rows from a seeded generator (few distinct distances); the memo is
-        // filled first by another process's queries at the same length scale, then at another.
-        let mut rng = Rng::new(5);
-        let (n, p) = (20, 4);
-        let x: Vec<f64> = (0..n * p).map(|_| (rng.below(6) as f64) / 5.0).collect();
-        let y: Vec<f64> = (0..n).map(|_| rng.unit() - 0.5).collect();
-        let mut scratch = Scratch::default();
-        for ell in [0.4, 1.5, 0.4] {
-            let (plain, lml) = Gp::fit(x.clone(), p, &y, ell).expect("factors");
-            let (memo, lml_memo) =
-                Gp::fit_memo(x.clone(), p, &y, ell, &mut scratch).expect("factors");
-            assert_eq!(lml.to_bits(), lml_memo.to_bits(), "ell {ell}");
-            let bits = |gp: &Gp| gp.alpha.iter().map(|a| a.to_bits()).collect::<Vec<_>>();
-            assert_eq!(bits(&plain), bits(&memo), "ell {ell}");
-            let mut out = Vec::new();
-            memo.predict_many(&x[..5 * p], 5, &mut scratch, &mut out);
-            // Now every value comes from the memo.
-            let (again, _) = Gp::fit_memo(x.clone(), p, &y, ell, &mut scratch).expect("factors");
-            assert_eq!(bits(&plain), bits(&again), "ell {ell}, from the memo");
-        }
-    }
-
-    #[test]
-    fn the_pruned_pick_is_the_full_scoring_pick() {
-        // Synthetic processes and queries from a seeded generator, against scoring every query
-        // of predict_many's predictions (the first of the largest scores wins); the queries
-        // include copies of training rows (standard deviation near 0) and of one another.
-        let mut rng = Rng::new(11);
-        let mut pruned = 0;
-        for case in 0..200 {
-            let (n, p) = (2 + case % 29, 1 + case % 6);
-            let c = 1 + (case * 7) % 120;
-            let x: Vec<f64> = (0..n * p).map(|_| (rng.below(5) as f64) / 4.0).collect();
-            let y: Vec<f64> = (0..n).map(|_| rng.unit() * 2.0 - 1.0).collect();
-            let mut qs: Vec<f64> = (0..c * p).map(|_| (rng.below(5) as f64) / 4.0).collect();
-            if c > 2 {
-                qs.copy_within(0..p, p);
-                qs[..p].copy_from_slice(&x[..p]);
-            }
-            let ell = [0.1, 0.4, 1.6][case % 3];
-            let Some((gp, _)) = Gp::fit(x, p, &y, ell) else {
-                continue;
-            };
-            let best = y.iter().copied().fold(f64::INFINITY, f64::min);
-            let mut all = Vec::new();
-            let mut scratch = Scratch::default();
-            gp.predict_many(&qs, c, &mut scratch, &mut all);
-            let mut want = None;
-            let mut top = f64::NEG_INFINITY;
-            for (q, &(m, s)) in all.iter().enumerate() {
-                let ei = expected_improvement(best, 0.01, m, s);
-                if ei > top {
-                    top = ei;
-                    want = Some(q);
-                }
-            }
-            let got = gp.pick_by_expected_improvement(&qs, c, best, 0.01, &mut scratch);
-            assert_eq!(got, want, "case {case}: n {n}, p {p}, c {c}");
-            if scratch.sd.len() < c {
-                pruned += 1;
-            }
-        }
-        assert!(
-            pruned > 50,
-            "the bound left out queries in {pruned} of 200 cases"
-        );
-    }
-}
+mod tests;

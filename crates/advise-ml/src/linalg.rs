@@ -56,6 +56,12 @@ impl Cholesky {
         self.n
     }
 
+    /// The factor's diagonal entry `L_ii`: its square is `A_ii` plus the jitter the
+    /// factorisation added, if any, less the squares of the row's other entries.
+    pub fn diagonal(&self, i: usize) -> f64 {
+        self.l[i * self.n + i]
+    }
+
     /// Solves `L y = b` in place.
     pub fn solve_lower(&self, b: &mut [f64]) {
         let n = self.n;

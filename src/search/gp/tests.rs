@@ -1,0 +1,173 @@
+//! The Gaussian process's tests: its predictions, fits and picks against one query, one
+//! pair and one candidate at a time.
+
+use super::*;
+use advise_ml::Rng;
+
+fn dist2(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum()
+}
+
+#[test]
+fn predictions_of_many_queries_are_those_of_one_at_a_time_bit_for_bit() {
+    // Synthetic rows and queries from a seeded generator: 12 rows, 40 queries, 5 features.
+    let mut rng = Rng::new(7);
+    let (n, c, p) = (12, 40, 5);
+    let x: Vec<f64> = (0..n * p).map(|_| rng.unit()).collect();
+    let y: Vec<f64> = (0..n).map(|_| rng.unit() - 0.5).collect();
+    let qs: Vec<f64> = (0..c * p).map(|_| rng.unit()).collect();
+    let (gp, _) = Gp::fit(x.clone(), p, 1.0, &y, 0.4).expect("a jittered kernel matrix factors");
+    let mut out = Vec::new();
+    gp.predict_many(&qs, c, &mut Scratch::default(), &mut out);
+    assert_eq!(out.len(), c);
+    for (q, &(mean, sd)) in out.iter().enumerate() {
+        let query = &qs[q * p..(q + 1) * p];
+        let mut k: Vec<f64> = (0..n)
+            .map(|i| matern52(dist2(&x[i * p..(i + 1) * p], query), 0.4))
+            .collect();
+        let m = k.iter().zip(&gp.alpha).fold(-0.0, |s, (kv, a)| s + kv * a);
+        gp.chol.solve_lower(&mut k);
+        let v = k.iter().fold(-0.0, |s, kv| s + kv * kv);
+        assert_eq!(mean.to_bits(), m.to_bits(), "mean of query {q}");
+        assert_eq!(
+            sd.to_bits(),
+            (1.0 - v).max(1e-12).sqrt().to_bits(),
+            "sd of query {q}"
+        );
+    }
+}
+
+#[test]
+fn a_fit_from_the_memo_is_the_computed_fit_bit_for_bit() {
+    // Synthetic grid rows from a seeded generator (few distinct distances); the memo is
+    // filled first by another process's queries at the same length scale, then at another.
+    let mut rng = Rng::new(5);
+    let (n, p) = (20, 4);
+    let x: Vec<f64> = (0..n * p).map(|_| (rng.below(6) as f64) / 5.0).collect();
+    let y: Vec<f64> = (0..n).map(|_| rng.unit() - 0.5).collect();
+    let mut scratch = Scratch::default();
+    for ell in [0.4, 1.5, 0.4] {
+        let (plain, lml) = Gp::fit(x.clone(), p, 1.0, &y, ell).expect("factors");
+        let (memo, lml_memo) =
+            Gp::fit_memo(x.clone(), p, 1.0, &y, ell, &mut scratch).expect("factors");
+        assert_eq!(lml.to_bits(), lml_memo.to_bits(), "ell {ell}");
+        let bits = |gp: &Gp| gp.alpha.iter().map(|a| a.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&plain), bits(&memo), "ell {ell}");
+        let mut out = Vec::new();
+        memo.predict_many(&x[..5 * p], 5, &mut scratch, &mut out);
+        // Now every value comes from the memo.
+        let (again, _) = Gp::fit_memo(x.clone(), p, 1.0, &y, ell, &mut scratch).expect("factors");
+        assert_eq!(bits(&plain), bits(&again), "ell {ell}, from the memo");
+    }
+}
+
+#[test]
+fn pairwise_distances_are_those_of_one_pair_at_a_time_bit_for_bit() {
+    // Synthetic rows from a seeded generator; 7 rows leave vector tails.
+    let mut rng = Rng::new(9);
+    for (n, p) in [(1, 3), (7, 5), (30, 11)] {
+        let x: Vec<f64> = (0..n * p).map(|_| rng.unit()).collect();
+        let d2 = pairwise_squared_distances(&x, p, n);
+        for i in 0..n {
+            for j in 0..n {
+                let want = dist2(&x[i * p..(i + 1) * p], &x[j * p..(j + 1) * p]);
+                assert_eq!(
+                    d2[i * n + j].to_bits(),
+                    want.to_bits(),
+                    "n {n} p {p} ({i}, {j})"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn level_indices_with_their_step_predict_as_the_scaled_inputs() {
+    // Synthetic level indices from a seeded generator (up to 12 levels, step 1/12): the
+    // process on the indices with the step's square applied in the kernel (whole squared
+    // distances, the memo's direct table) and on the scaled inputs agree to rounding.
+    let mut rng = Rng::new(3);
+    let (n, c, p, step) = (25, 60, 4, 1.0 / 12.0);
+    let levels: Vec<f64> = (0..(n + c) * p).map(|_| rng.below(12) as f64).collect();
+    let y: Vec<f64> = (0..n).map(|_| rng.unit() - 0.5).collect();
+    let scaled: Vec<f64> = levels.iter().map(|l| l * step).collect();
+    let mut scratch = Scratch::default();
+    let (by_level, lml) = Gp::fit_memo(
+        levels[..n * p].to_vec(),
+        p,
+        step * step,
+        &y,
+        0.4,
+        &mut scratch,
+    )
+    .expect("factors");
+    let (by_scaled, lml_scaled) =
+        Gp::fit(scaled[..n * p].to_vec(), p, 1.0, &y, 0.4).expect("factors");
+    assert!((lml - lml_scaled).abs() < 1e-9, "{lml} {lml_scaled}");
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    by_level.predict_many(&levels[n * p..], c, &mut scratch, &mut a);
+    by_scaled.predict_many(&scaled[n * p..], c, &mut Scratch::default(), &mut b);
+    for (q, (x, z)) in a.iter().zip(&b).enumerate() {
+        assert!((x.0 - z.0).abs() < 1e-9, "mean of query {q}: {x:?} {z:?}");
+        assert!((x.1 - z.1).abs() < 1e-9, "sd of query {q}: {x:?} {z:?}");
+    }
+    // A fit from the filled memo is the computed one, bit for bit.
+    let (again, _) = Gp::fit_memo(
+        levels[..n * p].to_vec(),
+        p,
+        step * step,
+        &y,
+        0.4,
+        &mut scratch,
+    )
+    .expect("factors");
+    let (plain, _) = Gp::fit(levels[..n * p].to_vec(), p, step * step, &y, 0.4).expect("factors");
+    let bits = |gp: &Gp| gp.alpha.iter().map(|a| a.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&again), bits(&plain));
+}
+
+#[test]
+fn the_pruned_pick_is_the_full_scoring_pick() {
+    // Synthetic processes and queries from a seeded generator, against scoring every query
+    // of predict_many's predictions (the first of the largest scores wins); the queries
+    // include copies of training rows (standard deviation near 0) and of one another.
+    let mut rng = Rng::new(11);
+    let mut pruned = 0;
+    for case in 0..200 {
+        let (n, p) = (2 + case % 29, 1 + case % 6);
+        let c = 1 + (case * 7) % 120;
+        let x: Vec<f64> = (0..n * p).map(|_| (rng.below(5) as f64) / 4.0).collect();
+        let y: Vec<f64> = (0..n).map(|_| rng.unit() * 2.0 - 1.0).collect();
+        let mut qs: Vec<f64> = (0..c * p).map(|_| (rng.below(5) as f64) / 4.0).collect();
+        if c > 2 {
+            qs.copy_within(0..p, p);
+            qs[..p].copy_from_slice(&x[..p]);
+        }
+        let ell = [0.1, 0.4, 1.6][case % 3];
+        let Some((gp, _)) = Gp::fit(x, p, 1.0, &y, ell) else {
+            continue;
+        };
+        let best = y.iter().copied().fold(f64::INFINITY, f64::min);
+        let mut all = Vec::new();
+        let mut scratch = Scratch::default();
+        gp.predict_many(&qs, c, &mut scratch, &mut all);
+        let mut want = None;
+        let mut top = f64::NEG_INFINITY;
+        for (q, &(m, s)) in all.iter().enumerate() {
+            let ei = expected_improvement(best, 0.01, m, s);
+            if ei > top {
+                top = ei;
+                want = Some(q);
+            }
+        }
+        let got = gp.pick_by_expected_improvement(&qs, c, best, 0.01, &mut scratch);
+        assert_eq!(got, want, "case {case}: n {n}, p {p}, c {c}");
+        if scratch.sd.len() < c {
+            pruned += 1;
+        }
+    }
+    assert!(
+        pruned > 50,
+        "the bound left out queries in {pruned} of 200 cases"
+    );
+}

@@ -55,7 +55,10 @@ impl Gp {
     /// `step2`; also returns the log marginal likelihood.
     pub(crate) fn fit(x: Vec<f64>, p: usize, step2: f64, y: &[f64], ell: f64) -> Option<(Gp, f64)> {
         let d2 = pairwise_squared_distances(&x, p, y.len());
-        Gp::fit_by(x, p, step2, &d2, y, ell, |d2| matern52(d2 * step2, ell))
+        let mut k = Vec::new();
+        Gp::fit_by(x, p, step2, &d2, y, ell, &mut k, |d2| {
+            matern52(d2 * step2, ell)
+        })
     }
 
     /// [`Gp::fit`], the kernel's values taken from `scratch`'s memo ([`memo`]): the same fit,
@@ -68,8 +71,11 @@ impl Gp {
         ell: f64,
         scratch: &mut Scratch,
     ) -> Option<(Gp, f64)> {
-        let d2 = pairwise_squared_distances(&x, p, y.len());
-        Gp::fit_memo_with(x, p, step2, &d2, y, ell, scratch)
+        let mut d2 = std::mem::take(&mut scratch.pairs);
+        pairwise_into(&x, p, y.len(), &mut scratch.qt, &mut d2);
+        let fitted = Gp::fit_memo_with(x, p, step2, &d2, y, ell, scratch);
+        scratch.pairs = d2;
+        fitted
     }
 
     /// [`Gp::fit_memo`] on the rows' squared distances `d2` ([`pairwise_squared_distances`]),
@@ -85,13 +91,15 @@ impl Gp {
     ) -> Option<(Gp, f64)> {
         let memo = &mut scratch.memo;
         memo.for_length_scale(ell);
-        Gp::fit_by(x, p, step2, d2, y, ell, |d2| {
+        Gp::fit_by(x, p, step2, d2, y, ell, &mut scratch.kernel, |d2| {
             memo.get(d2, |d| matern52(d * step2, ell))
         })
     }
 
     /// The fit with `kernel` giving the Matern kernel at a squared distance, `d2` holding
-    /// the rows' squared distances.
+    /// the rows' squared distances; the kernel matrix is formed in `k` (every entry written:
+    /// a buffer kept from the last fit needs no zeroing).
+    #[allow(clippy::too_many_arguments)]
     fn fit_by(
         x: Vec<f64>,
         p: usize,
@@ -99,10 +107,11 @@ impl Gp {
         d2: &[f64],
         y: &[f64],
         ell: f64,
+        k: &mut Vec<f64>,
         mut kernel: impl FnMut(f64) -> f64,
     ) -> Option<(Gp, f64)> {
         let n = y.len();
-        let mut k = vec![0.0; n * n];
+        k.resize(n * n, 0.0);
         for (i, d2_row) in d2.chunks_exact(n.max(1)).take(n).enumerate() {
             for (j, &d) in d2_row[..=i].iter().enumerate() {
                 let v = kernel(d) + if i == j { 1e-3 } else { 0.0 };
@@ -110,7 +119,7 @@ impl Gp {
                 k[j * n + i] = v;
             }
         }
-        let chol = Cholesky::new(&k, n).ok()?;
+        let chol = Cholesky::new(&k[..n * n], n).ok()?;
         let mut alpha = y.to_vec();
         chol.solve(&mut alpha);
         let lml =
@@ -303,15 +312,22 @@ impl Gp {
 /// sum it (the vectorised loops of the queries' kernel columns, the rows as their own
 /// queries).
 pub(crate) fn pairwise_squared_distances(x: &[f64], p: usize, n: usize) -> Vec<f64> {
-    let mut xt = vec![0.0; p * n];
+    let mut d2 = Vec::new();
+    pairwise_into(x, p, n, &mut Vec::new(), &mut d2);
+    d2
+}
+
+/// [`pairwise_squared_distances`] into `d2`, the rows transposed in `xt` (buffers kept from
+/// call to call: every entry is written, so their old values need no zeroing).
+fn pairwise_into(x: &[f64], p: usize, n: usize, xt: &mut Vec<f64>, d2: &mut Vec<f64>) {
+    xt.resize(p * n, 0.0);
     for (i, row) in x.chunks_exact(p.max(1)).take(n).enumerate() {
         for (j, &v) in row.iter().enumerate() {
             xt[j * n + i] = v;
         }
     }
-    let mut d2 = vec![0.0; n * n];
-    columns::squared_distances_into(x, p, &xt, n, &mut d2);
-    d2
+    d2.resize(n * n, 0.0);
+    columns::squared_distances_into(x, p, &xt[..p * n], n, &mut d2[..n * n]);
 }
 
 /// An upper bound of a query's posterior standard deviation from its largest kernel value
@@ -346,6 +362,9 @@ pub(crate) struct Scratch {
     kept: Vec<f64>,
     sd: Vec<f64>,
     nearest: Vec<f64>,
+    /// The training rows' squared distances and kernel matrix of the last fit.
+    pairs: Vec<f64>,
+    kernel: Vec<f64>,
     memo: KernelMemo,
 }
 

@@ -194,7 +194,11 @@ impl Gp {
                 *m = if v > *m { v } else { *m };
             }
         }
-        let k_ii = self.chol.diagonal(0).powi(2);
+        let k_ii = if self.alpha.is_empty() {
+            1.0 // no rows: every bound is the prior's
+        } else {
+            self.chol.diagonal(0).powi(2)
+        };
         let bound: Vec<f64> = scratch
             .mean
             .iter()

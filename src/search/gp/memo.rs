@@ -94,10 +94,15 @@ impl KernelMemo {
         value
     }
 
-    /// Keeps `value` in the direct table's slot `whole`, growing the table to hold it.
+    /// Keeps `value` in the direct table's slot `whole`, growing the table to hold it (a
+    /// negative whole distance, which no sum of squares gives, wraps past the table's range
+    /// and is not kept).
     #[cold]
     #[inline(never)]
     fn direct_miss(&mut self, whole: usize, value: f64) -> f64 {
+        if whole >= DIRECT_MAX {
+            return value;
+        }
         if whole >= self.direct.len() {
             self.direct
                 .resize((whole + 1).next_power_of_two().max(64), f64::NAN);
@@ -190,8 +195,11 @@ mod tests {
         assert_eq!(calls.get(), 7);
         assert!(memo.direct.len() > 1000 && memo.direct.len() <= DIRECT_MAX);
         assert_eq!(memo.len, 1, "only the distance out of range is hashed");
+        // A negative whole distance (no sum of squares) is computed, not kept.
+        assert_eq!(memo.get(-3.0, kernel).to_bits(), (0.03f64).exp().to_bits());
+        assert_eq!(calls.get(), 8);
         memo.for_length_scale(0.25);
         memo.get(1000.0, kernel);
-        assert_eq!(calls.get(), 8, "another length scale empties the table");
+        assert_eq!(calls.get(), 9, "another length scale empties the table");
     }
 }

@@ -92,15 +92,10 @@ fn level_indices_with_their_step_predict_as_the_scaled_inputs() {
     let y: Vec<f64> = (0..n).map(|_| rng.unit() - 0.5).collect();
     let scaled: Vec<f64> = levels.iter().map(|l| l * step).collect();
     let mut scratch = Scratch::default();
-    let (by_level, lml) = Gp::fit_memo(
-        levels[..n * p].to_vec(),
-        p,
-        step * step,
-        &y,
-        0.4,
-        &mut scratch,
-    )
-    .expect("factors");
+    let fit_levels = |scratch: &mut Scratch| {
+        Gp::fit_memo(levels[..n * p].to_vec(), p, step * step, &y, 0.4, scratch).expect("factors")
+    };
+    let (by_level, lml) = fit_levels(&mut scratch);
     let (by_scaled, lml_scaled) =
         Gp::fit(scaled[..n * p].to_vec(), p, 1.0, &y, 0.4).expect("factors");
     assert!((lml - lml_scaled).abs() < 1e-9, "{lml} {lml_scaled}");
@@ -112,15 +107,7 @@ fn level_indices_with_their_step_predict_as_the_scaled_inputs() {
         assert!((x.1 - z.1).abs() < 1e-9, "sd of query {q}: {x:?} {z:?}");
     }
     // A fit from the filled memo is the computed one, bit for bit.
-    let (again, _) = Gp::fit_memo(
-        levels[..n * p].to_vec(),
-        p,
-        step * step,
-        &y,
-        0.4,
-        &mut scratch,
-    )
-    .expect("factors");
+    let (again, _) = fit_levels(&mut scratch);
     let (plain, _) = Gp::fit(levels[..n * p].to_vec(), p, step * step, &y, 0.4).expect("factors");
     let bits = |gp: &Gp| gp.alpha.iter().map(|a| a.to_bits()).collect::<Vec<_>>();
     assert_eq!(bits(&again), bits(&plain));

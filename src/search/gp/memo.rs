@@ -59,7 +59,7 @@ impl KernelMemo {
         const SHIFT: f64 = 4_503_599_627_370_496.0; // 2^52
         let shifted = d2 + SHIFT;
         if d2 < DIRECT_MAX as f64 && (shifted - SHIFT).to_bits() == key {
-            let whole = (shifted.to_bits() - SHIFT.to_bits()) as usize;
+            let whole = shifted.to_bits().wrapping_sub(SHIFT.to_bits()) as usize;
             if let Some(&v) = self.direct.get(whole) {
                 if !v.is_nan() {
                     return v;

@@ -259,16 +259,11 @@ impl Gp {
         let (n, p) = (self.alpha.len(), self.p);
         // The queries feature by feature, so that each pass below runs along the queries (in
         // vector instructions); every query's distance still sums its features in order, as
-        // `dist2` does, and the kernel is `matern52`'s, from the memo of values by distance,
-        // so the values are those of one query at a time, bit for bit.
-        // Every entry of `qt` and `k` is written below: resizing keeps old values unzeroed.
+        // one pair at a time would, and the kernel is `matern52`'s, from the memo of values
+        // by distance, so the values are those of one query at a time, bit for bit.
+        // Every entry of `k` is written below: resizing keeps old values unzeroed.
         let qt = &mut scratch.qt;
-        qt.resize(p * c, 0.0);
-        for (q, query) in qs.chunks_exact(p.max(1)).take(c).enumerate() {
-            for (j, &v) in query.iter().enumerate() {
-                qt[j * c + q] = v;
-            }
-        }
+        transpose_into(qs, p, c, qt);
         let k = &mut scratch.k;
         k.resize(n * c, 0.0);
         let memo = &mut scratch.memo;
@@ -324,14 +319,21 @@ pub(crate) fn pairwise_squared_distances(x: &[f64], p: usize, n: usize) -> Vec<f
 /// [`pairwise_squared_distances`] into `d2`, the rows transposed in `xt` (buffers kept from
 /// call to call: every entry is written, so their old values need no zeroing).
 fn pairwise_into(x: &[f64], p: usize, n: usize, xt: &mut Vec<f64>, d2: &mut Vec<f64>) {
-    xt.resize(p * n, 0.0);
-    for (i, row) in x.chunks_exact(p.max(1)).take(n).enumerate() {
-        for (j, &v) in row.iter().enumerate() {
-            xt[j * n + i] = v;
-        }
-    }
+    transpose_into(x, p, n, xt);
     d2.resize(n * n, 0.0);
     columns::squared_distances_into(x, p, &xt[..p * n], n, &mut d2[..n * n]);
+}
+
+/// Sets `t` to the `m` rows of `rows` (`p` features each) feature by feature: feature `j` of
+/// every row, then feature `j + 1` (every entry is written: a buffer kept from call to call
+/// needs no zeroing).
+fn transpose_into(rows: &[f64], p: usize, m: usize, t: &mut Vec<f64>) {
+    t.resize(p * m, 0.0);
+    for (i, row) in rows.chunks_exact(p.max(1)).take(m).enumerate() {
+        for (j, &v) in row.iter().enumerate() {
+            t[j * m + i] = v;
+        }
+    }
 }
 
 /// An upper bound of a query's posterior standard deviation from its largest kernel value

@@ -25,7 +25,7 @@
 //! 0.993 / 0.995 to 0.990 / 0.996 / 0.996 ("Changed a fourth time" there).
 
 use super::evaluator::{Eval, Evaluator};
-use super::gp::{pairwise_squared_distances, Gp, Scratch};
+use super::gp::{pairwise_squared_distances, Gp, Queries, Rows, Scratch};
 use super::neighbours::hamming;
 use super::space::SearchSpace;
 use super::Strategy;
@@ -164,6 +164,15 @@ impl BayesOpt {
         // The square of the inputs' step: level indices are `eps` apart in Kernel Tuner's
         // scaling (whole squared distances, which the kernel's memo indexes directly).
         let step2 = if eps > 0.0 { eps * eps } else { 1.0 };
+        // Those indices as 16-bit whole numbers where every squared distance of the space is
+        // below 2^16 (the sum over its parameters of (levels - 1)^2): the same kernel values
+        // (a sum of squares of indices is exact either way), summed sixteen to a vector.
+        let whole = eps > 0.0
+            && radix
+                .iter()
+                .map(|&r| r.saturating_sub(1).saturating_pow(2))
+                .fold(0usize, usize::saturating_add)
+                < 1 << 16;
         let BoMemory {
             ell: kept_ell,
             made,
@@ -175,6 +184,7 @@ impl BayesOpt {
             scratch_tune,
         } = memory;
         let mut queries = Vec::new();
+        let mut query_levels = Vec::new();
         let mut cands = Vec::new();
         while ev.remaining() > 0 && ev.used() < space.len() && ev.used() < until {
             *made += 1;
@@ -235,10 +245,19 @@ impl BayesOpt {
             let gp = match kept.take() {
                 Some((rows, gp)) if !tune && same(&rows, &gp) => gp,
                 _ => {
-                    let mut x = Vec::with_capacity(train.len() * p);
-                    for t in &train {
-                        features(space, radix, eps, t.0, &mut x);
-                    }
+                    let x = if whole {
+                        let mut x = Vec::with_capacity(train.len() * p);
+                        for t in &train {
+                            x.extend_from_slice(space.levels(t.0));
+                        }
+                        Rows::Levels(x)
+                    } else {
+                        let mut x = Vec::with_capacity(train.len() * p);
+                        for t in &train {
+                            features(space, radix, eps, t.0, &mut x);
+                        }
+                        Rows::Numbers(x)
+                    };
                     let fitted = if tune {
                         *tuned_at = Some(*made);
                         let d2 = pairwise_squared_distances(&x, p, y.len());
@@ -284,12 +303,21 @@ impl BayesOpt {
                 }
                 cands.retain(|&i| !ev.is_evaluated(i));
             }
-            queries.clear();
-            for &c in &cands {
-                features(space, radix, eps, c, &mut queries);
-            }
+            let qs = if whole {
+                query_levels.clear();
+                for &c in &cands {
+                    query_levels.extend_from_slice(space.levels(c));
+                }
+                Queries::Levels(&query_levels)
+            } else {
+                queries.clear();
+                for &c in &cands {
+                    features(space, radix, eps, c, &mut queries);
+                }
+                Queries::Numbers(&queries)
+            };
             let pick = gp
-                .pick_by_expected_improvement(&queries, cands.len(), best_y, 0.01, step_scratch)
+                .pick_by_expected_improvement(qs, cands.len(), best_y, 0.01, step_scratch)
                 .map(|q| cands[q]);
             let id = pick.unwrap_or_else(|| random_unmeasured(ev, rng));
             *kept = Some((train, gp));

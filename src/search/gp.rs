@@ -6,9 +6,12 @@
 //! ([`memo`]); the pick is the one scoring every candidate would make, bit for bit.
 
 use advise_ml::Cholesky;
+use inputs::{pairwise_into, Distances};
+pub(crate) use inputs::{pairwise_squared_distances, Queries, Rows};
 use memo::KernelMemo;
 
 mod columns;
+mod inputs;
 mod memo;
 
 /// The Matern 5/2 kernel (unit signal variance) at squared distance `d2`: with the scaled
@@ -42,7 +45,7 @@ pub(crate) fn phi_pdf(z: f64) -> f64 {
 /// square is `step2` (1: the features are the scaled inputs; Kernel Tuner's scaling passes
 /// level indices, whose squared distances are whole numbers, and the square of its step).
 pub(crate) struct Gp {
-    x: Vec<f64>,
+    x: Rows,
     p: usize,
     step2: f64,
     chol: Cholesky,
@@ -53,7 +56,7 @@ pub(crate) struct Gp {
 impl Gp {
     /// Fits on (x, y), `x` holding one row of `p` features per target in steps of square
     /// `step2`; also returns the log marginal likelihood.
-    pub(crate) fn fit(x: Vec<f64>, p: usize, step2: f64, y: &[f64], ell: f64) -> Option<(Gp, f64)> {
+    pub(crate) fn fit(x: Rows, p: usize, step2: f64, y: &[f64], ell: f64) -> Option<(Gp, f64)> {
         let d2 = pairwise_squared_distances(&x, p, y.len());
         let mut k = Vec::new();
         Gp::fit_by(x, p, step2, &d2, y, ell, &mut k, |d2| {
@@ -64,7 +67,7 @@ impl Gp {
     /// [`Gp::fit`], the kernel's values taken from `scratch`'s memo ([`memo`]): the same fit,
     /// bit for bit, for fewer exponentials where the memo holds this length scale's values.
     pub(crate) fn fit_memo(
-        x: Vec<f64>,
+        x: Rows,
         p: usize,
         step2: f64,
         y: &[f64],
@@ -72,7 +75,7 @@ impl Gp {
         scratch: &mut Scratch,
     ) -> Option<(Gp, f64)> {
         let mut d2 = std::mem::take(&mut scratch.pairs);
-        pairwise_into(&x, p, y.len(), &mut scratch.qt, &mut d2);
+        pairwise_into(&x, p, y.len(), &mut scratch.dist, &mut d2);
         let fitted = Gp::fit_memo_with(x, p, step2, &d2, y, ell, scratch);
         scratch.pairs = d2;
         fitted
@@ -81,7 +84,7 @@ impl Gp {
     /// [`Gp::fit_memo`] on the rows' squared distances `d2` ([`pairwise_squared_distances`]),
     /// computed once for the fits of several length scales.
     pub(crate) fn fit_memo_with(
-        x: Vec<f64>,
+        x: Rows,
         p: usize,
         step2: f64,
         d2: &[f64],
@@ -101,7 +104,7 @@ impl Gp {
     /// a buffer kept from the last fit needs no zeroing).
     #[allow(clippy::too_many_arguments)]
     fn fit_by(
-        x: Vec<f64>,
+        x: Rows,
         p: usize,
         step2: f64,
         d2: &[f64],
@@ -145,7 +148,7 @@ impl Gp {
     #[cfg(test)]
     pub(crate) fn predict_many(
         &self,
-        qs: &[f64],
+        qs: Queries,
         c: usize,
         scratch: &mut Scratch,
         out: &mut Vec<(f64, f64)>,
@@ -172,7 +175,7 @@ impl Gp {
     /// a margin far above the error of [`phi_cdf`] (which could bend the growth).
     pub(crate) fn pick_by_expected_improvement(
         &self,
-        qs: &[f64],
+        qs: Queries,
         c: usize,
         best: f64,
         xi: f64,
@@ -255,24 +258,16 @@ impl Gp {
 
     /// The kernel between every training row and each of the `c` queries, in `scratch.k`
     /// (`n x c`, row-major), and the posterior means, in `scratch.mean`.
-    fn kernel_columns(&self, qs: &[f64], c: usize, scratch: &mut Scratch) {
+    fn kernel_columns(&self, qs: Queries, c: usize, scratch: &mut Scratch) {
         let (n, p) = (self.alpha.len(), self.p);
-        // The queries feature by feature, so that each pass below runs along the queries (in
-        // vector instructions); every query's distance still sums its features in order, as
-        // one pair at a time would, and the kernel is `matern52`'s, from the memo of values
-        // by distance, so the values are those of one query at a time, bit for bit.
-        // Every entry of `k` is written below: resizing keeps old values unzeroed.
-        let qt = &mut scratch.qt;
-        transpose_into(qs, p, c, qt);
-        let k = &mut scratch.k;
-        k.resize(n * c, 0.0);
+        // The kernel is `matern52`'s, from the memo of values by distance, so the values are
+        // those of one query at a time, bit for bit.
         let memo = &mut scratch.memo;
         memo.for_length_scale(self.ell);
         let (ell, step2) = (self.ell, self.step2);
-        columns::squared_distances_into(&self.x, p, qt, c, k);
-        for d in k.iter_mut() {
-            *d = memo.get(*d, |d2| matern52(d2 * step2, ell));
-        }
+        let kernel = |d2: f64| matern52(d2 * step2, ell);
+        let k = &mut scratch.k;
+        inputs::kernel_values_into(&self.x, qs, (n, p, c), &mut scratch.dist, memo, kernel, k);
         let mean = &mut scratch.mean;
         mean.clear();
         mean.resize(c, -0.0);
@@ -306,36 +301,6 @@ impl Gp {
     }
 }
 
-/// The squared distances between every two of the `n` rows of `x` (`p` features each),
-/// `n x n` row-major, each summed feature by feature in order, as one pair at a time would
-/// sum it (the vectorised loops of the queries' kernel columns, the rows as their own
-/// queries).
-pub(crate) fn pairwise_squared_distances(x: &[f64], p: usize, n: usize) -> Vec<f64> {
-    let mut d2 = Vec::new();
-    pairwise_into(x, p, n, &mut Vec::new(), &mut d2);
-    d2
-}
-
-/// [`pairwise_squared_distances`] into `d2`, the rows transposed in `xt` (buffers kept from
-/// call to call: every entry is written, so their old values need no zeroing).
-fn pairwise_into(x: &[f64], p: usize, n: usize, xt: &mut Vec<f64>, d2: &mut Vec<f64>) {
-    transpose_into(x, p, n, xt);
-    d2.resize(n * n, 0.0);
-    columns::squared_distances_into(x, p, &xt[..p * n], n, &mut d2[..n * n]);
-}
-
-/// Sets `t` to the `m` rows of `rows` (`p` features each) feature by feature: feature `j` of
-/// every row, then feature `j + 1` (every entry is written: a buffer kept from call to call
-/// needs no zeroing).
-fn transpose_into(rows: &[f64], p: usize, m: usize, t: &mut Vec<f64>) {
-    t.resize(p * m, 0.0);
-    for (i, row) in rows.chunks_exact(p.max(1)).take(m).enumerate() {
-        for (j, &v) in row.iter().enumerate() {
-            t[j * m + i] = v;
-        }
-    }
-}
-
 /// An upper bound of a query's posterior standard deviation from its largest kernel value
 /// `near` with a training row whose prior variance (noise and jitter included) is `k_ii`:
 /// the standard deviation given that row alone, widened far beyond the rounding of the
@@ -361,7 +326,7 @@ pub(crate) fn expected_improvement(best: f64, xi: f64, mu: f64, s: f64) -> f64 {
 /// Buffers reused from one step's predictions to the next.
 #[derive(Default)]
 pub(crate) struct Scratch {
-    qt: Vec<f64>,
+    dist: Distances,
     k: Vec<f64>,
     mean: Vec<f64>,
     sum: Vec<f64>,

@@ -34,6 +34,29 @@ fn squared_distances(x: &[f64], p: usize, qt: &[f64], c: usize, k: &mut [f64]) {
 }
 
 advise_ml::avx2_dispatch! {
+    /// [`squared_distances_into`] of level indices in 16-bit whole numbers (sixteen to a
+    /// vector where `f64`s go four): exact where every squared distance is below 2^16, as the
+    /// caller ensures (the wrapping arithmetic then wraps nowhere in the sums, and a negative
+    /// difference's square is the positive one's).
+    pub(super) fn whole_squared_distances_into(x: &[u16], p: usize, qt: &[u16], c: usize, k: &mut [u16])
+        = whole_squared_distances, avx2 whole_squared_distances_avx2;
+}
+
+#[inline(always)]
+fn whole_squared_distances(x: &[u16], p: usize, qt: &[u16], c: usize, k: &mut [u16]) {
+    for (i, row) in k.chunks_exact_mut(c.max(1)).enumerate() {
+        row.fill(0);
+        let xi = &x[i * p..(i + 1) * p];
+        for (&v, column) in xi.iter().zip(qt.chunks_exact(c.max(1))) {
+            for (d, &y) in row.iter_mut().zip(column) {
+                let e = v.wrapping_sub(y);
+                *d = d.wrapping_add(e.wrapping_mul(e));
+            }
+        }
+    }
+}
+
+advise_ml::avx2_dispatch! {
     /// Adds to each of the `c` entries of `sums` the entries of the rows of `k` (`c` wide)
     /// times the rows' weights `w`, row by row in order.
     pub(super) fn add_weighted_rows(k: &[f64], c: usize, w: &[f64], sums: &mut [f64])
@@ -81,6 +104,35 @@ mod tests {
             assert_eq!(bits(&k1), bits(&k2), "distances, n {n} p {p} c {c}");
             assert_eq!(bits(&k1), bits(&from_zero), "from 0.0, n {n} p {p} c {c}");
             assert_eq!(bits(&s1), bits(&s2), "sums, n {n} p {p} c {c}");
+        }
+    }
+
+    #[test]
+    fn whole_distances_of_level_indices_are_the_numbers_distances() {
+        // Synthetic level indices from a seeded generator, up to 37 levels (hotspot's most),
+        // and the largest difference 2^8 - 1 whose square fits; odd widths leave vector tails.
+        let mut rng = Rng::new(8);
+        for (n, p, c, levels) in [
+            (1, 1, 1, 2),
+            (7, 3, 13, 37),
+            (30, 11, 103, 37),
+            (3, 1, 5, 256),
+        ] {
+            let x: Vec<u16> = (0..n * p).map(|_| rng.below(levels) as u16).collect();
+            let mut qt: Vec<u16> = (0..p * c).map(|_| rng.below(levels) as u16).collect();
+            if levels == 256 {
+                qt[0] = 0;
+                qt[1] = 255;
+            }
+            let as_numbers = |v: &[u16]| v.iter().map(|&l| f64::from(l)).collect::<Vec<_>>();
+            let mut want = vec![0.0; n * c];
+            squared_distances(&as_numbers(&x), p, &as_numbers(&qt), c, &mut want);
+            let (mut k1, mut k2) = (vec![9u16; n * c], vec![1u16; n * c]);
+            whole_squared_distances_into(&x, p, &qt, c, &mut k1);
+            whole_squared_distances(&x, p, &qt, c, &mut k2);
+            assert_eq!(k1, k2, "n {n} p {p} c {c}");
+            let got: Vec<f64> = k1.iter().map(|&d| f64::from(d)).collect();
+            assert_eq!(got, want, "n {n} p {p} c {c}");
         }
     }
 }

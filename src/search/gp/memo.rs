@@ -94,6 +94,19 @@ impl KernelMemo {
         value
     }
 
+    /// The kernel at the whole squared distance `whole` (below [`DIRECT_MAX`]), from the
+    /// direct table: the value [`KernelMemo::get`] gives at that distance as a number, the same
+    /// slot.
+    #[inline(always)]
+    pub(crate) fn get_whole(&mut self, whole: usize, kernel: impl Fn(f64) -> f64) -> f64 {
+        if let Some(&v) = self.direct.get(whole) {
+            if !v.is_nan() {
+                return v;
+            }
+        }
+        self.direct_miss(whole, kernel(whole as f64))
+    }
+
     /// Keeps `value` in the direct table's slot `whole`, growing the table to hold it (a
     /// negative whole distance, which no sum of squares gives, wraps past the table's range
     /// and is not kept).

@@ -16,9 +16,10 @@ fn predictions_of_many_queries_are_those_of_one_at_a_time_bit_for_bit() {
     let x: Vec<f64> = (0..n * p).map(|_| rng.unit()).collect();
     let y: Vec<f64> = (0..n).map(|_| rng.unit() - 0.5).collect();
     let qs: Vec<f64> = (0..c * p).map(|_| rng.unit()).collect();
-    let (gp, _) = Gp::fit(x.clone(), p, 1.0, &y, 0.4).expect("a jittered kernel matrix factors");
+    let (gp, _) = Gp::fit(Rows::Numbers(x.clone()), p, 1.0, &y, 0.4)
+        .expect("a jittered kernel matrix factors");
     let mut out = Vec::new();
-    gp.predict_many(&qs, c, &mut Scratch::default(), &mut out);
+    gp.predict_many(Queries::Numbers(&qs), c, &mut Scratch::default(), &mut out);
     assert_eq!(out.len(), c);
     for (q, &(mean, sd)) in out.iter().enumerate() {
         let query = &qs[q * p..(q + 1) * p];
@@ -47,16 +48,17 @@ fn a_fit_from_the_memo_is_the_computed_fit_bit_for_bit() {
     let y: Vec<f64> = (0..n).map(|_| rng.unit() - 0.5).collect();
     let mut scratch = Scratch::default();
     for ell in [0.4, 1.5, 0.4] {
-        let (plain, lml) = Gp::fit(x.clone(), p, 1.0, &y, ell).expect("factors");
+        let (plain, lml) = Gp::fit(Rows::Numbers(x.clone()), p, 1.0, &y, ell).expect("factors");
         let (memo, lml_memo) =
-            Gp::fit_memo(x.clone(), p, 1.0, &y, ell, &mut scratch).expect("factors");
+            Gp::fit_memo(Rows::Numbers(x.clone()), p, 1.0, &y, ell, &mut scratch).expect("factors");
         assert_eq!(lml.to_bits(), lml_memo.to_bits(), "ell {ell}");
         let bits = |gp: &Gp| gp.alpha.iter().map(|a| a.to_bits()).collect::<Vec<_>>();
         assert_eq!(bits(&plain), bits(&memo), "ell {ell}");
         let mut out = Vec::new();
-        memo.predict_many(&x[..5 * p], 5, &mut scratch, &mut out);
+        memo.predict_many(Queries::Numbers(&x[..5 * p]), 5, &mut scratch, &mut out);
         // Now every value comes from the memo.
-        let (again, _) = Gp::fit_memo(x.clone(), p, 1.0, &y, ell, &mut scratch).expect("factors");
+        let (again, _) =
+            Gp::fit_memo(Rows::Numbers(x.clone()), p, 1.0, &y, ell, &mut scratch).expect("factors");
         assert_eq!(bits(&plain), bits(&again), "ell {ell}, from the memo");
     }
 }
@@ -67,7 +69,7 @@ fn pairwise_distances_are_those_of_one_pair_at_a_time_bit_for_bit() {
     let mut rng = Rng::new(9);
     for (n, p) in [(1, 3), (7, 5), (30, 11)] {
         let x: Vec<f64> = (0..n * p).map(|_| rng.unit()).collect();
-        let d2 = pairwise_squared_distances(&x, p, n);
+        let d2 = pairwise_squared_distances(&Rows::Numbers(x.clone()), p, n);
         for i in 0..n {
             for j in 0..n {
                 let want = dist2(&x[i * p..(i + 1) * p], &x[j * p..(j + 1) * p]);
@@ -93,22 +95,42 @@ fn level_indices_with_their_step_predict_as_the_scaled_inputs() {
     let scaled: Vec<f64> = levels.iter().map(|l| l * step).collect();
     let mut scratch = Scratch::default();
     let fit_levels = |scratch: &mut Scratch| {
-        Gp::fit_memo(levels[..n * p].to_vec(), p, step * step, &y, 0.4, scratch).expect("factors")
+        Gp::fit_memo(
+            Rows::Numbers(levels[..n * p].to_vec()),
+            p,
+            step * step,
+            &y,
+            0.4,
+            scratch,
+        )
+        .expect("factors")
     };
     let (by_level, lml) = fit_levels(&mut scratch);
     let (by_scaled, lml_scaled) =
-        Gp::fit(scaled[..n * p].to_vec(), p, 1.0, &y, 0.4).expect("factors");
+        Gp::fit(Rows::Numbers(scaled[..n * p].to_vec()), p, 1.0, &y, 0.4).expect("factors");
     assert!((lml - lml_scaled).abs() < 1e-9, "{lml} {lml_scaled}");
     let (mut a, mut b) = (Vec::new(), Vec::new());
-    by_level.predict_many(&levels[n * p..], c, &mut scratch, &mut a);
-    by_scaled.predict_many(&scaled[n * p..], c, &mut Scratch::default(), &mut b);
+    by_level.predict_many(Queries::Numbers(&levels[n * p..]), c, &mut scratch, &mut a);
+    by_scaled.predict_many(
+        Queries::Numbers(&scaled[n * p..]),
+        c,
+        &mut Scratch::default(),
+        &mut b,
+    );
     for (q, (x, z)) in a.iter().zip(&b).enumerate() {
         assert!((x.0 - z.0).abs() < 1e-9, "mean of query {q}: {x:?} {z:?}");
         assert!((x.1 - z.1).abs() < 1e-9, "sd of query {q}: {x:?} {z:?}");
     }
     // A fit from the filled memo is the computed one, bit for bit.
     let (again, _) = fit_levels(&mut scratch);
-    let (plain, _) = Gp::fit(levels[..n * p].to_vec(), p, step * step, &y, 0.4).expect("factors");
+    let (plain, _) = Gp::fit(
+        Rows::Numbers(levels[..n * p].to_vec()),
+        p,
+        step * step,
+        &y,
+        0.4,
+    )
+    .expect("factors");
     let bits = |gp: &Gp| gp.alpha.iter().map(|a| a.to_bits()).collect::<Vec<_>>();
     assert_eq!(bits(&again), bits(&plain));
 }
@@ -131,13 +153,13 @@ fn the_pruned_pick_is_the_full_scoring_pick() {
             qs[..p].copy_from_slice(&x[..p]);
         }
         let ell = [0.1, 0.4, 1.6][case % 3];
-        let Some((gp, _)) = Gp::fit(x, p, 1.0, &y, ell) else {
+        let Some((gp, _)) = Gp::fit(Rows::Numbers(x), p, 1.0, &y, ell) else {
             continue;
         };
         let best = y.iter().copied().fold(f64::INFINITY, f64::min);
         let mut all = Vec::new();
         let mut scratch = Scratch::default();
-        gp.predict_many(&qs, c, &mut scratch, &mut all);
+        gp.predict_many(Queries::Numbers(&qs), c, &mut scratch, &mut all);
         let mut want = None;
         let mut top = f64::NEG_INFINITY;
         for (q, &(m, s)) in all.iter().enumerate() {
@@ -147,7 +169,8 @@ fn the_pruned_pick_is_the_full_scoring_pick() {
                 want = Some(q);
             }
         }
-        let got = gp.pick_by_expected_improvement(&qs, c, best, 0.01, &mut scratch);
+        let got =
+            gp.pick_by_expected_improvement(Queries::Numbers(&qs), c, best, 0.01, &mut scratch);
         assert_eq!(got, want, "case {case}: n {n}, p {p}, c {c}");
         if scratch.sd.len() < c {
             pruned += 1;
@@ -157,4 +180,50 @@ fn the_pruned_pick_is_the_full_scoring_pick() {
         pruned > 50,
         "the bound left out queries in {pruned} of 200 cases"
     );
+}
+
+#[test]
+fn level_rows_fit_predict_and_pick_as_their_indices_as_numbers_bit_for_bit() {
+    // Synthetic level indices from a seeded generator (37 levels, hotspot's most, step 1/37):
+    // the process on 16-bit level rows (whole distances summed in integers) and on the same
+    // indices as numbers fit, predict and pick the same, bit for bit.
+    let mut rng = Rng::new(13);
+    let step2 = (1.0f64 / 37.0).powi(2);
+    for case in 0..40 {
+        let (n, p) = (2 + case % 29, 1 + case % 9);
+        let c = 1 + (case * 11) % 150;
+        let levels: Vec<u16> = (0..(n + c) * p).map(|_| rng.below(37) as u16).collect();
+        let numbers: Vec<f64> = levels.iter().map(|&l| f64::from(l)).collect();
+        let y: Vec<f64> = (0..n).map(|_| rng.unit() * 2.0 - 1.0).collect();
+        let ell = [0.3, 0.9, 1.5][case % 3];
+        let (mut s1, mut s2) = (Scratch::default(), Scratch::default());
+        let rows = Rows::Levels(levels[..n * p].to_vec());
+        let Some((a, la)) = Gp::fit_memo(rows, p, step2, &y, ell, &mut s1) else {
+            continue;
+        };
+        let rows = Rows::Numbers(numbers[..n * p].to_vec());
+        let (b, lb) = Gp::fit_memo(rows, p, step2, &y, ell, &mut s2).expect("the same factors");
+        let bits = |v: &[f64]| v.iter().map(|a| a.to_bits()).collect::<Vec<_>>();
+        assert_eq!(la.to_bits(), lb.to_bits(), "case {case}");
+        assert_eq!(bits(&a.alpha), bits(&b.alpha), "case {case}");
+        let (ql, qn) = (
+            Queries::Levels(&levels[n * p..]),
+            Queries::Numbers(&numbers[n * p..]),
+        );
+        let (mut pa, mut pb) = (Vec::new(), Vec::new());
+        a.predict_many(ql, c, &mut s1, &mut pa);
+        b.predict_many(qn, c, &mut s2, &mut pb);
+        let flat = |v: &[(f64, f64)]| {
+            v.iter()
+                .map(|m| (m.0.to_bits(), m.1.to_bits()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(flat(&pa), flat(&pb), "case {case}");
+        let best = y.iter().copied().fold(f64::INFINITY, f64::min);
+        assert_eq!(
+            a.pick_by_expected_improvement(ql, c, best, 0.01, &mut s1),
+            b.pick_by_expected_improvement(qn, c, best, 0.01, &mut s2),
+            "case {case}"
+        );
+    }
 }

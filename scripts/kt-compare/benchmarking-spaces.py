@@ -37,6 +37,17 @@ configurations, Apache-2.0) and a 2017 convolution with streams whose GPU the fi
 name (https://github.com/benvanwerkhoven/tuning_kernels, c77c509, convolution_streams.json;
 3,612 configurations, no licence stated).
 
+`cache`: a Kernel Tuner cache at a commit of a clone, gzipped as it is, as NAME:
+
+    scripts/kt-compare/benchmarking-spaces.py cache GIT_DIR COMMIT PATH NAME OUT_DIR
+
+`uci-sgemm`: the UCI "SGEMM GPU kernel performance" data set (CLTune's gemm_fast, 2048^3, on a
+GeForce GTX 680; 241,600 feasible configurations, four runs each) from a zip in a clone:
+
+    scripts/kt-compare/benchmarking-spaces.py uci-sgemm GIT_DIR COMMIT PATH OUT_DIR
+
+used, with `cache` and `list`, for the blind spaces first searched in session 53 (README.md).
+
 Of these repositories only expdist states a licence, so the spaces are not copied into this
 one; this script rebuilds them from a clone.
 """
@@ -160,10 +171,63 @@ def one_list(git_dir, commit, path, kernel, gpu, out_dir, source=None):
     write(out_dir, f"{kernel}__{gpu}", list_cache(results, kernel, gpu, provenance))
 
 
+def one_cache(git_dir, commit, path, name, out_dir):
+    """The Kernel Tuner cache at `commit:path` of a clone, byte for byte, gzipped as
+    OUT_DIR/NAME.json.gz."""
+    data = git(git_dir, "show", f"{commit}:{path}")
+    entries = len(json.loads(data)["cache"])
+    out = Path(out_dir) / f"{name}.json.gz"
+    with gzip.GzipFile(out, "wb", mtime=0) as f:
+        f.write(data)
+    print(f"{out}: {entries} configurations")
+
+
+def uci_sgemm(git_dir, commit, path, out_dir):
+    """The UCI "SGEMM GPU kernel performance" data set (a zip holding sgemm_product.csv: 14
+    parameter columns, then four runs' times in ms) as a cache: `time` the runs' mean, `times`
+    the four; `tune_params` each parameter's distinct values, sorted. It lists the feasible
+    configurations only (its Readme.txt), so the space is the listed ones."""
+    import csv
+    import io
+    import zipfile
+    data = zipfile.ZipFile(io.BytesIO(git(git_dir, "show", f"{commit}:{path}")))
+    rows = csv.reader(io.TextIOWrapper(data.open("sgemm_product.csv"), encoding="ascii"))
+    header = next(rows)
+    keys = [h for h in header if not h.startswith("Run")]
+    cache = {}
+    for line, row in enumerate(rows, start=2):
+        if len(row) != len(header):
+            sys.exit(f"benchmarking-spaces: {path}: sgemm_product.csv line {line}: "
+                     f"{len(row)} fields, the header has {len(header)}")
+        values = [int(v) for v in row[:len(keys)]]
+        times = [float(v) for v in row[len(keys):]]
+        key = ",".join(map(str, values))
+        cache[key] = {**dict(zip(keys, values)), "time": statistics.mean(times), "times": times}
+    params = {k: sorted({e[k] for e in cache.values()}) for k in keys}
+    doc = {
+        "device_name": "GeForce GTX 680",
+        "kernel_name": "gemm_fast",
+        "tune_params_keys": keys,
+        "tune_params": params,
+        "provenance": (f"{git_dir}@{commit[:7]}:{path} (UCI SGEMM GPU kernel performance, "
+                       "Ballester-Ripoll and Paredes 2017, CC BY 4.0): time = mean of Run1-Run4"),
+        "cache": cache,
+    }
+    write(out_dir, "gemm_cltune__GTX_680", doc)
+
+
 if __name__ == "__main__":
     if len(sys.argv) == 8 and sys.argv[1] == "list":
         Path(sys.argv[7]).mkdir(parents=True, exist_ok=True)
         one_list(*sys.argv[2:8])
+        sys.exit(0)
+    if len(sys.argv) == 7 and sys.argv[1] == "cache":
+        Path(sys.argv[6]).mkdir(parents=True, exist_ok=True)
+        one_cache(*sys.argv[2:7])
+        sys.exit(0)
+    if len(sys.argv) == 6 and sys.argv[1] == "uci-sgemm":
+        Path(sys.argv[5]).mkdir(parents=True, exist_ok=True)
+        uci_sgemm(*sys.argv[2:6])
         sys.exit(0)
     if len(sys.argv) != 4 or sys.argv[1] not in ("paper", "ktp18"):
         sys.exit(__doc__)

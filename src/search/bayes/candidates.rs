@@ -25,7 +25,8 @@ pub(super) fn corner_candidates(ev: &Evaluator, rng: &mut Rng, k: usize, cands: 
             .map(|&i| i as usize)
             .filter(|&i| !ev.is_evaluated(i))
     };
-    if fresh().count() <= k {
+    // Counting stops at k + 1: a space of many parameters has thousands of corners.
+    if fresh().take(k + 1).count() <= k {
         cands.extend(fresh());
     } else {
         let from = cands.len();

@@ -27,12 +27,13 @@
 use super::evaluator::{Eval, Evaluator};
 use super::gp::{pairwise_squared_distances, Gp, Queries, Rows, Scratch};
 use super::neighbours::hamming;
-use super::space::SearchSpace;
 use super::Strategy;
 use advise_ml::Rng;
 use candidates::{corner_candidates, random_unmeasured};
+use features::inputs;
 
 mod candidates;
+mod features;
 
 /// Bayesian-optimisation settings.
 #[derive(Debug, Clone)]
@@ -102,21 +103,6 @@ pub(crate) struct BoMemory {
 /// The length scales the marginal likelihood chooses from, times sqrt(parameters).
 const TUNE_SCALES: [f64; 4] = [0.1, 0.2, 0.4, 0.8];
 
-/// Appends to `out` the parameters' level indices of `id` where `eps` > 0 (Kernel Tuner's
-/// scaling, whose step `eps` the process applies to the distances: [`Gp::fit`]'s `step2`),
-/// else each parameter's scaled to [0, 1]: the process's inputs.
-fn features(space: &SearchSpace, radix: &[usize], eps: f64, id: usize, out: &mut Vec<f64>) {
-    out.extend(space.levels(id).iter().zip(radix).map(|(&l, &r)| {
-        if eps > 0.0 {
-            l as f64
-        } else if r > 1 {
-            l as f64 / (r - 1) as f64
-        } else {
-            0.0
-        }
-    }));
-}
-
 impl BayesOpt {
     /// `n` steps more ([`BayesOpt::steps`]) on every measurement the evaluator holds.
     pub(crate) fn more_steps(
@@ -164,15 +150,9 @@ impl BayesOpt {
         // The square of the inputs' step: level indices are `eps` apart in Kernel Tuner's
         // scaling (whole squared distances, which the kernel's memo indexes directly).
         let step2 = if eps > 0.0 { eps * eps } else { 1.0 };
-        // Those indices as 16-bit whole numbers where every squared distance of the space is
-        // below 2^16 (the sum over its parameters of (levels - 1)^2): the same kernel values
-        // (a sum of squares of indices is exact either way), summed sixteen to a vector.
-        let whole = eps > 0.0
-            && radix
-                .iter()
-                .map(|&r| r.saturating_sub(1).saturating_pow(2))
-                .fold(0usize, usize::saturating_add)
-                < 1 << 16;
+        // Those indices as 16-bit whole numbers where every squared distance of the space fits:
+        // the same kernel values, summed sixteen to a vector.
+        let whole = eps > 0.0 && Rows::levels_fit(radix);
         let BoMemory {
             ell: kept_ell,
             made,
@@ -245,18 +225,14 @@ impl BayesOpt {
             let gp = match kept.take() {
                 Some((rows, gp)) if !tune && same(&rows, &gp) => gp,
                 _ => {
+                    let (mut numbers, mut levels) = (Vec::new(), Vec::new());
+                    for t in &train {
+                        inputs(space, (radix, eps, whole), t.0, &mut numbers, &mut levels);
+                    }
                     let x = if whole {
-                        let mut x = Vec::with_capacity(train.len() * p);
-                        for t in &train {
-                            x.extend_from_slice(space.levels(t.0));
-                        }
-                        Rows::Levels(x)
+                        Rows::Levels(levels)
                     } else {
-                        let mut x = Vec::with_capacity(train.len() * p);
-                        for t in &train {
-                            features(space, radix, eps, t.0, &mut x);
-                        }
-                        Rows::Numbers(x)
+                        Rows::Numbers(numbers)
                     };
                     let fitted = if tune {
                         *tuned_at = Some(*made);
@@ -303,17 +279,20 @@ impl BayesOpt {
                 }
                 cands.retain(|&i| !ev.is_evaluated(i));
             }
+            queries.clear();
+            query_levels.clear();
+            for &c in &cands {
+                inputs(
+                    space,
+                    (radix, eps, whole),
+                    c,
+                    &mut queries,
+                    &mut query_levels,
+                );
+            }
             let qs = if whole {
-                query_levels.clear();
-                for &c in &cands {
-                    query_levels.extend_from_slice(space.levels(c));
-                }
                 Queries::Levels(&query_levels)
             } else {
-                queries.clear();
-                for &c in &cands {
-                    features(space, radix, eps, c, &mut queries);
-                }
                 Queries::Numbers(&queries)
             };
             let pick = gp
@@ -370,24 +349,6 @@ impl Strategy for BayesOpt {
 mod tests {
     use super::*;
     use crate::search::testutil::optimum_hits;
-
-    #[test]
-    fn kernel_tuner_scaling_puts_every_level_one_step_apart() {
-        // The grid space's parameters have 12, 10 and 4 levels: unit scaling spreads each over
-        // [0, 1]; Kernel Tuner's puts their levels 1/12 apart, so the last spans 3/12.
-        let space = crate::search::testutil::grid_space();
-        let radix = space.radix().to_vec();
-        assert_eq!(radix, vec![12, 10, 4]);
-        let id = (0..space.len())
-            .find(|&i| space.levels(i) == [11, 8, 3])
-            .expect("the grid has levels 11, 8, 3");
-        let (mut unit, mut kt) = (Vec::new(), Vec::new());
-        features(&space, &radix, 0.0, id, &mut unit);
-        features(&space, &radix, 1.0 / 12.0, id, &mut kt);
-        assert_eq!(unit, vec![1.0, 8.0 / 9.0, 1.0]);
-        // Kernel Tuner's: the level indices, whose step (1/12) the process's kernel applies.
-        assert_eq!(kt, vec![11.0, 8.0, 3.0]);
-    }
 
     #[test]
     fn alternate_length_scale_steps_only_from_their_budget() {

@@ -17,6 +17,27 @@ pub(crate) enum Rows {
     Levels(Vec<u16>),
 }
 
+impl Rows {
+    /// Whether every squared distance between level indices of a space of these radixes is
+    /// below 2^16 (their largest, the sum over the parameters of (levels - 1)^2), so that
+    /// [`Rows::Levels`] sums them exactly.
+    pub(crate) fn levels_fit(radix: &[usize]) -> bool {
+        radix
+            .iter()
+            .map(|&r| r.saturating_sub(1).saturating_pow(2))
+            .fold(0usize, usize::saturating_add)
+            < 1 << 16
+    }
+
+    /// The rows as numbers (level indices as they are).
+    fn numbers(&self) -> Cow<'_, [f64]> {
+        match self {
+            Rows::Numbers(x) => Cow::Borrowed(x),
+            Rows::Levels(x) => x.iter().map(|&l| f64::from(l)).collect(),
+        }
+    }
+}
+
 /// Queries as [`Rows`], borrowed: `c` rows of `p` features each, flat.
 #[derive(Clone, Copy)]
 pub(crate) enum Queries<'a> {
@@ -111,16 +132,6 @@ pub(super) struct Distances {
     t: Vec<f64>,
     t16: Vec<u16>,
     d16: Vec<u16>,
-}
-
-impl Rows {
-    /// The rows as numbers (level indices as they are).
-    fn numbers(&self) -> Cow<'_, [f64]> {
-        match self {
-            Rows::Numbers(x) => Cow::Borrowed(x),
-            Rows::Levels(x) => x.iter().map(|&l| f64::from(l)).collect(),
-        }
-    }
 }
 
 impl Queries<'_> {

@@ -227,3 +227,14 @@ fn level_rows_fit_predict_and_pick_as_their_indices_as_numbers_bit_for_bit() {
         );
     }
 }
+
+#[test]
+fn level_rows_fit_while_the_largest_squared_distance_is_below_2_to_the_16() {
+    // hotspot on the RTX A4000: 1,662 at most; one parameter of 256 levels: 255^2 = 65,025;
+    // of 257: 65,536, which 16 bits do not hold.
+    assert!(Rows::levels_fit(&[1, 1, 37, 6, 10, 10, 10, 1, 10, 2, 5]));
+    assert!(Rows::levels_fit(&[256]));
+    assert!(!Rows::levels_fit(&[257]));
+    assert!(!Rows::levels_fit(&[200, 200]));
+    assert!(!Rows::levels_fit(&[usize::MAX, 2]), "no overflow");
+}

@@ -225,7 +225,12 @@ impl BayesOpt {
             let gp = match kept.take() {
                 Some((rows, gp)) if !tune && same(&rows, &gp) => gp,
                 _ => {
-                    let (mut numbers, mut levels) = (Vec::new(), Vec::new());
+                    let size = train.len() * p;
+                    let (mut numbers, mut levels) = if whole {
+                        (Vec::new(), Vec::with_capacity(size))
+                    } else {
+                        (Vec::with_capacity(size), Vec::new())
+                    };
                     for t in &train {
                         inputs(space, (radix, eps, whole), t.0, &mut numbers, &mut levels);
                     }

@@ -7,6 +7,7 @@ use super::super::space::SearchSpace;
 /// Appends to `out` the parameters' level indices of `id` where `eps` > 0 (Kernel Tuner's
 /// scaling, whose step `eps` the process applies to the distances: [`Gp::fit`]'s `step2`),
 /// else each parameter's scaled to [0, 1]: the process's inputs.
+#[inline]
 pub(super) fn features(
     space: &SearchSpace,
     radix: &[usize],
@@ -27,6 +28,7 @@ pub(super) fn features(
 
 /// Appends the process's inputs of `id` to `levels` (its level indices) where `whole`, else to
 /// `numbers` ([`features`]); `scaling` is (the space's radixes, `eps`, `whole`).
+#[inline]
 pub(super) fn inputs(
     space: &SearchSpace,
     scaling: (&[usize], f64, bool),

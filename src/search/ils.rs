@@ -330,7 +330,8 @@ impl Strategy for Ils {
             if self.rebest > 0 && stale >= self.rebest && next.is_none() {
                 stale = 0;
                 if let Some(b) = far_best(ev, best.0, &restarted) {
-                    restarted.push(b.0);
+                    let at = restarted.partition_point(|&r| r < b.0);
+                    restarted.insert(at, b.0);
                     (next, home) = (Some(b), b);
                 }
             }

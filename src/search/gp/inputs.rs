@@ -7,9 +7,8 @@ use super::memo::KernelMemo;
 use std::borrow::Cow;
 
 /// A process's training rows, `p` features each, flat: numbers, or level indices whose squared
-/// distances are summed in 16-bit whole numbers ([`super::Gp::fit`]'s caller promises that every
-/// squared distance of the space is below 2^16, as the sum over its parameters of (levels -
-/// 1)^2 is on the public spaces but those of hundreds of levels). The kernel's value at a
+/// distances are summed in 16-bit whole numbers, which the searches use only where every
+/// squared distance of the space is below 2^16 ([`Rows::levels_fit`]). The kernel's value at a
 /// distance is the same from either: a sum of squares of level indices is exact in `f64`.
 #[derive(Clone)]
 pub(crate) enum Rows {
@@ -73,6 +72,8 @@ pub(super) fn kernel_values_into(
             }
         }
         (x, qs) => {
+            // Numbers, or rows and queries of different kinds (which the searches never pass)
+            // as numbers.
             let (x, qs) = (x.numbers(), qs.numbers());
             transpose_into(&qs, p, c, &mut dist.t);
             columns::squared_distances_into(&x, p, &dist.t, c, k);

@@ -60,9 +60,9 @@ pub(crate) fn jump(space: &SearchSpace, id: usize, k: usize, rng: &mut Rng) -> u
 }
 
 /// The fastest measured configuration that differs from `best` in at least half the
-/// parameters and is not in `used` (sorted: a search of thousands of evaluations starts again
-/// hundreds of times): where a search that keeps falling back into one basin starts again, in
-/// another region it has already found fast.
+/// parameters and is not in `used` (sorted, for a binary search: a search of thousands of
+/// evaluations starts again many times): where a search that keeps falling back into one
+/// basin starts again, in another region it has already found fast.
 pub(crate) fn far_best(ev: &Evaluator, best: usize, used: &[usize]) -> Option<(usize, f64)> {
     let space = ev.space();
     let p = space.n_params();

@@ -60,12 +60,10 @@ impl KernelMemo {
         let shifted = d2 + SHIFT;
         if d2 < DIRECT_MAX as f64 && (shifted - SHIFT).to_bits() == key {
             let whole = shifted.to_bits().wrapping_sub(SHIFT.to_bits()) as usize;
-            if let Some(&v) = self.direct.get(whole) {
-                if !v.is_nan() {
-                    return v;
-                }
-            }
-            return self.direct_miss(whole, kernel(d2));
+            return match self.direct_hit(whole) {
+                Some(v) => v,
+                None => self.direct_miss(whole, kernel(d2)),
+            };
         }
         let mask = self.keys.len() - 1;
         let mut slot = slot_of(key, mask);
@@ -99,12 +97,16 @@ impl KernelMemo {
     /// slot.
     #[inline(always)]
     pub(crate) fn get_whole(&mut self, whole: usize, kernel: impl Fn(f64) -> f64) -> f64 {
-        if let Some(&v) = self.direct.get(whole) {
-            if !v.is_nan() {
-                return v;
-            }
+        match self.direct_hit(whole) {
+            Some(v) => v,
+            None => self.direct_miss(whole, kernel(whole as f64)),
         }
-        self.direct_miss(whole, kernel(whole as f64))
+    }
+
+    /// The direct table's value in slot `whole`, if it holds one.
+    #[inline(always)]
+    fn direct_hit(&self, whole: usize) -> Option<f64> {
+        self.direct.get(whole).copied().filter(|v| !v.is_nan())
     }
 
     /// Keeps `value` in the direct table's slot `whole`, growing the table to hold it (a

@@ -35,6 +35,8 @@ pub struct Evaluator<'a> {
     seen: Vec<bool>,
     /// Configurations in the order they were measured.
     order: Vec<usize>,
+    /// Their times, in the same order (`INFINITY` for a failure).
+    times: Vec<f64>,
     /// Best time after each measurement (`INFINITY` while none succeeded).
     trace: Vec<f64>,
     best: Option<(usize, f64)>,
@@ -47,6 +49,7 @@ impl<'a> Evaluator<'a> {
             budget,
             seen: vec![false; space.len()],
             order: Vec::with_capacity(budget),
+            times: Vec::with_capacity(budget),
             trace: Vec::with_capacity(budget),
             best: None,
         }
@@ -71,6 +74,7 @@ impl<'a> Evaluator<'a> {
         self.seen[id] = true;
         self.order.push(id);
         let t = self.space.time(id);
+        self.times.push(t.unwrap_or(f64::INFINITY));
         if let Some(t) = t {
             if self.best.is_none_or(|(_, b)| t < b) {
                 self.best = Some((id, t));
@@ -105,6 +109,12 @@ impl<'a> Evaluator<'a> {
     /// Measured configurations, in order.
     pub fn evaluated(&self) -> &[usize] {
         &self.order
+    }
+
+    /// The times of [`Self::evaluated`], in the same order (`INFINITY` for a failure): a
+    /// pass over all measurements reads them without a lookup in the space each.
+    pub fn times(&self) -> &[f64] {
+        &self.times
     }
 
     /// The fastest measured configuration.

@@ -14,8 +14,9 @@ use super::model_rows::{ModelRecord, ModelRows};
 use super::neighbours::{adjacent, adjacent_step, hamming, repairs, stepped, twin_steps};
 use super::Strategy;
 use advise_ml::Rng;
+use far_starts::FarStarts;
 use neighbourhood::{mean_single_changes, repairs_to_measure};
-use restart::{far_best, jump, random_share, random_start};
+use restart::{jump, random_share, random_start};
 
 /// Which configurations are neighbours.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -54,7 +55,7 @@ pub struct Ils {
     pub restart: usize,
     /// Local minima in a row that do not improve the best before the descent starts again
     /// from the fastest measured configuration that differs from the best in at least half
-    /// the parameters, each such configuration once (`far_best`; 0: never).
+    /// the parameters, each such configuration once ([`FarStarts`]; 0: never).
     pub rebest: usize,
     /// Share of the budget measured at random before the first descent, which starts from
     /// the fastest of them.
@@ -222,7 +223,7 @@ impl Strategy for Ils {
         let mut home = cur; // the jumping point
         let mut best_seen = f64::INFINITY;
         let mut stale = 0usize;
-        let mut restarted: Vec<usize> = Vec::new();
+        let mut far_starts = FarStarts::default();
         let mut nb = Vec::new();
         let mut data = ModelRows::new(space);
         let mut track = ModelRecord::default();
@@ -329,9 +330,7 @@ impl Strategy for Ils {
             }
             if self.rebest > 0 && stale >= self.rebest && next.is_none() {
                 stale = 0;
-                if let Some(b) = far_best(ev, best.0, &restarted) {
-                    let at = restarted.partition_point(|&r| r < b.0);
-                    restarted.insert(at, b.0);
+                if let Some(b) = far_starts.next(ev, best.0) {
                     (next, home) = (Some(b), b);
                 }
             }
@@ -367,6 +366,7 @@ impl Strategy for Ils {
     }
 }
 
+mod far_starts;
 mod neighbourhood;
 mod restart;
 #[cfg(test)]

@@ -59,37 +59,6 @@ pub(crate) fn jump(space: &SearchSpace, id: usize, k: usize, rng: &mut Rng) -> u
     rng.below(space.len())
 }
 
-/// The fastest measured configuration that differs from `best` in at least half the
-/// parameters and is not in `used` (sorted, for a binary search: a search of thousands of
-/// evaluations starts again many times): where a search that keeps falling back into one
-/// basin starts again, in another region it has already found fast.
-pub(crate) fn far_best(ev: &Evaluator, best: usize, used: &[usize]) -> Option<(usize, f64)> {
-    let space = ev.space();
-    let p = space.n_params();
-    let far = |id: usize| {
-        let d = space
-            .levels(id)
-            .iter()
-            .zip(space.levels(best))
-            .filter(|(x, y)| x != y)
-            .count();
-        2 * d >= p
-    };
-    // The first of the fastest, as `min_by` would give; the distance is counted only for a
-    // configuration faster than the fastest far one so far (most are not).
-    let mut found: Option<(usize, f64)> = None;
-    for &id in ev.evaluated() {
-        let Some(t) = space.time(id) else { continue };
-        if found.is_some_and(|(_, f)| t.total_cmp(&f).is_ge()) {
-            continue;
-        }
-        if used.binary_search(&id).is_err() && far(id) {
-            found = Some((id, t));
-        }
-    }
-    found
-}
-
 /// A standard normal draw (Box-Muller).
 pub(crate) fn normal(rng: &mut Rng) -> f64 {
     let u = rng.unit().max(f64::MIN_POSITIVE);

@@ -132,25 +132,6 @@ fn bayesian_jumps_stop_at_the_searchs_cap() {
 }
 
 #[test]
-fn far_best_is_the_fastest_measured_configuration_half_the_parameters_away() {
-    // The grid space: 3 parameters, so "far" is at least 2 of them different.
-    let space = crate::search::testutil::grid_space();
-    let at = |l: [u16; 3]| space.find(&l).unwrap();
-    let best = at([8, 2, 0]);
-    let mut ev = crate::search::evaluator::Evaluator::new(&space, 10);
-    for l in [[8, 2, 0], [8, 3, 0], [7, 3, 0], [2, 8, 3], [8, 8, 3]] {
-        assert!(matches!(ev.evaluate(at(l)), Eval::Time(_)));
-    }
-    // [8, 3, 0] differs in one parameter; [7, 3, 0] in two and is faster than the others.
-    assert_eq!(far_best(&ev, best, &[]).map(|b| b.0), Some(at([7, 3, 0])));
-    let used = [at([7, 3, 0])];
-    assert_eq!(far_best(&ev, best, &used).map(|b| b.0), Some(at([8, 8, 3])));
-    let mut used = [at([7, 3, 0]), at([8, 8, 3]), at([2, 8, 3])];
-    used.sort_unstable();
-    assert_eq!(far_best(&ev, best, &used), None);
-}
-
-#[test]
 fn a_local_minimum_with_few_single_changes_is_checked_against_more_repairs() {
     assert_eq!(repairs_to_measure(1, 8, 20), 1);
     assert_eq!(repairs_to_measure(1, 8, 3), 5);

@@ -149,7 +149,7 @@ impl ModelRows {
         } else {
             self.y.clear();
             self.y.extend(self.logs.iter().map(|l| l.unwrap_or(failed)));
-            OneHotRidge::fit_counted(&self.counts, &self.rows, &self.y, 1.0).ok()?
+            OneHotRidge::fit_counted(&mut self.counts, &self.rows, &self.y, 1.0).ok()?
         };
         self.fitted_rows = n;
         self.previous = Some(model.clone());
@@ -166,7 +166,7 @@ impl ModelRows {
             .map(|(s, k)| s + k * failed)
             .collect();
         let (model, _) = OneHotRidge::fit_conjugate_gradient(
-            &self.counts,
+            &mut self.counts,
             &sums,
             mean,
             1.0,

@@ -31,6 +31,11 @@ pub struct LevelCounts {
     a: Vec<f64>,
     rows: usize,
     cols: Vec<usize>,
+    /// Whether [`LevelCounts::add`] counts only the upper triangle (c <= d), the lower one
+    /// being copied from it by [`LevelCounts::complete`] before a fit reads the matrix.
+    upper_only: bool,
+    /// Rows added since the last [`LevelCounts::complete`].
+    since: usize,
 }
 
 impl LevelCounts {
@@ -48,6 +53,8 @@ impl LevelCounts {
             a: vec![0.0; f * f],
             rows: 0,
             cols: vec![0; radix.len()],
+            upper_only: false,
+            since: 0,
         }
     }
 
@@ -70,14 +77,39 @@ impl LevelCounts {
             self.cols[j] = self.offsets[j] + l;
         }
         let f = self.f;
-        for &c in &self.cols {
+        // The columns ascend (one per parameter, at increasing offsets): those from the
+        // i-th on are the upper triangle's part of row `cols[i]`.
+        for (i, &c) in self.cols.iter().enumerate() {
             let line = &mut self.a[c * f..(c + 1) * f];
-            for &d in &self.cols {
+            let from = if self.upper_only { i } else { 0 };
+            for &d in &self.cols[from..] {
                 line[d] += 1.0;
             }
         }
         self.rows += 1;
+        self.since += 1;
         Ok(())
+    }
+
+    /// Makes the matrix whole for a fit: where rows were counted in the upper triangle only,
+    /// copies it into the lower one. Then picks how the rows until the next fit are counted:
+    /// the upper triangle alone halves an addition's p^2 increments but costs a copy of
+    /// f^2 / 2 entries at the fit, so it is taken where as many rows came since the last fit
+    /// as make their saving larger (rows x p^2 >= f^2: a search of thousands of evaluations
+    /// with few levels a parameter; a space of many levels keeps whole-matrix counting).
+    /// The counts are whole numbers either way, so a fit reads the same matrix bit for bit.
+    pub fn complete(&mut self) {
+        let f = self.f;
+        if self.upper_only && self.since > 0 {
+            for c in 0..f {
+                for d in c + 1..f {
+                    self.a[d * f + c] = self.a[c * f + d];
+                }
+            }
+        }
+        let p = self.radix.len();
+        self.upper_only = self.since * p * p >= f * f;
+        self.since = 0;
     }
 
     /// Level columns in all (the sum of the radixes): the normal equations' size.
@@ -112,13 +144,13 @@ impl OneHotRidge {
         for row in rows.chunks_exact(p.max(1)).take(y.len()) {
             counts.add(row)?;
         }
-        OneHotRidge::fit_counted(&counts, rows, y, lambda)
+        OneHotRidge::fit_counted(&mut counts, rows, y, lambda)
     }
 
     /// [`OneHotRidge::fit`] with the rows' co-occurrence counts already formed: `counts` must
     /// have counted exactly `rows` (checked by number; the caller keeps them the same rows).
     pub fn fit_counted(
-        counts: &LevelCounts,
+        counts: &mut LevelCounts,
         rows: &[u16],
         y: &[f64],
         lambda: f64,
@@ -137,6 +169,7 @@ impl OneHotRidge {
             return Err(MlError::Data("no rows to fit".into()));
         }
         check_penalty(lambda)?;
+        counts.complete();
         let f = counts.f;
         let offsets = &counts.offsets;
         let mean = y.iter().sum::<f64>() / y.len() as f64;
@@ -168,7 +201,7 @@ impl OneHotRidge {
     /// `lambda` of the factorisation's: not the same bit for bit. Returns the model and the
     /// iterations taken.
     pub fn fit_conjugate_gradient(
-        counts: &LevelCounts,
+        counts: &mut LevelCounts,
         level_sums: &[f64],
         mean: f64,
         lambda: f64,
@@ -187,6 +220,7 @@ impl OneHotRidge {
             return Err(MlError::Data("no rows to fit".into()));
         }
         check_penalty(lambda)?;
+        counts.complete();
         let a = &counts.a;
         let times = |x: &[f64], out: &mut [f64]| times_plus_ridge(a, f, lambda, x, out);
         let diag: Vec<f64> = (0..f).map(|c| a[c * f + c] + lambda).collect();

@@ -32,7 +32,7 @@ fn counts_kept_between_fits_give_the_same_model_bit_for_bit() {
         counts.add(&row).unwrap();
         rows.extend_from_slice(&row);
         y.push(rng.unit() * 3.0 - 1.0);
-        let kept = OneHotRidge::fit_counted(&counts, &rows, &y, 1.0).unwrap();
+        let kept = OneHotRidge::fit_counted(&mut counts, &rows, &y, 1.0).unwrap();
         let fresh = OneHotRidge::fit(&radix, &rows, &y, 1.0).unwrap();
         let bits = |m: &OneHotRidge| {
             let mut b: Vec<u64> = m.weights.iter().map(|w| w.to_bits()).collect();
@@ -42,9 +42,43 @@ fn counts_kept_between_fits_give_the_same_model_bit_for_bit() {
         assert_eq!(bits(&kept), bits(&fresh), "{n} rows");
     }
     // Counts of other rows than the ones given are refused, as is a level out of range.
-    assert!(OneHotRidge::fit_counted(&counts, &rows[..4], &y[..1], 1.0).is_err());
+    assert!(OneHotRidge::fit_counted(&mut counts, &rows[..4], &y[..1], 1.0).is_err());
     assert!(counts.add(&[3, 0, 0, 0]).is_err());
     assert!(counts.add(&[0, 0]).is_err());
+}
+
+/// Synthetic rows added in runs of 1 to 40 between fits, so that counting switches between
+/// the whole matrix and its upper triangle (few levels a parameter: 20 columns, 8
+/// parameters, so from 7 rows a run the triangle is taken): after every run the matrix is
+/// the one counted from scratch, entry for entry.
+#[test]
+fn counting_the_upper_triangle_between_fits_gives_the_whole_matrix() {
+    let radix = [2, 3, 2, 4, 2, 3, 2, 2];
+    let mut rng = crate::Rng::new(9);
+    let mut counts = LevelCounts::new(&radix);
+    let mut rows: Vec<Vec<u16>> = Vec::new();
+    let mut triangles = 0;
+    for run in 0..30 {
+        let k = 1 + rng.below(40);
+        triangles += usize::from(counts.upper_only);
+        for _ in 0..k {
+            let row: Vec<u16> = radix.iter().map(|&r| rng.below(r) as u16).collect();
+            counts.add(&row).unwrap();
+            rows.push(row);
+        }
+        counts.complete();
+        let mut fresh = LevelCounts::new(&radix);
+        for row in &rows {
+            fresh.add(row).unwrap();
+        }
+        assert!(!fresh.upper_only);
+        assert_eq!(counts.a, fresh.a, "run {run}");
+        assert_eq!(counts.rows, rows.len());
+    }
+    assert!(
+        (5..25).contains(&triangles),
+        "{triangles} runs of 30 counted the triangle"
+    );
 }
 
 /// Synthetic rows of a constrained space (levels of two parameters tied, one parameter of
@@ -73,12 +107,12 @@ fn conjugate_gradients_agree_with_the_factorisation() {
             continue;
         }
         let mean = y.iter().sum::<f64>() / y.len() as f64;
-        let exact = OneHotRidge::fit_counted(&counts, &rows, &y, 1.0).unwrap();
+        let exact = OneHotRidge::fit_counted(&mut counts, &rows, &y, 1.0).unwrap();
         let (cold, cold_iterations) =
-            OneHotRidge::fit_conjugate_gradient(&counts, &sums, mean, 1.0, None, 1e-12, 1_000)
+            OneHotRidge::fit_conjugate_gradient(&mut counts, &sums, mean, 1.0, None, 1e-12, 1_000)
                 .unwrap();
         let (warm, warm_iterations) = OneHotRidge::fit_conjugate_gradient(
-            &counts,
+            &mut counts,
             &sums,
             mean,
             1.0,
@@ -107,7 +141,8 @@ fn conjugate_gradients_agree_with_the_factorisation() {
     }
     assert_eq!(counts.column(0, 7), None);
     assert!(
-        OneHotRidge::fit_conjugate_gradient(&counts, &sums[1..], 0.0, 1.0, None, 1e-9, 5).is_err()
+        OneHotRidge::fit_conjugate_gradient(&mut counts, &sums[1..], 0.0, 1.0, None, 1e-9, 5)
+            .is_err()
     );
 }
 

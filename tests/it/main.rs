@@ -15,6 +15,7 @@ mod data_robustness;
 mod default_advisor;
 mod default_advisor_checks;
 mod default_advisor_steps;
+mod docs_links;
 mod experiments;
 mod harness_build;
 mod harness_collect;

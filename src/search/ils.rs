@@ -55,7 +55,7 @@ pub struct Ils {
     pub restart: usize,
     /// Local minima in a row that do not improve the best before the descent starts again
     /// from the fastest measured configuration that differs from the best in at least half
-    /// the parameters, each such configuration once ([`FarStarts`]; 0: never).
+    /// the parameters, each such configuration once (`FarStarts`; 0: never).
     pub rebest: usize,
     /// Share of the budget measured at random before the first descent, which starts from
     /// the fastest of them.

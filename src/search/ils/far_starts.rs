@@ -73,7 +73,7 @@ impl FarStarts {
                 continue;
             }
             let mut marked = false;
-            for i in b * BLOCK..((b + 1) * BLOCK).min(times.len()) {
+            for i in block(b, times.len()) {
                 if times[i] < bound && self.marks[i] == Mark::Candidate {
                     if is_far(space, ids[i], best) {
                         found = Some(i);
@@ -90,19 +90,22 @@ impl FarStarts {
         }
         let i = found?;
         self.marks[i] = Mark::Used;
-        let b = i / BLOCK;
-        self.block_min[b] = self.candidates_min(times, b);
+        self.block_min[i / BLOCK] = self.candidates_min(times, i / BLOCK);
         Some((ids[i], times[i]))
     }
 
     /// The fastest time among block `b`'s candidates.
     fn candidates_min(&self, times: &[f64], b: usize) -> f64 {
-        let end = ((b + 1) * BLOCK).min(times.len());
-        (b * BLOCK..end)
+        block(b, times.len())
             .filter(|&j| self.marks[j] == Mark::Candidate)
             .map(|j| times[j])
             .fold(f64::INFINITY, f64::min)
     }
+}
+
+/// The positions of block `b` among `n` measurements.
+fn block(b: usize, n: usize) -> std::ops::Range<usize> {
+    b * BLOCK..((b + 1) * BLOCK).min(n)
 }
 
 /// Whether `id` differs from `best` in at least half the parameters.

@@ -106,7 +106,7 @@ impl ModelRows {
     /// all but at most the last 1/[`REFIT_SHARE`] of them: up to [`FACTORISED_COLUMNS`]
     /// columns the same bit for bit as [`OneHotRidge::fit`] on those, above that the same to
     /// [`CG_TOLERANCE`].
-    pub(crate) fn fit(&mut self, ev: &Evaluator) -> Option<OneHotRidge> {
+    pub(crate) fn fit(&mut self, ev: &Evaluator) -> Option<&OneHotRidge> {
         let space = ev.space();
         let iterative = self.counts.columns() > FACTORISED_COLUMNS;
         for &id in ev.evaluated().get(self.logs.len()..).unwrap_or(&[]) {
@@ -122,12 +122,13 @@ impl ModelRows {
                     Some(l) => self.log_total += l,
                     None => self.failures += 1.0,
                 }
-                for (j, &l) in levels.iter().enumerate() {
-                    let c = self.counts.column(j, l)?;
-                    match log {
-                        Some(lt) => self.level_logs[c] += lt,
-                        None => self.level_failures[c] += 1.0,
-                    }
+                let sums = match log {
+                    Some(_) => &mut self.level_logs,
+                    None => &mut self.level_failures,
+                };
+                let add = log.unwrap_or(1.0);
+                for &c in self.counts.last_columns() {
+                    sums[c] += add;
                 }
             } else {
                 self.rows.extend_from_slice(levels);
@@ -138,10 +139,8 @@ impl ModelRows {
             return None;
         }
         let n = self.logs.len();
-        if let Some(p) = &self.previous {
-            if n - self.fitted_rows < (n / REFIT_SHARE).max(1) {
-                return Some(p.clone());
-            }
+        if self.previous.is_some() && n - self.fitted_rows < (n / REFIT_SHARE).max(1) {
+            return self.previous.as_ref();
         }
         let failed = (2.0 * self.worst).ln();
         let model = if iterative {
@@ -152,8 +151,8 @@ impl ModelRows {
             OneHotRidge::fit_counted(&mut self.counts, &self.rows, &self.y, 1.0).ok()?
         };
         self.fitted_rows = n;
-        self.previous = Some(model.clone());
-        Some(model)
+        self.previous = Some(model);
+        self.previous.as_ref()
     }
 
     fn fit_iteratively(&mut self, failed: f64) -> Option<OneHotRidge> {
@@ -287,7 +286,7 @@ mod tests {
             for _ in 0..50 {
                 ev.evaluate(rng.below(space.len()));
             }
-            let model = data.fit(&ev).unwrap();
+            let model = data.fit(&ev).cloned().unwrap();
             let (exact, rows) = fit_on_every_measurement(&space, &ev, data.worst);
             for r in rows.chunks(3) {
                 worst_gap = worst_gap.max((model.predict(r) - exact.predict(r)).abs());
@@ -337,7 +336,7 @@ mod tests {
             }
         };
         take(&mut ev, 80);
-        let model = data.fit(&ev).unwrap();
+        let model = data.fit(&ev).cloned().unwrap();
         let (exact, _) = fit_on_every_measurement(&space, &ev, data.worst);
         let probe = space.levels(7).to_vec();
         let bits = |m: &OneHotRidge| m.predict(&probe).to_bits();
@@ -347,9 +346,9 @@ mod tests {
         let need = rows_a_refit_needs(80);
         assert_eq!(need, 3);
         take(&mut ev, need - 1);
-        assert_eq!(bits(&data.fit(&ev).unwrap()), bits(&model));
+        assert_eq!(bits(data.fit(&ev).unwrap()), bits(&model));
         take(&mut ev, 1);
-        assert_ne!(bits(&data.fit(&ev).unwrap()), bits(&model));
+        assert_ne!(bits(data.fit(&ev).unwrap()), bits(&model));
     }
 
     #[test]

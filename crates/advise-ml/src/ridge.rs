@@ -31,9 +31,13 @@ pub struct LevelCounts {
     a: Vec<f64>,
     rows: usize,
     cols: Vec<usize>,
-    /// Whether [`LevelCounts::add`] counts only the upper triangle (c <= d), the lower one
-    /// being copied from it by [`LevelCounts::complete`] before a fit reads the matrix.
+    /// Whether [`LevelCounts::add`] counts only the upper triangle (c <= d), into `pending`,
+    /// which [`LevelCounts::complete`] adds to both triangles of `a` before a fit reads it.
     upper_only: bool,
+    /// The upper-triangle counts of the rows since the last [`LevelCounts::complete`], as
+    /// integers: an increment is one instruction on a memory operand where an `f64` is a
+    /// load, an addition and a store.
+    pending: Vec<u32>,
     /// Rows added since the last [`LevelCounts::complete`].
     since: usize,
 }
@@ -54,6 +58,7 @@ impl LevelCounts {
             rows: 0,
             cols: vec![0; radix.len()],
             upper_only: false,
+            pending: vec![0; f * f],
             since: 0,
         }
     }
@@ -67,23 +72,44 @@ impl LevelCounts {
                 row.len()
             )));
         }
-        for (j, (&l, &r)) in row.iter().zip(&self.radix).enumerate() {
+        for (j, ((&l, &r), (col, &o))) in row
+            .iter()
+            .zip(&self.radix)
+            .zip(self.cols.iter_mut().zip(&self.offsets))
+            .enumerate()
+        {
             let l = l as usize;
             if l >= r {
-                return Err(MlError::Data(format!(
-                    "level {l} of parameter {j} is outside its {r} levels"
-                )));
+                return Err(level_outside(l, j, r));
             }
-            self.cols[j] = self.offsets[j] + l;
+            *col = o + l;
+        }
+        if self.since >= u32::MAX as usize {
+            // No pending count may overflow: the rows so far are made whole now, as a fit
+            // would do.
+            self.complete();
         }
         let f = self.f;
         // The columns ascend (one per parameter, at increasing offsets): those from the
         // i-th on are the upper triangle's part of row `cols[i]`.
-        for (i, &c) in self.cols.iter().enumerate() {
-            let line = &mut self.a[c * f..(c + 1) * f];
-            let from = if self.upper_only { i } else { 0 };
-            for &d in &self.cols[from..] {
-                line[d] += 1.0;
+        if self.upper_only {
+            let pending = self.pending.as_mut_ptr();
+            let mut rest = &self.cols[..];
+            while let Some(&c) = rest.first() {
+                // SAFETY: every column is offsets[j] + level with level < radix[j] (checked
+                // above), so below f, and c * f + d below f * f = pending.len().
+                let line = unsafe { pending.add(c * f) };
+                for &d in rest {
+                    unsafe { *line.add(d) += 1 };
+                }
+                rest = &rest[1..];
+            }
+        } else {
+            for &c in &self.cols {
+                let line = &mut self.a[c * f..(c + 1) * f];
+                for &d in &self.cols {
+                    line[d] += 1.0;
+                }
             }
         }
         self.rows += 1;
@@ -91,25 +117,40 @@ impl LevelCounts {
         Ok(())
     }
 
+    /// The level columns of the row added last, one per parameter: those that row's target
+    /// adds to in the normal equations' right-hand side.
+    pub fn last_columns(&self) -> &[usize] {
+        &self.cols
+    }
+
     /// Makes the matrix whole for a fit: where rows were counted in the upper triangle only,
-    /// copies it into the lower one. Then picks how the rows until the next fit are counted:
-    /// the upper triangle alone halves an addition's p^2 increments but costs a copy of
-    /// f^2 / 2 entries at the fit, so it is taken where as many rows came since the last fit
-    /// as make their saving larger (rows x p^2 >= f^2: a search of thousands of evaluations
-    /// with few levels a parameter; a space of many levels keeps whole-matrix counting).
-    /// The counts are whole numbers either way, so a fit reads the same matrix bit for bit.
+    /// adds their pending counts to both triangles. Then picks how the rows until the next
+    /// fit are counted: the upper triangle alone halves an addition's p^2 increments but costs
+    /// a pass over f^2 / 2 entries at the fit, so it is taken where as many rows came since
+    /// the last fit as make their saving larger (rows x p^2 >= f^2: a search of thousands of
+    /// evaluations with few levels a parameter; a space of many levels keeps whole-matrix
+    /// counting). The counts are whole numbers either way, so a fit reads the same matrix bit
+    /// for bit.
     pub fn complete(&mut self) {
-        let f = self.f;
-        if self.upper_only && self.since > 0 {
-            for c in 0..f {
-                for d in c + 1..f {
-                    self.a[d * f + c] = self.a[c * f + d];
-                }
-            }
-        }
-        let p = self.radix.len();
+        self.fold();
+        let (p, f) = (self.radix.len(), self.f);
         self.upper_only = self.since * p * p >= f * f;
         self.since = 0;
+    }
+
+    /// Adds the pending upper-triangle counts to both triangles of the matrix.
+    fn fold(&mut self) {
+        if !self.upper_only || self.since == 0 {
+            return;
+        }
+        let f = self.f;
+        for c in 0..f {
+            for d in c..f {
+                let v = self.a[c * f + d] + f64::from(std::mem::take(&mut self.pending[c * f + d]));
+                self.a[c * f + d] = v;
+                self.a[d * f + c] = v;
+            }
+        }
     }
 
     /// Level columns in all (the sum of the radixes): the normal equations' size.
@@ -285,6 +326,15 @@ impl OneHotRidge {
                 .map(|(&l, &o)| self.weights.get(o + l as usize).copied().unwrap_or(0.0))
                 .sum::<f64>()
     }
+}
+
+/// The error of a level out of its parameter's range (apart, so that the counting loop keeps
+/// its registers).
+#[cold]
+fn level_outside(level: usize, param: usize, radix: usize) -> MlError {
+    MlError::Data(format!(
+        "level {level} of parameter {param} is outside its {radix} levels"
+    ))
 }
 
 /// A ridge penalty both fits accept: a positive, finite number.

@@ -66,6 +66,34 @@ impl KeyRank {
             KeyRank::Hashed(map) => map.get(&key).map(|&r| r as usize),
         }
     }
+
+    /// Asks the processor to fetch what [`KeyRank::rank`] of `key` reads into its cache (the
+    /// bitmap's word and its count; nothing for the hash map), so that a batch of lookups'
+    /// cache misses overlap.
+    #[inline]
+    pub(crate) fn prefetch(&self, key: u64) {
+        if let KeyRank::Bitmap { bits, before } = self {
+            let w = (key >> 6) as usize;
+            if let (Some(b), Some(c)) = (bits.get(w), before.get(w)) {
+                prefetch_line((b as *const u64).cast());
+                prefetch_line((c as *const u32).cast());
+            }
+        }
+    }
+}
+
+/// A hint to the processor to fetch the cache line at `at`: it reads nothing the program
+/// sees, and is nothing on processors other than x86_64.
+#[inline(always)]
+pub(crate) fn prefetch_line(at: *const i8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE is part of every x86_64 processor, and a prefetch accesses no memory the
+    // program sees, whatever the address.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(at)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = at;
 }
 
 /// A space's configurations by mixed-radix key.
@@ -140,6 +168,13 @@ impl Line {
     #[inline]
     fn squeeze(masked: u64, stride: u64, span: u64) -> u64 {
         masked / span * stride + masked % stride
+    }
+
+    /// Asks the processor to fetch what [`Line::get`] of `masked` reads first.
+    #[inline]
+    pub(crate) fn prefetch(&self, masked: u64) {
+        self.groups
+            .prefetch(Self::squeeze(masked, self.stride, self.span));
     }
 
     /// The group whose masked key is `masked`: (level, index) in increasing level.

@@ -106,6 +106,11 @@ pub(super) fn line_repairs(space: &SearchSpace, id: usize, out: &mut Vec<usize>)
             if space.find_key(moved).is_some() {
                 continue;
             }
+            // The other parameters' lines lie scattered over the index: fetched all at once,
+            // their cache misses overlap.
+            for (k, &lk) in levels.iter().enumerate().filter(|&(k, _)| k != j) {
+                space.prefetch_line_group(k, moved - lk as u64 * space.stride(k));
+            }
             let mut fewest = u64::MAX;
             for (k, (&lk, near)) in levels.iter().zip(nearest.iter_mut()).enumerate() {
                 *near = [None; 2];

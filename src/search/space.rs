@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::OnceLock;
 
-use super::key_index::{KeyIndex, KeyMap, Line};
+use super::key_index::{prefetch_line, KeyIndex, KeyMap, Line};
 use super::plane::{self, Planes};
 
 use crate::dataset::import::{file_stem, read_space, TuningSpace};
@@ -189,6 +189,16 @@ impl SearchSpace {
         &self.levels[id * p..(id + 1) * p]
     }
 
+    /// Asks the processor to fetch configuration `id`'s levels into its cache ahead of a read:
+    /// a search reads the levels of neighbours scattered over a large space's table (6.8 MB
+    /// on the UCI SGEMM space), and a pass of these over a batch lets the misses overlap.
+    #[inline]
+    pub(crate) fn prefetch_levels(&self, id: usize) {
+        if let Some(l) = self.levels.get(id * self.n_params()) {
+            prefetch_line((l as *const u16).cast());
+        }
+    }
+
     /// All levels, row-major (configuration by parameter).
     pub fn all_levels(&self) -> &[u16] {
         &self.levels
@@ -223,6 +233,12 @@ impl SearchSpace {
     /// index) in increasing level.
     pub(crate) fn line(&self, j: usize, masked: u64) -> &[(u16, u32)] {
         self.lines()[j].get(masked)
+    }
+
+    /// Asks the processor to fetch what [`SearchSpace::line`] of `(j, masked)` reads first.
+    #[inline]
+    pub(crate) fn prefetch_line_group(&self, j: usize, masked: u64) {
+        self.lines()[j].prefetch(masked);
     }
 
     /// Builds the indexes that repairs look up, lines and planes (once; the first repair does

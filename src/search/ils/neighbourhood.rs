@@ -56,6 +56,11 @@ impl Ils {
         match model {
             Some(m) => {
                 let space = ev.space();
+                // The neighbours' levels lie scattered over a large space's table: fetched all
+                // at once, their cache misses overlap.
+                for &c in nb.iter() {
+                    space.prefetch_levels(c);
+                }
                 let mut scored: Vec<(f64, usize)> = nb
                     .iter()
                     .map(|&c| {

@@ -36,7 +36,8 @@ pub struct LevelCounts {
     upper_only: bool,
     /// The upper-triangle counts of the rows since the last [`LevelCounts::complete`], as
     /// integers: an increment is one instruction on a memory operand where an `f64` is a
-    /// load, an addition and a store.
+    /// load, an addition and a store. f x f entries from the first time `upper_only` is set,
+    /// empty until then.
     pending: Vec<u32>,
     /// Rows added since the last [`LevelCounts::complete`].
     since: usize,
@@ -58,7 +59,7 @@ impl LevelCounts {
             rows: 0,
             cols: vec![0; radix.len()],
             upper_only: false,
-            pending: vec![0; f * f],
+            pending: Vec::new(),
             since: 0,
         }
     }
@@ -97,7 +98,8 @@ impl LevelCounts {
             let mut rest = &self.cols[..];
             while let Some(&c) = rest.first() {
                 // SAFETY: every column is offsets[j] + level with level < radix[j] (checked
-                // above), so below f, and c * f + d below f * f = pending.len().
+                // above), so below f, and c * f + d below f * f = pending.len() (allocated by
+                // `complete` when it set `upper_only`).
                 let line = unsafe { pending.add(c * f) };
                 for &d in rest {
                     unsafe { *line.add(d) += 1 };
@@ -117,8 +119,9 @@ impl LevelCounts {
         Ok(())
     }
 
-    /// The level columns of the row added last, one per parameter: those that row's target
-    /// adds to in the normal equations' right-hand side.
+    /// The level columns of the row added last (by an [`LevelCounts::add`] that succeeded),
+    /// one per parameter: those that row's target adds to in the normal equations'
+    /// right-hand side.
     pub fn last_columns(&self) -> &[usize] {
         &self.cols
     }
@@ -135,6 +138,9 @@ impl LevelCounts {
         self.fold();
         let (p, f) = (self.radix.len(), self.f);
         self.upper_only = self.since * p * p >= f * f;
+        if self.upper_only && self.pending.is_empty() {
+            self.pending = vec![0; f * f];
+        }
         self.since = 0;
     }
 

@@ -118,15 +118,18 @@ impl ModelRows {
             }
             let log = t.map(f64::ln);
             if iterative {
-                match log {
-                    Some(l) => self.log_total += l,
-                    None => self.failures += 1.0,
-                }
-                let sums = match log {
-                    Some(_) => &mut self.level_logs,
-                    None => &mut self.level_failures,
+                // A success adds its log time to its levels' sums, a failure one to their
+                // failure counts.
+                let (sums, add) = match log {
+                    Some(l) => {
+                        self.log_total += l;
+                        (&mut self.level_logs, l)
+                    }
+                    None => {
+                        self.failures += 1.0;
+                        (&mut self.level_failures, 1.0)
+                    }
                 };
-                let add = log.unwrap_or(1.0);
                 for &c in self.counts.last_columns() {
                     sums[c] += add;
                 }

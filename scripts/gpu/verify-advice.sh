@@ -54,7 +54,8 @@ pack() {
     tar -czf "$OUT/$NAME.tar.gz" -C "$ROOT/build/gpu-work" \
         --exclude="$NAME/build/matMul-*-t8" --exclude="$NAME/build/matMul-*-t16" \
         --exclude="$NAME/build/matMul-*-t32" --exclude="$NAME/build/matMul-*-t32x16" \
-        --exclude="$NAME/build/matMul-*-t16x32" --exclude="$NAME/build/transpose-*-r[0-9]*" \
+        --exclude="$NAME/build/matMul-*-t16x32" --exclude="$NAME/build/matMul-*-t16ftz" \
+        --exclude="$NAME/build/matMul-*-t16ro" --exclude="$NAME/build/transpose-*-r[0-9]*" \
         --exclude="$NAME/build/reduce-*-b[0-9]*" "$NAME"
 }
 

@@ -33,7 +33,8 @@ step "default advisor"
 # Every campaign with counters (h200-bh-20261126-2 and -3 are 52 and 58 of 64 variants, the
 # H200's second and third BH campaigns, with two and three profiled runs, h200-bh-20261127 the
 # third's last six; h200-nb-20261127 and h200-bh-20261127-2 are second inputs, 30000 and 50000
-# bodies; their variants share fold groups with the first's). Left out: datasets/h100-bh-20261126, 22 of the 64 BH
+# bodies, h200-nb-20261130 and h200-bh-20261130 third ones, 100000 and 250000 bodies, the latter
+# the 32 variants without VOTE; their variants share fold groups with the first's). Left out: datasets/h100-bh-20261126, 22 of the 64 BH
 # variants (the first in bit order): two of its 6 WARP samples (speedups 0.91 and 0.81) become
 # IBk's nearest neighbour for 44 WARP predictions of simulated BH samples, all of them wrong
 # (grouped 10-fold, portable view, sim-qv100-bh + h200-bh: WARP 78.4% without it, 43.6% with
@@ -45,6 +46,7 @@ step "default advisor"
     --dataset datasets/h200-bh-20261126-2 --dataset datasets/h200-bh-20261126-3 \
     --dataset datasets/h200-bh-20261127 --dataset datasets/h200-nb-20261127 \
     --dataset datasets/h200-bh-20261127-2 --dataset datasets/h100-nb-20261126 \
+    --dataset datasets/h200-nb-20261130 --dataset datasets/h200-bh-20261130 \
     --dataset datasets/xplacer-bfs-v100-lassen --dataset datasets/xplacer-cfd-v100-lassen \
     --dataset datasets/xplacer-gaussian-v100-lassen --dataset datasets/xplacer-hotspot-v100-lassen \
     --dataset datasets/xplacer-bfs-v100 --dataset datasets/xplacer-cfd-v100 \
@@ -100,13 +102,13 @@ rm -rf reports/thesis-experiments reports/thesis-experiments-h200 reports/sugges
 # six variants came on the next visit.
 "$A" -q experiment --dataset datasets/h200-bh-20261126-3 --dataset datasets/h200-bh-20261127 \
     --exp 1,2,3 --method ibk,m5p > reports/thesis-experiments-h200-bh.txt
-# Experiment 4 (train on one input, test on the other) on the H200's two inputs of each program
-# (text only).
+# Experiment 4 (train on one input, test on each other) on the H200's three inputs of each
+# program (text only; BH's third, 250000 bodies, has the 32 variants without VOTE).
 {
     "$A" -q experiment --dataset datasets/h200-nb-20261126 --dataset datasets/h200-nb-20261127 \
-        --exp 4 --program NB --method ibk,m5p
+        --dataset datasets/h200-nb-20261130 --exp 4 --program NB --method ibk,m5p
     "$A" -q experiment --dataset datasets/h200-bh-20261126 --dataset datasets/h200-bh-20261127-2 \
-        --exp 4 --program BH --method ibk,m5p
+        --dataset datasets/h200-bh-20261130 --exp 4 --program BH --method ibk,m5p
 } > reports/thesis-experiments-h200-inputs.txt
 # A suggestion report for a real profile: the GPGPU-Sim log of NB's baseline (simulated).
 mkdir -p reports/suggestions

@@ -7,7 +7,8 @@
 //! table, experiments 1-3 on the NB campaign with profiled replicates on an NVIDIA H100
 //! (`datasets/h100-nb-20261126`) and on the BH campaign with three profiled runs on an H200
 //! (`datasets/h200-bh-20261126-3` with its last six variants, `datasets/h200-bh-20261127`),
-//! experiment 4 (leave one input out) on the H200's second inputs of NB and BH, then the real
+//! experiment 4 (train on one input, test on each other) on the H200's three inputs of NB and
+//! BH, then the real
 //! KTT tuning spaces in `datasets/` (convolution and pnpoly on an RTX 2080 Ti, with Nsight
 //! Compute counters per configuration): grouped 10-fold cross-validation on each and leave one
 //! program out across the two, every method beside the four baselines, with the report in
@@ -47,7 +48,7 @@ struct Replicates {
     note: &'static str,
 }
 
-/// NB on an NVIDIA H100, BH on an H200 (3 profiled runs each), then NB and BH on two inputs
+/// NB on an NVIDIA H100, BH on an H200 (3 profiled runs each), then NB and BH on three inputs
 /// on an H200.
 const REPLICATES: [Replicates; 4] = [
     Replicates {
@@ -71,24 +72,34 @@ const REPLICATES: [Replicates; 4] = [
                thesis's experiments 1-3 on its own irregular program, on real hardware.",
     },
     Replicates {
-        datasets: &["datasets/h200-nb-20261126", "datasets/h200-nb-20261127"],
+        datasets: &[
+            "datasets/h200-nb-20261126",
+            "datasets/h200-nb-20261127",
+            "datasets/h200-nb-20261130",
+        ],
         program: "NB",
         experiments: "4",
         label: GPU_LABEL,
-        note: "Measured NB data on two inputs: the 64 NB variants timed and profiled on an NVIDIA \
-               H200 with 50000 and with 30000 bodies (datasets/h200-nb-20261126 and \
-               datasets/h200-nb-20261127, PROVENANCE.md): the thesis's experiment 4, train on \
-               one input and test on the other, on real hardware.",
+        note: "Measured NB data on three inputs: the 64 NB variants timed and profiled on an \
+               NVIDIA H200 with 50000, 30000 and 100000 bodies (datasets/h200-nb-20261126, \
+               datasets/h200-nb-20261127 and datasets/h200-nb-20261130, PROVENANCE.md): the \
+               thesis's experiment 4, train on one input and test on each other, on real \
+               hardware.",
     },
     Replicates {
-        datasets: &["datasets/h200-bh-20261126", "datasets/h200-bh-20261127-2"],
+        datasets: &[
+            "datasets/h200-bh-20261126",
+            "datasets/h200-bh-20261127-2",
+            "datasets/h200-bh-20261130",
+        ],
         program: "BH",
         experiments: "4",
         label: GPU_LABEL,
-        note: "Measured BH data on two inputs: the BH variants timed and profiled on an NVIDIA \
-               H200 with 100000 (63 of 64 variants) and with 50000 bodies (all 64; \
-               datasets/h200-bh-20261126 and datasets/h200-bh-20261127-2, PROVENANCE.md): the \
-               thesis's experiment 4 on real hardware.",
+        note: "Measured BH data on three inputs: the BH variants timed and profiled on an NVIDIA \
+               H200 with 100000 (63 of 64 variants), 50000 (all 64) and 250000 bodies (the 32 \
+               without VOTE; datasets/h200-bh-20261126, datasets/h200-bh-20261127-2 and \
+               datasets/h200-bh-20261130, PROVENANCE.md): the thesis's experiment 4 on real \
+               hardware.",
     },
 ];
 

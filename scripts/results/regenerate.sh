@@ -102,13 +102,14 @@ rm -rf reports/thesis-experiments reports/thesis-experiments-h200 reports/sugges
 # six variants came on the next visit.
 "$A" -q experiment --dataset datasets/h200-bh-20261126-3 --dataset datasets/h200-bh-20261127 \
     --exp 1,2,3 --method ibk,m5p > reports/thesis-experiments-h200-bh.txt
-# Experiment 4 (train on one input, test on each other) on the H200's three inputs of each
-# program (text only; BH's third, 250000 bodies, has the 32 variants without VOTE).
+# Experiment 4 (train on one input, test on each other) and leave one input out (train on the
+# other two) on the H200's three inputs of each program (text only; BH's third, 250000 bodies,
+# has the 32 variants without VOTE).
 {
     "$A" -q experiment --dataset datasets/h200-nb-20261126 --dataset datasets/h200-nb-20261127 \
-        --dataset datasets/h200-nb-20261130 --exp 4 --program NB --method ibk,m5p
+        --dataset datasets/h200-nb-20261130 --exp 4,loio --program NB --method ibk,m5p
     "$A" -q experiment --dataset datasets/h200-bh-20261126 --dataset datasets/h200-bh-20261127-2 \
-        --dataset datasets/h200-bh-20261130 --exp 4 --program BH --method ibk,m5p
+        --dataset datasets/h200-bh-20261130 --exp 4,loio --program BH --method ibk,m5p
 } > reports/thesis-experiments-h200-inputs.txt
 # A suggestion report for a real profile: the GPGPU-Sim log of NB's baseline (simulated).
 mkdir -p reports/suggestions

@@ -7,8 +7,8 @@
 //! table, experiments 1-3 on the NB campaign with profiled replicates on an NVIDIA H100
 //! (`datasets/h100-nb-20261126`) and on the BH campaign with three profiled runs on an H200
 //! (`datasets/h200-bh-20261126-3` with its last six variants, `datasets/h200-bh-20261127`),
-//! experiment 4 (train on one input, test on each other) on the H200's three inputs of NB and
-//! BH, then the real
+//! experiment 4 (train on one input, test on each other) and leave one input out (train on two)
+//! on the H200's three inputs of NB and BH, then the real
 //! KTT tuning spaces in `datasets/` (convolution and pnpoly on an RTX 2080 Ti, with Nsight
 //! Compute counters per configuration): grouped 10-fold cross-validation on each and leave one
 //! program out across the two, every method beside the four baselines, with the report in
@@ -39,7 +39,7 @@ const GPU_DATASETS: [&str; 2] = ["datasets/h200-nb-20261126", "datasets/h200-bh-
 const GPU_LABEL: &str = "H200, measured";
 
 /// A measured campaign with profiled replicates or several inputs: the thesis's experiments
-/// it allows (1-3 with profiled runs, 4 with inputs) on one program, and the demo's note on it.
+/// it allows (1-3 with profiled runs, 4 and leave one input out with inputs) on one program, and the demo's note on it.
 struct Replicates {
     datasets: &'static [&'static str],
     program: &'static str,
@@ -78,13 +78,13 @@ const REPLICATES: [Replicates; 4] = [
             "datasets/h200-nb-20261130",
         ],
         program: "NB",
-        experiments: "4",
+        experiments: "4,loio",
         label: GPU_LABEL,
         note: "Measured NB data on three inputs: the 64 NB variants timed and profiled on an \
                NVIDIA H200 with 50000, 30000 and 100000 bodies (datasets/h200-nb-20261126, \
                datasets/h200-nb-20261127 and datasets/h200-nb-20261130, PROVENANCE.md): the \
-               thesis's experiment 4, train on one input and test on each other, on real \
-               hardware.",
+               thesis's experiment 4, train on one input and test on each other, and leave one \
+               input out, train on two and test on the third, on real hardware.",
     },
     Replicates {
         datasets: &[
@@ -93,13 +93,13 @@ const REPLICATES: [Replicates; 4] = [
             "datasets/h200-bh-20261130",
         ],
         program: "BH",
-        experiments: "4",
+        experiments: "4,loio",
         label: GPU_LABEL,
         note: "Measured BH data on three inputs: the BH variants timed and profiled on an NVIDIA \
                H200 with 100000 (63 of 64 variants), 50000 (all 64) and 250000 bodies (the 32 \
                without VOTE; datasets/h200-bh-20261126, datasets/h200-bh-20261127-2 and \
-               datasets/h200-bh-20261130, PROVENANCE.md): the thesis's experiment 4 on real \
-               hardware.",
+               datasets/h200-bh-20261130, PROVENANCE.md): the thesis's experiment 4 and leave \
+               one input out on real hardware.",
     },
 ];
 

@@ -34,11 +34,12 @@ step "default advisor"
 # H200's second and third BH campaigns, with two and three profiled runs, h200-bh-20261127 the
 # third's last six; h200-nb-20261127 and h200-bh-20261127-2 are second inputs, 30000 and 50000
 # bodies, h200-nb-20261130 and h200-bh-20261130 third ones, 100000 and 250000 bodies, the latter
-# the 32 variants without VOTE; their variants share fold groups with the first's). Left out: datasets/h100-bh-20261126, 22 of the 64 BH
-# variants (the first in bit order): two of its 6 WARP samples (speedups 0.91 and 0.81) become
-# IBk's nearest neighbour for 44 WARP predictions of simulated BH samples, all of them wrong
-# (grouped 10-fold, portable view, sim-qv100-bh + h200-bh: WARP 78.4% without it, 43.6% with
-# it; docs/gpu-results.md). It joins once BH is complete on the H100.
+# the 32 variants without VOTE; their variants share fold groups with the first's). Left out:
+# datasets/h100-bh-20261126, 22 of the 64 BH variants (the first in bit order): two of its 6
+# WARP samples (speedups 0.91 and 0.81) become IBk's nearest neighbour for 44 WARP predictions
+# of simulated BH samples, all of them wrong (grouped 10-fold, portable view, sim-qv100-bh +
+# h200-bh: WARP 78.4% without it, 43.6% with it; docs/gpu-results.md). It joins once BH is
+# complete on the H100.
 "$A" -q train --dataset datasets/ktt-convolution-rtx2080ti --dataset datasets/ktt-pnpoly-rtx2080ti \
     --dataset datasets/ktt-coulomb-rtx2080ti --dataset datasets/kt-dedispersion-a100 \
     --dataset datasets/sim-qv100-nb --dataset datasets/sim-qv100-bh \

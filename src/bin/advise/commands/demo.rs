@@ -8,12 +8,11 @@
 //! (`datasets/h100-nb-20261126`) and on the BH campaign with three profiled runs on an H200
 //! (`datasets/h200-bh-20261126-3` with its last six variants, `datasets/h200-bh-20261127`),
 //! experiment 4 (train on one input, test on each other) and leave one input out (train on two)
-//! on the H200's three inputs of NB and BH, then the real
-//! KTT tuning spaces in `datasets/` (convolution and pnpoly on an RTX 2080 Ti, with Nsight
-//! Compute counters per configuration): grouped 10-fold cross-validation on each and leave one
-//! program out across the two, every method beside the four baselines, with the report in
-//! `reports/demo/`. `advise demo --fixtures` instead parses
-//! every real profiler file in `tests/fixtures/` (demo_fixtures.rs).
+//! on the H200's three inputs of NB and BH, then the real KTT tuning spaces in `datasets/`
+//! (convolution and pnpoly on an RTX 2080 Ti, with Nsight Compute counters per configuration):
+//! grouped 10-fold cross-validation on each and leave one program out across the two, every
+//! method beside the four baselines, with the report in `reports/demo/`. `advise demo
+//! --fixtures` instead parses every real profiler file in `tests/fixtures/` (demo_fixtures.rs).
 
 use std::path::{Path, PathBuf};
 
@@ -39,7 +38,8 @@ const GPU_DATASETS: [&str; 2] = ["datasets/h200-nb-20261126", "datasets/h200-bh-
 const GPU_LABEL: &str = "H200, measured";
 
 /// A measured campaign with profiled replicates or several inputs: the thesis's experiments
-/// it allows (1-3 with profiled runs, 4 and leave one input out with inputs) on one program, and the demo's note on it.
+/// it allows (1-3 with profiled runs, 4 and leave one input out with inputs) on one program,
+/// and the demo's note on it.
 struct Replicates {
     datasets: &'static [&'static str],
     program: &'static str,

@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Writes every real tuning space that docs/search-results.md measures `auto` on, set by set,
+# from clones of the public repositories that hold them (scripts/kt-compare/README.md says
+# where each comes from and how it is made; this script only runs those steps in one go):
+#
+#   scripts/search/all-spaces.sh GIT_ROOT OUT_DIR
+#
+# GIT_ROOT holds one clone per repository, either as GIT_ROOT/<owner>+<name>/repo (a bare
+# snapshot, as this project's `fetch` tool writes them) or as GIT_ROOT/<name>/.git. Missing
+# repositories are reported and their sets skipped. OUT_DIR gets one folder per set:
+#
+#   dev      the 15 development spaces (benchmark_hub's 12 at 8eeb99e, the 3 older
+#            convolution caches of datasets/tuning-spaces)
+#   history  benchmark_hub's three history spaces
+#   paper    the two spaces of Willemsen's search-space paper
+#   rtx      the 12 RTX caches of shared/data (copied; SHARED_DATA overrides ../shared/data)
+#   blind29  Schoonhoven et al.'s 23 and van Werkhoven's 2018 paper's 6
+#   blind2   ExpDist K40c and the 2017 convolution with streams
+#   blind3   the five spaces of session 53, the 241,600-configuration UCI SGEMM among them
+set -uo pipefail
+root="${1:?usage: all-spaces.sh GIT_ROOT OUT_DIR}"
+out="${2:?usage: all-spaces.sh GIT_ROOT OUT_DIR}"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo_root="$(cd "$here/../.." && pwd)"
+kt="$repo_root/scripts/kt-compare"
+shared="${SHARED_DATA:-$repo_root/../shared/data}"
+failed=0
+
+# The git directory of owner/name under GIT_ROOT, or nothing.
+gitdir() {
+    local owner="$1" name="$2"
+    for d in "$root/$owner+$name/repo" "$root/$name/.git" "$root/$name"; do
+        if git --git-dir="$d" rev-parse --git-dir >/dev/null 2>&1; then
+            echo "$d"
+            return
+        fi
+    done
+}
+
+# The git directory of a set's repository (and the set's folder made), or a note and status 1
+# (run in a command substitution: the caller records the failure).
+need() {
+    local set="$1" owner="$2" name="$3" dir
+    dir="$(gitdir "$owner" "$name")"
+    if [ -z "$dir" ]; then
+        echo "all-spaces: $set: no clone of github.com/$owner/$name under $root; skipped" >&2
+        return 1
+    fi
+    mkdir -p "$out/$set"
+    echo "$dir"
+}
+
+step() {
+    if ! "$@"; then
+        echo "all-spaces: failed: $*" >&2
+        failed=1
+    fi
+}
+
+if hub="$(need dev AutoTuningAssociation benchmark_hub)"; then
+    for kernel in convolution dedispersion; do
+        for gpu in A100 A4000 A6000 MI250X W6600 W7800; do
+            step git --git-dir="$hub" show "8eeb99e:cachefiles/${kernel}_milo/$gpu.json.gz" \
+                > "$out/dev/${kernel}__$gpu.json.gz"
+        done
+    done
+    cp "$repo_root"/datasets/tuning-spaces/convolution__*.json.gz "$out/dev/"
+    mkdir -p "$out/history"
+    step bash "$kt/history-spaces.sh" "$hub" "$out/history"
+else
+    failed=1
+fi
+
+if d="$(need paper fjwillemsen kernel_tuner_paper)"; then
+    step python3 "$kt/paper-spaces.py" "$d" "$out/paper"
+else
+    failed=1
+fi
+
+if [ -d "$shared/kerneltuner-caches-rtx" ]; then
+    mkdir -p "$out/rtx"
+    cp "$shared"/kerneltuner-caches-rtx/*.json.gz "$out/rtx/"
+else
+    echo "all-spaces: rtx: no $shared/kerneltuner-caches-rtx; skipped" >&2
+    failed=1
+fi
+
+B="$kt/benchmarking-spaces.py"
+if d="$(need blind29 schoonhovenrichard GPU_benchmarking_paper)"; then
+    step python3 "$B" paper "$d" "$out/blind29"
+else
+    failed=1
+fi
+if d="$(need blind29 benvanwerkhoven kernel_tuner_paper)"; then
+    step python3 "$B" ktp18 "$d" "$out/blind29"
+else
+    failed=1
+fi
+
+if d="$(need blind2 benvanwerkhoven expdist)"; then
+    step python3 "$B" list "$d" 6aa2007f9e44faab5f7c96f4c5f63f1d43e022fe tuning/expdist.json \
+        expdist K40c "$out/blind2"
+else
+    failed=1
+fi
+if d="$(need blind2 benvanwerkhoven tuning_kernels)"; then
+    step python3 "$B" list "$d" c77c5090b6b583c2303b01503dfd1aca0609346a convolution_streams.json \
+        convolution_streams2017 unknownGPU "$out/blind2"
+else
+    failed=1
+fi
+
+if d="$(need blind3 MiloLurati AutoTuning_AMD_vs_Nvidia_GPUs)"; then
+    for spec in "bdf6878f1df98ce75100a5145609927966083684 A100" \
+        "bdf6878f1df98ce75100a5145609927966083684 W6600" \
+        "c7650bd11167d7170f6bde726158a12e37138675 MI250X"; do
+        set -- $spec
+        step python3 "$B" cache "$d" "$1" "cache_files/convolution_$2.json" \
+            "convolution_milo2442__$2" "$out/blind3"
+    done
+else
+    failed=1
+fi
+if d="$(need blind3 Maartenvm kernel_tuner_visualization)"; then
+    step python3 "$B" list "$d" 957d36bd926aade52685dac3c7d5048d62156e08 data/pnpoly.json \
+        pnpoly2017 unknownGPU "$out/blind3"
+else
+    failed=1
+fi
+sgemm="Classification-of-GPU-Run-as-high-or-low-time-consuming-using-various-classification-Algorithms."
+if d="$(need blind3 Sarthak-Mohapatra "$sgemm")"; then
+    step python3 "$B" uci-sgemm "$d" 7597991528265c0719d6ac31d40c9851a38ba8b4 \
+        sgemm_product_dataset.zip "$out/blind3"
+else
+    failed=1
+fi
+
+for set in dev history paper rtx blind29 blind2 blind3; do
+    [ -d "$out/$set" ] && echo "$set: $(ls "$out/$set" | grep -c '\.json\.gz$') spaces"
+done
+exit "$failed"

@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Summarise a sweep (scripts/search/sweep.sh) against Kernel Tuner 1.5.0's runs:
+
+    scripts/search/reach.py SWEEP_DIR [--kt docs/search-results/kt] [--spaces]
+
+For each strategy, set of spaces and budget, over the seed sets: the mean of medians, the mean
+5th percentile, "reach" (spaces where the strategy's median is at least Kernel Tuner's best:
+the largest median of its strategies' 20 runs, or where that strategy was re-run with 100
+fresh seeds, kt/confirm/, the re-run's median; the mean count over seed sets, of the spaces
+with Kernel Tuner runs at that budget) and "p5 short" (spaces where the strategy's 5th
+percentile is under 0.90 while some Kernel Tuner strategy's 20 runs reach 0.90; mean count).
+`--spaces` also prints each space where two strategies differ in mean median or p5 by 0.002
+or more. Fractions are as search-bench and kt_run.py write them (optimum / best found)."""
+import argparse
+import collections
+import glob
+import gzip
+import json
+import os
+import statistics
+import sys
+
+
+def percentile5(xs):
+    """Linear 5th percentile, as search-bench and compare.py compute it."""
+    xs = sorted(xs)
+    pos = 0.05 * (len(xs) - 1)
+    lo = int(pos)
+    hi = min(lo + 1, len(xs) - 1)
+    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
+
+
+def kernel_tuner(kt_dir):
+    """(space, budget) -> (best 20-run median, any strategy's p5 >= 0.90)."""
+    runs = collections.defaultdict(list)
+    for path in glob.glob(os.path.join(kt_dir, "*.json.gz")):
+        for r in json.load(gzip.open(path))["runs"]:
+            if r.get("error") is None and r.get("fraction") is not None:
+                runs[(r["space"], r["budget"], r["strategy"])].append(r["fraction"])
+    best = {}
+    for (space, budget, _), fr in runs.items():
+        med, p5 = statistics.median(fr), percentile5(fr)
+        old = best.get((space, budget), (0.0, False))
+        best[(space, budget)] = (max(old[0], med), old[1] or p5 >= 0.90)
+    confirm = collections.defaultdict(list)
+    for path in glob.glob(os.path.join(kt_dir, "confirm", "*.json.gz")):
+        for r in json.load(gzip.open(path))["runs"]:
+            if r.get("error") is None and r.get("fraction") is not None:
+                confirm[(r["space"], r["budget"])].append(r["fraction"])
+    for key, fr in confirm.items():
+        if key in best:
+            best[key] = (statistics.median(fr), best[key][1])
+    return best
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("sweep")
+    ap.add_argument("--kt", default=os.path.join(os.path.dirname(__file__), "..", "..",
+                                                 "docs", "search-results", "kt"))
+    ap.add_argument("--spaces", action="store_true")
+    args = ap.parse_args()
+    kt = kernel_tuner(args.kt)
+    # (strategy, set, budget, space) -> [(median, p5)] over seed sets
+    cells = collections.defaultdict(list)
+    for path in sorted(glob.glob(os.path.join(args.sweep, "*.json"))):
+        set_name = os.path.basename(path).rsplit("-", 1)[0]
+        for r in json.load(open(path))["results"]:
+            cells[(r["strategy"], set_name, r["budget"], r["space"])].append(
+                (r["median_fraction"], r["p5_fraction"]))
+    if not cells:
+        sys.exit(f"reach: no sweep JSON in {args.sweep}")
+    groups = collections.defaultdict(dict)
+    for (strat, set_name, budget, space), vals in cells.items():
+        groups[(set_name, budget, strat)][space] = vals
+    print("| set | budget | strategy | spaces | seed sets | mean of medians | mean p5 | reach | p5 short |")
+    print("|---|---|---|---:|---:|---:|---:|---:|---:|")
+    for (set_name, budget, strat) in sorted(groups, key=lambda k: (k[0], float(k[1][:-1]), k[2])):
+        spaces = groups[(set_name, budget, strat)]
+        sets = min(len(v) for v in spaces.values())
+        mean_med = statistics.mean(statistics.mean(m for m, _ in v) for v in spaces.values())
+        mean_p5 = statistics.mean(statistics.mean(p for _, p in v) for v in spaces.values())
+        with_kt = [s for s in spaces if (s, budget) in kt]
+        reach = short = "-"
+        if with_kt:
+            reach = sum(sum(m >= kt[(s, budget)][0] - 1e-12 for m, _ in spaces[s])
+                        for s in with_kt) / sets
+            short = sum(sum(p < 0.90 for _, p in spaces[s])
+                        for s in with_kt if kt[(s, budget)][1]) / sets
+            reach = f"{reach:.1f} / {len(with_kt)}"
+            short = f"{short:.1f}"
+        print(f"| {set_name} | {budget} | {strat} | {len(spaces)} | {sets} | {mean_med:.4f} | "
+              f"{mean_p5:.4f} | {reach} | {short} |")
+    if args.spaces:
+        print()
+        by_space = collections.defaultdict(dict)
+        for (strat, set_name, budget, space), vals in cells.items():
+            by_space[(space, budget)][strat] = (statistics.mean(m for m, _ in vals),
+                                                statistics.mean(p for _, p in vals))
+        for (space, budget), per in sorted(by_space.items()):
+            meds = [v[0] for v in per.values()]
+            p5s = [v[1] for v in per.values()]
+            if max(meds) - min(meds) >= 0.002 or max(p5s) - min(p5s) >= 0.002:
+                bar = kt.get((space, budget), (None,))[0]
+                cols = "  ".join(f"{s} {m:.4f} ({p:.3f})" for s, (m, p) in sorted(per.items()))
+                print(f"{space} {budget} kt={bar if bar is None else round(bar, 4)}  {cols}")
+
+
+if __name__ == "__main__":
+    main()

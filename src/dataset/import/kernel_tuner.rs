@@ -31,6 +31,9 @@ struct Cache {
     #[serde(default)]
     problem_size: serde_json::Value,
     tune_params_keys: Vec<String>,
+    /// What the tuning run optimised (Kernel Tuner 1.x writes it; `time` when absent).
+    #[serde(default)]
+    objective: Option<String>,
     cache: serde_json::Map<String, serde_json::Value>,
 }
 
@@ -99,6 +102,18 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
             failure,
             counters,
         });
+    }
+    if let Some(objective) = cache.objective.as_deref().filter(|o| *o != "time") {
+        if configs.iter().all(|c| c.time_ms.is_none()) {
+            return Err(Error::format(
+                path,
+                format!(
+                    "the cache's objective is `{objective}` and no entry has a `time`: advise \
+                     reads the time in ms of each configuration (a Kernel Tuner cache of a \
+                     kernel's run times)"
+                ),
+            ));
+        }
     }
     let mut notes = vec![("problem size".to_string(), cache.problem_size.to_string())];
     if repaired {
@@ -231,6 +246,26 @@ mod tests {
         assert!(s.configs[1].counters.is_empty());
         assert!(!is_ncu_metric("GFLOP/s") && !is_ncu_metric("compile_time"));
         assert!(!is_ncu_metric("__x") && !is_ncu_metric("a__"));
+    }
+
+    /// A cache of another objective (Kernel Tuner's hyperparameter tuning writes `score`):
+    /// an error that says so, not a space without times.
+    #[test]
+    fn another_objective_without_times_is_named() {
+        let cache = r#"{"device_name": "x86_64", "kernel_name": "h", "objective": "score",
+"tune_params_keys": ["popsize"], "tune_params": ["popsize"],
+"cache": {"10": {"popsize": 10, "score": -1.3, "scores": [-1.3]},
+          "20": {"popsize": 20, "score": -1.1, "scores": [-1.1]}}}"#;
+        let err = read(Path::new("h.json"), cache.as_bytes()).unwrap_err();
+        let msg = err.to_string();
+        assert!(
+            msg.starts_with("h.json") && msg.contains("objective is `score`"),
+            "{msg}"
+        );
+        // The same objective with times reads as before.
+        let timed = cache.replace("\"score\": -1.3", "\"time\": 1.3, \"score\": -1.3");
+        let s = read(Path::new("h.json"), timed.as_bytes()).unwrap();
+        assert_eq!(s.configs[0].time_ms, Some(1.3));
     }
 
     #[test]

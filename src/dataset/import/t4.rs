@@ -4,8 +4,8 @@
 //! configuration: {param: value}, invalidity: "correct" | "compile" | "runtime" | ..., times:
 //! {runtimes: [...]}, measurements: [{name, value, unit}], objectives: ["time"]}]}`.
 //!
-//! A configuration's time is its measurement named by its first objective (`time` where it
-//! names none), in the file's time unit; a result whose `invalidity` is not `correct`, or whose
+//! A configuration's time is its measurement named `time` (whatever the objectives name: a
+//! run that optimised another, such as `GFLOP/s`, still records the time), in the file's time unit; a result whose `invalidity` is not `correct`, or whose
 //! time is a string (`RuntimeFailedConfig`), failed. Measurements named like Nsight Compute
 //! metrics (`dram__bytes.sum`), and `num_regs`, become counters as in a Kernel Tuner cache. The
 //! schema records no device or kernel: the kernel is named after the file. KTT 2.2 writes T4
@@ -138,6 +138,8 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
         .ok_or_else(|| Error::format(path, "T4 results file has no result"))?;
     let kernel = super::file_stem(path);
     let mut configs = Vec::with_capacity(file.results.len());
+    // The first objective other than time of a result without a time.
+    let mut other_objective: Option<String> = None;
     for (i, r) in file.results.iter().enumerate() {
         let values = params
             .iter()
@@ -147,8 +149,15 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
                 })
             })
             .collect::<Result<Vec<_>>>()?;
-        let objective = r.objectives.first().map_or("time", String::as_str);
+        // The time, even where the run optimised something else (`GFLOP/s`, a `score`): advise
+        // minimises run time, and another objective may grow as the kernel gets faster.
+        let objective = "time";
         let time = r.measurements.iter().find(|m| m.name == objective);
+        if time.is_none() {
+            if let Some(other) = r.objectives.first().filter(|o| *o != "time") {
+                other_objective.get_or_insert_with(|| other.clone());
+            }
+        }
         let invalid = r.invalidity.as_deref().filter(|v| *v != "correct");
         let (time_ms, failure) = match (invalid, time.map(|m| &m.value)) {
             (Some(why), _) => (None, Some(why.to_string())),
@@ -201,6 +210,17 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
             failure,
             counters,
         });
+    }
+    if let Some(objective) = other_objective {
+        if configs.iter().all(|c| c.time_ms.is_none()) {
+            return Err(Error::format(
+                path,
+                format!(
+                    "the results' objective is `{objective}` and none has a `time` \
+                     measurement: advise reads the time of each configuration"
+                ),
+            ));
+        }
     }
     // The same space searched from either file gives the same runs.
     in_cache_order(&mut configs);
@@ -260,6 +280,29 @@ mod tests {
   "correctness": 1, "times": {"runtimes": [1.5]},
   "measurements": [{"name": "time", "value": 1.5, "unit": ""}], "objectives": ["time"]}
 ]}"#;
+
+    /// A run that optimised another objective: the time is still the `time` measurement
+    /// (GFLOP/s would be minimised the wrong way); without one, an error names the objective.
+    #[test]
+    fn the_time_whatever_the_objective() {
+        let gflops = T4.replace(r#""objectives": ["time"]"#, r#""objectives": ["GFLOP/s"]"#);
+        let gflops = gflops.replace(
+            r#"{"name": "time", "value": 1.5, "unit": ""}"#,
+            r#"{"name": "GFLOP/s", "value": 900.0, "unit": ""}, {"name": "time", "value": 1.5, "unit": ""}"#,
+        );
+        let s = read(Path::new("g_T4.json"), gflops.as_bytes()).unwrap();
+        let times: Vec<Option<f64>> = s.configs.iter().map(|c| c.time_ms).collect();
+        assert_eq!(times, [Some(2.0), None, Some(1.5)]);
+        let score = r#"{"metadata": {"timeunit": "miliseconds"}, "schema_version": "1.0.0",
+"results": [{"configuration": {"popsize": 10}, "invalidity": "correct", "correctness": 1,
+  "measurements": [{"name": "score", "value": -1.3, "unit": ""}], "objectives": ["score"]}]}"#;
+        let err = read(Path::new("h_T4.json"), score.as_bytes()).unwrap_err();
+        let msg = err.to_string();
+        assert!(
+            msg.starts_with("h_T4.json") && msg.contains("objective is `score`"),
+            "{msg}"
+        );
+    }
 
     #[test]
     fn results_become_configurations_times_and_counters() {

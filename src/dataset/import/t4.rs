@@ -4,15 +4,16 @@
 //! configuration: {param: value}, invalidity: "correct" | "compile" | "runtime" | ..., times:
 //! {runtimes: [...]}, measurements: [{name, value, unit}], objectives: ["time"]}]}`.
 //!
-//! A configuration's time is its measurement named `time` (whatever the objectives name: a
-//! run that optimised another, such as `GFLOP/s`, still records the time), in the file's time unit; a result whose `invalidity` is not `correct`, or whose
-//! time is a string (`RuntimeFailedConfig`), failed. Measurements named like Nsight Compute
-//! metrics (`dram__bytes.sum`), and `num_regs`, become counters as in a Kernel Tuner cache. The
-//! schema records no device or kernel: the kernel is named after the file. KTT 2.2 writes T4
-//! files with more: `metadata.device` (the GPU's name; with it the occupancy calculator knows
-//! the compute capability, dataset::devices), `metadata.autotuner` and its version, and per
-//! result `compilation_data` (`registers`, `local_memory_size`, `private_memory_size`), which
-//! become the compile counters a KTT output gives (dataset::import::ktt).
+//! A configuration's time is its measurement named `time` (a run that optimised another
+//! objective, such as `GFLOP/s`, records it too), in the file's time unit; a result whose
+//! `invalidity` is not `correct`, or whose time is a string (`RuntimeFailedConfig`), failed.
+//! Measurements named like Nsight Compute metrics (`dram__bytes.sum`), and `num_regs`, become
+//! counters as in a Kernel Tuner cache. The schema records no device or kernel: the kernel is
+//! named after the file. KTT 2.2 writes T4 files with more: `metadata.device` (the GPU's name;
+//! with it the occupancy calculator knows the compute capability, dataset::devices),
+//! `metadata.autotuner` and its version, and per result `compilation_data` (`registers`,
+//! `local_memory_size`, `private_memory_size`), which become the compile counters a KTT
+//! output gives (dataset::import::ktt).
 
 use std::io::Read;
 use std::path::Path;
@@ -149,8 +150,7 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
                 })
             })
             .collect::<Result<Vec<_>>>()?;
-        // The time, even where the run optimised something else (`GFLOP/s`, a `score`): advise
-        // minimises run time, and another objective may grow as the kernel gets faster.
+        // The time, even where the run optimised another objective (which may grow as it gets faster).
         let objective = "time";
         let time = r.measurements.iter().find(|m| m.name == objective);
         if time.is_none() {

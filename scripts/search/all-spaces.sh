@@ -86,54 +86,34 @@ else
 fi
 
 B="$kt/benchmarking-spaces.py"
-if d="$(need blind29 schoonhovenrichard GPU_benchmarking_paper)"; then
-    step python3 "$B" paper "$d" "$out/blind29"
-else
-    failed=1
-fi
-if d="$(need blind29 benvanwerkhoven kernel_tuner_paper)"; then
-    step python3 "$B" ktp18 "$d" "$out/blind29"
-else
-    failed=1
-fi
-
-if d="$(need blind2 benvanwerkhoven expdist)"; then
-    step python3 "$B" list "$d" 6aa2007f9e44faab5f7c96f4c5f63f1d43e022fe tuning/expdist.json \
-        expdist K40c "$out/blind2"
-else
-    failed=1
-fi
-if d="$(need blind2 benvanwerkhoven tuning_kernels)"; then
-    step python3 "$B" list "$d" c77c5090b6b583c2303b01503dfd1aca0609346a convolution_streams.json \
-        convolution_streams2017 unknownGPU "$out/blind2"
-else
-    failed=1
-fi
-
-if d="$(need blind3 MiloLurati AutoTuning_AMD_vs_Nvidia_GPUs)"; then
-    for spec in "bdf6878f1df98ce75100a5145609927966083684 A100" \
-        "bdf6878f1df98ce75100a5145609927966083684 W6600" \
-        "c7650bd11167d7170f6bde726158a12e37138675 MI250X"; do
-        set -- $spec
-        step python3 "$B" cache "$d" "$1" "cache_files/convolution_$2.json" \
-            "convolution_milo2442__$2" "$out/blind3"
-    done
-else
-    failed=1
-fi
-if d="$(need blind3 Maartenvm kernel_tuner_visualization)"; then
-    step python3 "$B" list "$d" 957d36bd926aade52685dac3c7d5048d62156e08 data/pnpoly.json \
-        pnpoly2017 unknownGPU "$out/blind3"
-else
-    failed=1
-fi
-sgemm="Classification-of-GPU-Run-as-high-or-low-time-consuming-using-various-classification-Algorithms."
-if d="$(need blind3 Sarthak-Mohapatra "$sgemm")"; then
-    step python3 "$B" uci-sgemm "$d" 7597991528265c0719d6ac31d40c9851a38ba8b4 \
-        sgemm_product_dataset.zip "$out/blind3"
-else
-    failed=1
-fi
+# spaces SET OWNER NAME MODE [ARGS ...]: benchmarking-spaces.py MODE on that repository's clone.
+spaces() {
+    local set="$1" owner="$2" name="$3" mode="$4" d
+    shift 4
+    if d="$(need "$set" "$owner" "$name")"; then
+        step python3 "$B" "$mode" "$d" "$@" "$out/$set"
+    else
+        failed=1
+    fi
+}
+spaces blind29 schoonhovenrichard GPU_benchmarking_paper paper
+spaces blind29 benvanwerkhoven kernel_tuner_paper ktp18
+spaces blind2 benvanwerkhoven expdist list 6aa2007f9e44faab5f7c96f4c5f63f1d43e022fe \
+    tuning/expdist.json expdist K40c
+spaces blind2 benvanwerkhoven tuning_kernels list c77c5090b6b583c2303b01503dfd1aca0609346a \
+    convolution_streams.json convolution_streams2017 unknownGPU
+for spec in "bdf6878f1df98ce75100a5145609927966083684 A100" \
+    "bdf6878f1df98ce75100a5145609927966083684 W6600" \
+    "c7650bd11167d7170f6bde726158a12e37138675 MI250X"; do
+    set -- $spec
+    spaces blind3 MiloLurati AutoTuning_AMD_vs_Nvidia_GPUs cache "$1" \
+        "cache_files/convolution_$2.json" "convolution_milo2442__$2"
+done
+spaces blind3 Maartenvm kernel_tuner_visualization list 957d36bd926aade52685dac3c7d5048d62156e08 \
+    data/pnpoly.json pnpoly2017 unknownGPU
+spaces blind3 Sarthak-Mohapatra \
+    Classification-of-GPU-Run-as-high-or-low-time-consuming-using-various-classification-Algorithms. \
+    uci-sgemm 7597991528265c0719d6ac31d40c9851a38ba8b4 sgemm_product_dataset.zip
 
 for set in dev history paper rtx blind29 blind2 blind3; do
     [ -d "$out/$set" ] && echo "$set: $(ls "$out/$set" | grep -c '\.json\.gz$') spaces"

@@ -10,6 +10,7 @@
 
 use super::bayes::{BayesOpt, BoMemory};
 use super::evaluator::{Eval, Evaluator};
+use super::mirror::{measure_transpose, mirror_pairs};
 use super::model_rows::{ModelRecord, ModelRows};
 use super::neighbours::{adjacent, adjacent_step, hamming, repairs, stepped, twin_steps};
 use super::Strategy;
@@ -109,6 +110,11 @@ pub struct Ils {
     pub bo_jump: usize,
     /// Most Bayesian-optimisation steps in one search, the first phase's included.
     pub bo_jump_max: usize,
+    /// At a local minimum, before a random jump, its transpose (every x and y pair of
+    /// parameters' values swapped: `mirror::transposed`) where the space holds it unmeasured,
+    /// in searches of at least `mirror_from` evaluations.
+    pub mirror: bool,
+    pub mirror_from: usize,
 }
 
 /// One stage of a descent: a neighbourhood, and how many of its configurations to measure.
@@ -150,6 +156,8 @@ impl Ils {
             momentum: false,
             bo_jump: 0,
             bo_jump_max: 0,
+            mirror: false,
+            mirror_from: 0,
         }
     }
 
@@ -182,6 +190,8 @@ impl Ils {
             momentum: false,
             bo_jump: 0,
             bo_jump_max: 0,
+            mirror: false,
+            mirror_from: 0,
         }
     }
 }
@@ -205,6 +215,11 @@ impl Strategy for Ils {
         }
         let mut bo_memory = BoMemory::default();
         let mut jump_steps = 0;
+        let mirrors = if self.mirror && ev.budget() >= self.mirror_from {
+            mirror_pairs(space)
+        } else {
+            Vec::new()
+        };
         if self.bo > 0.0 && ev.budget() >= self.bo_min {
             let (share, most) = if self.bo_wide_at > 0.0
                 && mean_single_changes(ev) >= self.bo_wide_at * ev.budget() as f64
@@ -340,6 +355,11 @@ impl Strategy for Ils {
                 if let Some(n) = next {
                     home = n;
                 }
+            }
+            match next.map_or_else(|| measure_transpose(ev, cur.0, &mirrors), |_| None) {
+                Some((t, Eval::Time(time))) => next = Some((t, time)),
+                Some((_, Eval::Exhausted)) => return,
+                _ => {}
             }
             for _ in 0..50 {
                 if next.is_some() {

@@ -27,6 +27,7 @@ mod gp;
 pub mod ils;
 pub mod iterml;
 mod key_index;
+mod mirror;
 pub(crate) mod model_rows;
 pub mod names;
 pub mod neighbours;

@@ -200,6 +200,8 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
                 "restart",
                 "momentum",
                 "twins",
+                "mirror",
+                "mirrorfrom",
                 "bojump",
                 "bojmax",
             ] {

@@ -9,7 +9,7 @@ type Field<T> = fn(&mut ils::Ils) -> &mut T;
 
 /// The local search's options that take a positive count: key, the mark it adds to the
 /// strategy's name, and the setting.
-const COUNTS: [(&str, &str, Field<usize>); 9] = [
+const COUNTS: [(&str, &str, Field<usize>); 10] = [
     ("bowidemax", "bwm", |s| &mut s.bo_wide_max),
     ("perturb", "p", |s| &mut s.perturb),
     ("restart", "r", |s| &mut s.restart),
@@ -19,6 +19,7 @@ const COUNTS: [(&str, &str, Field<usize>); 9] = [
     ("bomax", "max", |s| &mut s.bo_max),
     ("bojmax", "bjm", |s| &mut s.bo_jump_max),
     ("botrain", "m", |s| &mut s.bo_opt.max_train),
+    ("mirrorfrom", "mf", |s| &mut s.mirror_from),
 ];
 
 /// Those that take a whole number, with what 0 means.
@@ -96,6 +97,10 @@ fn other_ils_option<'k>(s: &mut ils::Ils, key: &'k str, v: &str) -> Result<&'k s
         "twins" => {
             s.twins = flag(key, v)?;
             "tw"
+        }
+        "mirror" => {
+            s.mirror = flag(key, v)?;
+            "mi"
         }
         "bo" => {
             s.bo = non_negative(key, v)?.min(1.0);

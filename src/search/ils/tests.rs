@@ -219,3 +219,78 @@ fn twin_steps_leave_the_trap_single_changes_cannot() {
         "most descents end in the trap without twin steps"
     );
 }
+
+/// A synthetic space with a basin and its mirror image: block sizes x and y of 1..128 and
+/// tiles x and y of 1..4; the optimum at block 128 x 2, tile 1 x 4, and a basin 5% slower at
+/// its transpose, block 2 x 128, tile 4 x 1, which no single change leaves.
+fn mirror_trap_space() -> crate::search::space::SearchSpace {
+    use crate::dataset::import::space::{Config, TuningSpace};
+    let (a, b) = ([7i32, 1, 0, 3], [1i32, 7, 3, 0]);
+    let dist = |c: &[i32; 4], l: &[i32; 4]| -> f64 {
+        c.iter()
+            .zip(l)
+            .map(|(x, y)| f64::from((x - y).abs()))
+            .sum::<f64>()
+            * 0.5
+    };
+    let mut configs = Vec::new();
+    for bx in 0..8 {
+        for by in 0..8 {
+            for tx in 0..4 {
+                for ty in 0..4 {
+                    let l = [bx, by, tx, ty];
+                    let t = (1.0 + dist(&a, &l)).min(1.05 + dist(&b, &l));
+                    configs.push(Config {
+                        values: vec![
+                            (1 << bx).to_string(),
+                            (1 << by).to_string(),
+                            (tx + 1).to_string(),
+                            (ty + 1).to_string(),
+                        ],
+                        time_ms: Some(t),
+                        failure: None,
+                        counters: vec![],
+                    });
+                }
+            }
+        }
+    }
+    let params = ["block_size_x", "block_size_y", "tile_size_x", "tile_size_y"];
+    let tuning = TuningSpace {
+        tool: "csv",
+        device: "synthetic".into(),
+        kernel: "mirror".into(),
+        params: params.iter().map(|p| p.to_string()).collect(),
+        configs,
+        notes: vec![],
+    };
+    crate::search::space::SearchSpace::from_tuning("mirror".into(), &tuning).unwrap()
+}
+
+#[test]
+fn transposes_leave_a_mirrored_basin_and_only_from_their_budget() {
+    let space = mirror_trap_space();
+    let auto = |mirror, mirror_from| Ils {
+        mirror,
+        mirror_from,
+        ..crate::search::auto::Auto::default().ils
+    };
+    let hits = |st: &Ils| {
+        (0..30)
+            .filter(|&seed| {
+                let r = crate::search::run(&space, st, 60, seed).unwrap();
+                r.fraction_of_optimum == 1.0
+            })
+            .count()
+    };
+    let (with, without) = (hits(&auto(true, 1)), hits(&auto(false, 1)));
+    assert!(
+        with > without && with >= 25,
+        "optimum in {with} of 30 runs with transposes, {without} without"
+    );
+    // Under its budget the search is the one without transposes.
+    for seed in 0..5 {
+        let run = |st: &Ils| crate::search::run(&space, st, 60, seed).unwrap().measured;
+        assert_eq!(run(&auto(true, 61)), run(&auto(false, 1)), "seed {seed}");
+    }
+}

@@ -215,7 +215,7 @@
 //! A kernel's fast region and its mirror image are often two basins (the 2D convolution of
 //! Schoonhoven et al.'s benchmarks: block 128 x 2 with tile 1 x 8 on a GTX Titan X, block
 //! 4 x 32 with tile 8 x 1 on a GTX 1080 Ti, each GPU's other orientation a local minimum at
-//! 0.89-0.92 of its optimum that no single change or two-parameter jump leaves); the
+//! 0.89-0.92 of its optimum that no single change leaves and two-parameter jumps seldom do); the
 //! transpose of a local minimum lands in the other basin, whose descent then finds its
 //! optimum. Over ten seed sets of 100 runs on 68 spaces (2026-12-01; docs/search-results.md,
 //! "Transposes at local minima") the spaces whose median reaches Kernel Tuner's best go from

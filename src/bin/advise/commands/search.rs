@@ -59,7 +59,8 @@ pub struct Args {
     /// change is faster, two parameters with the same list of three or more values, at the same
     /// value, moved one level together, 0 for no [1]; mirror, at a local minimum, before a
     /// random jump, its transpose (the values of each x and y pair of parameters, such as
-    /// block_size_x and block_size_y, swapped), 0 for no [1]; mirrorfrom, the smallest budget
+    /// block_size_x and block_size_y, and of a matrix multiply's M and N pairs, such as MWG and
+    /// NWG, swapped), 0 for no [1]; mirrorfrom, the smallest budget
     /// (evaluations) that tries transposes [100]; and, for trying its parts one at a time, the
     /// local search's nb (vnd|adjacent|hamming) [vnd], model (0: neighbours in random order) [1],
     /// noise, scan and restart [0]. greedy_ils and basinhopping take nb, perturb, temp, restart,

@@ -15,7 +15,7 @@ use super::space::SearchSpace;
 /// The pairs of parameters (first index smaller) whose names differ only in an `x` where the
 /// other has a `y` (either case), standing as a word of its own: at the end of the name or
 /// before `_` or a digit, and at its start, after `_`, or written in capitals in a name that
-/// is not all capitals (`tileX`).
+/// is not all capitals (`tileX`); or a matrix multiply's M and N pairs ([`is_gemm_mirror`]).
 pub(crate) fn mirror_pairs(space: &SearchSpace) -> Vec<(usize, usize)> {
     let p = space.params.len();
     (0..p)

@@ -356,10 +356,12 @@ impl Strategy for Ils {
                     home = n;
                 }
             }
-            match next.map_or_else(|| measure_transpose(ev, cur.0, &mirrors), |_| None) {
-                Some((t, Eval::Time(time))) => next = Some((t, time)),
-                Some((_, Eval::Exhausted)) => return,
-                _ => {}
+            if next.is_none() {
+                match measure_transpose(ev, cur.0, &mirrors) {
+                    Some((t, Eval::Time(time))) => next = Some((t, time)),
+                    Some((_, Eval::Exhausted)) => return,
+                    _ => {}
+                }
             }
             for _ in 0..50 {
                 if next.is_some() {

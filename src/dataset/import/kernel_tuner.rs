@@ -19,7 +19,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::ktt::{unit_of, COMPILE_METRICS, TIME_METRIC};
-use super::space::{value_text, Config, TuningSpace};
+use super::space::{check_objective, value_text, Config, TuningSpace};
 use crate::error::{Error, Result};
 
 #[derive(Deserialize)]
@@ -103,18 +103,7 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
             counters,
         });
     }
-    if let Some(objective) = cache.objective.as_deref().filter(|o| *o != "time") {
-        if configs.iter().all(|c| c.time_ms.is_none()) {
-            return Err(Error::format(
-                path,
-                format!(
-                    "the cache's objective is `{objective}` and no entry has a `time`: advise \
-                     reads the time in ms of each configuration (a Kernel Tuner cache of a \
-                     kernel's run times)"
-                ),
-            ));
-        }
-    }
+    check_objective(path, cache.objective.as_deref(), &configs)?;
     let mut notes = vec![("problem size".to_string(), cache.problem_size.to_string())];
     if repaired {
         notes.push((

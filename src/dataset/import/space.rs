@@ -48,6 +48,26 @@ pub struct SwitchRow {
     pub family: String,
 }
 
+/// An error where a file says its run optimised another objective than the time and none of
+/// its configurations has a time (Kernel Tuner's hyperparameter tuning writes `score`): a space
+/// without times would only fail later, without saying why.
+pub(crate) fn check_objective(
+    path: &std::path::Path,
+    objective: Option<&str>,
+    configs: &[Config],
+) -> crate::error::Result<()> {
+    match objective.filter(|o| *o != "time") {
+        Some(o) if configs.iter().all(|c| c.time_ms.is_none()) => Err(crate::error::Error::format(
+            path,
+            format!(
+                "the file's objective is `{o}` and no configuration has a `time`: advise \
+                     reads each configuration's run time"
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
 impl TuningSpace {
     /// The distinct values of parameter `i`, numbers in numeric order, then text.
     pub fn values_of(&self, i: usize) -> Vec<String> {

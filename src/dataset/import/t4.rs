@@ -22,8 +22,11 @@ use serde::Deserialize;
 
 use super::kernel_tuner::observed;
 use super::ktt::{COMPILE_METRICS, TIME_METRIC};
-use super::space::{in_cache_order, value_text, Config, TuningSpace};
+use super::space::{check_objective, in_cache_order, value_text, Config, TuningSpace};
 use crate::error::{Error, Result};
+
+/// The measurement that is a configuration's time.
+const TIME: &str = "time";
 
 #[derive(Deserialize)]
 struct T4File {
@@ -139,8 +142,8 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
         .ok_or_else(|| Error::format(path, "T4 results file has no result"))?;
     let kernel = super::file_stem(path);
     let mut configs = Vec::with_capacity(file.results.len());
-    // The first objective other than time of a result without a time.
-    let mut other_objective: Option<String> = None;
+    // The first objective other than the time that a result without a time names.
+    let mut objective: Option<&str> = None;
     for (i, r) in file.results.iter().enumerate() {
         let values = params
             .iter()
@@ -151,12 +154,13 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
             })
             .collect::<Result<Vec<_>>>()?;
         // The time, even where the run optimised another objective (which may grow as it gets faster).
-        let objective = "time";
-        let time = r.measurements.iter().find(|m| m.name == objective);
-        if time.is_none() {
-            if let Some(other) = r.objectives.first().filter(|o| *o != "time") {
-                other_objective.get_or_insert_with(|| other.clone());
-            }
+        let time = r.measurements.iter().find(|m| m.name == TIME);
+        if time.is_none() && objective.is_none() {
+            objective = r
+                .objectives
+                .first()
+                .map(String::as_str)
+                .filter(|o| *o != TIME);
         }
         let invalid = r.invalidity.as_deref().filter(|v| *v != "correct");
         let (time_ms, failure) = match (invalid, time.map(|m| &m.value)) {
@@ -167,14 +171,14 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
             (None, Some(serde_json::Value::Array(vs))) => {
                 let xs: Vec<f64> = vs.iter().filter_map(serde_json::Value::as_f64).collect();
                 match xs.len() {
-                    0 => (None, Some(format!("no number in `{objective}`"))),
+                    0 => (None, Some(format!("no number in `{TIME}`"))),
                     n => (Some(xs.iter().sum::<f64>() / n as f64 * scale), None),
                 }
             }
-            (None, _) => (None, Some(format!("no `{objective}` measurement"))),
+            (None, _) => (None, Some(format!("no `{TIME}` measurement"))),
         };
-        // The measurements besides the objective, as Kernel Tuner's observers record them.
-        let others = r.measurements.iter().filter(|m| m.name != objective);
+        // The measurements besides the time, as Kernel Tuner's observers record them.
+        let others = r.measurements.iter().filter(|m| m.name != TIME);
         let mut counters = observed(
             &kernel,
             others.map(|m| (m.name.as_str(), &m.value)),
@@ -211,17 +215,7 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
             counters,
         });
     }
-    if let Some(objective) = other_objective {
-        if configs.iter().all(|c| c.time_ms.is_none()) {
-            return Err(Error::format(
-                path,
-                format!(
-                    "the results' objective is `{objective}` and none has a `time` \
-                     measurement: advise reads the time of each configuration"
-                ),
-            ));
-        }
-    }
+    check_objective(path, objective, &configs)?;
     // The same space searched from either file gives the same runs.
     in_cache_order(&mut configs);
     let meta = &file.metadata;

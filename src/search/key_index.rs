@@ -67,6 +67,18 @@ impl KeyRank {
         }
     }
 
+    /// Whether `key` is one of the keys (a bitmap's bit: no count or rank read).
+    #[inline]
+    pub(crate) fn contains(&self, key: u64) -> bool {
+        match self {
+            KeyRank::Bitmap { bits, .. } => usize::try_from(key >> 6)
+                .ok()
+                .and_then(|w| bits.get(w))
+                .is_some_and(|word| word & (1u64 << (key & 63)) != 0),
+            KeyRank::Hashed(map) => map.contains_key(&key),
+        }
+    }
+
     /// Asks the processor to fetch what [`KeyRank::rank`] of `key` reads into its cache (the
     /// bitmap's word and its count; nothing for the hash map), so that a batch of lookups'
     /// cache misses overlap.
@@ -115,6 +127,17 @@ impl KeyIndex {
         }
     }
 
+    /// Whether a key is found by a bitmap's word rather than hashed.
+    pub(crate) fn is_bitmap(&self) -> bool {
+        matches!(self.ranks, KeyRank::Bitmap { .. })
+    }
+
+    /// Whether some configuration's key is `key`.
+    #[inline]
+    pub(crate) fn contains(&self, key: u64) -> bool {
+        self.ranks.contains(key)
+    }
+
     /// The configuration whose key is `key`, if any.
     #[inline]
     pub(crate) fn get(&self, key: u64) -> Option<usize> {
@@ -161,6 +184,18 @@ impl Line {
             bounds,
             stride,
             span,
+        }
+    }
+
+    /// A line that holds nothing: that of a parameter whose levels the repairs probe instead
+    /// ([`SearchSpace::probes_levels`]).
+    pub(crate) fn empty() -> Line {
+        Line {
+            members: Vec::new(),
+            groups: KeyRank::Hashed(KeyMap::default()),
+            bounds: vec![0],
+            stride: 1,
+            span: 1,
         }
     }
 
@@ -261,6 +296,11 @@ mod tests {
             for key in 0..bound + 70 {
                 let want = keys.binary_search(&key).ok();
                 assert_eq!(dense.rank(key), want, "bound {bound}, key {key}");
+                assert_eq!(
+                    dense.contains(key),
+                    want.is_some(),
+                    "bound {bound}, key {key}"
+                );
                 assert_eq!(hashed.rank(key), want, "bound {bound}, key {key}");
             }
         }
@@ -269,5 +309,6 @@ mod tests {
         assert!(matches!(sparse, KeyRank::Hashed(_)));
         assert_eq!(sparse.rank(1 << 40), Some(1));
         assert_eq!(sparse.rank(4), None);
+        assert!(sparse.contains(1 << 40) && !sparse.contains(4));
     }
 }

@@ -27,6 +27,7 @@ mod gp;
 pub mod ils;
 pub mod iterml;
 mod key_index;
+mod line_repairs;
 mod mirror;
 pub(crate) mod model_rows;
 pub mod names;
@@ -199,6 +200,35 @@ pub(crate) mod testutil {
             }
         }
         space_of("sparse", &["p0", "p1", "p2", "p3", "p4", "p5"], configs)
+    }
+
+    /// A synthetic dense space of five parameters of 3, 4, 6, 2 and 5 levels that holds a
+    /// third of their combinations (those where the levels of all but the third add up to a
+    /// multiple of 3), so that single changes are missing and their repairs move parameters
+    /// of every size by one level or two.
+    pub fn mixed_space() -> SearchSpace {
+        let mut configs = Vec::new();
+        for a in 0..3usize {
+            for b in 0..4usize {
+                for c in 0..6usize {
+                    for d in 0..2usize {
+                        for e in 0..5usize {
+                            if (a + b + d + e) % 3 != 0 {
+                                continue;
+                            }
+                            let levels = [a, b, c, d, e];
+                            configs.push(Config {
+                                values: levels.iter().map(|l| l.to_string()).collect(),
+                                time_ms: Some(1.0 + (a + 2 * b + 3 * c + d + e) as f64),
+                                failure: None,
+                                counters: vec![],
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        space_of("mixed", &["a", "b", "c", "d", "e"], configs)
     }
 
     /// A recorded space named `kernel` of these parameters and configurations.

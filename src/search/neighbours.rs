@@ -86,73 +86,8 @@ pub fn stepped(space: &SearchSpace, id: usize, j: usize, d: i64) -> Option<usize
 pub fn repairs(space: &SearchSpace, id: usize, out: &mut Vec<usize>) {
     match space.planes() {
         Some(planes) => super::plane_repairs::repairs(space, planes, id, out),
-        None => line_repairs(space, id, out),
+        None => super::line_repairs::repairs(space, id, out),
     }
-}
-
-/// [`repairs`] through the lines of each parameter: a lookup per missing change and other
-/// parameter.
-pub(super) fn line_repairs(space: &SearchSpace, id: usize, out: &mut Vec<usize>) {
-    let radix = space.radix();
-    let levels = space.levels(id);
-    let key = space.key_of(id);
-    let start = out.len();
-    // Per other parameter, its nearest levels below and above (distance, configuration).
-    let mut nearest: Vec<[Option<(u64, usize)>; 2]> = vec![[None; 2]; radix.len()];
-    for (j, (&rj, &lj)) in radix.iter().zip(levels).enumerate() {
-        let sj = space.stride(j);
-        for m in (0..rj as u64).filter(|&m| m != lj as u64) {
-            let moved = key - lj as u64 * sj + m * sj;
-            if space.find_key(moved).is_some() {
-                continue;
-            }
-            // The other parameters' lines lie scattered over the index: fetched all at once,
-            // their cache misses overlap.
-            for (k, &lk) in levels.iter().enumerate().filter(|&(k, _)| k != j) {
-                space.prefetch_line_group(k, moved - lk as u64 * space.stride(k));
-            }
-            let mut fewest = u64::MAX;
-            for (k, (&lk, near)) in levels.iter().zip(nearest.iter_mut()).enumerate() {
-                *near = [None; 2];
-                if k == j {
-                    continue;
-                }
-                let line = space.line(k, moved - lk as u64 * space.stride(k));
-                let at = line.partition_point(|&(l, _)| l < lk);
-                let below = at.checked_sub(1).map(|i| line[i]);
-                for (side, member) in [below, line.get(at).copied()].into_iter().enumerate() {
-                    if let Some((l, c)) = member {
-                        near[side] = Some(((l as u64).abs_diff(lk as u64), c as usize));
-                    }
-                }
-                fewest = near.iter().flatten().map(|n| n.0).fold(fewest, u64::min);
-            }
-            for near in &nearest {
-                out.extend(near.iter().flatten().filter(|n| n.0 == fewest).map(|n| n.1));
-            }
-        }
-    }
-    keep_first(out, start);
-}
-
-/// Leaves each configuration of `out[start..]` once, where it first appears.
-pub(super) fn keep_first(out: &mut Vec<usize>, start: usize) {
-    if out.len() - start > 64 {
-        let mut seen = std::collections::HashSet::new();
-        let found: Vec<usize> = out.drain(start..).filter(|&c| seen.insert(c)).collect();
-        out.extend(found);
-        return;
-    }
-    // Few repairs: a scan of those kept costs less than hashing.
-    let mut kept = start;
-    for i in start..out.len() {
-        let c = out[i];
-        if !out[start..kept].contains(&c) {
-            out[kept] = c;
-            kept += 1;
-        }
-    }
-    out.truncate(kept);
 }
 
 /// The configuration of the space nearest to `target` (level positions, possibly fractional

@@ -2,7 +2,7 @@
 //! the same order, from one read of the configuration's group per pair of parameters instead
 //! of one lookup per missing change and other parameter.
 
-use super::neighbours::keep_first;
+use super::line_repairs::keep_first;
 use super::plane::Planes;
 use super::space::SearchSpace;
 
@@ -101,7 +101,7 @@ pub(super) fn repairs(space: &SearchSpace, planes: &Planes, id: usize, out: &mut
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::neighbours::line_repairs;
+    use crate::search::line_repairs::repairs as line_repairs;
     use crate::search::testutil::{grid_space, sparse_space};
 
     /// Synthetic spaces: on a sparse one the planes give every configuration the repairs the

@@ -15,6 +15,11 @@ use super::plane::{self, Planes};
 use crate::dataset::import::{file_stem, read_space, TuningSpace};
 use crate::error::{Error, Result};
 
+/// Parameters of at most this many levels are not looked up through their lines by a repair
+/// where the space's keys are in a bitmap: a bit test per level costs less than a line's
+/// hashed lookup.
+pub(crate) const PROBED_LEVELS: usize = 4;
+
 /// A recorded space ready for search.
 #[derive(Debug, Clone)]
 pub struct SearchSpace {
@@ -224,6 +229,11 @@ impl SearchSpace {
         self.index.get(key)
     }
 
+    /// Whether the space holds a configuration whose mixed-radix key is `key`.
+    pub(crate) fn has_key(&self, key: u64) -> bool {
+        self.index.contains(key)
+    }
+
     /// The mixed-radix key of configuration `id`.
     pub(crate) fn key_of(&self, id: usize) -> u64 {
         self.key(self.levels(id))
@@ -299,9 +309,21 @@ impl SearchSpace {
         })
     }
 
+    /// Whether a repair finds parameter `k`'s nearest levels by looking up each of its levels'
+    /// keys in the space's bitmap ([`PROBED_LEVELS`]) rather than through its line.
+    pub(crate) fn probes_levels(&self, k: usize) -> bool {
+        self.index.is_bitmap() && self.radix[k] <= PROBED_LEVELS
+    }
+
     fn lines(&self) -> &[Line] {
-        self.lines
-            .get_or_init(|| (0..self.n_params()).map(|j| Line::new(self, j)).collect())
+        self.lines.get_or_init(|| {
+            (0..self.n_params())
+                .map(|j| match self.probes_levels(j) {
+                    true => Line::empty(),
+                    false => Line::new(self, j),
+                })
+                .collect()
+        })
     }
 
     /// One more than the largest key: the number of level combinations.

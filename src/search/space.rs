@@ -10,15 +10,12 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use super::key_index::{prefetch_line, KeyIndex, KeyMap, Line};
-use super::plane::{self, Planes};
+use super::plane::Planes;
 
 use crate::dataset::import::{file_stem, read_space, TuningSpace};
 use crate::error::{Error, Result};
 
-/// Parameters of at most this many levels are not looked up through their lines by a repair
-/// where the space's keys are in a bitmap: a bit test per level costs less than a line's
-/// hashed lookup.
-pub(crate) const PROBED_LEVELS: usize = 4;
+mod repair_index;
 
 /// A recorded space ready for search.
 #[derive(Debug, Clone)]
@@ -239,51 +236,18 @@ impl SearchSpace {
         self.key(self.levels(id))
     }
 
-    /// The configurations whose key, without parameter `j`'s place, is `masked`: (level of `j`,
-    /// index) in increasing level.
-    pub(crate) fn line(&self, j: usize, masked: u64) -> &[(u16, u32)] {
-        self.lines()[j].get(masked)
-    }
-
-    /// Asks the processor to fetch what [`SearchSpace::line`] of `(j, masked)` reads first.
-    #[inline]
-    pub(crate) fn prefetch_line_group(&self, j: usize, masked: u64) {
-        self.lines()[j].prefetch(masked);
-    }
-
-    /// Builds the indexes that repairs look up, lines and planes (once; the first repair does
-    /// it otherwise), so that a benchmark can time it apart from the searches.
-    pub fn index_for_repairs(&self) {
-        self.lines();
-        self.planes();
-    }
-
-    /// Whether the repairs' lines are built.
-    #[cfg(test)]
-    pub(crate) fn indexed_for_repairs(&self) -> bool {
-        self.lines.get().is_some()
-    }
-
-    /// The planes of every pair of parameters where the space holds under
-    /// 1/[`plane::SPARSE_SHARE`] of its parameters' combinations and the planes hold at most
-    /// [`plane::MAX_MEMBERS`] members in all; `None` elsewhere, where the lines serve.
-    pub(crate) fn planes(&self) -> Option<&Planes> {
-        self.planes
-            .get_or_init(|| {
-                let p = self.n_params();
-                let pairs = p * p.saturating_sub(1) / 2;
-                let sparse =
-                    (self.len() as u64).saturating_mul(plane::SPARSE_SHARE) < self.key_bound();
-                (sparse && pairs.saturating_mul(self.len()) <= plane::MAX_MEMBERS)
-                    .then(|| Planes::new(self))
-            })
-            .as_ref()
-    }
-
     /// The configurations whose every parameter is at its first or last level (the corners
-    /// of the box the parameters span that the space holds).
+    /// of the box the parameters span that the space holds), in increasing index. Where the
+    /// box has fewer corners than the space has configurations, each corner's key is looked up
+    /// (2^14 lookups on the 241,600-configuration UCI SGEMM space, where a pass over every
+    /// configuration's levels took 9.7 M instructions, most of a search's cache misses, and
+    /// three milliseconds of a single search); a pass over the configurations otherwise.
     pub(crate) fn corners(&self) -> &[u32] {
         self.corners.get_or_init(|| {
+            let p = self.n_params();
+            if p < usize::BITS as usize - 1 && 1usize << p < self.len() {
+                return self.corners_by_key();
+            }
             (0..self.len())
                 .filter(|&i| {
                     self.levels(i)
@@ -296,6 +260,30 @@ impl SearchSpace {
         })
     }
 
+    /// Finds the corners ([`SearchSpace::corners`]) once, so that a benchmark can time it
+    /// apart from the searches (the first search that wants them does it otherwise).
+    pub fn index_corners(&self) {
+        self.corners();
+    }
+
+    /// [`SearchSpace::corners`] by looking up each of the box's 2^p corners' keys: corner
+    /// `m` has parameter `j` at its last level where bit `j` of `m` is set.
+    fn corners_by_key(&self) -> Vec<u32> {
+        let p = self.n_params();
+        // What setting parameter j at its last level adds to a key whose place for j is 0.
+        let tops: Vec<u64> = (0..p)
+            .map(|j| (self.radix[j] as u64 - 1) * self.strides[j])
+            .collect();
+        let mut found: Vec<u32> = (0..1u64 << p)
+            .filter_map(|m| {
+                let key = (0..p).filter(|&j| m >> j & 1 == 1).map(|j| tops[j]).sum();
+                self.find_key(key).map(|i| i as u32)
+            })
+            .collect();
+        found.sort_unstable();
+        found
+    }
+
     /// The pairs of parameters (first index smaller) that take the same list of at least three
     /// values, as the x and y sizes of a two-dimensional tile often do (two on/off switches
     /// are not such a pair).
@@ -305,23 +293,6 @@ impl SearchSpace {
             (0..p)
                 .flat_map(|a| (a + 1..p).map(move |b| (a, b)))
                 .filter(|&(a, b)| self.values[a].len() > 2 && self.values[a] == self.values[b])
-                .collect()
-        })
-    }
-
-    /// Whether a repair finds parameter `k`'s nearest levels by looking up each of its levels'
-    /// keys in the space's bitmap ([`PROBED_LEVELS`]) rather than through its line.
-    pub(crate) fn probes_levels(&self, k: usize) -> bool {
-        self.index.is_bitmap() && self.radix[k] <= PROBED_LEVELS
-    }
-
-    fn lines(&self) -> &[Line] {
-        self.lines.get_or_init(|| {
-            (0..self.n_params())
-                .map(|j| match self.probes_levels(j) {
-                    true => Line::empty(),
-                    false => Line::new(self, j),
-                })
                 .collect()
         })
     }
@@ -377,60 +348,4 @@ impl SearchSpace {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::dataset::import::Config;
-
-    pub(crate) fn tiny() -> SearchSpace {
-        let cfg = |v: &[&str], t: Option<f64>| Config {
-            values: v.iter().map(|s| s.to_string()).collect(),
-            time_ms: t,
-            failure: t.is_none().then(|| "CompilationFailedConfig".into()),
-            counters: vec![],
-        };
-        let t = TuningSpace {
-            tool: "test",
-            device: "gpu".into(),
-            kernel: "k".into(),
-            params: vec!["N".into(), "bx".into(), "ro".into()],
-            configs: vec![
-                cfg(&["1", "32", "0"], Some(4.0)),
-                cfg(&["1", "64", "0"], Some(2.0)),
-                cfg(&["1", "128", "1"], None),
-                cfg(&["1", "64", "1"], Some(1.5)),
-                cfg(&["1", "64", "1"], Some(9.0)),
-            ],
-            notes: vec![],
-        };
-        SearchSpace::from_tuning("tiny".into(), &t).unwrap()
-    }
-
-    #[test]
-    fn levels_lookup_and_optimum() {
-        let s = tiny();
-        assert_eq!(s.params, vec!["bx", "ro"]);
-        assert_eq!(s.len(), 4, "duplicate dropped");
-        assert_eq!(s.levels(1), &[1, 0]);
-        assert_eq!(s.find(&[1, 1]), Some(3));
-        assert_eq!(s.find(&[0, 1]), None);
-        assert_eq!(s.optimum(), (3, 1.5));
-        assert_eq!(s.time(2), None);
-        assert_eq!(s.failed(), 1);
-        assert_eq!(s.describe(3), "bx=64,ro=1");
-        assert_eq!(s.numeric[0], vec![32.0, 64.0, 128.0]);
-    }
-
-    #[test]
-    fn corners_hold_every_parameter_at_an_end() {
-        // bx 32/64/128, ro 0/1: (32, 0) and (128, 1) are corners, failed or not; the
-        // configurations with bx = 64 are not, and (32, 1), (128, 0) are not in the space.
-        assert_eq!(tiny().corners(), &[0, 2]);
-    }
-
-    #[test]
-    fn names_without_extensions() {
-        assert_eq!(file_stem(Path::new("a/pnpoly__X.json.gz")), "pnpoly__X");
-        assert_eq!(file_stem(Path::new("b.csv")), "b");
-        assert_eq!(file_stem(Path::new("c/coulomb.t4.json")), "coulomb");
-    }
-}
+mod tests;

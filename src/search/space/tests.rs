@@ -1,0 +1,73 @@
+//! Tests of the search space: levels, lookups, corners and names.
+
+use super::*;
+use crate::dataset::import::Config;
+
+pub(crate) fn tiny() -> SearchSpace {
+    let cfg = |v: &[&str], t: Option<f64>| Config {
+        values: v.iter().map(|s| s.to_string()).collect(),
+        time_ms: t,
+        failure: t.is_none().then(|| "CompilationFailedConfig".into()),
+        counters: vec![],
+    };
+    let t = TuningSpace {
+        tool: "test",
+        device: "gpu".into(),
+        kernel: "k".into(),
+        params: vec!["N".into(), "bx".into(), "ro".into()],
+        configs: vec![
+            cfg(&["1", "32", "0"], Some(4.0)),
+            cfg(&["1", "64", "0"], Some(2.0)),
+            cfg(&["1", "128", "1"], None),
+            cfg(&["1", "64", "1"], Some(1.5)),
+            cfg(&["1", "64", "1"], Some(9.0)),
+        ],
+        notes: vec![],
+    };
+    SearchSpace::from_tuning("tiny".into(), &t).unwrap()
+}
+
+#[test]
+fn levels_lookup_and_optimum() {
+    let s = tiny();
+    assert_eq!(s.params, vec!["bx", "ro"]);
+    assert_eq!(s.len(), 4, "duplicate dropped");
+    assert_eq!(s.levels(1), &[1, 0]);
+    assert_eq!(s.find(&[1, 1]), Some(3));
+    assert_eq!(s.find(&[0, 1]), None);
+    assert_eq!(s.optimum(), (3, 1.5));
+    assert_eq!(s.time(2), None);
+    assert_eq!(s.failed(), 1);
+    assert_eq!(s.describe(3), "bx=64,ro=1");
+    assert_eq!(s.numeric[0], vec![32.0, 64.0, 128.0]);
+}
+
+#[test]
+fn corners_hold_every_parameter_at_an_end() {
+    // bx 32/64/128, ro 0/1: (32, 0) and (128, 1) are corners, failed or not; the
+    // configurations with bx = 64 are not, and (32, 1), (128, 0) are not in the space.
+    assert_eq!(tiny().corners(), &[0, 2]);
+    // Synthetic spaces with fewer corners than configurations, found by key: the
+    // corners a pass over every configuration finds, in the same order.
+    for s in [
+        crate::search::testutil::grid_space(),
+        crate::search::testutil::mixed_space(),
+    ] {
+        assert!(1 << s.n_params() < s.len());
+        let by_pass: Vec<u32> = (0..s.len())
+            .filter(|&i| {
+                (s.levels(i).iter().zip(s.radix())).all(|(&l, &r)| l == 0 || l as usize + 1 == r)
+            })
+            .map(|i| i as u32)
+            .collect();
+        assert!(!by_pass.is_empty());
+        assert_eq!(s.corners(), by_pass);
+    }
+}
+
+#[test]
+fn names_without_extensions() {
+    assert_eq!(file_stem(Path::new("a/pnpoly__X.json.gz")), "pnpoly__X");
+    assert_eq!(file_stem(Path::new("b.csv")), "b");
+    assert_eq!(file_stem(Path::new("c/coulomb.t4.json")), "coulomb");
+}

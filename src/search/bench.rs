@@ -132,12 +132,15 @@ pub fn bench(
             }
         }
     }
-    // The repairs' indexes are built once per space before any run is timed (lazily, the first
-    // run of a space would carry them in its `mean_run_ms`), where a strategy looks them up.
-    if strategies.iter().any(|s| s.repairs()) {
-        for space in spaces {
+    // The repairs' indexes (where a strategy looks them up) and the corners are built once per
+    // space before any run is timed (lazily, the first run of a space would carry them in its
+    // `mean_run_ms`).
+    let repairs = strategies.iter().any(|s| s.repairs());
+    for space in spaces {
+        if repairs {
             space.index_for_repairs();
         }
+        space.index_corners();
     }
     let jobs = cells.len() * settings.repeats;
     let results: Mutex<Vec<Option<RunResult>>> = Mutex::new(vec![None; jobs]);

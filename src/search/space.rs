@@ -260,8 +260,9 @@ impl SearchSpace {
         })
     }
 
-    /// Finds the corners ([`SearchSpace::corners`]) once, so that a benchmark can time it
-    /// apart from the searches (the first search that wants them does it otherwise).
+    /// Finds the corners of the box the parameters span (the Bayesian steps' candidates) once,
+    /// so that a benchmark can time it apart from the searches (the first search that wants
+    /// them does it otherwise).
     pub fn index_corners(&self) {
         self.corners();
     }

@@ -32,7 +32,10 @@ impl Eval {
 pub struct Evaluator<'a> {
     space: &'a SearchSpace,
     budget: usize,
-    seen: Vec<bool>,
+    /// Bit `id % 64` of word `id / 64`: whether configuration `id` was measured (a bit a
+    /// configuration: an eighth of the memory of a `bool` each to clear for every search and to
+    /// keep in cache, 30 KB on the 241,600-configuration UCI SGEMM space).
+    seen: Vec<u64>,
     /// Configurations in the order they were measured.
     order: Vec<usize>,
     /// Their times, in the same order (`INFINITY` for a failure).
@@ -47,7 +50,7 @@ impl<'a> Evaluator<'a> {
         Evaluator {
             space,
             budget,
-            seen: vec![false; space.len()],
+            seen: vec![0; space.len().div_ceil(64)],
             order: Vec::with_capacity(budget),
             times: Vec::with_capacity(budget),
             trace: Vec::with_capacity(budget),
@@ -62,7 +65,7 @@ impl<'a> Evaluator<'a> {
     /// Measures configuration `id` (a lookup of its recorded time), charging one evaluation
     /// unless it was measured before.
     pub fn evaluate(&mut self, id: usize) -> Eval {
-        if self.seen[id] {
+        if self.is_evaluated(id) {
             return match self.space.time(id) {
                 Some(t) => Eval::Time(t),
                 None => Eval::Failed,
@@ -71,7 +74,7 @@ impl<'a> Evaluator<'a> {
         if self.order.len() >= self.budget {
             return Eval::Exhausted;
         }
-        self.seen[id] = true;
+        self.seen[id / 64] |= 1 << (id % 64);
         self.order.push(id);
         let t = self.space.time(id);
         self.times.push(t.unwrap_or(f64::INFINITY));
@@ -90,7 +93,7 @@ impl<'a> Evaluator<'a> {
 
     /// Whether `id` has been measured.
     pub fn is_evaluated(&self, id: usize) -> bool {
-        self.seen[id]
+        self.seen[id / 64] & (1 << (id % 64)) != 0
     }
 
     /// Evaluations still allowed.

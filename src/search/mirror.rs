@@ -108,7 +108,8 @@ pub(crate) fn measure_transpose(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dataset::import::space::{Config, TuningSpace};
+    use crate::dataset::import::space::Config;
+    use crate::search::testutil::space_of;
 
     #[test]
     fn names_that_mirror() {
@@ -119,10 +120,6 @@ mod tests {
             ("x", "y"),
             ("x_tile", "y_tile"),
             ("tile_x2", "tile_y2"),
-        ] {
-            assert!(is_mirror(a, b), "{a} {b}");
-        }
-        for (a, b) in [
             ("MWG", "NWG"),
             ("MDIMA", "NDIMB"),
             ("VWM", "VWN"),
@@ -162,15 +159,7 @@ mod tests {
                 }
             }
         }
-        let tuning = TuningSpace {
-            tool: "csv",
-            device: "synthetic".into(),
-            kernel: "k".into(),
-            params: vec!["block_size_x".into(), "block_size_y".into(), "s".into()],
-            configs,
-            notes: Vec::new(),
-        };
-        SearchSpace::from_tuning("synthetic".into(), &tuning).unwrap()
+        space_of("synthetic", &["block_size_x", "block_size_y", "s"], configs)
     }
 
     #[test]

@@ -232,7 +232,7 @@ pub(crate) mod testutil {
     }
 
     /// A recorded space named `kernel` of these parameters and configurations.
-    fn space_of(kernel: &str, params: &[&str], configs: Vec<Config>) -> SearchSpace {
+    pub fn space_of(kernel: &str, params: &[&str], configs: Vec<Config>) -> SearchSpace {
         let t = TuningSpace {
             tool: "test",
             device: "gpu".into(),

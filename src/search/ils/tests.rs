@@ -224,7 +224,7 @@ fn twin_steps_leave_the_trap_single_changes_cannot() {
 /// tiles x and y of 1..4; the optimum at block 128 x 2, tile 1 x 4, and a basin 5% slower at
 /// its transpose, block 2 x 128, tile 4 x 1, which no single change leaves.
 fn mirror_trap_space() -> crate::search::space::SearchSpace {
-    use crate::dataset::import::space::{Config, TuningSpace};
+    use crate::dataset::import::space::Config;
     let (a, b) = ([7i32, 1, 0, 3], [1i32, 7, 3, 0]);
     let dist = |c: &[i32; 4], l: &[i32; 4]| -> f64 {
         c.iter()
@@ -256,15 +256,7 @@ fn mirror_trap_space() -> crate::search::space::SearchSpace {
         }
     }
     let params = ["block_size_x", "block_size_y", "tile_size_x", "tile_size_y"];
-    let tuning = TuningSpace {
-        tool: "csv",
-        device: "synthetic".into(),
-        kernel: "mirror".into(),
-        params: params.iter().map(|p| p.to_string()).collect(),
-        configs,
-        notes: vec![],
-    };
-    crate::search::space::SearchSpace::from_tuning("mirror".into(), &tuning).unwrap()
+    crate::search::testutil::space_of("mirror", &params, configs)
 }
 
 #[test]

@@ -132,6 +132,15 @@ impl KeyIndex {
         matches!(self.ranks, KeyRank::Bitmap { .. })
     }
 
+    /// The bitmap of the keys (bit `key % 64` of word `key / 64` set for each key), where a
+    /// key is found by a bitmap's word.
+    pub(crate) fn bitmap(&self) -> Option<&[u64]> {
+        match &self.ranks {
+            KeyRank::Bitmap { bits, .. } => Some(bits),
+            KeyRank::Hashed(_) => None,
+        }
+    }
+
     /// Whether some configuration's key is `key`.
     #[inline]
     pub(crate) fn contains(&self, key: u64) -> bool {

@@ -16,17 +16,22 @@ pub(super) fn repairs(space: &SearchSpace, id: usize, out: &mut Vec<usize>) {
     let levels = space.levels(id);
     let key = space.key_of(id);
     let start = out.len();
-    let probed: Vec<bool> = (0..radix.len()).map(|k| space.probes_levels(k)).collect();
+    let (lined, probed) = space.lined_and_probed();
+    // Probed parameters exist only where the keys are in a bitmap.
+    let bits = space.key_bitmap().unwrap_or(&[]);
+    let has = |k: u64| {
+        usize::try_from(k >> 6)
+            .ok()
+            .and_then(|w| bits.get(w))
+            .is_some_and(|word| word >> (k & 63) & 1 != 0)
+    };
     // The largest level distance a probed parameter can have.
-    let widest = (radix.iter().zip(&probed))
-        .filter(|p| *p.1)
-        .map(|p| *p.0 as u64 - 1)
-        .max()
-        .unwrap_or(0);
+    let widest = probed.iter().map(|p| p.levels - 1).max().unwrap_or(0);
     // Per parameter through its line, its nearest levels below and above (distance,
-    // configuration); per probed parameter, the keys below and above at the fewest distance.
+    // configuration); the probed parameters' keys at the fewest distance, below and above,
+    // in parameter order.
     let mut nearest: Vec<[Option<(u64, usize)>; 2]> = vec![[None; 2]; radix.len()];
-    let mut hits: Vec<[Option<u64>; 2]> = vec![[None; 2]; radix.len()];
+    let mut hits: Vec<(usize, u64)> = Vec::new();
     for (j, (&rj, &lj)) in radix.iter().zip(levels).enumerate() {
         let sj = space.stride(j);
         for m in (0..rj as u64).filter(|&m| m != lj as u64) {
@@ -36,15 +41,14 @@ pub(super) fn repairs(space: &SearchSpace, id: usize, out: &mut Vec<usize>) {
             }
             // The other parameters' lines lie scattered over the index: fetched all at once,
             // their cache misses overlap.
-            for (k, &lk) in levels.iter().enumerate() {
-                if k != j && !probed[k] {
-                    space.prefetch_line_group(k, moved - lk as u64 * space.stride(k));
-                }
+            for &k in lined.iter().filter(|&&k| k != j) {
+                space.prefetch_line_group(k, moved - levels[k] as u64 * space.stride(k));
             }
             let mut fewest = u64::MAX;
-            for (k, (&lk, near)) in levels.iter().zip(nearest.iter_mut()).enumerate() {
+            for &k in lined {
+                let (lk, near) = (levels[k], &mut nearest[k]);
                 *near = [None; 2];
-                if k == j || probed[k] {
+                if k == j {
                     continue;
                 }
                 let line = space.line(k, moved - lk as u64 * space.stride(k));
@@ -57,31 +61,39 @@ pub(super) fn repairs(space: &SearchSpace, id: usize, out: &mut Vec<usize>) {
                 }
                 fewest = near.iter().flatten().map(|n| n.0).fold(fewest, u64::min);
             }
-            hits.iter_mut().for_each(|h| *h = [None; 2]);
+            hits.clear();
             for d in 1..=widest.min(fewest) {
-                let mut any = false;
-                for (k, (&lk, hit)) in levels.iter().zip(hits.iter_mut()).enumerate() {
-                    if k == j || !probed[k] {
-                        continue;
+                for p in probed.iter().filter(|p| p.param != j) {
+                    let (lk, step) = (levels[p.param] as u64, d * p.stride);
+                    if lk >= d && has(moved - step) {
+                        hits.push((p.param, moved - step));
                     }
-                    let (lk, step) = (lk as u64, d * space.stride(k));
-                    if lk >= d && space.has_key(moved - step) {
-                        hit[0] = Some(moved - step);
-                        any = true;
-                    }
-                    if lk + d < radix[k] as u64 && space.has_key(moved + step) {
-                        hit[1] = Some(moved + step);
-                        any = true;
+                    if lk + d < p.levels && has(moved + step) {
+                        hits.push((p.param, moved + step));
                     }
                 }
-                if any {
+                if !hits.is_empty() {
                     fewest = d;
                     break;
                 }
             }
-            for (near, hit) in nearest.iter().zip(&hits) {
-                out.extend(near.iter().flatten().filter(|n| n.0 == fewest).map(|n| n.1));
-                out.extend(hit.iter().flatten().filter_map(|&k| space.find_key(k)));
+            // In parameter order, each parameter lined or probed: a lined one's nearest levels
+            // at the fewest distance, a probed one's hits.
+            let mut rest = &hits[..];
+            let params = if lined.is_empty() { 0 } else { radix.len() };
+            for (k, near) in nearest.iter().enumerate().take(params) {
+                for &(d, c) in near.iter().flatten() {
+                    if d == fewest {
+                        out.push(c);
+                    }
+                }
+                while let Some((&(_, c), tail)) = rest.split_first().filter(|(h, _)| h.0 == k) {
+                    out.extend(space.find_key(c));
+                    rest = tail;
+                }
+            }
+            for &(_, c) in rest {
+                out.extend(space.find_key(c));
             }
         }
     }

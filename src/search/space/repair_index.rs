@@ -8,6 +8,15 @@ use super::SearchSpace;
 use crate::search::key_index::Line;
 use crate::search::plane::{self, Planes};
 
+/// A parameter whose levels a repair tests in the space's bitmap: its number, its number of
+/// levels and its place value in the keys.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ProbedParam {
+    pub(crate) param: usize,
+    pub(crate) levels: u64,
+    pub(crate) stride: u64,
+}
+
 /// Parameters of at most this many levels are not looked up through their lines by a repair
 /// where the space's keys are in a bitmap: a bit test per level costs less than a line's
 /// hashed lookup.
@@ -59,6 +68,30 @@ impl SearchSpace {
     /// keys in the space's bitmap ([`PROBED_LEVELS`]) rather than through its line.
     pub(crate) fn probes_levels(&self, k: usize) -> bool {
         self.index.is_bitmap() && self.radix[k] <= PROBED_LEVELS
+    }
+
+    /// The parameters a repair finds nearest levels of through their lines, and those whose
+    /// levels it tests in the bitmap ([`SearchSpace::probes_levels`]), each in increasing
+    /// order.
+    pub(crate) fn lined_and_probed(&self) -> &(Vec<usize>, Vec<ProbedParam>) {
+        self.lined_and_probed.get_or_init(|| {
+            let (probed, lined): (Vec<usize>, Vec<usize>) =
+                (0..self.n_params()).partition(|&k| self.probes_levels(k));
+            let probed = probed
+                .into_iter()
+                .map(|k| ProbedParam {
+                    param: k,
+                    levels: self.radix[k] as u64,
+                    stride: self.stride(k),
+                })
+                .collect();
+            (lined, probed)
+        })
+    }
+
+    /// The bitmap of the space's keys, where keys are found by a bitmap's word.
+    pub(crate) fn key_bitmap(&self) -> Option<&[u64]> {
+        self.index.bitmap()
     }
 
     fn lines(&self) -> &[Line] {

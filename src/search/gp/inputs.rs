@@ -51,6 +51,7 @@ pub(crate) enum Queries<'a> {
 /// each from `memo` (whole distances of level rows through its direct table, others by their
 /// bits), so every value is `kernel`'s at that distance, bit for bit. Every entry of `k` is
 /// written: a buffer kept from call to call needs no zeroing.
+#[inline]
 pub(super) fn kernel_values_into(
     x: &Rows,
     qs: Queries,

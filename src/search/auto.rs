@@ -23,8 +23,8 @@
 //!   are tried in the order a main-effects model of log time predicts (refitted on the measurements
 //!   once they have grown by 1/24 since the last fit, up to 50 measurements a level column;
 //!   failed configurations count as twice the slowest time, so failing regions are avoided)
-//!   once there are as many measurements as the model
-//!   has level columns, and before that only while its record is good (more than 65% of the pairs
+//!   once there are as many measurements as the model has level columns, and before that
+//!   only while its record is good (more than 65% of the pairs
 //!   of neighbours measured since the first descent, at least 10, ranked as its predictions ranked
 //!   them; random order otherwise), and at each local minimum a jump that changes up to two
 //!   parameters of the jumping point, which moves to a new local minimum by basin hopping's

@@ -1,9 +1,8 @@
 //! The main-effects model of log time that orders a local search's neighbours (auto,
 //! greedy_ils and basinhopping with `model`), refitted on the measurements so far when
 //! neighbours are ordered and the measurements have grown by 1/24 since the last fit (up to
-//! 50 measurements a level column), and
-//! the record of its predictions that decides whether it orders them while the measurements
-//! are few.
+//! 50 measurements a level column), and the record of its predictions that decides whether
+//! it orders them while the measurements are few.
 
 use super::evaluator::Evaluator;
 use super::space::SearchSpace;
@@ -347,6 +346,33 @@ mod tests {
             data.fit(&ev).unwrap().predict(&probe).to_bits(),
             last.to_bits()
         );
+    }
+
+    /// A 20 x 20 x 20 space (60 columns, so at most 3,000 measurements): past the cap no
+    /// measurement is counted and the model stays the last one fitted, bit for bit.
+    #[test]
+    fn a_model_stops_at_its_measurements_per_column() {
+        let space = space(20, 20, 20);
+        let mut ev = Evaluator::new(&space, space.len());
+        let mut data = ModelRows::new(&space);
+        let cap = MOST_ROWS_PER_COLUMN * data.columns();
+        assert_eq!(cap, 3_000);
+        let mut order: Vec<usize> = (0..space.len()).collect();
+        Rng::new(8).shuffle(&mut order);
+        let mut next = order.into_iter();
+        let probe = space.levels(11).to_vec();
+        let mut last = None;
+        for n in [1_000, 2_000, 2_900, 3_000, 3_500, 5_000] {
+            while ev.used() < n {
+                ev.evaluate(next.next().unwrap());
+            }
+            let now = data.fit(&ev).unwrap().predict(&probe).to_bits();
+            assert_eq!(data.logs.len(), n.min(cap), "{n} measured");
+            if n > cap {
+                assert_eq!(Some(now), last, "{n} measured");
+            }
+            last = Some(now);
+        }
     }
 
     /// A space of 6 x 5 x 4 levels (15 columns, so factorised): a refit on the measurements

@@ -9,14 +9,17 @@ use super::space::SearchSpace;
 /// ([`SearchSpace::probes_levels`]), is not looked up through its line: its levels one step
 /// from the missing change's, then two, and so on, are tested in the bitmap, all such
 /// parameters at one distance before the next, up to the nearest a line found; the first
-/// distance that holds a configuration is the fewest. The same repairs, in the same order, as
+/// distance that holds a configuration is the fewest. And where the keys are in a bitmap,
+/// every other parameter's levels one step away are tested before any line is read: a missing
+/// change that one of them repairs needs no line. The same repairs, in the same order, as
 /// every parameter through its line.
 pub(super) fn repairs(space: &SearchSpace, id: usize, out: &mut Vec<usize>) {
     let radix = space.radix();
     let levels = space.levels(id);
     let key = space.key_of(id);
     let start = out.len();
-    let (lined, probed) = space.lined_and_probed();
+    let params = space.repair_params();
+    let (lined, probed) = (&params.lined, &params.probed);
     // Probed parameters exist only where the keys are in a bitmap.
     let bits = space.key_bitmap().unwrap_or(&[]);
     let has = |k: u64| {
@@ -39,6 +42,28 @@ pub(super) fn repairs(space: &SearchSpace, id: usize, out: &mut Vec<usize>) {
             if space.has_key(moved) {
                 continue;
             }
+            // Where the keys are in a bitmap, every other parameter's levels one step away are
+            // tested first: where one of them is held, the fewest distance is 1, each parameter's
+            // hits are the nearest levels its line would give, and no line is read.
+            hits.clear();
+            for p in params.every.iter().filter(|p| p.param != j) {
+                let (lk, step) = (levels[p.param] as u64, p.stride);
+                if lk >= 1 && has(moved - step) {
+                    hits.push((p.param, moved - step));
+                }
+                if lk + 1 < p.levels && has(moved + step) {
+                    hits.push((p.param, moved + step));
+                }
+            }
+            if !hits.is_empty() {
+                for &(_, c) in &hits {
+                    out.extend(space.find_key(c));
+                }
+                continue;
+            }
+            // Nothing one step away (or no bitmap): the fewest distance is at least 2 (at
+            // least 1).
+            let nearest_possible = if params.every.is_empty() { 1 } else { 2 };
             // The other parameters' lines lie scattered over the index: fetched all at once,
             // their cache misses overlap.
             for &k in lined.iter().filter(|&&k| k != j) {
@@ -61,8 +86,7 @@ pub(super) fn repairs(space: &SearchSpace, id: usize, out: &mut Vec<usize>) {
                 }
                 fewest = near.iter().flatten().map(|n| n.0).fold(fewest, u64::min);
             }
-            hits.clear();
-            for d in 1..=widest.min(fewest) {
+            for d in nearest_possible..=widest.min(fewest) {
                 for p in probed.iter().filter(|p| p.param != j) {
                     let (lk, step) = (levels[p.param] as u64, d * p.stride);
                     if lk >= d && has(moved - step) {

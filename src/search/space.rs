@@ -46,8 +46,8 @@ pub struct SearchSpace {
     /// Per parameter, the configurations that differ in that parameter alone, grouped. Built
     /// on first use (the repair neighbourhood's).
     lines: OnceLock<Vec<Line>>,
-    /// The parameters repairs look up through lines, and those they test in the bitmap.
-    lined_and_probed: OnceLock<(Vec<usize>, Vec<repair_index::ProbedParam>)>,
+    /// How repairs look up each parameter's nearest levels. Built on first use.
+    repair_params: OnceLock<repair_index::RepairParams>,
     /// Per pair of parameters, the configurations that differ in those two alone, where the
     /// space is sparse ([`SearchSpace::planes`]). Built on first use.
     planes: OnceLock<Option<Planes>>,
@@ -136,7 +136,7 @@ impl SearchSpace {
             index: KeyIndex::new(Vec::new(), 0),
             optimum: (0, f64::INFINITY),
             lines: OnceLock::new(),
-            lined_and_probed: OnceLock::new(),
+            repair_params: OnceLock::new(),
             planes: OnceLock::new(),
             corners: OnceLock::new(),
             twins: OnceLock::new(),

@@ -17,6 +17,19 @@ pub(crate) struct ProbedParam {
     pub(crate) stride: u64,
 }
 
+/// The parameters of a space as a repair looks them up, each list in increasing order.
+#[derive(Debug, Clone)]
+pub(crate) struct RepairParams {
+    /// Those whose nearest levels are found through their lines.
+    pub(crate) lined: Vec<usize>,
+    /// Those whose levels are tested in the bitmap one distance at a time
+    /// ([`SearchSpace::probes_levels`]).
+    pub(crate) probed: Vec<ProbedParam>,
+    /// Where the keys are in a bitmap, every parameter, whose levels one step away are
+    /// tested before any line is read; empty otherwise.
+    pub(crate) every: Vec<ProbedParam>,
+}
+
 /// Parameters of at most this many levels are not looked up through their lines by a repair
 /// where the space's keys are in a bitmap: a bit test per level costs less than a line's
 /// hashed lookup.
@@ -70,22 +83,26 @@ impl SearchSpace {
         self.index.is_bitmap() && self.radix[k] <= PROBED_LEVELS
     }
 
-    /// The parameters a repair finds nearest levels of through their lines, and those whose
-    /// levels it tests in the bitmap ([`SearchSpace::probes_levels`]), each in increasing
-    /// order.
-    pub(crate) fn lined_and_probed(&self) -> &(Vec<usize>, Vec<ProbedParam>) {
-        self.lined_and_probed.get_or_init(|| {
-            let (probed, lined): (Vec<usize>, Vec<usize>) =
-                (0..self.n_params()).partition(|&k| self.probes_levels(k));
-            let probed = probed
-                .into_iter()
+    /// How a repair finds each parameter's nearest levels ([`RepairParams`]).
+    pub(crate) fn repair_params(&self) -> &RepairParams {
+        self.repair_params.get_or_init(|| {
+            let bitmap = self.index.is_bitmap();
+            let every: Vec<ProbedParam> = (0..self.n_params())
                 .map(|k| ProbedParam {
                     param: k,
                     levels: self.radix[k] as u64,
                     stride: self.stride(k),
                 })
                 .collect();
-            (lined, probed)
+            RepairParams {
+                lined: (0..self.n_params())
+                    .filter(|&k| !self.probes_levels(k))
+                    .collect(),
+                probed: (every.iter().copied())
+                    .filter(|p| self.probes_levels(p.param))
+                    .collect(),
+                every: if bitmap { every } else { Vec::new() },
+            }
         })
     }
 

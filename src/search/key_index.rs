@@ -71,10 +71,7 @@ impl KeyRank {
     #[inline]
     pub(crate) fn contains(&self, key: u64) -> bool {
         match self {
-            KeyRank::Bitmap { bits, .. } => usize::try_from(key >> 6)
-                .ok()
-                .and_then(|w| bits.get(w))
-                .is_some_and(|word| word & (1u64 << (key & 63)) != 0),
+            KeyRank::Bitmap { bits, .. } => bit_set(bits, key),
             KeyRank::Hashed(map) => map.contains_key(&key),
         }
     }
@@ -92,6 +89,15 @@ impl KeyRank {
             }
         }
     }
+}
+
+/// Whether bit `key % 64` of word `key / 64` of `bits` is set (false past its end).
+#[inline]
+pub(crate) fn bit_set(bits: &[u64], key: u64) -> bool {
+    usize::try_from(key >> 6)
+        .ok()
+        .and_then(|w| bits.get(w))
+        .is_some_and(|word| word >> (key & 63) & 1 != 0)
 }
 
 /// A hint to the processor to fetch the cache line at `at`: it reads nothing the program

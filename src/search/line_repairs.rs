@@ -2,7 +2,8 @@
 //! other parameter's line ([`super::key_index::Line`]), or, for a parameter of few levels in a
 //! space whose keys are in a bitmap, by testing its levels' keys one distance at a time.
 
-use super::space::SearchSpace;
+use super::key_index::bit_set;
+use super::space::{ProbedParam, SearchSpace};
 
 /// [`repairs`](super::neighbours::repairs) through the lines of each parameter: a lookup per missing change and other
 /// parameter. A parameter of few levels, where the space's keys are in a bitmap
@@ -22,11 +23,18 @@ pub(super) fn repairs(space: &SearchSpace, id: usize, out: &mut Vec<usize>) {
     let (lined, probed) = (&params.lined, &params.probed);
     // Probed parameters exist only where the keys are in a bitmap.
     let bits = space.key_bitmap().unwrap_or(&[]);
-    let has = |k: u64| {
-        usize::try_from(k >> 6)
-            .ok()
-            .and_then(|w| bits.get(w))
-            .is_some_and(|word| word >> (k & 63) & 1 != 0)
+    // The keys of `params` but the changed one's at `d` levels from `levels` in `moved`
+    // that the space holds, below then above, in parameter order, into `hits`.
+    let probe = |params: &[ProbedParam], j: usize, moved: u64, d: u64, hits: &mut Vec<_>| {
+        for p in params.iter().filter(|p| p.param != j) {
+            let (lk, step) = (levels[p.param] as u64, d * p.stride);
+            if lk >= d && bit_set(bits, moved - step) {
+                hits.push((p.param, moved - step));
+            }
+            if lk + d < p.levels && bit_set(bits, moved + step) {
+                hits.push((p.param, moved + step));
+            }
+        }
     };
     // The largest level distance a probed parameter can have.
     let widest = probed.iter().map(|p| p.levels - 1).max().unwrap_or(0);
@@ -46,15 +54,7 @@ pub(super) fn repairs(space: &SearchSpace, id: usize, out: &mut Vec<usize>) {
             // tested first: where one of them is held, the fewest distance is 1, each parameter's
             // hits are the nearest levels its line would give, and no line is read.
             hits.clear();
-            for p in params.every.iter().filter(|p| p.param != j) {
-                let (lk, step) = (levels[p.param] as u64, p.stride);
-                if lk >= 1 && has(moved - step) {
-                    hits.push((p.param, moved - step));
-                }
-                if lk + 1 < p.levels && has(moved + step) {
-                    hits.push((p.param, moved + step));
-                }
-            }
+            probe(&params.every, j, moved, 1, &mut hits);
             if !hits.is_empty() {
                 for &(_, c) in &hits {
                     out.extend(space.find_key(c));
@@ -87,15 +87,7 @@ pub(super) fn repairs(space: &SearchSpace, id: usize, out: &mut Vec<usize>) {
                 fewest = near.iter().flatten().map(|n| n.0).fold(fewest, u64::min);
             }
             for d in nearest_possible..=widest.min(fewest) {
-                for p in probed.iter().filter(|p| p.param != j) {
-                    let (lk, step) = (levels[p.param] as u64, d * p.stride);
-                    if lk >= d && has(moved - step) {
-                        hits.push((p.param, moved - step));
-                    }
-                    if lk + d < p.levels && has(moved + step) {
-                        hits.push((p.param, moved + step));
-                    }
-                }
+                probe(probed, j, moved, d, &mut hits);
                 if !hits.is_empty() {
                     fewest = d;
                     break;

@@ -17,6 +17,8 @@ use crate::error::{Error, Result};
 
 mod repair_index;
 
+pub(crate) use repair_index::ProbedParam;
+
 /// A recorded space ready for search.
 #[derive(Debug, Clone)]
 pub struct SearchSpace {

@@ -17,7 +17,7 @@ use super::Strategy;
 use advise_ml::Rng;
 use far_starts::FarStarts;
 use neighbourhood::{mean_single_changes, repairs_to_measure};
-use restart::{jump, random_share, random_start};
+use restart::{jump, measure_random_share, random_share, random_start};
 
 /// Which configurations are neighbours.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -208,11 +208,7 @@ impl Strategy for Ils {
     fn search(&self, ev: &mut Evaluator, rng: &mut Rng) {
         let space = ev.space();
         let n0 = random_share(self.init, self.init_min, self.init_max, ev.remaining());
-        for _ in 0..n0 {
-            if random_start(ev, rng).is_none() {
-                break;
-            }
-        }
+        measure_random_share(ev, rng, n0);
         let mut bo_memory = BoMemory::default();
         let mut jump_steps = 0;
         let mirrors = if self.mirror && ev.budget() >= self.mirror_from {

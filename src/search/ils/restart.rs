@@ -20,6 +20,28 @@ pub(crate) fn random_share(init: f64, init_min: usize, init_max: usize, budget: 
     }
 }
 
+/// Measures the random share: `n` configurations that work, drawn at random among those not
+/// measured yet, but at most `2 n` measurements, failed ones included (where most of a space
+/// fails, measuring until `n` work would spend most of the budget on the share; where at most
+/// a few fail, as on every public space here, the cap is never reached). Returns how many
+/// worked.
+pub(crate) fn measure_random_share(ev: &mut Evaluator, rng: &mut Rng, n: usize) -> usize {
+    let space_len = ev.space().len();
+    let mut working = 0;
+    let mut measured = 0;
+    while working < n && measured < 2 * n && ev.remaining() > 0 && ev.used() < space_len {
+        let id = rng.below(space_len);
+        if ev.is_evaluated(id) {
+            continue;
+        }
+        measured += 1;
+        if let Eval::Time(_) = ev.evaluate(id) {
+            working += 1;
+        }
+    }
+    working
+}
+
 /// Measures configurations at random until one works; `None` when nothing is left.
 pub(crate) fn random_start(ev: &mut Evaluator, rng: &mut Rng) -> Option<(usize, f64)> {
     let n = ev.space().len();
@@ -63,4 +85,65 @@ pub(crate) fn jump(space: &SearchSpace, id: usize, k: usize, rng: &mut Rng) -> u
 pub(crate) fn normal(rng: &mut Rng) -> f64 {
     let u = rng.unit().max(f64::MIN_POSITIVE);
     (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * rng.unit()).cos()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dataset::import::Config;
+    use crate::search::testutil::{grid_space, space_of};
+
+    /// Synthetic: 200 configurations of one parameter, every one but each tenth failing.
+    fn mostly_failing() -> SearchSpace {
+        let configs = (0..200)
+            .map(|i| {
+                let works = i % 10 == 0;
+                Config {
+                    values: vec![i.to_string()],
+                    time_ms: works.then_some(1.0 + i as f64),
+                    failure: (!works).then(|| "CompilationFailedConfig".into()),
+                    counters: vec![],
+                }
+            })
+            .collect();
+        space_of("mostly failing", &["x"], configs)
+    }
+
+    #[test]
+    fn the_random_share_stops_at_twice_its_size_in_measurements() {
+        let space = mostly_failing();
+        for seed in 0..20 {
+            let mut ev = Evaluator::new(&space, 100);
+            let working = measure_random_share(&mut ev, &mut Rng::new(seed), 10);
+            // A tenth works: 20 measurements find about 2, never all 10.
+            assert_eq!(ev.used(), 20, "seed {seed}");
+            assert!(working < 10, "seed {seed}: {working}");
+            let found = ev
+                .evaluated()
+                .iter()
+                .filter(|&&c| space.time(c).is_some())
+                .count();
+            assert_eq!(working, found, "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn the_random_share_measures_its_size_where_configurations_work() {
+        // The synthetic grid space, where a few configurations fail.
+        let space = grid_space();
+        for seed in 0..20 {
+            let mut ev = Evaluator::new(&space, 100);
+            assert_eq!(measure_random_share(&mut ev, &mut Rng::new(seed), 10), 10);
+            let failed = ev
+                .evaluated()
+                .iter()
+                .filter(|&&c| space.time(c).is_none())
+                .count();
+            assert_eq!(ev.used(), 10 + failed, "seed {seed}");
+        }
+        // The budget ends it first.
+        let mut ev = Evaluator::new(&space, 4);
+        assert!(measure_random_share(&mut ev, &mut Rng::new(1), 10) <= 4);
+        assert_eq!(ev.used(), 4);
+    }
 }

@@ -21,10 +21,11 @@ pub(crate) fn random_share(init: f64, init_min: usize, init_max: usize, budget: 
 }
 
 /// Measures the random share: `n` configurations that work, drawn at random among those not
-/// measured yet, but at most `2 n` measurements, failed ones included (where most of a space
-/// fails, measuring until `n` work would spend most of the budget on the share; where at most
-/// a few fail, as on every public space here, the cap is never reached). Returns how many
-/// worked.
+/// measured yet, but at most `2 n` measurements, failed ones included. Where most of a space
+/// fails, measuring until `n` work would spend most of the budget on the share. On the 68
+/// public spaces of docs/search-results.md, none of which fails in more than 23% of its
+/// configurations, the cap changed 2 of the 2,040 space, budget and seed-set cells of ten seed
+/// sets ("Spaces where most configurations fail"). Returns how many worked.
 pub(crate) fn measure_random_share(ev: &mut Evaluator, rng: &mut Rng, n: usize) -> usize {
     let space_len = ev.space().len();
     let mut working = 0;

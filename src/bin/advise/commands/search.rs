@@ -29,9 +29,9 @@ pub struct Args {
     /// and exhaustive. Settings as NAME:KEY=VALUE,... (iterml:model=cart, shrinking:k=3,vth=2,
     /// brt:hc=25).
     ///
-    /// auto's settings (defaults in brackets): init, the random share [0.15]; initmin, the fewest
-    /// configurations it measures, at most half the budget [10]; initmax, the most, 0 for no cap
-    /// [25]; perturb, the most parameters a jump changes [2]; temp, the Metropolis temperature
+    /// auto's settings (defaults in brackets): init, the random share [0.15], that many working
+    /// configurations drawn at random, but at most twice as many measurements; initmin, the
+    /// fewest, at most half the budget [10]; initmax, the most, 0 for no cap [25]; perturb, the most parameters a jump changes [2]; temp, the Metropolis temperature
     /// [0.2]; bo, the share of Bayesian-optimisation steps before the first descent, 0 for none
     /// [0.2]; bomin, the smallest budget that gets Bayesian steps [20]; bomax, the most steps
     /// before the first descent [20]; bowideat, bowide and bowidemax, where the random

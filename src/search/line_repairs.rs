@@ -96,8 +96,7 @@ pub(super) fn repairs(space: &SearchSpace, id: usize, out: &mut Vec<usize>) {
             // In parameter order, each parameter lined or probed: a lined one's nearest levels
             // at the fewest distance, a probed one's hits.
             let mut rest = &hits[..];
-            let params = if lined.is_empty() { 0 } else { radix.len() };
-            for (k, near) in nearest.iter().enumerate().take(params) {
+            for (k, near) in nearest.iter().enumerate() {
                 for &(d, c) in near.iter().flatten() {
                     if d == fewest {
                         out.push(c);
@@ -107,9 +106,6 @@ pub(super) fn repairs(space: &SearchSpace, id: usize, out: &mut Vec<usize>) {
                     out.extend(space.find_key(c));
                     rest = tail;
                 }
-            }
-            for &(_, c) in rest {
-                out.extend(space.find_key(c));
             }
         }
     }

@@ -29,7 +29,7 @@ use super::gp::{pairwise_squared_distances, Gp, Queries, Rows, Scratch};
 use super::neighbours::hamming;
 use super::Strategy;
 use advise_ml::Rng;
-use candidates::{corner_candidates, random_unmeasured};
+use candidates::corner_candidates;
 use features::inputs;
 
 mod candidates;
@@ -171,7 +171,7 @@ impl BayesOpt {
             let worst = seen.iter().filter_map(|s| s.1).fold(f64::MIN, f64::max);
             if worst == f64::MIN {
                 // Nothing succeeded yet: keep sampling at random.
-                let id = random_unmeasured(ev, rng);
+                let id = ev.random_unmeasured(rng);
                 match ev.evaluate(id) {
                     Eval::Time(t) => seen.push((id, Some(t.ln()))),
                     Eval::Failed => seen.push((id, None)),
@@ -303,7 +303,7 @@ impl BayesOpt {
             let pick = gp
                 .pick_by_expected_improvement(qs, cands.len(), best_y, 0.01, step_scratch)
                 .map(|q| cands[q]);
-            let id = pick.unwrap_or_else(|| random_unmeasured(ev, rng));
+            let id = pick.unwrap_or_else(|| ev.random_unmeasured(rng));
             *kept = Some((train, gp));
             match ev.evaluate(id) {
                 Eval::Time(t) => seen.push((id, Some(t.ln()))),

@@ -6,6 +6,7 @@
 //! curves.
 
 use super::space::SearchSpace;
+use advise_ml::Rng;
 
 /// What one evaluation request gave.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -94,6 +95,17 @@ impl<'a> Evaluator<'a> {
     /// Whether `id` has been measured.
     pub fn is_evaluated(&self, id: usize) -> bool {
         self.seen[id / 64] & (1 << (id % 64)) != 0
+    }
+
+    /// A configuration not measured yet, drawn uniformly (draw after draw until one is new;
+    /// the caller checks that one exists).
+    pub(crate) fn random_unmeasured(&self, rng: &mut Rng) -> usize {
+        loop {
+            let id = rng.below(self.space.len());
+            if !self.is_evaluated(id) {
+                return id;
+            }
+        }
     }
 
     /// Evaluations still allowed.

@@ -1,18 +1,8 @@
 //! Candidates of the Bayesian steps beside the seeded random sample and the best's
-//! neighbours: the corners of the parameters' box, and a random unmeasured configuration.
+//! neighbours: the corners of the parameters' box.
 
 use super::super::evaluator::Evaluator;
 use advise_ml::Rng;
-
-/// A random configuration not measured yet (the caller checks one exists).
-pub(super) fn random_unmeasured(ev: &Evaluator, rng: &mut Rng) -> usize {
-    loop {
-        let i = rng.below(ev.space().len());
-        if !ev.is_evaluated(i) {
-            return i;
-        }
-    }
-}
 
 /// Appends to `cands` the unmeasured corners of the space where at most `k` are left, else
 /// those among `2 k` draws (with replacement) from all its corners, each once (a repeat would

@@ -31,10 +31,7 @@ pub(crate) fn measure_random_share(ev: &mut Evaluator, rng: &mut Rng, n: usize) 
     let mut working = 0;
     let mut measured = 0;
     while working < n && measured < 2 * n && ev.remaining() > 0 && ev.used() < space_len {
-        let id = rng.below(space_len);
-        if ev.is_evaluated(id) {
-            continue;
-        }
+        let id = ev.random_unmeasured(rng);
         measured += 1;
         if let Eval::Time(_) = ev.evaluate(id) {
             working += 1;
@@ -47,10 +44,7 @@ pub(crate) fn measure_random_share(ev: &mut Evaluator, rng: &mut Rng, n: usize) 
 pub(crate) fn random_start(ev: &mut Evaluator, rng: &mut Rng) -> Option<(usize, f64)> {
     let n = ev.space().len();
     while ev.remaining() > 0 && ev.used() < n {
-        let id = rng.below(n);
-        if ev.is_evaluated(id) {
-            continue;
-        }
+        let id = ev.random_unmeasured(rng);
         if let Eval::Time(t) = ev.evaluate(id) {
             return Some((id, t));
         }

@@ -44,6 +44,8 @@ pub struct Evaluator<'a> {
     /// Best time after each measurement (`INFINITY` while none succeeded).
     trace: Vec<f64>,
     best: Option<(usize, f64)>,
+    /// Evaluations charged when `best` was last improved (0 while none succeeded).
+    best_at: usize,
 }
 
 impl<'a> Evaluator<'a> {
@@ -56,6 +58,7 @@ impl<'a> Evaluator<'a> {
             times: Vec::with_capacity(budget),
             trace: Vec::with_capacity(budget),
             best: None,
+            best_at: 0,
         }
     }
 
@@ -82,6 +85,7 @@ impl<'a> Evaluator<'a> {
         if let Some(t) = t {
             if self.best.is_none_or(|(_, b)| t < b) {
                 self.best = Some((id, t));
+                self.best_at = self.order.len();
             }
         }
         self.trace
@@ -137,6 +141,12 @@ impl<'a> Evaluator<'a> {
         self.best
     }
 
+    /// Evaluations charged since the best was last improved (all of them while none
+    /// succeeded).
+    pub fn since_best(&self) -> usize {
+        self.order.len() - self.best_at
+    }
+
     /// Best time after each measurement.
     pub fn trace(&self) -> &[f64] {
         &self.trace
@@ -156,7 +166,10 @@ mod tests {
         let mut ev = Evaluator::new(&s, 2);
         assert_eq!(ev.evaluate(failed), Eval::Failed);
         assert_eq!(ev.trace(), &[f64::INFINITY]);
+        // No best yet: every evaluation counts as one without a new best.
+        assert_eq!(ev.since_best(), 1);
         assert!(ev.evaluate(ok).time().is_some());
+        assert_eq!(ev.since_best(), 0);
         assert_eq!(ev.remaining(), 0);
         // A repeat is answered free; anything new is refused.
         assert!(ev.evaluate(ok).time().is_some());

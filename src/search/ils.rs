@@ -115,6 +115,10 @@ pub struct Ils {
     /// in searches of at least `mirror_from` evaluations.
     pub mirror: bool,
     pub mirror_from: usize,
+    /// Stop once this share of the budget, and at least `stall_min` evaluations, passed
+    /// without a new best (checked at each local minimum; 0: spend the whole budget).
+    pub stall: f64,
+    pub stall_min: usize,
 }
 
 /// One stage of a descent: a neighbourhood, and how many of its configurations to measure.
@@ -158,6 +162,8 @@ impl Ils {
             bo_jump_max: 0,
             mirror: false,
             mirror_from: 0,
+            stall: 0.0,
+            stall_min: 0,
         }
     }
 
@@ -192,6 +198,8 @@ impl Ils {
             bo_jump_max: 0,
             mirror: false,
             mirror_from: 0,
+            stall: 0.0,
+            stall_min: 0,
         }
     }
 }
@@ -250,7 +258,12 @@ impl Strategy for Ils {
         if self.repair > 0 {
             stages.push(Stage::Repair);
         }
-        while ev.remaining() > 0 && ev.used() < space.len() {
+        let stall = if self.stall > 0.0 {
+            ((self.stall * ev.budget() as f64).ceil() as usize).max(self.stall_min)
+        } else {
+            usize::MAX
+        };
+        while ev.remaining() > 0 && ev.used() < space.len() && ev.since_best() < stall {
             // The descent's last improving adjacent move: its parameter and level step.
             let mut last_move: Option<(usize, i64)> = None;
             // First-improvement descent from `cur`.

@@ -204,6 +204,8 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
                 "mirrorfrom",
                 "bojump",
                 "bojmax",
+                "stall",
+                "stallmin",
             ] {
                 if let Some(v) = take(key) {
                     ils_option(&mut s.ils, key, &v)?;

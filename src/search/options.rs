@@ -23,7 +23,8 @@ const COUNTS: [(&str, &str, Field<usize>); 10] = [
 ];
 
 /// Those that take a whole number, with what 0 means.
-const WHOLES: [(&str, &str, &str, Field<usize>); 7] = [
+const WHOLES: [(&str, &str, &str, Field<usize>); 8] = [
+    ("stallmin", "sm", "no floor", |s| &mut s.stall_min),
     ("rebest", "rb", "never", |s| &mut s.rebest),
     ("bocorner", "bc", "no corners among the candidates", |s| {
         &mut s.bo_opt.corners
@@ -38,7 +39,8 @@ const WHOLES: [(&str, &str, &str, Field<usize>); 7] = [
 ];
 
 /// Those that take a number >= 0.
-const NUMBERS: [(&str, &str, Field<f64>); 6] = [
+const NUMBERS: [(&str, &str, Field<f64>); 7] = [
+    ("stall", "st", |s| &mut s.stall),
     ("bowideat", "bwa", |s| &mut s.bo_wide_at),
     ("bowide", "bw", |s| &mut s.bo_wide),
     ("temp", "t", |s| &mut s.temp),

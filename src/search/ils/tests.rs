@@ -286,3 +286,39 @@ fn transposes_leave_a_mirrored_basin_and_only_from_their_budget() {
         assert_eq!(run(&auto(true, 61)), run(&auto(false, 1)), "seed {seed}");
     }
 }
+
+#[test]
+fn a_stalled_search_stops_where_the_full_one_would_have_gone_on() {
+    let space = crate::search::testutil::grid_space();
+    let full = crate::search::auto::Auto::default().ils;
+    assert!(full.stall > 0.0 && full.stall_min > space.len());
+    let stalling = Ils {
+        stall: 0.1,
+        stall_min: 15,
+        ..full.clone()
+    };
+    let mut stopped = 0;
+    for seed in 0..10 {
+        let a = crate::search::run(&space, &full, 300, seed).unwrap();
+        let b = crate::search::run(&space, &stalling, 300, seed).unwrap();
+        // The same search up to the stop: its measurements are the first ones of the full
+        // search's.
+        assert_eq!(a.measured[..b.evaluations], b.measured[..], "seed {seed}");
+        if b.evaluations < 300 {
+            stopped += 1;
+            // Stopped only after 30 evaluations (a tenth of 300, over the floor) without a
+            // new best.
+            let last = b.trace[b.evaluations - 1];
+            let found = b.trace.iter().position(|&t| t == last).unwrap() + 1;
+            assert!(b.evaluations - found >= 30, "seed {seed}");
+        }
+    }
+    assert!(stopped > 0, "no search stopped early");
+    // auto's floor of 4,000 evaluations leaves every smaller budget whole.
+    assert_eq!(
+        crate::search::run(&space, &full, 300, 1)
+            .unwrap()
+            .evaluations,
+        300
+    );
+}

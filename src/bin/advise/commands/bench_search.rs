@@ -43,6 +43,9 @@ pub struct CostRow {
     pub configurations: usize,
     pub budget: String,
     pub evaluations: usize,
+    /// Evaluations a search used, on average: fewer than `evaluations` where a strategy stops
+    /// early (`auto` once a third of a large budget found nothing faster).
+    pub mean_used: f64,
     pub searches: usize,
     /// CPU of one search, in ms (the wall clock where the thread's CPU time is unknown).
     pub cpu_ms: f64,
@@ -193,8 +196,10 @@ pub fn measure(s: &SearchCostSettings) -> Result<(Vec<CostRow>, bool)> {
                 s.repeats
             ));
             let mark = (thread_cpu_seconds(), Instant::now());
+            let mut used = 0usize;
             for seed in 0..s.repeats as u64 {
-                std::hint::black_box(run(&space, strategy.as_ref(), evaluations, seed)?);
+                used += std::hint::black_box(run(&space, strategy.as_ref(), evaluations, seed)?)
+                    .evaluations;
             }
             let wall = mark.1.elapsed().as_secs_f64();
             let (cpu, thread_clock) = cpu_since(mark);
@@ -205,6 +210,7 @@ pub fn measure(s: &SearchCostSettings) -> Result<(Vec<CostRow>, bool)> {
                 configurations: space.len(),
                 budget: b.label(),
                 evaluations,
+                mean_used: used as f64 / s.repeats as f64,
                 searches: s.repeats,
                 cpu_ms: per(cpu),
                 wall_ms: per(wall),
@@ -252,6 +258,7 @@ pub fn run_command(s: &SearchCostSettings, out: &Output) -> Result<()> {
         "configurations",
         "budget",
         "evaluations",
+        "used (mean)",
         "searches",
         if cpu_clock {
             "CPU ms/search"
@@ -261,6 +268,7 @@ pub fn run_command(s: &SearchCostSettings, out: &Output) -> Result<()> {
         "goal ms",
         "ratio",
         "goal",
+        "us/evaluation used",
         "index ms (once)",
     ]);
     for r in &rows {
@@ -269,11 +277,13 @@ pub fn run_command(s: &SearchCostSettings, out: &Output) -> Result<()> {
             r.configurations.to_string(),
             r.budget.clone(),
             r.evaluations.to_string(),
+            format!("{:.0}", r.mean_used),
             r.searches.to_string(),
             format!("{:.3}", r.cpu_ms),
             format!("{}", s.target_ms),
             format!("{:.2}", r.ratio),
             if r.ratio <= 1.0 { "met" } else { "over" }.to_string(),
+            format!("{:.3}", 1e3 * r.cpu_ms / r.mean_used.max(1.0)),
             format!("{:.1}", r.index_ms),
         ]);
     }
@@ -332,6 +342,7 @@ mod tests {
             configurations: 100,
             budget: budget.into(),
             evaluations: 2,
+            mean_used: 2.0,
             searches: 10,
             cpu_ms,
             wall_ms: cpu_ms,

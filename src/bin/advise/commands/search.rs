@@ -61,7 +61,9 @@ pub struct Args {
     /// random jump, its transpose (the values of each x and y pair of parameters, such as
     /// block_size_x and block_size_y, and of a matrix multiply's M and N pairs, such as MWG and
     /// NWG, swapped), 0 for no [1]; mirrorfrom, the smallest budget
-    /// (evaluations) that tries transposes [100]; and, for trying its parts one at a time, the
+    /// (evaluations) that tries transposes [100]; stall and stallmin, stop once this share of
+    /// the budget, and at least stallmin evaluations, found nothing faster, 0 for never [0.333,
+    /// 4000]; and, for trying its parts one at a time, the
     /// local search's nb (vnd|adjacent|hamming) [vnd], model (0: neighbours in random order) [1],
     /// noise, scan and restart [0]. greedy_ils and basinhopping take nb, perturb, temp, restart,
     /// init, initmin, noise, scan, model, modelrows, gate (both 0 there) and repair. bayes_opt
@@ -138,6 +140,21 @@ fn write_trace(space: &SearchSpace, o: &search::Outcome, path: &Path) -> Result<
     w.flush().map_err(|e| Error::io(path, e))
 }
 
+/// "N of BUDGET", and where the search stopped before its budget with configurations left,
+/// how many measurements since its best last improved.
+fn evaluations_line(o: &search::Outcome, budget: usize, configurations: usize) -> String {
+    let line = format!("{} of {budget}", o.evaluations);
+    if o.evaluations >= budget.min(configurations) {
+        return line;
+    }
+    let last = o.trace.last().copied().unwrap_or(f64::INFINITY);
+    let found_at = o.trace.iter().position(|&b| b == last).map_or(0, |i| i + 1);
+    format!(
+        "{line} (stopped early: the last {} found nothing faster)",
+        o.evaluations - found_at
+    )
+}
+
 fn search_one(args: &Args, out: &Output) -> Result<()> {
     let space = SearchSpace::load(&args.space)?;
     let strategy = search::strategy(&args.strategy)?;
@@ -179,7 +196,7 @@ fn search_one(args: &Args, out: &Output) -> Result<()> {
             ),
         ),
         ("strategy", format!("{} (seed {seed})", report.strategy)),
-        ("evaluations", format!("{} of {budget}", o.evaluations)),
+        ("evaluations", evaluations_line(&o, budget, space.len())),
         ("best found", best),
         (
             "its time",

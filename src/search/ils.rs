@@ -130,80 +130,6 @@ enum Stage {
     Repair,
 }
 
-impl Ils {
-    pub fn greedy() -> Ils {
-        Ils {
-            name: "greedy_ils".into(),
-            neighbourhood: Neighbourhood::Hamming,
-            perturb: 3,
-            temp: 0.0,
-            model: false,
-            model_rows: 0.0,
-            gate: 0.0,
-            scan: 0,
-            restart: 0,
-            rebest: 0,
-            repair_floor: 0,
-            init: 0.0,
-            init_min: 0,
-            init_max: 0,
-            noise: 0.0,
-            bo: 0.0,
-            bo_opt: BayesOpt::default(),
-            bo_min: 0,
-            bo_max: usize::MAX,
-            bo_wide_at: 0.0,
-            bo_wide: 0.0,
-            bo_wide_max: 0,
-            repair: 0,
-            twins: false,
-            momentum: false,
-            bo_jump: 0,
-            bo_jump_max: 0,
-            mirror: false,
-            mirror_from: 0,
-            stall: 0.0,
-            stall_min: 0,
-        }
-    }
-
-    pub fn basinhopping() -> Ils {
-        Ils {
-            name: "basinhopping".into(),
-            neighbourhood: Neighbourhood::Adjacent,
-            perturb: 2,
-            temp: 0.1,
-            model: false,
-            model_rows: 0.0,
-            gate: 0.0,
-            scan: 0,
-            restart: 0,
-            rebest: 0,
-            repair_floor: 0,
-            init: 0.0,
-            init_min: 0,
-            init_max: 0,
-            noise: 0.0,
-            bo: 0.0,
-            bo_opt: BayesOpt::default(),
-            bo_min: 0,
-            bo_max: usize::MAX,
-            bo_wide_at: 0.0,
-            bo_wide: 0.0,
-            bo_wide_max: 0,
-            repair: 0,
-            twins: false,
-            momentum: false,
-            bo_jump: 0,
-            bo_jump_max: 0,
-            mirror: false,
-            mirror_from: 0,
-            stall: 0.0,
-            stall_min: 0,
-        }
-    }
-}
-
 impl Strategy for Ils {
     fn name(&self) -> String {
         self.name.clone()
@@ -398,6 +324,7 @@ impl Strategy for Ils {
 }
 
 mod far_starts;
+mod kernel_tuner;
 mod neighbourhood;
 mod restart;
 #[cfg(test)]

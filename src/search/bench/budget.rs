@@ -21,7 +21,9 @@ impl Budget {
         if let Some(p) = t.strip_suffix('%') {
             let v: f64 = p.trim().parse().map_err(|_| bad())?;
             if !(v > 0.0 && v <= 100.0) {
-                return Err(bad());
+                return Err(Error::Usage(format!(
+                    "budget `{t}`: a share of the space must be above 0% and at most 100%"
+                )));
             }
             Ok(Budget::Share(v / 100.0))
         } else {
@@ -66,7 +68,11 @@ mod tests {
         assert_eq!(Budget::parse("2%").unwrap().evaluations(17956), 360);
         assert_eq!(Budget::parse("50").unwrap(), Budget::Count(50));
         assert_eq!(Budget::parse("2%").unwrap().label(), "2%");
-        assert!(Budget::parse("x").is_err() && Budget::parse("0%").is_err());
+        assert!(Budget::parse("x").is_err());
+        for share in ["0%", "150%", "-1%"] {
+            let e = Budget::parse(share).unwrap_err().to_string();
+            assert!(e.contains("above 0% and at most 100%"), "{e}");
+        }
         assert_eq!(
             Budget::parse_list("1%, 50,,1%,2%").unwrap(),
             [Budget::Share(0.01), Budget::Count(50), Budget::Share(0.02)]

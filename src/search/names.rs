@@ -71,7 +71,10 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
             .find(|(kt, _)| *kt == other)
             .map_or(other, |(_, ours)| ours),
     };
-    let mut take = |key: &str| -> Option<String> {
+    // Every option the strategy asks for, to list them where one given is not among them.
+    let mut asked: Vec<&str> = Vec::new();
+    let mut take = |key: &'static str| -> Option<String> {
+        asked.push(key);
         let i = opts.iter().position(|(k, _)| k == key)?;
         Some(opts.remove(i).1)
     };
@@ -222,9 +225,15 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
         }
     };
     if let Some((k, _)) = opts.first() {
-        return Err(Error::Usage(format!(
-            "strategy `{name}` has no option `{k}`"
-        )));
+        return Err(Error::Usage(if asked.is_empty() {
+            format!("strategy `{name}` has no option `{k}`: it takes none")
+        } else {
+            format!(
+                "strategy `{name}` has no option `{k}`: it takes {} (`advise search --help` \
+                 says more)",
+                asked.join(", ")
+            )
+        }));
     }
     Ok(s)
 }

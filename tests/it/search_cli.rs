@@ -226,6 +226,11 @@ fn auto_takes_its_settings_and_names_a_bad_one() {
             "auto:bojump=x",
             "option bojump=x: expected a whole number (0: no Bayesian steps",
         ),
+        (
+            "auto:stal=1",
+            "strategy `auto` has no option `stal`: it takes init, initmin,",
+        ),
+        ("ga:x=1", "strategy `ga` has no option `x`: it takes none"),
     ] {
         advise()
             .args([

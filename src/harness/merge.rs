@@ -51,6 +51,14 @@ pub fn merge(sources: &[PathBuf], out: &Path) -> Result<MergeSummary> {
         if !s.is_dir() {
             return Err(Error::Usage(format!("{} is not a folder", s.display())));
         }
+        if !holds_campaign(s) {
+            return Err(Error::Usage(format!(
+                "{} holds no campaign: none of {} (or their .gz), nor a {RAW}/ folder; name \
+                 the shard folders `advise collect --out` wrote",
+                s.display(),
+                TABLES.map(|t| t.0).join(", ")
+            )));
+        }
     }
     std::fs::create_dir_all(out.join(RAW)).map_err(|e| Error::io(out, e))?;
     // The output's own rows count as the first source, so merging is repeatable.
@@ -69,6 +77,14 @@ pub fn merge(sources: &[PathBuf], out: &Path) -> Result<MergeSummary> {
         summary.raw_files += copy_raw(&s.join(RAW), &out.join(RAW))?;
     }
     Ok(summary)
+}
+
+/// Whether `dir` holds one of a campaign's tables or its raw folder.
+fn holds_campaign(dir: &Path) -> bool {
+    dir.join(RAW).is_dir()
+        || TABLES
+            .iter()
+            .any(|(name, _)| table::table_path(dir, name.trim_end_matches(".csv")).is_some())
 }
 
 fn same(a: &Path, b: &Path) -> bool {

@@ -282,6 +282,24 @@ fn a_compressed_campaign_merges_and_is_not_resumed() {
 }
 
 #[test]
+fn merging_a_folder_without_a_campaign_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let merged = dir.path().join("merged");
+    Command::cargo_bin("advise")
+        .unwrap()
+        .arg("merge")
+        .arg(&empty)
+        .arg("--out")
+        .arg(&merged)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("empty holds no campaign"));
+    assert!(!merged.exists(), "nothing is written");
+}
+
+#[test]
 fn a_failing_profiler_marks_jobs_failed_with_its_stderr() {
     let dir = tempfile::tempdir().unwrap();
     let bin = fake_build(dir.path(), "nb");

@@ -30,8 +30,9 @@ pub fn run(args: Args) -> Result<()> {
         return out.emit_json(&summary);
     }
     let mut text = format!(
-        "merged {} folders into {}\n",
+        "merged {} folder{} into {}\n",
         args.shards.len(),
+        if args.shards.len() == 1 { "" } else { "s" },
         args.out.display()
     );
     for t in &summary.tables {

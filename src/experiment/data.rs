@@ -126,6 +126,18 @@ pub fn load_pool(dir: &Path) -> Result<SamplePool> {
 
 /// `load_pool` with the feature view chosen.
 pub fn load_pool_view(dir: &Path, view: View) -> Result<SamplePool> {
+    if !dir.is_dir() {
+        return Err(Error::Usage(format!(
+            "{}: {}; name a dataset folder (datasets/..., or one that advise import or advise \
+             collect wrote)",
+            dir.display(),
+            if dir.exists() {
+                "a file, not a folder"
+            } else {
+                "no such folder"
+            }
+        )));
+    }
     let m = table_path(dir, "measurements").ok_or_else(|| {
         Error::Usage(format!(
             "{}: no measurements.csv(.gz); is this a dataset folder (advise import / advise collect)?",
@@ -289,4 +301,22 @@ fn switches_of(
         }
     }
     Ok((out, given))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_folder_and_a_file_are_told_apart_from_a_folder_without_tables() {
+        let dir = tempfile::tempdir().unwrap();
+        let said = |p: &Path| load_pool(p).unwrap_err().to_string();
+        assert!(said(&dir.path().join("nothing")).contains("nothing: no such folder"));
+        let file = dir.path().join("measurements.csv");
+        std::fs::write(&file, "program\n").unwrap();
+        assert!(said(&file).contains("a file, not a folder"));
+        let empty = dir.path().join("empty");
+        std::fs::create_dir(&empty).unwrap();
+        assert!(said(&empty).contains("no measurements.csv(.gz)"));
+    }
 }

@@ -150,8 +150,13 @@ fn evaluations_line(o: &search::Outcome, budget: usize, configurations: usize) -
     let last = o.trace.last().copied().unwrap_or(f64::INFINITY);
     let found_at = o.trace.iter().position(|&b| b == last).map_or(0, |i| i + 1);
     format!(
-        "{line} (stopped early: the last {} found nothing faster)",
-        o.evaluations - found_at
+        "{line} (stopped early: the last {} found nothing faster{})",
+        o.evaluations - found_at,
+        if o.strategy.starts_with("auto") {
+            "; auto:stall=0 spends the whole budget"
+        } else {
+            ""
+        }
     )
 }
 

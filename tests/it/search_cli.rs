@@ -31,8 +31,8 @@ fn search_prints_the_best_config_and_its_fraction() {
 
 #[test]
 fn a_search_that_stops_early_says_so_and_the_default_spends_a_small_budget() {
-    let run = |strategy: &str| {
-        let o = advise()
+    let search = |strategy: &str| {
+        advise()
             .args([
                 "search",
                 "--budget",
@@ -46,19 +46,14 @@ fn a_search_that_stops_early_says_so_and_the_default_spends_a_small_budget() {
             .arg(space())
             .assert()
             .success()
-            .get_output()
-            .stdout
-            .clone();
-        String::from_utf8(o).unwrap()
     };
     // A stop after 5% of the 410 evaluations, at least 20, without a new best.
-    let stalled = run("auto:stall=0.05,stallmin=20");
-    assert!(
-        stalled.contains("of 410 (stopped early: the last"),
-        "{stalled}"
-    );
+    search("auto:stall=0.05,stallmin=20")
+        .stdout(predicate::str::contains("of 410 (stopped early: the last"));
     // auto's own stop needs 4,000 evaluations without a new best: 410 are all spent.
-    assert!(run("auto").contains("evaluations          410 of 410\n"));
+    search("auto").stdout(predicate::str::contains(
+        "evaluations          410 of 410\n",
+    ));
 }
 
 #[test]

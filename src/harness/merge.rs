@@ -81,10 +81,13 @@ pub fn merge(sources: &[PathBuf], out: &Path) -> Result<MergeSummary> {
 
 /// Whether `dir` holds one of a campaign's tables or its raw folder.
 fn holds_campaign(dir: &Path) -> bool {
-    dir.join(RAW).is_dir()
-        || TABLES
-            .iter()
-            .any(|(name, _)| table::table_path(dir, name.trim_end_matches(".csv")).is_some())
+    dir.join(RAW).is_dir() || TABLES.iter().any(|(name, _)| table_in(dir, name).is_some())
+}
+
+/// Where `dir` holds the table `name` (`measurements.csv`), plain or compressed
+/// (`measurements.csv.gz`, as a committed campaign may).
+fn table_in(dir: &Path, name: &str) -> Option<PathBuf> {
+    table::table_path(dir, name.trim_end_matches(".csv"))
 }
 
 fn same(a: &Path, b: &Path) -> bool {
@@ -107,10 +110,8 @@ fn merge_table(
         table: name.to_string(),
         ..Default::default()
     };
-    let stem = name.trim_end_matches(".csv");
     for dir in dirs {
-        // A committed campaign may hold its table compressed (`measurements.csv.gz`).
-        let Some(path) = table::table_path(dir, stem) else {
+        let Some(path) = table_in(dir, name) else {
             continue;
         };
         let mut rdr = csv::Reader::from_reader(table::open(&path)?);

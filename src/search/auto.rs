@@ -250,7 +250,7 @@
 use super::basic::{Exhaustive, RandomSearch};
 use super::bayes::BayesOpt;
 use super::evaluator::Evaluator;
-use super::ils::{Ils, Neighbourhood};
+use super::ils::{FreeMoves, Ils, Neighbourhood};
 use super::Strategy;
 use advise_ml::Rng;
 
@@ -304,6 +304,7 @@ impl Default for Auto {
                 mirror_from: 100,
                 stall: 1.0 / 3.0,
                 stall_min: 4000,
+                free_moves: FreeMoves::Off,
             },
         }
     }

@@ -16,7 +16,8 @@ use super::neighbours::{adjacent, adjacent_step, hamming, repairs, stepped, twin
 use super::Strategy;
 use advise_ml::Rng;
 use far_starts::FarStarts;
-use neighbourhood::{mean_single_changes, repairs_to_measure};
+pub use neighbourhood::FreeMoves;
+use neighbourhood::{faster_measured, mean_single_changes, repairs_to_measure};
 use restart::{jump, measure_random_share, random_share, random_start};
 
 /// Which configurations are neighbours.
@@ -119,6 +120,8 @@ pub struct Ils {
     /// without a new best (checked at each local minimum; 0: spend the whole budget).
     pub stall: f64,
     pub stall_min: usize,
+    /// Which descent stages move to a faster measured neighbour without measuring.
+    pub free_moves: FreeMoves,
 }
 
 /// One stage of a descent: a neighbourhood, and how many of its configurations to measure.
@@ -206,6 +209,16 @@ impl Strategy for Ils {
                         }
                         Stage::Twin => twin_steps(space, cur.0, &mut nb),
                         Stage::Repair => repairs(space, cur.0, &mut nb),
+                    }
+                    let free = match self.free_moves {
+                        FreeMoves::Off => false,
+                        FreeMoves::Adjacent => matches!(stage, Stage::Adjacent),
+                        FreeMoves::All => true,
+                    };
+                    if let Some(known) = free.then(|| faster_measured(ev, &nb, cur.1)).flatten() {
+                        last_move = None;
+                        cur = known;
+                        continue 'descent;
                     }
                     nb.retain(|&c| !ev.is_evaluated(c));
                     self.order(ev, &mut nb, &mut data, &track, &mut preds, rng);

@@ -327,6 +327,8 @@ mod tests {
             "basinhopping:nb=hamming,perturb=1,temp=0.5",
             "auto:init=0.3,perturb=3,temp=0",
             "auto:bo=0.3,bomin=10,bocand=20,botrain=10",
+            "auto:free=all",
+            "auto:free=adjacent",
             "iterml-cart",
             "iterml-knn",
             "iterml-svr",

@@ -209,6 +209,7 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
                 "bojmax",
                 "stall",
                 "stallmin",
+                "free",
             ] {
                 if let Some(v) = take(key) {
                     ils_option(&mut s.ils, key, &v)?;
@@ -301,6 +302,14 @@ mod tests {
         assert!(err.contains("option model=maybe: expected 1 or 0"), "{err}");
         let err = strategy("auto:momentum=2").err().unwrap().to_string();
         assert!(err.contains("option momentum=2"), "{err}");
+    }
+
+    #[test]
+    fn free_moves_take_off_adjacent_or_all() {
+        assert_eq!(strategy("auto:free=all").unwrap().name(), "auto-frall");
+        assert_eq!(strategy("auto:free=off").unwrap().name(), "auto-froff");
+        let err = strategy("auto:free=some").err().unwrap().to_string();
+        assert!(err.contains("free=some: use off, adjacent or all"), "{err}");
     }
 
     #[test]

@@ -100,6 +100,19 @@ fn other_ils_option<'k>(s: &mut ils::Ils, key: &'k str, v: &str) -> Result<&'k s
             s.twins = flag(key, v)?;
             "tw"
         }
+        "free" => {
+            s.free_moves = match v {
+                "off" | "0" => ils::FreeMoves::Off,
+                "adjacent" => ils::FreeMoves::Adjacent,
+                "all" | "1" => ils::FreeMoves::All,
+                _ => {
+                    return Err(Error::Usage(format!(
+                        "option free={v}: use off, adjacent or all"
+                    )))
+                }
+            };
+            "fr"
+        }
         "mirror" => {
             s.mirror = flag(key, v)?;
             "mi"

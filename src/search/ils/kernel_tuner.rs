@@ -3,7 +3,7 @@
 //! up to three parameters from the best) and `basinhopping` (strategies/basinhopping.py:
 //! adjacent neighbours, jumps of up to two, the Metropolis rule at temperature 0.1).
 
-use super::{Ils, Neighbourhood};
+use super::{FreeMoves, Ils, Neighbourhood};
 use crate::search::bayes::BayesOpt;
 
 impl Ils {
@@ -40,6 +40,7 @@ impl Ils {
             mirror_from: 0,
             stall: 0.0,
             stall_min: 0,
+            free_moves: FreeMoves::Off,
         }
     }
 

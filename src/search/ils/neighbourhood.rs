@@ -28,6 +28,30 @@ pub(super) fn mean_single_changes(ev: &Evaluator) -> f64 {
     total as f64 / sample.len().max(1) as f64
 }
 
+/// Which descent stages move, without measuring, to a measured neighbour faster than the
+/// current configuration ([`faster_measured`]) before they measure the unmeasured ones.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum FreeMoves {
+    /// None: a descent measures its configuration's unmeasured neighbours whatever the
+    /// measured ones hold (`auto`'s default).
+    Off,
+    /// The adjacent stage only.
+    Adjacent,
+    /// Every stage, as Kernel Tuner's strategies do, whose cache answers a configuration
+    /// measured before at no cost.
+    All,
+}
+
+/// The fastest of the measured configurations among `nb` where it is faster than `time`.
+pub(super) fn faster_measured(ev: &Evaluator, nb: &[usize], time: f64) -> Option<(usize, f64)> {
+    let space = ev.space();
+    nb.iter()
+        .filter(|&&c| ev.is_evaluated(c))
+        .filter_map(|&c| space.time(c).map(|t| (c, t)))
+        .filter(|&(_, t)| t < time)
+        .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))
+}
+
 /// Repairs measured at a local minimum of the single-change neighbourhoods: `repair`, or
 /// where the space holds fewer than `floor` single changes of the configuration (`singles`),
 /// as many as make up the difference.
@@ -85,5 +109,42 @@ impl Ils {
             }
             None => rng.shuffle(nb),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::testutil::grid_space;
+
+    #[test]
+    fn the_fastest_measured_neighbour_that_beats_the_time_and_no_unmeasured_one() {
+        let space = grid_space();
+        let working: Vec<usize> = (0..space.len())
+            .filter(|&c| space.time(c).is_some())
+            .take(6)
+            .collect();
+        let time = |c: usize| space.time(c).unwrap();
+        let mut ev = Evaluator::new(&space, 10);
+        // The fastest of the six stays unmeasured: it must not be chosen.
+        let fastest = *working
+            .iter()
+            .min_by(|&&a, &&b| time(a).total_cmp(&time(b)))
+            .unwrap();
+        for &c in working.iter().filter(|&&c| c != fastest) {
+            ev.evaluate(c);
+        }
+        let slowest = *working
+            .iter()
+            .max_by(|&&a, &&b| time(a).total_cmp(&time(b)))
+            .unwrap();
+        let found = faster_measured(&ev, &working, time(slowest)).unwrap();
+        assert_ne!(found.0, fastest);
+        assert!(working
+            .iter()
+            .filter(|&&c| c != fastest)
+            .all(|&c| time(c) >= found.1));
+        // Nothing measured beats the fastest measured one itself.
+        assert_eq!(faster_measured(&ev, &working, found.1), None);
     }
 }

@@ -63,8 +63,11 @@ pub struct Args {
     /// NWG, swapped), 0 for no [1]; mirrorfrom, the smallest budget
     /// (evaluations) that tries transposes [100]; stall and stallmin, stop once this share of
     /// the budget, and at least stallmin evaluations, found nothing faster, 0 for never [0.333,
-    /// 4000]; and, for trying its parts one at a time, the
-    /// local search's nb (vnd|adjacent|hamming) [vnd], model (0: neighbours in random order) [1],
+    /// 4000]; free, where a measured neighbour is faster than the descent's configuration,
+    /// move to the fastest such one without measuring, in the adjacent stage or in all (as
+    /// Kernel Tuner's cache does): off, adjacent or all [off]; and, for trying its parts one
+    /// at a time, the local search's nb (vnd|adjacent|hamming) [vnd], model (0: neighbours in
+    /// random order) [1],
     /// noise, scan and restart [0]. greedy_ils and basinhopping take nb, perturb, temp, restart,
     /// init, initmin, noise, scan, model, modelrows, gate (both 0 there) and repair. bayes_opt
     /// takes scale, target, ell, alt and altfrom [kt, log, 0, 0, 0].

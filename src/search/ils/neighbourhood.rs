@@ -1,6 +1,7 @@
 //! What a descent of the iterated local search (src/search/ils.rs) measures: the order it
-//! tries neighbours in, how many repairs it checks a local minimum against, and how wide a
-//! configuration's single-change neighbourhood is for the budget.
+//! tries neighbours in, whether it moves to a measured one without measuring, how many repairs
+//! it checks a local minimum against, and how wide a configuration's single-change
+//! neighbourhood is for the budget.
 
 use super::restart::normal;
 use super::Ils;

@@ -30,7 +30,7 @@ pub(super) fn mean_single_changes(ev: &Evaluator) -> f64 {
 }
 
 /// Which descent stages move, without measuring, to a measured neighbour faster than the
-/// current configuration ([`faster_measured`]) before they measure the unmeasured ones.
+/// current configuration before they measure the unmeasured ones.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum FreeMoves {
     /// None: a descent measures its configuration's unmeasured neighbours whatever the

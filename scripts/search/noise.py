@@ -43,9 +43,14 @@ def main():
     print("|---|---:|---:|---:|---|")
     for path in sys.argv[1:]:
         try:
-            cache = load(path)["cache"]
-        except (OSError, ValueError, KeyError) as e:
+            data = load(path)
+        except (OSError, ValueError) as e:
             print(f"noise: {path}: {e}", file=sys.stderr)
+            continue
+        cache = data.get("cache") if isinstance(data, dict) else None
+        if not isinstance(cache, dict):
+            print(f"noise: {path}: not a Kernel Tuner cache (no `cache` object); skipped",
+                  file=sys.stderr)
             continue
         ranked = sorted(
             (e for e in cache.values() if isinstance(e.get("time"), (int, float))),

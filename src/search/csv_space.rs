@@ -110,6 +110,7 @@ pub fn parse(path: &Path, reader: impl Read) -> Result<TuningSpace> {
         params,
         configs,
         notes: vec![("time column".into(), header[time_col].clone())],
+        run_noise: None,
     })
 }
 

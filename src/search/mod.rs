@@ -240,6 +240,7 @@ pub(crate) mod testutil {
             params: params.iter().map(|p| p.to_string()).collect(),
             configs,
             notes: vec![],
+            run_noise: None,
         };
         SearchSpace::from_tuning(kernel.into(), &t).unwrap()
     }

@@ -12,6 +12,7 @@ use std::sync::OnceLock;
 use super::key_index::{prefetch_line, KeyIndex, KeyMap, Line};
 use super::plane::Planes;
 
+use crate::dataset::import::run_noise::RunNoise;
 use crate::dataset::import::{file_stem, read_space, TuningSpace};
 use crate::error::{Error, Result};
 
@@ -32,6 +33,9 @@ pub struct SearchSpace {
     pub values: Vec<Vec<String>>,
     /// Each parameter's values as numbers: the value itself, or its level for text values.
     pub numeric: Vec<Vec<f64>>,
+    /// How finely the recording tells its fastest configurations apart, where it keeps the
+    /// runs each time averaged.
+    pub run_noise: Option<RunNoise>,
     /// Levels of configuration `i` are `levels[i * n_params .. (i + 1) * n_params]`.
     levels: Vec<u16>,
     /// Recorded time in ms; `None` for a failed configuration.
@@ -131,6 +135,7 @@ impl SearchSpace {
             params: varying.iter().map(|&i| space.params[i].clone()).collect(),
             values,
             numeric,
+            run_noise: space.run_noise,
             levels: Vec::with_capacity(space.configs.len() * varying.len()),
             times: Vec::with_capacity(space.configs.len()),
             radix,

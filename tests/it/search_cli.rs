@@ -127,6 +127,13 @@ fn search_bench_json_shape() {
     }
     assert_eq!(rows[0]["space"], "pnpoly__RTX_2080_Ti");
     assert_eq!(v["standards"].as_array().unwrap().len(), 2);
+    // The space, with the noise of its recorded runs (tests/fixtures/spaces/PROVENANCE.md).
+    let space = &v["spaces"][0];
+    assert_eq!(space["space"], "pnpoly__RTX_2080_Ti");
+    assert_eq!(space["configurations"], 4092);
+    assert_eq!(space["failed_configurations"], 358);
+    assert_eq!(space["run_noise"]["runs"], 10);
+    assert_eq!(space["run_noise"]["warm_up_first_runs"], 10);
 }
 
 #[test]

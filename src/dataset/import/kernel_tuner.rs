@@ -19,6 +19,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::ktt::{unit_of, COMPILE_METRICS, TIME_METRIC};
+use super::run_noise::{runs_averaging, summarise};
 use super::space::{check_objective, value_text, Config, TuningSpace};
 use crate::error::{Error, Result};
 
@@ -77,6 +78,8 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
     };
     let params = cache.tune_params_keys.clone();
     let mut configs = Vec::with_capacity(cache.cache.len());
+    // Each working configuration's time and the runs it averaged, for the noise summary.
+    let mut timed = Vec::new();
     for (key, entry) in &cache.cache {
         let obj = entry
             .as_object()
@@ -90,6 +93,9 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
             })
             .collect::<Result<Vec<_>>>()?;
         let (time_ms, failure) = time_of(obj.get("time"));
+        if let Some(t) = time_ms {
+            timed.push((t, runs_averaging(t, obj.get("times"))));
+        }
         let fields = obj.iter().filter(|(k, _)| !params.contains(k));
         let counters = observed(
             &cache.kernel_name,
@@ -118,6 +124,7 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
         params,
         configs,
         notes,
+        run_noise: summarise(&timed),
     })
 }
 

@@ -112,6 +112,7 @@ pub(super) fn read(path: &Path, text: &str) -> Result<TuningSpace> {
             "format".into(),
             "Kernel Tuner results list; parameters are the first result's fields".into(),
         )],
+        run_noise: None,
     })
 }
 

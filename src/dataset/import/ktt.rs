@@ -235,6 +235,7 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
         params,
         configs,
         notes,
+        run_noise: None,
     })
 }
 

@@ -4,6 +4,7 @@
 pub mod kernel_tuner;
 mod kernel_tuner_list;
 pub mod ktt;
+pub mod run_noise;
 pub mod space;
 pub mod t4;
 pub mod xplacer;

@@ -33,6 +33,9 @@ pub struct TuningSpace {
     pub configs: Vec<Config>,
     /// Tool-specific facts for the provenance note (version, time unit, timestamp, ...).
     pub notes: Vec<(String, String)>,
+    /// How finely the recorded runs tell the fastest configurations apart, where the file
+    /// keeps the runs each time averaged (Kernel Tuner caches).
+    pub run_noise: Option<super::run_noise::RunNoise>,
 }
 
 /// An optimization in an imported space: one parameter changed from one value to another.
@@ -258,6 +261,7 @@ mod tests {
                 config(&["4096", "1", "2"], None),
             ],
             notes: vec![],
+            run_noise: None,
         };
         assert_eq!(s.input_label(), "N=4096");
         assert_eq!(s.varying(), vec![1, 2]);
@@ -289,6 +293,7 @@ mod tests {
                 config(&["5"], None),
             ],
             notes: vec![],
+            run_noise: None,
         };
         s.configs[1].counters = vec![("k".into(), "m".into(), "u".into(), 1.0)];
         assert_eq!(s.fail_unusable_times(), 3);

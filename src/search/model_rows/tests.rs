@@ -29,6 +29,7 @@ fn space(na: usize, nb: usize, nc: usize) -> SearchSpace {
         params: vec!["a".into(), "b".into(), "c".into()],
         configs,
         notes: vec![],
+        run_noise: None,
     };
     SearchSpace::from_tuning("k".into(), &t).unwrap()
 }

@@ -23,6 +23,7 @@ pub(crate) fn tiny() -> SearchSpace {
             cfg(&["1", "64", "1"], Some(9.0)),
         ],
         notes: vec![],
+        run_noise: None,
     };
     SearchSpace::from_tuning("tiny".into(), &t).unwrap()
 }

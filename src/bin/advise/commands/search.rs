@@ -5,10 +5,13 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::output::Output;
+use advise::dataset::import::run_noise::RunNoise;
 use advise::error::{Error, Result};
 use advise::report::table::fmt_sig;
 use advise::search::bench::Budget;
 use advise::search::{self, SearchSpace};
+
+use super::search_bench::noise_sentence;
 
 use crate::args::OutputArgs;
 
@@ -105,6 +108,8 @@ struct SearchReport {
     optimum_time_ms: f64,
     optimum_config: serde_json::Map<String, serde_json::Value>,
     fraction_of_optimum: f64,
+    /// How finely the recording tells its fastest configurations apart, where it keeps runs.
+    run_noise: Option<RunNoise>,
 }
 
 fn config_json(space: &SearchSpace, id: usize) -> serde_json::Map<String, serde_json::Value> {
@@ -186,6 +191,7 @@ fn search_one(args: &Args, out: &Output) -> Result<()> {
         optimum_time_ms: opt_time,
         optimum_config: config_json(&space, opt_id),
         fraction_of_optimum: o.fraction_of_optimum,
+        run_noise: space.run_noise,
     };
     if out.json {
         return out.emit_json(&report);
@@ -220,9 +226,12 @@ fn search_one(args: &Args, out: &Output) -> Result<()> {
             format!("{:.4}", o.fraction_of_optimum),
         ),
     ];
-    let text: String = lines
+    let mut text: String = lines
         .iter()
         .map(|(k, v)| format!("{k:<20} {v}\n"))
         .collect();
+    if let Some(n) = space.run_noise.filter(|n| n.standard_error >= 0.01) {
+        text += &format!("note: {}\n", noise_sentence(&report.space, &n));
+    }
     out.emit(&text)
 }

@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use super::output::{note, Output};
 use crate::args::OutputArgs;
+use advise::dataset::import::run_noise::RunNoise;
 use advise::error::{Error, Result};
 use advise::report::chart::{LineChart, Series};
 use advise::report::table::TextTable;
@@ -32,10 +33,43 @@ pub struct BenchCommand {
 
 #[derive(Serialize)]
 struct JsonReport<'a> {
+    spaces: Vec<JsonSpace<'a>>,
     results: &'a [BenchRow],
     standards: &'a [StandardRow],
     charts: Vec<String>,
     seconds: f64,
+}
+
+/// A space as the JSON report names it: its size and, where the recording keeps each
+/// configuration's runs, how finely they tell its fastest configurations apart.
+#[derive(Serialize)]
+struct JsonSpace<'a> {
+    space: &'a str,
+    configurations: usize,
+    failed_configurations: usize,
+    run_noise: Option<RunNoise>,
+}
+
+/// Below this standard error of the fastest configurations' mean times, relative to them, a
+/// recording's noise is left out of the text report (the JSON always has it).
+const NOISE_WORTH_SAYING: f64 = 0.01;
+
+/// One sentence on a recording's noise (`advise search` and `search-bench` say it).
+pub fn noise_sentence(space: &str, n: &RunNoise) -> String {
+    let warm = match n.warm_up_first_runs {
+        0 => String::new(),
+        w => {
+            format!("; in {w} of them the first run is a warm-up, over 1.5 times the slowest other")
+        }
+    };
+    format!(
+        "{space}: the recorded runs give the mean times of its {} fastest configurations a \
+         standard error of {:.1}% ({} runs each{warm}): fractions of the optimum closer than \
+         that are not told apart",
+        n.configurations,
+        n.standard_error * 100.0,
+        n.runs
+    )
 }
 
 /// Splits `a,b:k=1,j=2,c` into strategies, keeping `KEY=VALUE` pieces with the strategy
@@ -188,14 +222,38 @@ fn bench_spaces(cmd: &BenchCommand, out: &Output) -> Result<()> {
         }
     }
     if out.json {
+        let spaces = spaces
+            .iter()
+            .map(|s| JsonSpace {
+                space: &s.name,
+                configurations: s.len(),
+                failed_configurations: s.failed(),
+                run_noise: s.run_noise,
+            })
+            .collect();
         return out.emit_json(&JsonReport {
+            spaces,
             results: &report.results,
             standards: &report.standards,
             charts,
             seconds,
         });
     }
-    out.emit(&render(&report))
+    let mut text = render(&report);
+    let noisy: Vec<String> = spaces
+        .iter()
+        .filter_map(|s| s.run_noise.map(|n| (s, n)))
+        .filter(|(_, n)| n.standard_error >= NOISE_WORTH_SAYING)
+        .map(|(s, n)| format!("- {}\n", noise_sentence(&s.name, &n)))
+        .collect();
+    if !noisy.is_empty() {
+        text += &format!(
+            "\nRecorded noise of {}% or more (scripts/search/noise.py prints every space's)\n\n{}",
+            NOISE_WORTH_SAYING * 100.0,
+            noisy.concat()
+        );
+    }
+    out.emit(&text)
 }
 
 /// The results and standards as text tables.

@@ -19,7 +19,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::ktt::{unit_of, COMPILE_METRICS, TIME_METRIC};
-use super::run_noise::{runs_averaging, summarise};
+use super::run_noise::summarise;
 use super::space::{check_objective, value_text, Config, TuningSpace};
 use crate::error::{Error, Result};
 
@@ -78,7 +78,7 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
     };
     let params = cache.tune_params_keys.clone();
     let mut configs = Vec::with_capacity(cache.cache.len());
-    // Each working configuration's time and the runs it averaged, for the noise summary.
+    // Each working configuration's time and its recorded runs, for the noise summary.
     let mut timed = Vec::new();
     for (key, entry) in &cache.cache {
         let obj = entry
@@ -94,7 +94,7 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
             .collect::<Result<Vec<_>>>()?;
         let (time_ms, failure) = time_of(obj.get("time"));
         if let Some(t) = time_ms {
-            timed.push((t, runs_averaging(t, obj.get("times"))));
+            timed.push((t, obj.get("times")));
         }
         let fields = obj.iter().filter(|(k, _)| !params.contains(k));
         let counters = observed(

@@ -40,12 +40,16 @@ pub fn runs_averaging(time: f64, runs: Option<&serde_json::Value>) -> Option<Vec
 }
 
 /// The noise of the [`FASTEST`] configurations by time among `timed` (each working
-/// configuration's time and its runs, where they average to it); `None` where one of those
-/// has no such runs, or nothing worked.
-pub fn summarise(timed: &[(f64, Option<Vec<f64>>)]) -> Option<RunNoise> {
+/// configuration's time and its recorded runs, as the file has them); `None` where one of
+/// those has no runs that average to its time ([`runs_averaging`]), or nothing worked.
+pub fn summarise(timed: &[(f64, Option<&serde_json::Value>)]) -> Option<RunNoise> {
     let mut order: Vec<usize> = (0..timed.len()).collect();
-    order.sort_by(|&a, &b| timed[a].0.total_cmp(&timed[b].0));
-    order.truncate(FASTEST);
+    let by_time = |a: &usize, b: &usize| timed[*a].0.total_cmp(&timed[*b].0).then(a.cmp(b));
+    if order.len() > FASTEST {
+        order.select_nth_unstable_by(FASTEST - 1, by_time);
+        order.truncate(FASTEST);
+    }
+    order.sort_by(by_time);
     if order.is_empty() {
         return None;
     }
@@ -53,7 +57,7 @@ pub fn summarise(timed: &[(f64, Option<Vec<f64>>)]) -> Option<RunNoise> {
     let mut counts = Vec::with_capacity(order.len());
     let mut warm = 0;
     for &i in &order {
-        let runs = timed[i].1.as_deref()?;
+        let runs = runs_averaging(timed[i].0, timed[i].1)?;
         let n = runs.len() as f64;
         let mean = runs.iter().sum::<f64>() / n;
         let var = runs.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / (n - 1.0);
@@ -109,26 +113,39 @@ mod tests {
     /// Synthetic: twelve configurations of four runs each.
     #[test]
     fn the_fastest_ten_give_the_median_error_and_the_warm_ups() {
-        let mut timed: Vec<(f64, Option<Vec<f64>>)> = (0..12)
+        let mut runs: Vec<serde_json::Value> = (0..12)
             .map(|i| {
                 let base = 1.0 + i as f64;
                 // Runs base-1%, base+1%, base-1%, base+1%: sd 1.155% of the mean, se half that.
-                let runs = vec![base * 0.99, base * 1.01, base * 0.99, base * 1.01];
-                (base, Some(runs))
+                json!([base * 0.99, base * 1.01, base * 0.99, base * 1.01])
             })
             .collect();
+        let mut times: Vec<f64> = (0..12).map(|i| 1.0 + i as f64).collect();
         // The fastest gets a warm-up first run: its mean and error grow, its rank stays.
-        timed[0].1 = Some(vec![4.0, 0.1, 0.1, 0.1]);
-        timed[0].0 = 1.075;
-        let n = summarise(&timed).unwrap();
+        runs[0] = json!([4.0, 0.1, 0.1, 0.1]);
+        times[0] = 1.075;
+        let timed = |runs: &[serde_json::Value]| -> Vec<(f64, Option<serde_json::Value>)> {
+            times
+                .iter()
+                .copied()
+                .zip(runs.iter().cloned().map(Some))
+                .collect()
+        };
+        let summary = |t: &[(f64, Option<serde_json::Value>)]| {
+            let refs: Vec<(f64, Option<&serde_json::Value>)> =
+                t.iter().map(|(time, r)| (*time, r.as_ref())).collect();
+            summarise(&refs)
+        };
+        let n = summary(&timed(&runs)).unwrap();
         assert_eq!((n.configurations, n.runs, n.warm_up_first_runs), (10, 4, 1));
         let expected = (4.0f64 / 3.0 * 1e-4).sqrt() / 2.0;
         assert!((n.standard_error - expected).abs() < 1e-9, "{n:?}");
-        // One of the ten fastest without runs: no summary. The eleventh does not count.
-        timed[11].1 = None;
-        assert!(summarise(&timed).is_some());
-        timed[3].1 = None;
-        assert_eq!(summarise(&timed), None);
+        // One of the ten fastest without runs that average to its time: no summary. The
+        // eleventh does not count.
+        runs[11] = json!([1.0]);
+        assert!(summary(&timed(&runs)).is_some());
+        runs[3] = json!([1.0]);
+        assert_eq!(summary(&timed(&runs)), None);
         assert_eq!(summarise(&[]), None);
     }
 }

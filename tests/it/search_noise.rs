@@ -1,7 +1,7 @@
 //! The noise of a recording's runs, read from a real Kernel Tuner cache (pnpoly on an RTX
 //! 2080 Ti, whose times each average 10 runs with a warm-up first:
 //! tests/fixtures/spaces/PROVENANCE.md): the figure the library gives, and where `advise
-//! search` and `advise search-bench` say it.
+//! search`, `advise search-bench` and `advise import` say it.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -66,4 +66,25 @@ fn a_noisy_recording_is_named_beside_the_results() {
         .assert()
         .success()
         .stdout(predicate::str::contains(format!("note: {noise}")));
+}
+
+#[test]
+fn an_imported_cache_records_the_noise_in_its_provenance() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("pnpoly");
+    advise()
+        .args(["-q", "import", "kernel-tuner"])
+        .arg(space())
+        .arg("--out-dir")
+        .arg(&out)
+        .assert()
+        .success();
+    let provenance = std::fs::read_to_string(out.join("PROVENANCE.md")).unwrap();
+    assert!(
+        provenance.contains(
+            "- recorded runs: the mean times of the 10 fastest configurations have a standard \
+             error of 14.90% (10 runs each; a warm-up first run in 10)"
+        ),
+        "{provenance}"
+    );
 }

@@ -308,6 +308,17 @@ fn provenance(
     for (k, v) in &space.notes {
         let _ = writeln!(t, "- {k}: {v}");
     }
+    if let Some(n) = &space.run_noise {
+        let _ = writeln!(
+            t,
+            "- recorded runs: the mean times of the {} fastest configurations have a standard \
+             error of {:.2}% ({} runs each; a warm-up first run in {})",
+            n.configurations,
+            n.standard_error * 100.0,
+            n.runs,
+            n.warm_up_first_runs
+        );
+    }
     let _ = writeln!(t, "- input (fixed parameters): `{}`", s.input);
     let _ = writeln!(
         t,

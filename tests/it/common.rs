@@ -25,6 +25,17 @@ pub fn advise() -> assert_cmd::Command {
     c
 }
 
+/// A gzipped fixture's text.
+pub fn gunzipped_text(path: &Path) -> String {
+    use std::io::Read;
+    let f = std::fs::File::open(path).unwrap();
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(f)
+        .read_to_string(&mut text)
+        .unwrap();
+    text
+}
+
 /// `advise -q ARGS...`, which must succeed, and its standard output read as JSON.
 pub fn run_json<I, S>(args: I) -> serde_json::Value
 where

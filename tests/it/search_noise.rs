@@ -3,7 +3,6 @@
 //! tests/fixtures/spaces/PROVENANCE.md): the figure the library gives, and where `advise
 //! search`, `advise search-bench` and `advise import` say it.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::common::advise;
@@ -15,12 +14,7 @@ fn space() -> PathBuf {
 }
 
 fn cache_text() -> String {
-    let f = std::fs::File::open(space()).unwrap();
-    let mut text = String::new();
-    flate2::read::GzDecoder::new(f)
-        .read_to_string(&mut text)
-        .unwrap();
-    text
+    crate::common::gunzipped_text(&space())
 }
 
 #[test]

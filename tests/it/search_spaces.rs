@@ -2,7 +2,7 @@
 //! given as strings, the same cache cut off mid-write, the same space as CSV and as T4 results,
 //! and KTT output.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use advise::search::{Eval, Evaluator, SearchSpace};
@@ -60,12 +60,7 @@ fn the_same_space_as_a_kernel_tuner_results_list() {
 }
 
 fn cache_text() -> String {
-    let f = std::fs::File::open(fixture("pnpoly__RTX_2080_Ti.json.gz")).unwrap();
-    let mut text = String::new();
-    flate2::read::GzDecoder::new(f)
-        .read_to_string(&mut text)
-        .unwrap();
-    text
+    crate::common::gunzipped_text(&fixture("pnpoly__RTX_2080_Ti.json.gz"))
 }
 
 #[test]

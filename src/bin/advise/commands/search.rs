@@ -11,7 +11,7 @@ use advise::report::table::fmt_sig;
 use advise::search::bench::Budget;
 use advise::search::{self, SearchSpace};
 
-use super::search_bench::noise_sentence;
+use super::search_bench::{noise_sentence, NOISE_WORTH_SAYING};
 
 use crate::args::OutputArgs;
 
@@ -230,7 +230,10 @@ fn search_one(args: &Args, out: &Output) -> Result<()> {
         .iter()
         .map(|(k, v)| format!("{k:<20} {v}\n"))
         .collect();
-    if let Some(n) = space.run_noise.filter(|n| n.standard_error >= 0.01) {
+    if let Some(n) = space
+        .run_noise
+        .filter(|n| n.standard_error >= NOISE_WORTH_SAYING)
+    {
         text += &format!("note: {}\n", noise_sentence(&report.space, &n));
     }
     out.emit(&text)

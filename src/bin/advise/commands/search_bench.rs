@@ -52,7 +52,7 @@ struct JsonSpace<'a> {
 
 /// Below this standard error of the fastest configurations' mean times, relative to them, a
 /// recording's noise is left out of the text report (the JSON always has it).
-const NOISE_WORTH_SAYING: f64 = 0.01;
+pub const NOISE_WORTH_SAYING: f64 = 0.01;
 
 /// One sentence on a recording's noise (`advise search` and `search-bench` say it).
 pub fn noise_sentence(space: &str, n: &RunNoise) -> String {

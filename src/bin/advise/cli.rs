@@ -75,6 +75,11 @@ pub enum Command {
     /// Repeat search strategies on recorded spaces and report, per space, strategy and
     /// budget, the median and 5th percentile of the fraction of the optimum found, the
     /// evaluations needed to reach 95% of it, and convergence charts (SVG and PNG).
+    ///
+    /// Where a Kernel Tuner cache keeps each configuration's runs, the report also says how
+    /// noisy its fastest times are (the standard error of their means, relative to them, in
+    /// the JSON's `spaces`); a space where that is 1% or more is named beside the results, as
+    /// closer fractions of the optimum are not told apart there.
     SearchBench(search_bench::Args),
     /// Train an advisor: per optimization a model (IBk by default) on datasets' speedup
     /// samples, validated on grouped folds against the baselines, with calibrated confidence.

@@ -11,7 +11,7 @@ use advise::report::table::fmt_sig;
 use advise::search::bench::Budget;
 use advise::search::{self, SearchSpace};
 
-use super::search_bench::{noise_sentence, NOISE_WORTH_SAYING};
+use super::search_bench::noise_note;
 
 use crate::args::OutputArgs;
 
@@ -230,11 +230,8 @@ fn search_one(args: &Args, out: &Output) -> Result<()> {
         .iter()
         .map(|(k, v)| format!("{k:<20} {v}\n"))
         .collect();
-    if let Some(n) = space
-        .run_noise
-        .filter(|n| n.standard_error >= NOISE_WORTH_SAYING)
-    {
-        text += &format!("note: {}\n", noise_sentence(&report.space, &n));
+    if let Some(note) = noise_note(&space) {
+        text += &format!("note: {note}\n");
     }
     out.emit(&text)
 }

@@ -52,10 +52,19 @@ struct JsonSpace<'a> {
 
 /// Below this standard error of the fastest configurations' mean times, relative to them, a
 /// recording's noise is left out of the text report (the JSON always has it).
-pub const NOISE_WORTH_SAYING: f64 = 0.01;
+const NOISE_WORTH_SAYING: f64 = 0.01;
 
-/// One sentence on a recording's noise (`advise search` and `search-bench` say it).
-pub fn noise_sentence(space: &str, n: &RunNoise) -> String {
+/// The sentence on a space's recorded noise where it is worth saying ([`NOISE_WORTH_SAYING`]
+/// or more; `advise search` and `search-bench` say it).
+pub fn noise_note(space: &SearchSpace) -> Option<String> {
+    space
+        .run_noise
+        .filter(|n| n.standard_error >= NOISE_WORTH_SAYING)
+        .map(|n| noise_sentence(&space.name, &n))
+}
+
+/// One sentence on a recording's noise.
+fn noise_sentence(space: &str, n: &RunNoise) -> String {
     let warm = match n.warm_up_first_runs {
         0 => String::new(),
         w => {
@@ -242,9 +251,8 @@ fn bench_spaces(cmd: &BenchCommand, out: &Output) -> Result<()> {
     let mut text = render(&report);
     let noisy: Vec<String> = spaces
         .iter()
-        .filter_map(|s| s.run_noise.map(|n| (s, n)))
-        .filter(|(_, n)| n.standard_error >= NOISE_WORTH_SAYING)
-        .map(|(s, n)| format!("- {}\n", noise_sentence(&s.name, &n)))
+        .filter_map(noise_note)
+        .map(|note| format!("- {note}\n"))
         .collect();
     if !noisy.is_empty() {
         text += &format!(

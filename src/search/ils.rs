@@ -17,7 +17,7 @@ use super::Strategy;
 use advise_ml::Rng;
 use far_starts::FarStarts;
 pub use neighbourhood::FreeMoves;
-use neighbourhood::{faster_measured, mean_single_changes, repairs_to_measure};
+use neighbourhood::{faster_measured, mean_single_changes, repairs_to_measure, Settled};
 use restart::{jump, measure_random_share, random_share, random_start};
 
 /// Which configurations are neighbours.
@@ -122,6 +122,11 @@ pub struct Ils {
     pub stall_min: usize,
     /// Which descent stages move to a faster measured neighbour without measuring.
     pub free_moves: FreeMoves,
+    /// Share of the space (all its entries, failures too) measured before free moves start
+    /// (0: from the first descent). Early free moves pull descents into the few basins
+    /// measured so far; once the measured share is dense, descents that rejoin a known basin
+    /// otherwise spend their measurements on its rim.
+    pub free_from: f64,
 }
 
 /// One stage of a descent: a neighbourhood, and how many of its configurations to measure.
@@ -173,6 +178,7 @@ impl Strategy for Ils {
         let mut stale = 0usize;
         let mut far_starts = FarStarts::default();
         let mut nb = Vec::new();
+        let mut settled = Settled::new(space.len());
         let mut data = ModelRows::new(space);
         let mut track = ModelRecord::default();
         let mut preds = Vec::new();
@@ -197,8 +203,13 @@ impl Strategy for Ils {
             let mut last_move: Option<(usize, i64)> = None;
             // First-improvement descent from `cur`.
             'descent: loop {
+                if settled.contains(cur.0) {
+                    break;
+                }
                 // Single changes the space holds of `cur` (known after the Hamming stage).
                 let mut singles = usize::MAX;
+                // Whether every stage measures all its neighbours of `cur` this pass.
+                let mut whole = true;
                 for &stage in &stages {
                     nb.clear();
                     match stage {
@@ -214,13 +225,16 @@ impl Strategy for Ils {
                         FreeMoves::Off => false,
                         FreeMoves::Adjacent => matches!(stage, Stage::Adjacent),
                         FreeMoves::All => true,
-                    };
+                    } && ev.used() as f64 >= self.free_from * space.len() as f64;
                     if let Some(known) = free.then(|| faster_measured(ev, &nb, cur.1)).flatten() {
                         last_move = None;
                         cur = known;
                         continue 'descent;
                     }
                     nb.retain(|&c| !ev.is_evaluated(c));
+                    if nb.is_empty() {
+                        continue;
+                    }
                     self.order(ev, &mut nb, &mut data, &track, &mut preds, rng);
                     // The pattern move: the last improving step again, first.
                     if let (true, Stage::Adjacent, Some((j, d))) = (self.momentum, stage, last_move)
@@ -240,6 +254,7 @@ impl Strategy for Ils {
                         _ if self.scan > 0 => self.scan,
                         _ => nb.len(),
                     };
+                    whole &= limit >= nb.len();
                     for (i, &c) in nb.iter().enumerate().take(limit) {
                         let e = ev.evaluate(c);
                         match (e, preds.get(i)) {
@@ -262,6 +277,9 @@ impl Strategy for Ils {
                             _ => {}
                         }
                     }
+                }
+                if whole {
+                    settled.insert(cur.0);
                 }
                 break;
             }

@@ -210,6 +210,7 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
                 "stall",
                 "stallmin",
                 "free",
+                "freefrom",
             ] {
                 if let Some(v) = take(key) {
                     ils_option(&mut s.ils, key, &v)?;
@@ -308,6 +309,11 @@ mod tests {
     fn free_moves_take_off_adjacent_or_all() {
         assert_eq!(strategy("auto:free=all").unwrap().name(), "auto-frall");
         assert_eq!(strategy("auto:free=off").unwrap().name(), "auto-froff");
+        assert_eq!(
+            strategy("auto:freefrom=0.01").unwrap().name(),
+            "auto-ff0.01"
+        );
+        assert!(strategy("auto:freefrom=-1").is_err());
         let err = strategy("auto:free=some").err().unwrap().to_string();
         assert!(err.contains("free=some: use off, adjacent or all"), "{err}");
     }

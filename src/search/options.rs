@@ -39,7 +39,8 @@ const WHOLES: [(&str, &str, &str, Field<usize>); 8] = [
 ];
 
 /// Those that take a number >= 0.
-const NUMBERS: [(&str, &str, Field<f64>); 7] = [
+const NUMBERS: [(&str, &str, Field<f64>); 8] = [
+    ("freefrom", "ff", |s| &mut s.free_from),
     ("stall", "st", |s| &mut s.stall),
     ("bowideat", "bwa", |s| &mut s.bo_wide_at),
     ("bowide", "bw", |s| &mut s.bo_wide),

@@ -41,6 +41,7 @@ impl Ils {
             stall: 0.0,
             stall_min: 0,
             free_moves: FreeMoves::Off,
+            free_from: 0.0,
         }
     }
 

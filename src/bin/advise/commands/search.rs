@@ -68,7 +68,8 @@ pub struct Args {
     /// the budget, and at least stallmin evaluations, found nothing faster, 0 for never [0.333,
     /// 4000]; free, where a measured neighbour is faster than the descent's configuration,
     /// move to the fastest such one without measuring, in the adjacent stage or in all (as
-    /// Kernel Tuner's cache does): off, adjacent or all [off]; and, for trying its parts one
+    /// Kernel Tuner's cache does): off, adjacent or all [adjacent]; freefrom, the share of the
+    /// space measured before those free moves start [0.025]; and, for trying its parts one
     /// at a time, the local search's nb (vnd|adjacent|hamming) [vnd], model (0: neighbours in
     /// random order) [1],
     /// noise, scan and restart [0]. greedy_ils and basinhopping take nb, perturb, temp, restart,

@@ -259,6 +259,16 @@ fn mirror_trap_space() -> crate::search::space::SearchSpace {
     crate::search::testutil::space_of("mirror", &params, configs)
 }
 
+/// Runs of 60 evaluations, seeds 0-29, that end at the optimum of `space`.
+fn trap_hits(space: &crate::search::space::SearchSpace, st: &Ils) -> usize {
+    (0..30)
+        .filter(|&seed| {
+            let r = crate::search::run(space, st, 60, seed).unwrap();
+            r.fraction_of_optimum == 1.0
+        })
+        .count()
+}
+
 #[test]
 fn transposes_leave_a_mirrored_basin_and_only_from_their_budget() {
     let space = mirror_trap_space();
@@ -270,14 +280,7 @@ fn transposes_leave_a_mirrored_basin_and_only_from_their_budget() {
         free_moves: FreeMoves::Off,
         ..crate::search::auto::Auto::default().ils
     };
-    let hits = |st: &Ils| {
-        (0..30)
-            .filter(|&seed| {
-                let r = crate::search::run(&space, st, 60, seed).unwrap();
-                r.fraction_of_optimum == 1.0
-            })
-            .count()
-    };
+    let hits = |st: &Ils| trap_hits(&space, st);
     let (with, without) = (hits(&auto(true, 1)), hits(&auto(false, 1)));
     assert!(
         with > without && with >= 25,
@@ -344,14 +347,7 @@ fn free_moves_wait_for_their_share_of_the_space_and_then_leave_a_trap() {
             "seed {seed}"
         );
     }
-    let hits = |st: &Ils| {
-        (0..30)
-            .filter(|&seed| {
-                let r = crate::search::run(&space, st, 60, seed).unwrap();
-                r.fraction_of_optimum == 1.0
-            })
-            .count()
-    };
+    let hits = |st: &Ils| trap_hits(&space, st);
     let default = crate::search::auto::Auto::default().ils;
     let (free, off) = (
         hits(&auto(default.free_moves, default.free_from)),

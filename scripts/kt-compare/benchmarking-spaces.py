@@ -41,6 +41,10 @@ name (https://github.com/benvanwerkhoven/tuning_kernels, c77c509, convolution_st
 
     scripts/kt-compare/benchmarking-spaces.py cache GIT_DIR COMMIT PATH NAME OUT_DIR
 
+`cache-time`: a Kernel Tuner cache tuned on another objective (energy), searched on time:
+
+    scripts/kt-compare/benchmarking-spaces.py cache-time GIT_DIR COMMIT PATH NAME OUT_DIR
+
 `uci-sgemm`: the UCI "SGEMM GPU kernel performance" data set (CLTune's gemm_fast, 2048^3, on a
 GeForce GTX 680; 241,600 feasible configurations, four runs each) from a zip in a clone:
 
@@ -82,7 +86,7 @@ KTP18 = [
 ]
 # Keys of a results list's dicts that are measurements, not tuning parameters.
 NOT_PARAMS = {"time", "times", "compile_time", "verification_time", "benchmark_time",
-              "strategy_time", "framework_time", "timestamp"}
+              "strategy_time", "framework_time", "timestamp", "num_regs", "registers"}
 
 
 def git(git_dir, *args):
@@ -182,6 +186,29 @@ def one_cache(git_dir, commit, path, name, out_dir):
     print(f"{out}: {entries} configurations")
 
 
+def one_cache_by_time(git_dir, commit, path, name, out_dir):
+    """A Kernel Tuner cache tuned on another objective (such as energy, `TFLOPS/J`) at
+    `commit:path` of a clone, as OUT_DIR/NAME.json.gz searched on time: `objective` becomes
+    `time`, and an entry without a number for `time` (a configuration that failed: Kernel
+    Tuner then writes its error string under the objective's key only) gets that string,
+    or "RuntimeFailedConfig", as its `time`. Every other field is kept."""
+    doc = json.loads(git(git_dir, "show", f"{commit}:{path}"))
+    objective = doc.get("objective", "time")
+    failed = 0
+    for entry in doc["cache"].values():
+        if not isinstance(entry.get("time"), (int, float)):
+            error = entry.get(objective)
+            entry["time"] = error if isinstance(error, str) else "RuntimeFailedConfig"
+            failed += 1
+    doc["objective"] = "time"
+    doc["provenance"] = (f"{git_dir}@{commit[:7]}:{path}: searched on time (tuned on "
+                         f"{objective}); {failed} failed entries given their error as time")
+    # The cache last, as Kernel Tuner writes it: its reader takes a file that does not end
+    # in "}}}" (or "}\n}") for one still open and closes it.
+    doc["cache"] = doc.pop("cache")
+    write(out_dir, name, doc)
+
+
 def uci_sgemm(git_dir, commit, path, out_dir):
     """The UCI "SGEMM GPU kernel performance" data set (a zip holding sgemm_product.csv: 14
     parameter columns, then four runs' times in ms) as a cache: `time` the runs' mean, `times`
@@ -224,6 +251,10 @@ if __name__ == "__main__":
     if len(sys.argv) == 7 and sys.argv[1] == "cache":
         Path(sys.argv[6]).mkdir(parents=True, exist_ok=True)
         one_cache(*sys.argv[2:7])
+        sys.exit(0)
+    if len(sys.argv) == 7 and sys.argv[1] == "cache-time":
+        Path(sys.argv[6]).mkdir(parents=True, exist_ok=True)
+        one_cache_by_time(*sys.argv[2:7])
         sys.exit(0)
     if len(sys.argv) == 6 and sys.argv[1] == "uci-sgemm":
         Path(sys.argv[5]).mkdir(parents=True, exist_ok=True)

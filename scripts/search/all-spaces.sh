@@ -17,6 +17,8 @@
 #   blind29  Schoonhoven et al.'s 23 and van Werkhoven's 2018 paper's 6
 #   blind2   ExpDist K40c and the 2017 convolution with streams
 #   blind3   the five spaces of session 53, the 241,600-configuration UCI SGEMM among them
+#   blind4   two spaces of session 63: RTE-RRTMGP's shortwave adding kernel on an A100 and a
+#            tensor-core complex GEMM on an RTX 4000 Ada (with 10 clock frequencies)
 set -uo pipefail
 root="${1:?usage: all-spaces.sh GIT_ROOT OUT_DIR}"
 out="${2:?usage: all-spaces.sh GIT_ROOT OUT_DIR}"
@@ -114,8 +116,14 @@ spaces blind3 Maartenvm kernel_tuner_visualization list 957d36bd926aade52685dac3
 spaces blind3 Sarthak-Mohapatra \
     Classification-of-GPU-Run-as-high-or-low-time-consuming-using-various-classification-Algorithms. \
     uci-sgemm 7597991528265c0719d6ac31d40c9851a38ba8b4 sgemm_product_dataset.zip
+spaces blind4 fjwillemsen PhD-autotuning list 0f1671026f6de25e63d87431306c8e76c0245452 \
+    old_cached_data_used/adding_kernel/timings_sw_adding_kernel.json sw_adding A100_PCIE
+spaces blind4 nlesc-recruit powersensor3-results cache-time \
+    0d6cadfb5217bfae5d0a9016e73c8b6068c0fbdf \
+    GPU-tuning/AD4000_wmma_complex_gemm_opt_16bit_1x4096x4096x4096.json \
+    wmma_complex_gemm__RTX_4000_Ada
 
-for set in dev history paper rtx blind29 blind2 blind3; do
+for set in dev history paper rtx blind29 blind2 blind3 blind4; do
     [ -d "$out/$set" ] && echo "$set: $(ls "$out/$set" | grep -c '\.json\.gz$') spaces"
 done
 exit "$failed"

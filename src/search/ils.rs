@@ -138,6 +138,13 @@ enum Stage {
     Repair,
 }
 
+impl Ils {
+    /// Whether enough of the space is measured for free moves (`free_from`).
+    fn frees_now(&self, ev: &Evaluator) -> bool {
+        ev.used() as f64 >= self.free_from * ev.space().len() as f64
+    }
+}
+
 impl Strategy for Ils {
     fn name(&self) -> String {
         self.name.clone()
@@ -208,8 +215,10 @@ impl Strategy for Ils {
                 }
                 // Single changes the space holds of `cur` (known after the Hamming stage).
                 let mut singles = usize::MAX;
-                // Whether every stage measures all its neighbours of `cur` this pass.
-                let mut whole = true;
+                // Whether every stage measures all its neighbours of `cur` this pass; and
+                // whether free moves, where they are on, have started (a configuration settled
+                // before then may still have a faster measured neighbour to move to).
+                let mut whole = self.free_moves == FreeMoves::Off || self.frees_now(ev);
                 for &stage in &stages {
                     nb.clear();
                     match stage {
@@ -225,7 +234,7 @@ impl Strategy for Ils {
                         FreeMoves::Off => false,
                         FreeMoves::Adjacent => matches!(stage, Stage::Adjacent),
                         FreeMoves::All => true,
-                    } && ev.used() as f64 >= self.free_from * space.len() as f64;
+                    } && self.frees_now(ev);
                     if let Some(known) = free.then(|| faster_measured(ev, &nb, cur.1)).flatten() {
                         last_move = None;
                         cur = known;

@@ -54,10 +54,10 @@ pub(super) fn faster_measured(ev: &Evaluator, nb: &[usize], time: f64) -> Option
         .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))
 }
 
-/// The configurations whose every neighbour a descent has measured, none faster: a descent
-/// that comes back to one (a free move, a new start from a measured configuration) would
-/// find nothing to measure and nothing to move to, and goes straight to the jump. One bit a
-/// configuration of the space.
+/// The configurations whose every neighbour a descent has measured, none faster (with free
+/// moves on, once they had started): a descent that comes back to one (a free move, a new
+/// start from a measured configuration) would find nothing to measure and nothing to move
+/// to, and goes straight to the jump. One bit a configuration of the space.
 pub(super) struct Settled(Vec<u64>);
 
 impl Settled {

@@ -5,6 +5,7 @@
 //! cache does), and keeps the best-so-far trace that the benchmark turns into convergence
 //! curves.
 
+use super::configuration_set::ConfigurationSet;
 use super::space::SearchSpace;
 use advise_ml::Rng;
 
@@ -33,10 +34,8 @@ impl Eval {
 pub struct Evaluator<'a> {
     space: &'a SearchSpace,
     budget: usize,
-    /// Bit `id % 64` of word `id / 64`: whether configuration `id` was measured (a bit a
-    /// configuration: an eighth of the memory of a `bool` each to clear for every search and to
-    /// keep in cache, 30 KB on the 241,600-configuration UCI SGEMM space).
-    seen: Vec<u64>,
+    /// The configurations measured.
+    seen: ConfigurationSet,
     /// Configurations in the order they were measured.
     order: Vec<usize>,
     /// Their times, in the same order (`INFINITY` for a failure).
@@ -53,7 +52,7 @@ impl<'a> Evaluator<'a> {
         Evaluator {
             space,
             budget,
-            seen: vec![0; space.len().div_ceil(64)],
+            seen: ConfigurationSet::new(space.len()),
             order: Vec::with_capacity(budget),
             times: Vec::with_capacity(budget),
             trace: Vec::with_capacity(budget),
@@ -78,7 +77,7 @@ impl<'a> Evaluator<'a> {
         if self.order.len() >= self.budget {
             return Eval::Exhausted;
         }
-        self.seen[id / 64] |= 1 << (id % 64);
+        self.seen.insert(id);
         self.order.push(id);
         let t = self.space.time(id);
         self.times.push(t.unwrap_or(f64::INFINITY));
@@ -98,7 +97,7 @@ impl<'a> Evaluator<'a> {
 
     /// Whether `id` has been measured.
     pub fn is_evaluated(&self, id: usize) -> bool {
-        self.seen[id / 64] & (1 << (id % 64)) != 0
+        self.seen.contains(id)
     }
 
     /// A configuration not measured yet, drawn uniformly (draw after draw until one is new;

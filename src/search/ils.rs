@@ -9,6 +9,7 @@
 //! Kernel Tuner lets end early.
 
 use super::bayes::{BayesOpt, BoMemory};
+use super::configuration_set::ConfigurationSet;
 use super::evaluator::{Eval, Evaluator};
 use super::mirror::{measure_transpose, mirror_pairs};
 use super::model_rows::{ModelRecord, ModelRows};
@@ -17,7 +18,7 @@ use super::Strategy;
 use advise_ml::Rng;
 use far_starts::FarStarts;
 pub use neighbourhood::FreeMoves;
-use neighbourhood::{faster_measured, mean_single_changes, repairs_to_measure, Settled};
+use neighbourhood::{faster_measured, mean_single_changes, repairs_to_measure};
 use restart::{jump, measure_random_share, random_share, random_start};
 
 /// Which configurations are neighbours.
@@ -185,7 +186,11 @@ impl Strategy for Ils {
         let mut stale = 0usize;
         let mut far_starts = FarStarts::default();
         let mut nb = Vec::new();
-        let mut settled = Settled::new(space.len());
+        // The configurations whose every neighbour a descent has measured, none faster (with
+        // free moves on, once they had started): a descent that comes back to one (a free
+        // move, a new start from a measured configuration) would find nothing to measure and
+        // nothing to move to, and goes straight to the jump.
+        let mut settled = ConfigurationSet::new(space.len());
         let mut data = ModelRows::new(space);
         let mut track = ModelRecord::default();
         let mut preds = Vec::new();

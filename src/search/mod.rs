@@ -19,6 +19,7 @@ pub mod basic;
 pub mod bayes;
 pub mod bench;
 pub mod brt;
+mod configuration_set;
 pub mod csv_space;
 pub mod diff_evo;
 pub mod evaluator;

@@ -54,28 +54,6 @@ pub(super) fn faster_measured(ev: &Evaluator, nb: &[usize], time: f64) -> Option
         .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))
 }
 
-/// The configurations whose every neighbour a descent has measured, none faster (with free
-/// moves on, once they had started): a descent that comes back to one (a free move, a new
-/// start from a measured configuration) would find nothing to measure and nothing to move
-/// to, and goes straight to the jump. One bit a configuration of the space.
-pub(super) struct Settled(Vec<u64>);
-
-impl Settled {
-    pub(super) fn new(configurations: usize) -> Self {
-        Settled(vec![0; configurations.div_ceil(64)])
-    }
-
-    pub(super) fn insert(&mut self, c: usize) {
-        if let Some(w) = self.0.get_mut(c / 64) {
-            *w |= 1 << (c % 64);
-        }
-    }
-
-    pub(super) fn contains(&self, c: usize) -> bool {
-        self.0.get(c / 64).is_some_and(|w| w & (1 << (c % 64)) != 0)
-    }
-}
-
 /// Repairs measured at a local minimum of the single-change neighbourhoods: `repair`, or
 /// where the space holds fewer than `floor` single changes of the configuration (`singles`),
 /// as many as make up the difference.
@@ -170,19 +148,5 @@ mod tests {
             .all(|&c| time(c) >= found.1));
         // Nothing measured beats the fastest measured one itself.
         assert_eq!(faster_measured(&ev, &working, found.1), None);
-    }
-
-    #[test]
-    fn settled_holds_what_was_inserted_and_nothing_else() {
-        let mut s = Settled::new(130);
-        for c in [0, 63, 64, 129] {
-            assert!(!s.contains(c));
-            s.insert(c);
-            assert!(s.contains(c));
-        }
-        assert!(!s.contains(1) && !s.contains(65) && !s.contains(128));
-        // Outside the space: ignored, never held.
-        s.insert(500);
-        assert!(!s.contains(500));
     }
 }

@@ -4,6 +4,9 @@ each space and budget's median (and 5th percentile) before and after, the change
 threshold, and per budget how many spaces gain or lose more than it.
 
     scripts/search/compare-sweeps.py BEFORE_DIR AFTER_DIR [--threshold 0.002]
+        [--before-strategy NAME] [--after-strategy NAME]
+
+A sweep of several strategies is read as one unless a strategy is named for it.
 """
 import argparse
 import collections
@@ -13,8 +16,9 @@ import statistics
 import sys
 
 
-def load(folder):
-    """(space, budget) -> (mean median, mean 5th percentile) over the folder's seed sets."""
+def load(folder, strategy=None):
+    """(space, budget) -> (mean median, mean 5th percentile) over the folder's seed sets, of
+    one strategy's results where `strategy` names it."""
     runs = collections.defaultdict(list)
     files = glob.glob(folder + "/*.json")
     if not files:
@@ -22,6 +26,8 @@ def load(folder):
     for f in files:
         with open(f) as fh:
             for r in json.load(fh)["results"]:
+                if strategy is not None and r["strategy"] != strategy:
+                    continue
                 runs[(r["space"], r["budget"])].append((r["median_fraction"], r["p5_fraction"]))
     return {
         k: (statistics.mean(x[0] for x in v), statistics.mean(x[1] for x in v))
@@ -34,8 +40,13 @@ def main():
     ap.add_argument("before")
     ap.add_argument("after")
     ap.add_argument("--threshold", type=float, default=0.002)
+    ap.add_argument("--before-strategy")
+    ap.add_argument("--after-strategy")
     args = ap.parse_args()
-    a, b = load(args.before), load(args.after)
+    a = load(args.before, args.before_strategy)
+    b = load(args.after, args.after_strategy)
+    if not a or not b:
+        sys.exit("compare-sweeps: no results of the named strategy")
     budgets = sorted({k[1] for k in a}, key=lambda x: float(x.rstrip("%")))
     for budget in budgets:
         keys = sorted(k for k in a if k[1] == budget and k in b)

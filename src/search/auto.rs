@@ -37,8 +37,12 @@
 //!   N pairs; src/search/mirror.rs). Once 2.5% of the space is measured, the adjacent stage
 //!   first moves, without measuring, to the fastest measured neighbour faster than the
 //!   configuration, where there is one (a free move, as Kernel Tuner's cache gives its
-//!   strategies). It stops once a third of the budget, and at least 4,000 evaluations, found
-//!   nothing faster.
+//!   strategies). A parameter of six or more levels whose measured pairs one change of it
+//!   apart (at least 4, at most one in 20 against) find one way faster is monotone (a
+//!   clock frequency: src/search/ils/monotone.rs): the adjacent and single-change stages and
+//!   the jumps no longer move it the other way, and the adjacent stage first tries its
+//!   farthest unmeasured level its way. It stops once a third of the budget, and at least
+//!   4,000 evaluations, found nothing faster.
 //!
 //! Why this mix (docs/search-results.md has the measurements): on the recorded convolution
 //! spaces the adjacent neighbourhood escapes traps that the single-parameter (Hamming)
@@ -320,6 +324,7 @@ impl Default for Auto {
                 stall_min: 4000,
                 free_moves: FreeMoves::Adjacent,
                 free_from: 0.025,
+                monotone: 4,
             },
         }
     }

@@ -17,9 +17,10 @@ use super::neighbours::{adjacent, adjacent_step, hamming, repairs, stepped, twin
 use super::Strategy;
 use advise_ml::Rng;
 use far_starts::FarStarts;
+use monotone::MonotoneParameters;
 pub use neighbourhood::FreeMoves;
 use neighbourhood::{faster_measured, mean_single_changes, repairs_to_measure};
-use restart::{jump, measure_random_share, random_share, random_start};
+use restart::{jump, jump_where, measure_random_share, random_share, random_start};
 
 /// Which configurations are neighbours.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -128,6 +129,11 @@ pub struct Ils {
     /// measured so far; once the measured share is dense, descents that rejoin a known basin
     /// otherwise spend their measurements on its rim.
     pub free_from: f64,
+    /// Pairs of measured configurations one change of a parameter apart, at least this many
+    /// nearly all agreeing which way it makes configurations faster, make it monotone
+    /// ([`monotone::MonotoneParameters`]): no descent step or jump moves it the other way,
+    /// and the adjacent stage first tries the farthest level its way (0: never).
+    pub monotone: u32,
 }
 
 /// One stage of a descent: a neighbourhood, and how many of its configurations to measure.
@@ -192,6 +198,7 @@ impl Strategy for Ils {
         // nothing to move to, and goes straight to the jump.
         let mut settled = ConfigurationSet::new(space.len());
         let mut data = ModelRows::new(space);
+        let mut mono = MonotoneParameters::new(space, self.monotone);
         let mut track = ModelRecord::default();
         let mut preds = Vec::new();
         let mut stages = match self.neighbourhood {
@@ -246,6 +253,9 @@ impl Strategy for Ils {
                         continue 'descent;
                     }
                     nb.retain(|&c| !ev.is_evaluated(c));
+                    if self.monotone > 0 && matches!(stage, Stage::Adjacent | Stage::Hamming) {
+                        whole &= !self.keep_monotone_ways(ev, cur.0, &mut nb, &mut mono);
+                    }
                     if nb.is_empty() {
                         continue;
                     }
@@ -260,6 +270,9 @@ impl Strategy for Ils {
                                 preds[..=i].rotate_right(1);
                             }
                         }
+                    }
+                    if self.monotone > 0 && matches!(stage, Stage::Adjacent) {
+                        self.leap_first(ev, cur.0, &mut nb, &mut preds, &mono);
                     }
                     let limit = match stage {
                         Stage::Repair => {
@@ -347,7 +360,16 @@ impl Strategy for Ils {
                 if next.is_some() {
                     break;
                 }
-                let c = jump(space, from.0, self.perturb, rng);
+                if self.monotone > 0 {
+                    mono.update(ev);
+                }
+                let c = if mono.any() {
+                    jump_where(space, from.0, self.perturb, rng, |j, a, b| {
+                        !mono.against(space, j, (a, b))
+                    })
+                } else {
+                    jump(space, from.0, self.perturb, rng)
+                };
                 if ev.is_evaluated(c) {
                     continue;
                 }
@@ -370,6 +392,7 @@ impl Strategy for Ils {
 
 mod far_starts;
 mod kernel_tuner;
+mod monotone;
 mod neighbourhood;
 mod restart;
 #[cfg(test)]

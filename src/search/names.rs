@@ -211,6 +211,7 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
                 "stallmin",
                 "free",
                 "freefrom",
+                "monotone",
             ] {
                 if let Some(v) = take(key) {
                     ils_option(&mut s.ils, key, &v)?;
@@ -316,6 +317,15 @@ mod tests {
         assert!(strategy("auto:freefrom=-1").is_err());
         let err = strategy("auto:free=some").err().unwrap().to_string();
         assert!(err.contains("free=some: use off, adjacent or all"), "{err}");
+    }
+
+    #[test]
+    fn monotone_takes_a_count_of_pairs_or_0() {
+        assert_eq!(strategy("auto:monotone=8").unwrap().name(), "auto-mono8");
+        assert_eq!(strategy("auto:monotone=0").unwrap().name(), "auto-mono0");
+        let err = strategy("auto:monotone=-1").err().unwrap().to_string();
+        assert!(err.contains("option monotone=-1"), "{err}");
+        assert!(strategy("auto:monotone=99999999999").is_err());
     }
 
     #[test]

@@ -118,6 +118,11 @@ fn other_ils_option<'k>(s: &mut ils::Ils, key: &'k str, v: &str) -> Result<&'k s
             s.mirror = flag(key, v)?;
             "mi"
         }
+        "monotone" => {
+            s.monotone = u32::try_from(whole(key, v, "never")?)
+                .map_err(|_| Error::Usage(format!("option monotone={v}: at most {}", u32::MAX)))?;
+            "mono"
+        }
         "bo" => {
             s.bo = non_negative(key, v)?.min(1.0);
             "bo"

@@ -42,6 +42,7 @@ impl Ils {
             stall_min: 0,
             free_moves: FreeMoves::Off,
             free_from: 0.0,
+            monotone: 0,
         }
     }
 

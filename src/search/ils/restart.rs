@@ -58,14 +58,30 @@ pub(crate) fn random_start(ev: &mut Evaluator, rng: &mut Rng) -> Option<(usize, 
 /// Exactly `k` distinct changes were measured on 2026-11-29 and did no better
 /// (docs/search-results.md).
 pub(crate) fn jump(space: &SearchSpace, id: usize, k: usize, rng: &mut Rng) -> usize {
+    jump_where(space, id, k, rng, |_, _, _| true)
+}
+
+/// [`jump`], drawing again (within its 20 tries) where `ok(j, from, to)` refuses one of the
+/// parameter changes drawn.
+pub(crate) fn jump_where(
+    space: &SearchSpace,
+    id: usize,
+    k: usize,
+    rng: &mut Rng,
+    ok: impl Fn(usize, u16, u16) -> bool,
+) -> usize {
     let radix = space.radix();
     let p = radix.len();
-    let mut probe = space.levels(id).to_vec();
+    let from = space.levels(id);
+    let mut probe = from.to_vec();
     for _ in 0..20 {
-        probe.copy_from_slice(space.levels(id));
+        probe.copy_from_slice(from);
         for _ in 0..k.max(1) {
             let j = rng.below(p);
             probe[j] = rng.below(radix[j]) as u16;
+        }
+        if !(0..p).all(|j| probe[j] == from[j] || ok(j, from[j], probe[j])) {
+            continue;
         }
         if let Some(c) = space.find(&probe) {
             if c != id {

@@ -69,7 +69,11 @@ pub struct Args {
     /// 4000]; free, where a measured neighbour is faster than the descent's configuration,
     /// move to the fastest such one without measuring, in the adjacent stage or in all (as
     /// Kernel Tuner's cache does): off, adjacent or all [adjacent]; freefrom, the share of the
-    /// space measured before those free moves start [0.025]; and, for trying its parts one
+    /// space measured before those free moves start [0.025]; monotone, the fewest measured
+    /// pairs one change of a parameter of six or more levels apart that, at most one in 20
+    /// disagreeing, make it monotone (a clock frequency): no step or jump then moves it the
+    /// slower way and the descent tries its farthest level the faster way first, 0 for never
+    /// [4]; and, for trying its parts one
     /// at a time, the local search's nb (vnd|adjacent|hamming) [vnd], model (0: neighbours in
     /// random order) [1],
     /// noise, scan and restart [0]. greedy_ils and basinhopping take nb, perturb, temp, restart,

@@ -131,8 +131,9 @@ pub struct Ils {
     pub free_from: f64,
     /// Pairs of measured configurations one change of a parameter apart, at least this many
     /// nearly all agreeing which way it makes configurations faster, make it monotone
-    /// ([`monotone::MonotoneParameters`]): no descent step or jump moves it the other way,
-    /// and the adjacent stage first tries the farthest level its way (0: never).
+    /// (`MonotoneParameters`, src/search/ils/monotone.rs): no descent step or jump moves it
+    /// the other way, and the adjacent stage first tries the farthest level its way (0:
+    /// never).
     pub monotone: u32,
 }
 

@@ -254,7 +254,7 @@ impl Strategy for Ils {
                         continue 'descent;
                     }
                     nb.retain(|&c| !ev.is_evaluated(c));
-                    if self.monotone > 0 && matches!(stage, Stage::Adjacent | Stage::Hamming) {
+                    if matches!(stage, Stage::Adjacent | Stage::Hamming) {
                         whole &= !self.keep_monotone_ways(ev, cur.0, &mut nb, &mut mono);
                     }
                     if nb.is_empty() {
@@ -272,7 +272,7 @@ impl Strategy for Ils {
                             }
                         }
                     }
-                    if self.monotone > 0 && matches!(stage, Stage::Adjacent) {
+                    if matches!(stage, Stage::Adjacent) {
                         self.leap_first(ev, cur.0, &mut nb, &mut preds, &mono);
                     }
                     let limit = match stage {
@@ -361,12 +361,10 @@ impl Strategy for Ils {
                 if next.is_some() {
                     break;
                 }
-                if self.monotone > 0 {
-                    mono.update(ev);
-                }
+                mono.update(ev);
                 let c = if mono.any() {
                     jump_where(space, from.0, self.perturb, rng, |j, a, b| {
-                        !mono.against(space, j, (a, b))
+                        !mono.against(space, j, i64::from(b) - i64::from(a))
                     })
                 } else {
                     jump(space, from.0, self.perturb, rng)

@@ -11,7 +11,7 @@
 use super::Ils;
 use crate::search::configuration_set::ConfigurationSet;
 use crate::search::evaluator::Evaluator;
-use crate::search::neighbours::stepped;
+use crate::search::neighbours::{adjacent_step, stepped};
 use crate::search::space::SearchSpace;
 
 /// A parameter is monotone where its pairs the other way are at most one in this many of
@@ -136,10 +136,9 @@ impl MonotoneParameters {
         }
     }
 
-    /// Whether moving parameter `j` from level `from` to `to` goes against its way.
-    pub(crate) fn against(&self, space: &SearchSpace, j: usize, (from, to): (u16, u16)) -> bool {
-        self.way(space, j)
-            .is_some_and(|w| (i64::from(to) - i64::from(from)) * w < 0)
+    /// Whether moving parameter `j` by `step` levels goes against its way.
+    pub(crate) fn against(&self, space: &SearchSpace, j: usize, step: i64) -> bool {
+        self.way(space, j).is_some_and(|w| step * w < 0)
     }
 }
 
@@ -158,14 +157,9 @@ impl Ils {
             return false;
         }
         let space = ev.space();
-        let from = space.levels(cur);
         let before = nb.len();
         nb.retain(|&c| {
-            let to = space.levels(c);
-            from.iter()
-                .zip(to)
-                .position(|(a, b)| a != b)
-                .is_none_or(|j| !mono.against(space, j, (from[j], to[j])))
+            adjacent_step(space, cur, c).is_none_or(|(j, d)| !mono.against(space, j, d))
         });
         nb.len() < before
     }
@@ -253,8 +247,8 @@ mod tests {
         // Every pair of two clocks at each of the 6 tiles: 6 x 28.
         assert_eq!(counts[0], (168, 0));
         assert_eq!(mono.way(&space, 0), Some(1));
-        assert!(mono.against(&space, 0, (7, 2)));
-        assert!(!mono.against(&space, 0, (2, 7)));
+        assert!(mono.against(&space, 0, -5));
+        assert!(!mono.against(&space, 0, 5));
         // The tile is a bowl: both ways win pairs.
         assert_eq!(mono.way(&space, 1), None);
         assert!(counts[1].0 > 0 && counts[1].1 > 0);
@@ -296,7 +290,7 @@ mod tests {
         );
         mono.higher[0] = (0, 5);
         assert_eq!(mono.way(&space, 0), Some(-1));
-        assert!(mono.against(&space, 0, (3, 5)));
+        assert!(mono.against(&space, 0, 2));
         mono.higher[2] = (50, 0);
         assert_eq!(mono.way(&space, 2), None, "4 levels: under the fewest");
     }

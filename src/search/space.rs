@@ -65,8 +65,8 @@ pub struct SearchSpace {
 }
 
 impl SearchSpace {
-    /// Reads a Kernel Tuner cache, T4 results file, KTT output or CSV file, telling them apart
-    /// by content.
+    /// Reads a Kernel Tuner cache, T4 results file, KTT output, CLBlast tuner output or CSV
+    /// file, telling them apart by content.
     pub fn load(path: &Path) -> Result<SearchSpace> {
         let name = file_stem(path);
         let lower = path.to_string_lossy().to_ascii_lowercase();
@@ -79,9 +79,10 @@ impl SearchSpace {
                     return Err(Error::format(
                         path,
                         "not a Kernel Tuner cache or results list, T4 results file, KTT \
-                         output or CSV file (expected `tune_params_keys` and `cache`, an array \
-                         of results with a `time`, T4's `results` of `configuration`s, or \
-                         KTT's `Metadata` and `Results`)",
+                         output, CLBlast tuner output or CSV file (expected `tune_params_keys` \
+                         and `cache`, an array of results with a `time`, T4's `results` of \
+                         `configuration`s, KTT's `Metadata` and `Results`, or CLBlast's \
+                         `kernel_family` and `results`)",
                     ))
                 }
             }

@@ -188,3 +188,81 @@ fn the_same_space_as_t4_results() {
     let run = |s: &SearchSpace| advise::search::run(s, auto.as_ref(), 80, 7).unwrap().trace;
     assert_eq!(run(&t4), run(&json));
 }
+
+/// Every configuration of a space as its parameter text and time, sorted.
+fn configurations(s: &SearchSpace) -> Vec<(String, Option<f64>)> {
+    let mut all: Vec<(String, Option<f64>)> = (0..s.len())
+        .map(|id| (s.describe(id), s.time(id)))
+        .collect();
+    all.sort_by(|a, b| a.0.cmp(&b.0));
+    all
+}
+
+/// One real brute-force run (KTT's Coulomb sum on an RTX 2080 Ti) in KTT's own output and
+/// as the T4 file KTT's converter wrote from it, whose only time is each result's objective,
+/// `TotalDuration` in microseconds: the same 210 configurations with the same times.
+#[test]
+fn ktt_output_and_its_t4_conversion_are_the_same_space() {
+    let ktt = SearchSpace::load(&fixture("coulomb_2080_full_search_space.json.gz")).unwrap();
+    let t4 =
+        SearchSpace::load(&fixture("coulomb_2080_full_search_space_converted.json.gz")).unwrap();
+    assert_eq!(ktt.device, "NVIDIA GeForce RTX 2080 Ti");
+    assert_eq!((ktt.len(), t4.len()), (210, 210));
+    assert_eq!((ktt.failed(), t4.failed()), (0, 0));
+    assert_eq!(ktt.params, t4.params);
+    assert_eq!(
+        ktt.n_params(),
+        5,
+        "three parameters never change: the input"
+    );
+    let (a, b) = (configurations(&ktt), configurations(&t4));
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!(x.0, y.0);
+        let (tx, ty) = (x.1.unwrap(), y.1.unwrap());
+        assert!((tx - ty).abs() <= 1e-12 * tx, "{}: {tx} vs {ty}", x.0);
+    }
+    // 769.696 microseconds, the file's fastest.
+    assert!((t4.optimum().1 - 0.769696).abs() < 1e-12);
+    assert_eq!(ktt.describe(ktt.optimum().0), t4.describe(t4.optimum().0));
+}
+
+/// CLBlast's tuner output, written here in its shape (the tuner's own files are not in the
+/// repository): a search reads it, by content, and finds its optimum.
+#[test]
+fn clblast_tuner_output() {
+    let mut results = Vec::new();
+    for (i, (mwg, nwg, vwm)) in [
+        (16, 16, 1),
+        (16, 32, 2),
+        (32, 16, 1),
+        (32, 32, 4),
+        (64, 64, 2),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        results.push(format!(
+            "    {{\n      \"kernel\": \"Xgemm\",\n      \"time\": {:.3},\n      \"parameters\": \
+             {{\"MWG\": {mwg}, \"NWG\": {nwg}, \"VWM\": {vwm}, \"PRECISION\": 32}}\n    }}",
+            5.0 - i as f64 * 0.5
+        ));
+    }
+    let text = format!(
+        "{{\n  \"kernel_family\": \"xgemm_1\",\n  \"precision\": \"32\",\n  \"device\": \
+         \"Synthetic GPU\",\n  \"results\": [\n{}\n  ]\n}}\n",
+        results.join(",\n")
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("clblast_xgemm_1_32.json");
+    std::fs::write(&path, text).unwrap();
+    let s = SearchSpace::load(&path).unwrap();
+    assert_eq!((s.len(), s.failed(), s.n_params()), (5, 0, 3));
+    assert_eq!(s.device, "Synthetic GPU");
+    assert!((s.optimum().1 - 3.0).abs() < 1e-12);
+    assert_eq!(s.describe(s.optimum().0), "MWG=64,NWG=64,VWM=2");
+    let mut eval = Evaluator::new(&s, 5);
+    let best = (0..s.len())
+        .filter_map(|id| eval.evaluate(id).time())
+        .fold(f64::INFINITY, f64::min);
+    assert_eq!(best, s.optimum().1);
+}

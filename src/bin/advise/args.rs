@@ -300,10 +300,13 @@ pub enum ToolArg {
     KernelTuner,
     /// Tuning results in the T4 format (Kernel Tuner's schema; benchmark_hub's `*_T4.json.gz`).
     T4,
+    /// CLBlast's tuner output (`clblast_xgemm_1_32.json`: the configurations that ran, in ms).
+    Clblast,
     /// XPlacer-ML-DataPlacement: FILE is one benchmark folder (e.g. benchmarks/hotspot).
     Xplacer,
     /// Whichever of these the file shows: KTT's `Metadata`/`Results`, Kernel Tuner's `cache`,
-    /// T4's `results` of `configuration`s in its first few kB; a folder is XPlacer's.
+    /// T4's `results` of `configuration`s, CLBlast's `kernel_family` in its first few kB; a
+    /// folder is XPlacer's.
     Auto,
 }
 

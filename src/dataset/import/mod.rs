@@ -1,6 +1,8 @@
 //! Real public tuning spaces into the project's tables (`advise import`): KTT output with
-//! Nsight Compute counters, and Kernel Tuner caches with times only.
+//! Nsight Compute counters, Kernel Tuner caches and T4 results with times and any counters
+//! their observers recorded, and CLBlast tuner output with times only.
 
+pub mod clblast;
 pub mod kernel_tuner;
 mod kernel_tuner_list;
 pub mod ktt;
@@ -26,6 +28,8 @@ pub enum Tool {
     KernelTuner,
     /// The T4 results format (Kernel Tuner's schema; benchmark_hub's `*_T4.json.gz`).
     T4,
+    /// CLBlast's tuner output (`clblast_xgemm_1_32.json`).
+    Clblast,
 }
 
 impl Tool {
@@ -35,6 +39,7 @@ impl Tool {
             Tool::Ktt => "ktt",
             Tool::KernelTuner => "kernel-tuner",
             Tool::T4 => "t4",
+            Tool::Clblast => "clblast",
         }
     }
 
@@ -44,6 +49,7 @@ impl Tool {
             Tool::Ktt => "KTT output",
             Tool::KernelTuner => "a Kernel Tuner cache or results list",
             Tool::T4 => "T4 tuning results",
+            Tool::Clblast => "CLBlast tuner output",
         }
     }
 }
@@ -56,6 +62,7 @@ pub fn read_space(tool: Tool, path: &Path) -> Result<TuningSpace> {
         Tool::Ktt => ktt::read(path, file),
         Tool::KernelTuner => kernel_tuner::read(path, file),
         Tool::T4 => t4::read(path, file),
+        Tool::Clblast => clblast::read(path, file),
     };
     let read = read.map(|mut space| {
         space.fail_unusable_times();
@@ -99,13 +106,16 @@ pub fn file_stem(path: &Path) -> String {
 
 /// Which tool wrote a JSON tuning file, from its first few kB (`.gz` allowed): KTT's
 /// `Metadata` and `Results`, Kernel Tuner's `cache` and `tune_params_keys`, T4's `results` of
-/// `configuration`s; `None` where it shows none of them.
+/// `configuration`s, CLBlast's `kernel_family` and `results`; `None` where it shows none of
+/// them.
 pub fn guess_tool(path: &Path) -> Result<Option<Tool>> {
     Ok(tool_of_text(&head_of(path)?))
 }
 
 fn tool_of_text(text: &str) -> Option<Tool> {
-    if text.contains("\"Results\"") || text.contains("\"Metadata\"") {
+    if clblast::looks_like(text) {
+        Some(Tool::Clblast)
+    } else if text.contains("\"Results\"") || text.contains("\"Metadata\"") {
         Some(Tool::Ktt)
     } else if text.contains("\"cache\"")
         || text.contains("tune_params_keys")

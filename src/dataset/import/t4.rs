@@ -5,7 +5,9 @@
 //! {runtimes: [...]}, measurements: [{name, value, unit}], objectives: ["time"]}]}`.
 //!
 //! A configuration's time is its measurement named `time` (a run that optimised another
-//! objective, such as `GFLOP/s`, records it too), in the file's time unit; a result whose
+//! objective, such as `GFLOP/s`, records it too), in the file's time unit; without one, the
+//! measurement its objective names where that states a unit of time (KTT's converter from its
+//! own output writes `TotalDuration` in `Microseconds` and no metadata); a result whose
 //! `invalidity` is not `correct`, or whose time is a string (`RuntimeFailedConfig`), failed.
 //! Measurements named like Nsight Compute metrics (`dram__bytes.sum`), and `num_regs`, become
 //! counters as in a Kernel Tuner cache. The schema records no device or kernel: the kernel is
@@ -111,22 +113,47 @@ struct T4Result {
 struct Measurement {
     name: String,
     value: serde_json::Value,
+    #[serde(default)]
+    unit: Option<String>,
 }
 
 /// Milliseconds per unit of the file's `timeunit` (Kernel Tuner writes "miliseconds").
 fn ms_per_unit(path: &Path, unit: Option<&str>) -> Result<f64> {
-    let u = unit.unwrap_or("milliseconds").to_ascii_lowercase();
+    let u = unit.unwrap_or("milliseconds");
+    ms_per_time_unit(u).ok_or_else(|| {
+        Error::format(
+            path,
+            format!("unknown T4 timeunit `{}`", u.to_ascii_lowercase()),
+        )
+    })
+}
+
+/// Milliseconds per unit where `unit` names a unit of time ("Microseconds", "ms"), else `None`.
+fn ms_per_time_unit(unit: &str) -> Option<f64> {
+    let u = unit.trim().to_ascii_lowercase();
     if u.starts_with("mili") || u.starts_with("milli") || u == "ms" {
-        Ok(1.0)
+        Some(1.0)
     } else if u.starts_with("micro") || u == "us" {
-        Ok(1e-3)
+        Some(1e-3)
     } else if u.starts_with("nano") || u == "ns" {
-        Ok(1e-6)
+        Some(1e-6)
     } else if u.starts_with("second") || u == "s" {
-        Ok(1e3)
+        Some(1e3)
     } else {
-        Err(Error::format(path, format!("unknown T4 timeunit `{u}`")))
+        None
     }
+}
+
+/// A result's time and milliseconds per unit of its value: its measurement named `time`, in
+/// the file's time unit, or else the measurement its first objective names where that one
+/// states a unit of time (KTT's T4 converter writes `TotalDuration` in `Microseconds`).
+fn time_of(r: &T4Result, file_scale: f64) -> Option<(&Measurement, f64)> {
+    if let Some(m) = r.measurements.iter().find(|m| m.name == TIME) {
+        return Some((m, file_scale));
+    }
+    let objective = r.objectives.first()?;
+    let m = r.measurements.iter().find(|m| &m.name == objective)?;
+    Some((m, ms_per_time_unit(m.unit.as_deref()?)?))
 }
 
 /// Reads a T4 results file.
@@ -154,7 +181,7 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
             })
             .collect::<Result<Vec<_>>>()?;
         // The time, even where the run optimised another objective (which may grow as it gets faster).
-        let time = r.measurements.iter().find(|m| m.name == TIME);
+        let time = time_of(r, scale);
         if time.is_none() && objective.is_none() {
             objective = r
                 .objectives
@@ -163,22 +190,26 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
                 .filter(|o| *o != TIME);
         }
         let invalid = r.invalidity.as_deref().filter(|v| *v != "correct");
-        let (time_ms, failure) = match (invalid, time.map(|m| &m.value)) {
+        let ms_per_value = time.map_or(scale, |(_, s)| s);
+        let time_name = time.map_or(TIME, |(m, _)| m.name.as_str());
+        let (time_ms, failure) = match (invalid, time.map(|(m, _)| &m.value)) {
             (Some(why), _) => (None, Some(why.to_string())),
-            (None, Some(serde_json::Value::Number(n))) => (n.as_f64().map(|t| t * scale), None),
+            (None, Some(serde_json::Value::Number(n))) => {
+                (n.as_f64().map(|t| t * ms_per_value), None)
+            }
             (None, Some(serde_json::Value::String(s))) => (None, Some(s.clone())),
             // The schema allows a list of values: their mean.
             (None, Some(serde_json::Value::Array(vs))) => {
                 let xs: Vec<f64> = vs.iter().filter_map(serde_json::Value::as_f64).collect();
                 match xs.len() {
-                    0 => (None, Some(format!("no number in `{TIME}`"))),
-                    n => (Some(xs.iter().sum::<f64>() / n as f64 * scale), None),
+                    0 => (None, Some(format!("no number in `{time_name}`"))),
+                    n => (Some(xs.iter().sum::<f64>() / n as f64 * ms_per_value), None),
                 }
             }
             (None, _) => (None, Some(format!("no `{TIME}` measurement"))),
         };
         // The measurements besides the time, as Kernel Tuner's observers record them.
-        let others = r.measurements.iter().filter(|m| m.name != TIME);
+        let others = r.measurements.iter().filter(|m| m.name != time_name);
         let mut counters = observed(
             &kernel,
             others.map(|m| (m.name.as_str(), &m.value)),
@@ -256,142 +287,4 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Synthetic results in the format of benchmark_hub's `*_T4.json.gz`.
-    const T4: &str = r#"{"metadata": {"timeunit": "miliseconds"}, "schema_version": "1.0.0",
-"results": [
- {"configuration": {"block_size_x": 16, "read_only": 0}, "invalidity": "correct",
-  "correctness": 1, "times": {"runtimes": [2.0]},
-  "measurements": [{"name": "time", "value": 2.0, "unit": ""},
-                   {"name": "dram__bytes.sum", "value": 64.0, "unit": "byte"},
-                   {"name": "num_regs", "value": 32, "unit": ""}],
-  "objectives": ["time"]},
- {"configuration": {"block_size_x": 32, "read_only": 0}, "invalidity": "runtime",
-  "correctness": 0, "measurements": [{"name": "time", "value": "RuntimeFailedConfig"}],
-  "objectives": ["time"]},
- {"configuration": {"block_size_x": 32, "read_only": 1}, "invalidity": "correct",
-  "correctness": 1, "times": {"runtimes": [1.5]},
-  "measurements": [{"name": "time", "value": 1.5, "unit": ""}], "objectives": ["time"]}
-]}"#;
-
-    /// A run that optimised another objective: the time is still the `time` measurement
-    /// (GFLOP/s would be minimised the wrong way); without one, an error names the objective.
-    #[test]
-    fn the_time_whatever_the_objective() {
-        let gflops = T4.replace(r#""objectives": ["time"]"#, r#""objectives": ["GFLOP/s"]"#);
-        let gflops = gflops.replace(
-            r#"{"name": "time", "value": 1.5, "unit": ""}"#,
-            r#"{"name": "GFLOP/s", "value": 900.0, "unit": ""}, {"name": "time", "value": 1.5, "unit": ""}"#,
-        );
-        let s = read(Path::new("g_T4.json"), gflops.as_bytes()).unwrap();
-        let times: Vec<Option<f64>> = s.configs.iter().map(|c| c.time_ms).collect();
-        assert_eq!(times, [Some(2.0), None, Some(1.5)]);
-        let score = r#"{"metadata": {"timeunit": "miliseconds"}, "schema_version": "1.0.0",
-"results": [{"configuration": {"popsize": 10}, "invalidity": "correct", "correctness": 1,
-  "measurements": [{"name": "score", "value": -1.3, "unit": ""}], "objectives": ["score"]}]}"#;
-        let err = read(Path::new("h_T4.json"), score.as_bytes()).unwrap_err();
-        let msg = err.to_string();
-        assert!(
-            msg.starts_with("h_T4.json") && msg.contains("objective is `score`"),
-            "{msg}"
-        );
-    }
-
-    #[test]
-    fn results_become_configurations_times_and_counters() {
-        let s = read(Path::new("conv_T4.json"), T4.as_bytes()).unwrap();
-        assert_eq!(s.params, ["block_size_x", "read_only"]);
-        // Parameters keep the file's order, not the alphabet's.
-        let swapped = T4.replace(
-            r#"{"block_size_x": 16, "read_only": 0}"#,
-            r#"{"read_only": 0, "block_size_x": 16}"#,
-        );
-        let s2 = read(Path::new("conv_T4.json"), swapped.as_bytes()).unwrap();
-        assert_eq!(s2.params, ["read_only", "block_size_x"]);
-        assert_eq!(s.configs.len(), 3);
-        assert_eq!(s.failed(), 1);
-        assert_eq!(s.configs[0].time_ms, Some(2.0));
-        // Sorted as a cache's keys: "16,0", "32,0", "32,1".
-        assert_eq!(s.configs[1].failure.as_deref(), Some("runtime"));
-        let names: Vec<&str> = s.configs[0].counters.iter().map(|c| c.1.as_str()).collect();
-        assert_eq!(
-            names,
-            [
-                "dram__bytes.sum",
-                "launch__registers_per_thread",
-                "gpu__time_duration.sum"
-            ]
-        );
-        assert!(s.configs[2].counters.is_empty());
-        assert_eq!(s.kernel, "conv_T4");
-        // A time given as a list of values is their mean.
-        let listed = T4.replace(r#""value": 1.5,"#, r#""value": [1.0, 3.0],"#);
-        assert_ne!(listed, T4);
-        let s3 = read(Path::new("conv_T4.json"), listed.as_bytes()).unwrap();
-        assert_eq!(s3.configs[2].time_ms, Some(2.0));
-    }
-
-    /// Synthetic results shaped as KTT 2.2 writes T4 files: the device and tool in the
-    /// metadata, parameter values as text, time in microseconds, compile data per result.
-    const KTT_T4: &str = r#"{"metadata": {"autotuner": "KTT", "autotuner_version": "2.2.0",
-"device": "NVIDIA RTX 500 Ada Generation Laptop GPU", "timeunit": "microseconds",
-"timestamp": "2026-03-05 09:00:49 UTC"},
-"results": [
- {"compilation_data": {"registers": 44, "local_memory_size": 0, "private_memory_size": 0},
-  "configuration": {"WORK_GROUP_SIZE_X": "16", "Z_ITERATIONS": "1"}, "invalidity": "correct",
-  "measurements": [{"name": "time", "unit": "", "value": 4164.0},
-                   {"name": "smsp__inst_executed.sum", "type": "Double", "value": 3.4e8}],
-  "objectives": ["time"]},
- {"compilation_data": {"registers": 31},
-  "configuration": {"WORK_GROUP_SIZE_X": "32", "Z_ITERATIONS": "1"}, "invalidity": "correct",
-  "measurements": [{"name": "time", "unit": "", "value": 2000.0}], "objectives": ["time"]}
-]}"#;
-
-    #[test]
-    fn ktt_results_give_the_device_and_compile_data() {
-        let s = read(Path::new("coulomb.t4.json"), KTT_T4.as_bytes()).unwrap();
-        assert_eq!(s.kernel, "coulomb");
-        assert_eq!(s.device, "NVIDIA RTX 500 Ada Generation Laptop GPU");
-        assert!(s
-            .notes
-            .contains(&("autotuner version".into(), "2.2.0".into())));
-        assert_eq!(s.configs[0].time_ms, Some(4.164));
-        let counters = |i: usize| -> Vec<(String, f64)> {
-            s.configs[i]
-                .counters
-                .iter()
-                .map(|c| (c.1.clone(), c.3))
-                .collect()
-        };
-        let time = ("gpu__time_duration.sum".to_string(), 4.164e-3);
-        let first = counters(0);
-        assert_eq!(first.len(), 5, "{first:?}");
-        assert_eq!(first[0], ("smsp__inst_executed.sum".into(), 3.4e8));
-        assert_eq!(first[1], ("launch__registers_per_thread".into(), 44.0));
-        assert_eq!(first[4].0, time.0);
-        assert!((first[4].1 - time.1).abs() < 1e-12);
-        // A result with compile data but no counter still gets its registers and its time.
-        let second = counters(1);
-        assert_eq!(second.len(), 2, "{second:?}");
-        assert_eq!(second[0], ("launch__registers_per_thread".into(), 31.0));
-        assert_eq!(second[1].0, time.0);
-        // The compute capability is known from the name.
-        assert_eq!(
-            crate::dataset::devices::compute_capability_of(&s.device),
-            Some("8.9")
-        );
-    }
-
-    #[test]
-    fn bad_files_are_errors_with_the_file() {
-        let unit = T4.replace("miliseconds", "fortnights");
-        let err = read(Path::new("x.json"), unit.as_bytes()).unwrap_err();
-        assert!(err.to_string().contains("fortnights"), "{err}");
-        let err = read(Path::new("x.json"), &b"{\"results\": [{}]}"[..]).unwrap_err();
-        assert!(err.to_string().starts_with("x.json"), "{err}");
-        let err = read(Path::new("x.json"), &b"{\"results\": []}"[..]).unwrap_err();
-        assert!(err.to_string().contains("no result"), "{err}");
-    }
-}
+mod tests;

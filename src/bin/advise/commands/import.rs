@@ -55,17 +55,18 @@ fn import(tool: ToolArg, file: &Path, out: &Path, json: bool, times_only: bool) 
             None => {
                 return Err(advise::error::Error::format(
                     file,
-                    "not KTT output, a Kernel Tuner cache or results list or T4 tuning \
-                     results (no KTT `Metadata`/`Results`, Kernel Tuner `cache`/\
-                     `tune_params_keys` or array of results with a `time`, or T4 `results` \
-                     of `configuration`s in its first 4 kB): name the tool, \
-                     `advise import ktt|kernel-tuner|t4|xplacer`",
+                    "not KTT output, a Kernel Tuner cache or results list, T4 tuning \
+                     results or CLBlast tuner output (no KTT `Metadata`/`Results`, Kernel \
+                     Tuner `cache`/`tune_params_keys` or array of results with a `time`, T4 \
+                     `results` of `configuration`s or CLBlast `kernel_family` in its first \
+                     4 kB): name the tool, `advise import ktt|kernel-tuner|t4|clblast|xplacer`",
                 ))
             }
         },
         ToolArg::Ktt => Tool::Ktt,
         ToolArg::KernelTuner => Tool::KernelTuner,
         ToolArg::T4 => Tool::T4,
+        ToolArg::Clblast => Tool::Clblast,
         ToolArg::Xplacer if times_only => {
             return Err(advise::error::Error::Usage(
                 "--times-only is for `ktt` and `kernel-tuner` spaces; an XPlacer import \

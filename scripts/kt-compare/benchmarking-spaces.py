@@ -52,6 +52,18 @@ GeForce GTX 680; 241,600 feasible configurations, four runs each) from a zip in 
 
 used, with `cache` and `list`, for the blind spaces first searched in session 53 (README.md).
 
+`ktt`: a KTT 2.x JSON output (`{"Metadata", "Results"}`) at a commit of a clone as a cache,
+read as advise reads it: a result's time is the sum of its `ComputationResults` durations in
+`Metadata.TimeUnit`, in ms; a result whose `Status` is not "Ok" failed ("RuntimeFailedConfig");
+a configuration measured more than once (a searcher's log) gets the mean of its working
+results' times. `clblast`: CLBlast's tuner output (`clblast_<family>_<precision>.json`: the
+configurations that ran and were correct, each with its time in ms) as a cache:
+
+    scripts/kt-compare/benchmarking-spaces.py ktt     GIT_DIR COMMIT PATH NAME OUT_DIR
+    scripts/kt-compare/benchmarking-spaces.py clblast GIT_DIR COMMIT PATH NAME OUT_DIR
+
+used for the blind spaces first searched in session 65 (docs/search-results.md).
+
 Of these repositories only expdist states a licence, so the spaces are not copied into this
 one; this script rebuilds them from a clone.
 """
@@ -243,7 +255,74 @@ def uci_sgemm(git_dir, commit, path, out_dir):
     write(out_dir, "gemm_cltune__GTX_680", doc)
 
 
+KTT_MS_PER_UNIT = {"Nanoseconds": 1e-6, "Microseconds": 1e-3, "Milliseconds": 1.0, "Seconds": 1e3}
+
+
+def number_or_text(v):
+    """A KTT parameter value: integers without `.0`."""
+    return int(v) if isinstance(v, float) and v.is_integer() else v
+
+
+def params_cache(keys, entries, kernel, gpu, provenance):
+    """A Kernel Tuner cache of `entries` (dicts of the `keys` and a `time`), in their order;
+    `tune_params` each parameter's distinct values, sorted."""
+    cache = {",".join(str(e[k]) for k in keys): e for e in entries}
+    return {
+        "device_name": gpu,
+        "kernel_name": kernel,
+        "tune_params_keys": keys,
+        "tune_params": {k: sorted({e[k] for e in entries}) for k in keys},
+        "provenance": provenance,
+        "cache": cache,
+    }
+
+
+def one_ktt(git_dir, commit, path, name, out_dir):
+    """A KTT output at `commit:path` of a clone as OUT_DIR/NAME.json.gz (see the module's note)."""
+    doc = json.loads(git(git_dir, "show", f"{commit}:{path}"))
+    meta = doc.get("Metadata", {})
+    scale = KTT_MS_PER_UNIT[meta.get("TimeUnit", "Microseconds")]
+    keys = [p["Name"] for p in doc["Results"][0]["Configuration"]]
+    times, order = {}, []
+    for r in doc["Results"]:
+        values = tuple(number_or_text(p["Value"]) for p in r["Configuration"])
+        if values not in times:
+            times[values] = []
+            order.append(values)
+        runs = r.get("ComputationResults") or []
+        if r.get("Status") == "Ok" and runs:
+            times[values].append(sum(c["Duration"] for c in runs) * scale)
+    entries = [{**dict(zip(keys, v)),
+                "time": statistics.mean(times[v]) if times[v] else "RuntimeFailedConfig"}
+               for v in order]
+    repeats = len(doc["Results"]) - len(order)
+    provenance = (f"{git_dir}@{commit[:7]}:{path} (KTT {meta.get('KttVersion', '?')} output; "
+                  f"{repeats} repeated results joined by their mean time)")
+    write(out_dir, name, params_cache(keys, entries, doc["Results"][0].get("KernelName", name),
+                                      meta.get("Device", ""), provenance))
+
+
+def one_clblast(git_dir, commit, path, name, out_dir):
+    """CLBlast tuner output at `commit:path` of a clone as OUT_DIR/NAME.json.gz."""
+    doc = json.loads(git(git_dir, "show", f"{commit}:{path}"))
+    results = doc["results"]
+    keys = list(results[0]["parameters"])
+    if len({r.get("kernel") for r in results}) > 1:
+        sys.exit(f"benchmarking-spaces: {path}: results of several kernels")
+    entries = [{**{k: r["parameters"][k] for k in keys}, "time": r["time"]} for r in results]
+    args = " ".join(f"{k[4:]}={v}" for k, v in doc.items() if k.startswith("arg_"))
+    provenance = (f"{git_dir}@{commit[:7]}:{path} (CLBlast tuner output, "
+                  f"{doc.get('kernel_family')} precision {doc.get('precision')}, {args}; "
+                  "configurations that ran only)")
+    write(out_dir, name, params_cache(keys, entries, doc.get("kernel_family", name),
+                                      doc.get("device", ""), provenance))
+
+
 if __name__ == "__main__":
+    if len(sys.argv) == 7 and sys.argv[1] in ("ktt", "clblast"):
+        Path(sys.argv[6]).mkdir(parents=True, exist_ok=True)
+        {"ktt": one_ktt, "clblast": one_clblast}[sys.argv[1]](*sys.argv[2:7])
+        sys.exit(0)
     if len(sys.argv) == 8 and sys.argv[1] == "list":
         Path(sys.argv[7]).mkdir(parents=True, exist_ok=True)
         one_list(*sys.argv[2:8])

@@ -159,8 +159,9 @@ def ktt_to_cache(data, path):
     Time = sum of the `ComputationResults` durations in `Metadata.TimeUnit`, converted to ms; a
     result whose `Status` is not "Ok" (or that has no computation result) is a failure, written
     as "RuntimeFailedConfig" (one of the strings Kernel Tuner's cache reader turns into an error).
-    `tune_params` = each parameter's distinct values, sorted; a repeated configuration keeps its
-    first result. There is no problem size (Kernel Tuner then does not check it).
+    `tune_params` = each parameter's distinct values, sorted; a configuration measured more than
+    once (a searcher's log) gets the mean of its working results' times, as advise joins them.
+    There is no problem size (Kernel Tuner then does not check it).
     """
     meta = data.get("Metadata", {})
     unit = meta.get("TimeUnit", "Microseconds")
@@ -173,6 +174,7 @@ def ktt_to_cache(data, path):
     names = [p["Name"] for p in results[0]["Configuration"]]
     values = {n: set() for n in names}
     cache = {}
+    times = {}
     kernel = ""
     for r in results:
         cfg = [_ktt_value(p["Value"]) for p in r["Configuration"]]
@@ -182,13 +184,15 @@ def ktt_to_cache(data, path):
         for n, v in zip(names, cfg):
             values[n].add(v)
         key = ",".join(str(v) for v in cfg)
-        if key in cache:
-            continue
+        if key not in cache:
+            cache[key] = dict(zip(names, cfg))
+            times[key] = []
         comp = r.get("ComputationResults") or []
-        ok = r.get("Status") == "Ok" and len(comp) > 0
-        entry = dict(zip(names, cfg))
-        entry["time"] = sum(c["Duration"] for c in comp) * scale if ok else "RuntimeFailedConfig"
-        cache[key] = entry
+        if r.get("Status") == "Ok" and len(comp) > 0:
+            times[key].append(sum(c["Duration"] for c in comp) * scale)
+    for key, entry in cache.items():
+        ts = times[key]
+        entry["time"] = sum(ts) / len(ts) if ts else "RuntimeFailedConfig"
     tune_params = {n: sorted(values[n]) for n in names}
     return {
         "device_name": meta.get("Device", ""),

@@ -19,6 +19,8 @@
 #   blind3   the five spaces of session 53, the 241,600-configuration UCI SGEMM among them
 #   blind4   two spaces of session 63: RTE-RRTMGP's shortwave adding kernel on an A100 and a
 #            tensor-core complex GEMM on an RTX 4000 Ada (with 10 clock frequencies)
+#   blind5   five small spaces of session 65: KTT's Coulomb sum on an RTX 2080 Ti and a GTX
+#            1070 (210 configurations each), CLBlast's Xgemm on an Apple M1 Max (407-488)
 set -uo pipefail
 root="${1:?usage: all-spaces.sh GIT_ROOT OUT_DIR}"
 out="${2:?usage: all-spaces.sh GIT_ROOT OUT_DIR}"
@@ -122,8 +124,18 @@ spaces blind4 nlesc-recruit powersensor3-results cache-time \
     0d6cadfb5217bfae5d0a9016e73c8b6068c0fbdf \
     GPU-tuning/AD4000_wmma_complex_gemm_opt_16bit_1x4096x4096x4096.json \
     wmma_complex_gemm__RTX_4000_Ada
+spaces blind5 HiPerCoRe KTT ktt 38d7ce5b502df92dbcccacc34f9aed26775ebd52 \
+    Examples/CoulombSum3d/coulomb_2080_full_search_space.json coulomb_ktt__RTX_2080_Ti
+spaces blind5 HiPerCoRe KTT ktt e1ac8b3044b86214958323901169654e29fd2cff \
+    Tutorials/08ProfileBasedSearcher/TuningOutput.json coulomb_ktt__GTX_1070
+for spec in "clblast_xgemm_1_32.json xgemm_1_1024" "cl.json xgemm_1_256" \
+    "clblast_xgemm_11_32.json xgemm_11_1024"; do
+    set -- $spec
+    spaces blind5 rhochgraf21 PortabilityTune clblast 19946f3ed076eca880b3d1486e85692eac63ab79 \
+        "CLBlast/scripts/benchmark/$1" "clblast_${2}__M1_Max"
+done
 
-for set in dev history paper rtx blind29 blind2 blind3 blind4; do
+for set in dev history paper rtx blind29 blind2 blind3 blind4 blind5; do
     [ -d "$out/$set" ] && echo "$set: $(ls "$out/$set" | grep -c '\.json\.gz$') spaces"
 done
 exit "$failed"

@@ -203,7 +203,11 @@ fn configurations(s: &SearchSpace) -> Vec<(String, Option<f64>)> {
 /// `TotalDuration` in microseconds: the same 210 configurations with the same times.
 #[test]
 fn ktt_output_and_its_t4_conversion_are_the_same_space() {
-    let ktt = SearchSpace::load(&fixture("coulomb_2080_full_search_space.json.gz")).unwrap();
+    let ktt = SearchSpace::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("datasets/ktt-coulomb-rtx2080ti/source/coulomb_2080_full_search_space.json.gz"),
+    )
+    .unwrap();
     let t4 =
         SearchSpace::load(&fixture("coulomb_2080_full_search_space_converted.json.gz")).unwrap();
     assert_eq!(ktt.device, "NVIDIA GeForce RTX 2080 Ti");

@@ -331,6 +331,6 @@ fn import_auto_takes_the_tool_the_file_shows() {
         .assert()
         .failure()
         .stderr(predicate::str::contains(
-            "name the tool, `advise import ktt|kernel-tuner|t4|xplacer`",
+            "name the tool, `advise import ktt|kernel-tuner|t4|clblast|xplacer`",
         ));
 }

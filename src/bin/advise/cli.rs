@@ -48,7 +48,9 @@ pub enum Command {
     /// profiled). `kernel-tuner`: a Kernel Tuner cache (times, and the counters of its
     /// NCUObserver or RegisterObserver if it ran one), or the results list `tune_kernel`
     /// returns, saved as JSON (alone or as `[results, env]`). `t4`: tuning results in the T4 format
-    /// (Kernel Tuner's schema; benchmark_hub's `*_T4.json.gz`). Each parameter with two
+    /// (Kernel Tuner's schema; benchmark_hub's `*_T4.json.gz`; KTT's converter's, whose time is
+    /// the objective `TotalDuration`). `clblast`: CLBlast's tuner output
+    /// (`clblast_xgemm_1_32.json`: the configurations that ran, times only). Each parameter with two
     /// values becomes an on/off switch; each step between neighbouring values of a
     /// many-valued parameter becomes a switch too. `xplacer`: one benchmark folder of
     /// XPlacer-ML-DataPlacement (unified-memory placement variants with the baseline's Nsight

@@ -20,7 +20,7 @@ use far_starts::FarStarts;
 use monotone::MonotoneParameters;
 pub use neighbourhood::FreeMoves;
 use neighbourhood::{faster_measured, mean_single_changes, repairs_to_measure};
-use restart::{jump, jump_where, measure_random_share, random_share, random_start};
+use restart::{jump, measure_random_share, random_share, random_start};
 
 /// Which configurations are neighbours.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -362,13 +362,9 @@ impl Strategy for Ils {
                     break;
                 }
                 mono.update(ev);
-                let c = if mono.any() {
-                    jump_where(space, from.0, self.perturb, rng, |j, a, b| {
-                        !mono.against(space, j, i64::from(b) - i64::from(a))
-                    })
-                } else {
-                    jump(space, from.0, self.perturb, rng)
-                };
+                let c = jump(space, from.0, self.perturb, rng, |j, a, b| {
+                    !mono.against(space, j, i64::from(b) - i64::from(a))
+                });
                 if ev.is_evaluated(c) {
                     continue;
                 }

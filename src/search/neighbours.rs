@@ -11,15 +11,25 @@ use advise_ml::Rng;
 /// parameter order, then level order.
 pub fn hamming(space: &SearchSpace, id: usize, out: &mut Vec<usize>) {
     let key = space.key_of(id);
-    for (j, (&r, &l)) in space.radix().iter().zip(space.levels(id)).enumerate() {
-        let stride = space.stride(j);
-        let base = key - l as u64 * stride;
-        for m in 0..r as u64 {
-            if m != l as u64 {
-                out.extend(space.find_key(base + m * stride));
-            }
-        }
+    for (j, &l) in space.levels(id).iter().enumerate() {
+        out.extend(one_parameter_changes(space, key, j, l).map(|(_, n)| n));
     }
+}
+
+/// The configurations the space holds that differ from the one of mixed-radix key `key`, at
+/// level `l` of parameter `j`, in parameter `j` alone: each with its level of `j`, in level
+/// order.
+pub(crate) fn one_parameter_changes(
+    space: &SearchSpace,
+    key: u64,
+    j: usize,
+    l: u16,
+) -> impl Iterator<Item = (u64, usize)> + '_ {
+    let stride = space.stride(j);
+    let base = key - u64::from(l) * stride;
+    (0..space.radix()[j] as u64)
+        .filter(move |&m| m != u64::from(l))
+        .filter_map(move |m| Some((m, space.find_key(base + m * stride)?)))
 }
 
 /// Appends to `out` the configurations with one parameter one level up or down.

@@ -20,6 +20,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
+use super::kernel_tuner::time_of;
 use super::space::{in_cache_order, value_text, Config, TuningSpace};
 use super::t4::Ordered;
 use crate::error::{Error, Result};
@@ -83,14 +84,7 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
                 })
             })
             .collect::<Result<Vec<_>>>()?;
-        let (time_ms, failure) = match &r.time {
-            Some(serde_json::Value::Number(n)) => (n.as_f64(), None),
-            Some(serde_json::Value::String(s)) => match s.trim().parse::<f64>() {
-                Ok(t) if t.is_finite() => (Some(t), None),
-                _ => (None, Some(s.clone())),
-            },
-            _ => (None, Some("no time".to_string())),
-        };
+        let (time_ms, failure) = time_of(r.time.as_ref());
         configs.push(Config {
             values,
             time_ms,

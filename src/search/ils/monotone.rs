@@ -11,7 +11,7 @@
 use super::Ils;
 use crate::search::configuration_set::ConfigurationSet;
 use crate::search::evaluator::Evaluator;
-use crate::search::neighbours::{adjacent_step, stepped};
+use crate::search::neighbours::{adjacent_step, one_parameter_changes, stepped};
 use crate::search::space::SearchSpace;
 
 /// A parameter is monotone where its pairs the other way are at most one in this many of
@@ -85,12 +85,7 @@ impl MonotoneParameters {
                 if r < FEWEST_LEVELS {
                     continue; // never monotone: its pairs are not looked up
                 }
-                let stride = space.stride(j);
-                let base = key - u64::from(l) * stride;
-                for m in (0..r as u64).filter(|&m| m != u64::from(l)) {
-                    let Some(n) = space.find_key(base + m * stride) else {
-                        continue;
-                    };
+                for (m, n) in one_parameter_changes(space, key, j, l) {
                     if !self.done.contains(n) {
                         continue;
                     }

@@ -56,14 +56,9 @@ pub(crate) fn random_start(ev: &mut Evaluator, rng: &mut Rng) -> Option<(usize, 
 /// each a random level, which may be its own: at most `k` changes, often fewer (a
 /// configuration the space holds and other than `id`, 20 tries; else a random configuration).
 /// Exactly `k` distinct changes were measured on 2026-11-29 and did no better
-/// (docs/search-results.md).
-pub(crate) fn jump(space: &SearchSpace, id: usize, k: usize, rng: &mut Rng) -> usize {
-    jump_where(space, id, k, rng, |_, _, _| true)
-}
-
-/// [`jump`], drawing again (within its 20 tries) where `ok(j, from, to)` refuses one of the
-/// parameter changes drawn.
-pub(crate) fn jump_where(
+/// (docs/search-results.md). Where `ok(j, from, to)` refuses one of the parameter changes
+/// drawn (a monotone parameter moved the slower way), it draws again within those tries.
+pub(crate) fn jump(
     space: &SearchSpace,
     id: usize,
     k: usize,

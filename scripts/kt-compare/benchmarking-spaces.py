@@ -75,6 +75,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from ktt_cache import ktt_to_cache
+
 PAPER_COMMIT = "5ecfae3034547e1384762dfdbd8c852817a8bf31"
 PAPER_DIR = "irace_tune/stochastic_cache_files/"
 PAPER_KERNELS = {"GEMM": "gemm_clblast", "convolution": "convolution_bp21", "pnpoly": "pnpoly_host"}
@@ -159,19 +161,8 @@ def list_cache(results, kernel, gpu, provenance):
     if len(results) == 2 and isinstance(results[1], dict):
         results = results[0]  # [results, environment]
     keys = [k for k in results[0] if k not in NOT_PARAMS]
-    values = {k: sorted({r[k] for r in results}) for k in keys}
-    cache = {}
-    for r in results:
-        key = ",".join(str(r[k]) for k in keys)
-        cache[key] = {**{k: r[k] for k in keys}, "time": r["time"]}
-    return {
-        "device_name": gpu,
-        "kernel_name": kernel,
-        "tune_params_keys": keys,
-        "tune_params": values,
-        "provenance": provenance,
-        "cache": cache,
-    }
+    entries = [{**{k: r[k] for k in keys}, "time": r["time"]} for r in results]
+    return params_cache(keys, entries, kernel, gpu, provenance)
 
 
 def ktp18(git_dir, out_dir):
@@ -255,14 +246,6 @@ def uci_sgemm(git_dir, commit, path, out_dir):
     write(out_dir, "gemm_cltune__GTX_680", doc)
 
 
-KTT_MS_PER_UNIT = {"Nanoseconds": 1e-6, "Microseconds": 1e-3, "Milliseconds": 1.0, "Seconds": 1e3}
-
-
-def number_or_text(v):
-    """A KTT parameter value: integers without `.0`."""
-    return int(v) if isinstance(v, float) and v.is_integer() else v
-
-
 def params_cache(keys, entries, kernel, gpu, provenance):
     """A Kernel Tuner cache of `entries` (dicts of the `keys` and a `time`), in their order;
     `tune_params` each parameter's distinct values, sorted."""
@@ -280,26 +263,14 @@ def params_cache(keys, entries, kernel, gpu, provenance):
 def one_ktt(git_dir, commit, path, name, out_dir):
     """A KTT output at `commit:path` of a clone as OUT_DIR/NAME.json.gz (see the module's note)."""
     doc = json.loads(git(git_dir, "show", f"{commit}:{path}"))
-    meta = doc.get("Metadata", {})
-    scale = KTT_MS_PER_UNIT[meta.get("TimeUnit", "Microseconds")]
-    keys = [p["Name"] for p in doc["Results"][0]["Configuration"]]
-    times, order = {}, []
-    for r in doc["Results"]:
-        values = tuple(number_or_text(p["Value"]) for p in r["Configuration"])
-        if values not in times:
-            times[values] = []
-            order.append(values)
-        runs = r.get("ComputationResults") or []
-        if r.get("Status") == "Ok" and runs:
-            times[values].append(sum(c["Duration"] for c in runs) * scale)
-    entries = [{**dict(zip(keys, v)),
-                "time": statistics.mean(times[v]) if times[v] else "RuntimeFailedConfig"}
-               for v in order]
-    repeats = len(doc["Results"]) - len(order)
-    provenance = (f"{git_dir}@{commit[:7]}:{path} (KTT {meta.get('KttVersion', '?')} output; "
-                  f"{repeats} repeated results joined by their mean time)")
-    write(out_dir, name, params_cache(keys, entries, doc["Results"][0].get("KernelName", name),
-                                      meta.get("Device", ""), provenance))
+    cache = ktt_to_cache(doc, path)
+    repeats = len(doc["Results"]) - len(cache["cache"])
+    version = doc.get("Metadata", {}).get("KttVersion", "?")
+    # The cache last, as Kernel Tuner writes it (see one_cache_by_time).
+    cache["provenance"] = (f"{git_dir}@{commit[:7]}:{path} (KTT {version} output; "
+                           f"{repeats} repeated results joined by their mean time)")
+    cache["cache"] = cache.pop("cache")
+    write(out_dir, name, cache)
 
 
 def one_clblast(git_dir, commit, path, name, out_dir):

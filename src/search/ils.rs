@@ -11,7 +11,7 @@
 use super::bayes::{BayesOpt, BoMemory};
 use super::configuration_set::ConfigurationSet;
 use super::evaluator::{Eval, Evaluator};
-use super::mirror::{measure_transpose, mirror_pairs};
+use super::mirror::{gemm_mirror_pairs, measure_transpose, mirror_pairs};
 use super::model_rows::{ModelRecord, ModelRows};
 use super::neighbours::{adjacent, adjacent_step, hamming, repairs, stepped, twin_steps};
 use super::Strategy;
@@ -114,10 +114,14 @@ pub struct Ils {
     /// Most Bayesian-optimisation steps in one search, the first phase's included.
     pub bo_jump_max: usize,
     /// At a local minimum, before a random jump, its transpose (every x and y pair of
-    /// parameters' values swapped: `mirror::transposed`) where the space holds it unmeasured,
-    /// in searches of at least `mirror_from` evaluations.
+    /// parameters' values swapped, and every M and N pair of a matrix multiply's:
+    /// `mirror::transposed`) where the space holds it unmeasured, in searches of at least
+    /// `mirror_from` evaluations.
     pub mirror: bool,
     pub mirror_from: usize,
+    /// The smallest budget whose searches transpose a matrix multiply's M and N pairs alone
+    /// (`mirror::gemm_mirror_pairs`), where it is under `mirror_from`.
+    pub mirror_gemm_from: usize,
     /// Stop once this share of the budget, and at least `stall_min` evaluations, passed
     /// without a new best (checked at each local minimum; 0: spend the whole budget).
     pub stall: f64,
@@ -168,8 +172,12 @@ impl Strategy for Ils {
         measure_random_share(ev, rng, n0);
         let mut bo_memory = BoMemory::default();
         let mut jump_steps = 0;
-        let mirrors = if self.mirror && ev.budget() >= self.mirror_from {
+        let mirrors = if !self.mirror {
+            Vec::new()
+        } else if ev.budget() >= self.mirror_from {
             mirror_pairs(space)
+        } else if ev.budget() >= self.mirror_gemm_from {
+            gemm_mirror_pairs(space)
         } else {
             Vec::new()
         };

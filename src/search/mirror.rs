@@ -24,6 +24,20 @@ pub(crate) fn mirror_pairs(space: &SearchSpace) -> Vec<(usize, usize)> {
         .collect()
 }
 
+/// The matrix multiply's M and N pairs of [`mirror_pairs`] alone ([`is_gemm_mirror`]).
+pub(crate) fn gemm_mirror_pairs(space: &SearchSpace) -> Vec<(usize, usize)> {
+    mirror_pairs(space)
+        .into_iter()
+        .filter(|&(a, b)| {
+            let (a, b): (Vec<char>, Vec<char>) = (
+                space.params[a].chars().collect(),
+                space.params[b].chars().collect(),
+            );
+            is_gemm_mirror(&a, &b)
+        })
+        .collect()
+}
+
 fn is_mirror(a: &str, b: &str) -> bool {
     let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
     if a.len() != b.len() {
@@ -139,6 +153,23 @@ mod tests {
         ] {
             assert!(!is_mirror(a, b), "{a} {b}");
         }
+    }
+
+    #[test]
+    fn the_matrix_multiply_pairs_alone() {
+        // Two configurations, so that no parameter is constant (a constant one is dropped).
+        let configs = ["1", "2"]
+            .map(|v| Config {
+                values: vec![v.to_string(); 6],
+                time_ms: Some(1.0),
+                failure: None,
+                counters: Vec::new(),
+            })
+            .to_vec();
+        let names = ["block_size_x", "MWG", "KWG", "block_size_y", "NWG", "VWN"];
+        let s = space_of("synthetic", &names, configs);
+        assert_eq!(mirror_pairs(&s), [(0, 3), (1, 4)]);
+        assert_eq!(gemm_mirror_pairs(&s), [(1, 4)]);
     }
 
     /// A synthetic space: block sizes x in {2, 4, 8, 16} and y in {1, 2, 4}, a switch.

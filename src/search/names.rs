@@ -205,6 +205,7 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
                 "twins",
                 "mirror",
                 "mirrorfrom",
+                "mirrorgemm",
                 "bojump",
                 "bojmax",
                 "stall",

@@ -38,6 +38,7 @@ impl Ils {
             bo_jump_max: 0,
             mirror: false,
             mirror_from: 0,
+            mirror_gemm_from: 0,
             stall: 0.0,
             stall_min: 0,
             free_moves: FreeMoves::Off,

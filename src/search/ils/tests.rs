@@ -224,6 +224,11 @@ fn twin_steps_leave_the_trap_single_changes_cannot() {
 /// tiles x and y of 1..4; the optimum at block 128 x 2, tile 1 x 4, and a basin 5% slower at
 /// its transpose, block 2 x 128, tile 4 x 1, which no single change leaves.
 fn mirror_trap_space() -> crate::search::space::SearchSpace {
+    mirror_trap_space_named(["block_size_x", "block_size_y", "tile_size_x", "tile_size_y"])
+}
+
+/// [`mirror_trap_space`] with other names for its four parameters.
+fn mirror_trap_space_named(params: [&str; 4]) -> crate::search::space::SearchSpace {
     use crate::dataset::import::space::Config;
     let (a, b) = ([7i32, 1, 0, 3], [1i32, 7, 3, 0]);
     let dist = |c: &[i32; 4], l: &[i32; 4]| -> f64 {
@@ -255,7 +260,6 @@ fn mirror_trap_space() -> crate::search::space::SearchSpace {
             }
         }
     }
-    let params = ["block_size_x", "block_size_y", "tile_size_x", "tile_size_y"];
     crate::search::testutil::space_of("mirror", &params, configs)
 }
 
@@ -291,6 +295,25 @@ fn transposes_leave_a_mirrored_basin_and_only_from_their_budget() {
         let run = |st: &Ils| crate::search::run(&space, st, 60, seed).unwrap().measured;
         assert_eq!(run(&auto(true, 61)), run(&auto(false, 1)), "seed {seed}");
     }
+}
+
+#[test]
+fn a_matrix_multiply_is_transposed_under_the_budget_of_the_other_pairs() {
+    // The same trap with a matrix multiply's names (CLBlast's work-group tile and vector
+    // widths in M and N): auto transposes it at 60 evaluations, under the 100 of x and y pairs.
+    let space = mirror_trap_space_named(["MWG", "NWG", "VWM", "VWN"]);
+    let auto = |mirror_gemm_from| Ils {
+        mirror_gemm_from,
+        free_moves: FreeMoves::Off,
+        ..crate::search::auto::Auto::default().ils
+    };
+    let defaults = crate::search::auto::Auto::default().ils;
+    assert!(defaults.mirror_gemm_from <= 60 && defaults.mirror_from > 60);
+    let (with, without) = (trap_hits(&space, &auto(0)), trap_hits(&space, &auto(61)));
+    assert!(
+        with > without && with >= 25,
+        "optimum in {with} of 30 runs with transposes, {without} without"
+    );
 }
 
 #[test]

@@ -64,8 +64,9 @@ pub struct Args {
     /// value, moved one level together, 0 for no [1]; mirror, at a local minimum, before a
     /// random jump, its transpose (the values of each x and y pair of parameters, such as
     /// block_size_x and block_size_y, and of a matrix multiply's M and N pairs, such as MWG and
-    /// NWG, swapped), 0 for no [1]; mirrorfrom, the smallest budget
-    /// (evaluations) that tries transposes [100]; stall and stallmin, stop once this share of
+    /// NWG, swapped), 0 for no [1]; mirrorfrom, the smallest budget (evaluations) that
+    /// transposes x and y pairs [100]; mirrorgemm, the smallest that transposes M and N pairs
+    /// [0]; stall and stallmin, stop once this share of
     /// the budget, and at least stallmin evaluations, found nothing faster, 0 for never [0.333,
     /// 4000]; free, where a measured neighbour is faster than the descent's configuration,
     /// move to the fastest such one without measuring, in the adjacent stage or in all (as

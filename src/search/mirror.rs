@@ -17,24 +17,23 @@ use super::space::SearchSpace;
 /// before `_` or a digit, and at its start, after `_`, or written in capitals in a name that
 /// is not all capitals (`tileX`); or a matrix multiply's M and N pairs ([`is_gemm_mirror`]).
 pub(crate) fn mirror_pairs(space: &SearchSpace) -> Vec<(usize, usize)> {
-    let p = space.params.len();
-    (0..p)
-        .flat_map(|a| (a + 1..p).map(move |b| (a, b)))
-        .filter(|&(a, b)| is_mirror(&space.params[a], &space.params[b]))
-        .collect()
+    pairs_where(space, is_mirror)
 }
 
 /// The matrix multiply's M and N pairs of [`mirror_pairs`] alone ([`is_gemm_mirror`]).
 pub(crate) fn gemm_mirror_pairs(space: &SearchSpace) -> Vec<(usize, usize)> {
-    mirror_pairs(space)
-        .into_iter()
-        .filter(|&(a, b)| {
-            let (a, b): (Vec<char>, Vec<char>) = (
-                space.params[a].chars().collect(),
-                space.params[b].chars().collect(),
-            );
-            is_gemm_mirror(&a, &b)
-        })
+    pairs_where(space, |a, b| {
+        let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+        a.len() == b.len() && is_gemm_mirror(&a, &b)
+    })
+}
+
+/// The pairs of parameters (first index smaller) whose names `keep` accepts.
+fn pairs_where(space: &SearchSpace, keep: impl Fn(&str, &str) -> bool) -> Vec<(usize, usize)> {
+    let p = space.params.len();
+    (0..p)
+        .flat_map(|a| (a + 1..p).map(move |b| (a, b)))
+        .filter(|&(a, b)| keep(&space.params[a], &space.params[b]))
         .collect()
 }
 

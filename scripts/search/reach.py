@@ -6,10 +6,11 @@
 For each strategy, set of spaces and budget, over the seed sets: the mean of medians, the mean
 5th percentile, "reach" (spaces where the strategy's median is at least Kernel Tuner's best:
 the largest median of its strategies' 20 runs, or where that strategy was re-run with 100
-fresh seeds, kt/confirm/, the re-run's median; the mean count over seed sets, of the spaces
-with Kernel Tuner runs at that budget) and "p5 short" (spaces where the strategy's 5th
-percentile is under 0.90 while some Kernel Tuner strategy's 20 runs reach 0.90, or its 100
-re-runs where kt/confirm/ or kt/p5/ holds them: the mean count
+fresh seeds, kt/confirm/, the re-run's median, pooled with its runs in kt/large/; the mean
+count over seed sets, of the spaces with Kernel Tuner runs at that budget) and "p5 short"
+(spaces where the strategy's 5th percentile is under 0.90 while some Kernel Tuner strategy's
+20 runs reach 0.90, or its re-runs where kt/confirm/, kt/p5/ or kt/large/ hold them, pooled:
+the mean count
 over seed sets, and in brackets the count of spaces whose 5th percentile, averaged over the
 seed sets, is under 0.90, the figure docs/search-results.md quotes).
 Totals add the sets up but those named in `--apart` (blind3 by default).
@@ -37,8 +38,9 @@ def percentile5(xs):
 
 def kernel_tuner(kt_dir):
     """(space, budget) -> (best 20-run median, any strategy's p5 >= 0.90). A strategy re-run
-    with 100 fresh seeds (kt/confirm/, kt/p5/) counts with the re-run's 5th percentile instead
-    of its 20 runs'; a re-run in kt/confirm/ (that of the best strategy) also gives the median."""
+    with fresh seeds (kt/confirm/, kt/p5/, kt/large/) counts with the re-runs' 5th percentile
+    instead of its 20 runs'; a re-run in kt/confirm/ (that of the best strategy), pooled with
+    that strategy's runs in kt/large/, also gives the median."""
     runs = rerun_fractions([os.path.join(kt_dir, "*.json.gz")])
     best = {}
     p5s = {key: percentile5(fr) for key, fr in runs.items()}
@@ -46,10 +48,14 @@ def kernel_tuner(kt_dir):
         old = best.get((space, budget), 0.0)
         best[(space, budget)] = max(old, statistics.median(fr))
     confirm = rerun_fractions([os.path.join(kt_dir, "confirm", "*.json.gz")])
-    for (space, budget, strategy), fr in confirm.items():
-        if (space, budget) in best:
-            best[(space, budget)] = statistics.median(fr)
-    reruns = rerun_fractions([os.path.join(kt_dir, d, "*.json.gz") for d in ("confirm", "p5")])
+    # kt/large/ holds re-runs with 300-2,000 more seeds (large-reruns.sh): pooled with the
+    # best strategy's re-run for its median, and with every re-run for the 5th percentiles.
+    pooled = rerun_fractions([os.path.join(kt_dir, d, "*.json.gz") for d in ("confirm", "large")])
+    for key in confirm:
+        if key[:2] in best:
+            best[key[:2]] = statistics.median(pooled[key])
+    reruns = rerun_fractions(
+        [os.path.join(kt_dir, d, "*.json.gz") for d in ("confirm", "p5", "large")])
     for key, fr in reruns.items():
         p5s[key] = percentile5(fr)
     reach90 = collections.defaultdict(bool)

@@ -20,7 +20,7 @@ use far_starts::FarStarts;
 use monotone::MonotoneParameters;
 pub use neighbourhood::FreeMoves;
 use neighbourhood::{faster_measured, mean_single_changes, repairs_to_measure};
-use restart::{jump, measure_random_share, random_share, random_start};
+use restart::{measure_jump, measure_random_share, random_share, random_start};
 
 /// Which configurations are neighbours.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -365,24 +365,10 @@ impl Strategy for Ils {
                     _ => {}
                 }
             }
-            for _ in 0..50 {
-                if next.is_some() {
-                    break;
-                }
-                mono.update(ev);
-                let c = jump(space, from.0, self.perturb, rng, |j, a, b| {
-                    !mono.against(space, j, i64::from(b) - i64::from(a))
-                });
-                if ev.is_evaluated(c) {
-                    continue;
-                }
-                match ev.evaluate(c) {
-                    Eval::Time(t) => {
-                        next = Some((c, t));
-                        break;
-                    }
-                    Eval::Failed => {}
-                    Eval::Exhausted => return,
+            if next.is_none() {
+                match measure_jump(ev, from.0, self.perturb, rng, &mut mono) {
+                    Some(jumped) => next = jumped,
+                    None => return,
                 }
             }
             match next.or_else(|| random_start(ev, rng)) {

@@ -3,6 +3,7 @@
 
 use super::super::evaluator::{Eval, Evaluator};
 use super::super::space::SearchSpace;
+use super::monotone::MonotoneParameters;
 use advise_ml::Rng;
 
 /// How many of `budget` evaluations the random share measures: the share `init` of it, at
@@ -85,6 +86,35 @@ pub(crate) fn jump(
         }
     }
     rng.below(space.len())
+}
+
+/// At a local minimum, up to 50 random jumps of up to `k` parameters from `from` ([`jump`],
+/// refusing a monotone parameter's slower way) until one reaches an unmeasured configuration
+/// that runs: `Some(Some(it, its time))`, `Some(None)` where none did, `None` once the budget is
+/// spent.
+pub(crate) fn measure_jump(
+    ev: &mut Evaluator,
+    from: usize,
+    k: usize,
+    rng: &mut Rng,
+    mono: &mut MonotoneParameters,
+) -> Option<Option<(usize, f64)>> {
+    let space = ev.space();
+    for _ in 0..50 {
+        mono.update(ev);
+        let c = jump(space, from, k, rng, |j, a, b| {
+            !mono.against(space, j, i64::from(b) - i64::from(a))
+        });
+        if ev.is_evaluated(c) {
+            continue;
+        }
+        match ev.evaluate(c) {
+            Eval::Time(t) => return Some(Some((c, t))),
+            Eval::Failed => {}
+            Eval::Exhausted => return None,
+        }
+    }
+    Some(None)
 }
 
 /// A standard normal draw (Box-Muller).

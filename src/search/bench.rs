@@ -15,8 +15,10 @@ use super::{check_budget, run, SearchSpace, Strategy};
 use crate::error::{Error, Result};
 
 pub use budget::Budget;
+pub use quantiles::{quantile, quantile_interval};
 
 mod budget;
+mod quantiles;
 
 /// One line of the summary.
 #[derive(Debug, Clone, Serialize)]
@@ -29,6 +31,10 @@ pub struct BenchRow {
     pub mean_evaluations: f64,
     pub median_fraction: f64,
     pub p5_fraction: f64,
+    /// 95% confidence intervals of the median and the 5th percentile, distribution-free
+    /// ([`quantile_interval`]; 0 or 1 where the runs are too few for a bound).
+    pub median_interval: [f64; 2],
+    pub p5_interval: [f64; 2],
     /// Mean over runs of the fraction: steadier than the median where runs split between two
     /// basins (the median then falls on either side).
     pub mean_fraction: f64,
@@ -248,6 +254,8 @@ fn summarise(
                 / runs.len() as f64,
             median_fraction: quantile(&fr, 0.5),
             p5_fraction: quantile(&fr, 0.05),
+            median_interval: interval95(&fr, 0.5),
+            p5_interval: interval95(&fr, 0.05),
             mean_fraction: fr.iter().sum::<f64>() / fr.len().max(1) as f64,
             evals_to_95: to95.is_finite().then_some(to95),
             reached_95: runs.iter().filter(|r| r.first95.is_some()).count() as f64
@@ -303,21 +311,9 @@ fn summarise(
     })
 }
 
-/// The q-quantile of sorted values, interpolating linearly between ranks (NumPy's default).
-pub fn quantile(sorted: &[f64], q: f64) -> f64 {
-    if sorted.is_empty() {
-        return f64::NAN;
-    }
-    let pos = q * (sorted.len() - 1) as f64;
-    let lo = pos.floor() as usize;
-    let hi = pos.ceil() as usize;
-    if lo == hi || sorted[hi] == sorted[lo] {
-        return sorted[lo];
-    }
-    if !sorted[hi].is_finite() {
-        return sorted[hi];
-    }
-    sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo as f64)
+/// The 95% interval of the q-quantile of sorted fractions of the optimum.
+fn interval95(sorted: &[f64], q: f64) -> [f64; 2] {
+    quantile_interval(sorted, q, 0.95, 0.0, 1.0).map_or([f64::NAN; 2], |(lo, hi)| [lo, hi])
 }
 
 #[cfg(test)]

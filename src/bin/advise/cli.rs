@@ -78,6 +78,12 @@ pub enum Command {
     /// budget, the median and 5th percentile of the fraction of the optimum found, the
     /// evaluations needed to reach 95% of it, and convergence charts (SVG and PNG).
     ///
+    /// Beside the median and the 5th percentile it prints the range that holds the true one
+    /// with 95% confidence, from the runs' order statistics whatever their distribution (the
+    /// JSON's `median_interval` and `p5_interval`): a 5th percentile of 100 runs lies between
+    /// the smallest and the 11th smallest of them, so two strategies whose ranges overlap are
+    /// not told apart by that many repeats.
+    ///
     /// Where a Kernel Tuner cache keeps each configuration's runs, the report also says how
     /// noisy its fastest times are (the standard error of their means, relative to them, in
     /// the JSON's `spaces`); a space where that is 1% or more is named beside the results, as

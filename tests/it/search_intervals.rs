@@ -2,6 +2,7 @@
 //! the runs it writes (`--runs-csv`) on a real recorded space
 //! (tests/fixtures/spaces/PROVENANCE.md).
 
+use std::ffi::OsStr;
 use std::path::Path;
 
 use crate::common::run_json;
@@ -19,27 +20,36 @@ fn sorted_fractions(path: &Path) -> Vec<f64> {
     fr
 }
 
+/// `advise -q search-bench --json` at 1% of the pnpoly fixture with `repeats` runs and `more`.
+fn bench_json(repeats: &str, more: &[&OsStr]) -> serde_json::Value {
+    let space = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/spaces/pnpoly__RTX_2080_Ti.json.gz");
+    let args: [&OsStr; 8] = [
+        "search-bench".as_ref(),
+        "--space".as_ref(),
+        space.as_os_str(),
+        "--budgets".as_ref(),
+        "1%".as_ref(),
+        "--repeats".as_ref(),
+        repeats.as_ref(),
+        "--json".as_ref(),
+    ];
+    run_json(args.iter().chain(more).chain([&OsStr::new("--no-charts")]))
+}
+
 #[test]
 fn the_intervals_are_the_order_statistics_of_the_runs() {
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("runs.csv");
-    let space = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/spaces/pnpoly__RTX_2080_Ti.json.gz");
-    let v = run_json([
-        "search-bench".as_ref(),
-        "--space".as_ref(),
-        space.as_os_str(),
-        "--strategies".as_ref(),
-        "random".as_ref(),
-        "--budgets".as_ref(),
-        "1%".as_ref(),
-        "--repeats".as_ref(),
-        "100".as_ref(),
-        "--no-charts".as_ref(),
-        "--json".as_ref(),
-        "--runs-csv".as_ref(),
-        csv.as_os_str(),
-    ]);
+    let v = bench_json(
+        "100",
+        &[
+            "--strategies".as_ref(),
+            "random".as_ref(),
+            "--runs-csv".as_ref(),
+            csv.as_os_str(),
+        ],
+    );
     let row = &v["results"][0];
     let bounds = |k: &str| [0, 1].map(|i| row[k][i].as_f64().unwrap());
     let fr = sorted_fractions(&csv);
@@ -48,29 +58,15 @@ fn the_intervals_are_the_order_statistics_of_the_runs() {
     // between the smallest and the 11th smallest, each with 95% confidence (binomial ranks).
     assert_eq!(bounds("median_interval"), [fr[39], fr[60]], "{row}");
     assert_eq!(bounds("p5_interval"), [fr[0], fr[10]], "{row}");
-    let (median, p5) = (
-        row["median_fraction"].as_f64().unwrap(),
-        row["p5_fraction"].as_f64().unwrap(),
-    );
+    let median = row["median_fraction"].as_f64().unwrap();
+    let p5 = row["p5_fraction"].as_f64().unwrap();
     assert!(fr[39] <= median && median <= fr[60]);
     assert!(fr[0] <= p5 && p5 <= fr[10]);
 }
 
 #[test]
 fn five_runs_bound_neither_end_of_the_median() {
-    let space = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/spaces/pnpoly__RTX_2080_Ti.json.gz");
-    let v = run_json([
-        "search-bench".as_ref(),
-        "--space".as_ref(),
-        space.as_os_str(),
-        "--budgets".as_ref(),
-        "1%".as_ref(),
-        "--repeats".as_ref(),
-        "5".as_ref(),
-        "--no-charts".as_ref(),
-        "--json".as_ref(),
-    ]);
+    let v = bench_json("5", &[]);
     let row = &v["results"][0];
     // 0.5^5 = 0.031 > 0.025 at either end: the interval is the fractions' whole range.
     assert_eq!(

@@ -17,7 +17,9 @@ kt files: kt_run.py outputs (`results[]` rows with the same fields plus `mean_cp
 files (for example `--space entries` and `--space valid`) can be given: a file's strategies are
 suffixed with `[valid]` when it was run with `--space valid`.
 
-Per space it prints every (tool, strategy) row, each tool's best strategy (highest median,
+Per space it prints every (tool, strategy) row with 95% intervals of its median and 5th
+percentile (distribution-free, from the runs' order statistics: advise's JSON gives them,
+Kernel Tuner's are computed from kt_run.py's `runs`), each tool's best strategy (highest median,
 then highest 5th percentile), then summary tables: a space x strategy matrix of medians, the
 mean of medians per strategy, and on how many spaces advise's `auto` (or, when the advise file
 has no `auto` rows, advise's per-space best strategy, an oracle choice) reaches Kernel Tuner's
@@ -33,8 +35,44 @@ and whether advise reaches it: an unbiased reference beside the issue's own.
 import argparse
 import gzip
 import json
+import math
 import sys
 from collections import OrderedDict, defaultdict
+
+
+def quantile_interval(sorted_vals, q, level=0.95):
+    """The distribution-free interval of the q-quantile (as advise search-bench's
+    `median_interval` and `p5_interval`, src/search/bench/quantiles.rs): the order statistics
+    x_(l) and x_(u) with l the largest rank whose P(B < l) is at most (1 - level) / 2 and u the
+    smallest whose P(B >= u) is, B binomial (n, q); 0 or 1 (the fractions' range) where the
+    runs are too few for a bound."""
+    n = len(sorted_vals)
+    if n == 0:
+        return None
+    tail = (1.0 - level) / 2.0
+    cdf, total = [], 0.0
+    log_pmf = n * math.log1p(-q)
+    for k in range(n + 1):
+        if k:
+            log_pmf += math.log(n - k + 1) - math.log(k) + math.log(q / (1.0 - q))
+        total += math.exp(log_pmf)
+        cdf.append(min(total, 1.0))
+    lower = next((sorted_vals[l - 1] for l in range(n, 0, -1) if cdf[l - 1] <= tail), 0.0)
+    upper = next((sorted_vals[u - 1] for u in range(1, n + 1) if 1.0 - cdf[u - 1] <= tail), 1.0)
+    return (lower, upper)
+
+
+def kt_intervals(doc):
+    """(space, strategy, budget) -> (median interval, p5 interval) from a kt_run.py file's runs."""
+    runs = defaultdict(list)
+    for r in doc.get("runs", []):
+        if r.get("error") is None and r.get("fraction") is not None:
+            runs[(r["space"], r["strategy"], r["budget"])].append(r["fraction"])
+    out = {}
+    for key, fr in runs.items():
+        fr.sort()
+        out[key] = (quantile_interval(fr, 0.5), quantile_interval(fr, 0.05))
+    return out
 
 
 def load_advise(paths, repeats):
@@ -62,6 +100,8 @@ def load_advise(paths, repeats):
                     "mean_evaluations": r.get("mean_evaluations"),
                     "median": r["median_fraction"],
                     "p5": r["p5_fraction"],
+                    "median_interval": r.get("median_interval"),
+                    "p5_interval": r.get("p5_interval"),
                     "seconds_per_run": own / 1e3 if own is not None else per_run,
                     "time_kind": "wall",
                     "repeats": repeats,
@@ -78,7 +118,9 @@ def load_kt(paths):
             doc = json.load(f)
         mode = doc.get("settings", {}).get("space", "entries")
         suffix = "" if mode == "entries" else f" [{mode}]"
+        intervals = kt_intervals(doc)
         for r in doc.get("results", []):
+            mi, pi = intervals.get((r["space"], r["strategy"], r["budget"]), (None, None))
             rows.append(
                 {
                     "tool": "KT",
@@ -89,6 +131,8 @@ def load_kt(paths):
                     "mean_evaluations": r.get("mean_evaluations"),
                     "median": r["median_fraction"],
                     "p5": r["p5_fraction"],
+                    "median_interval": mi,
+                    "p5_interval": pi,
                     "seconds_per_run": r.get("mean_cpu_s"),
                     "time_kind": "cpu",
                     "repeats": r.get("repeats"),
@@ -101,6 +145,11 @@ def load_kt(paths):
 
 def f3(x):
     return "–" if x is None else f"{x:.3f}"
+
+
+def span(iv):
+    """A 95% interval as `0.912-0.987`, or – where the file has none."""
+    return "–" if not iv else f"{iv[0]:.3f}-{iv[1]:.3f}"
 
 
 def ms(x):
@@ -201,14 +250,15 @@ def main(argv=None):
                 continue
             evals = sorted({r["budget_evaluations"] for r in srows})
             w(f"### {sp} ({', '.join(map(str, evals))} evaluations)\n")
-            w("| tool | strategy | median | p5 | mean evals | ms/run |")
-            w("|---|---|---:|---:|---:|---:|")
+            w("| tool | strategy | median | 95% interval | p5 | 95% interval | mean evals | ms/run |")
+            w("|---|---|---:|---|---:|---|---:|---:|")
             for r in sorted(srows, key=lambda r: (r["tool"] != "advise", -key_best(r)[0], -key_best(r)[1])):
                 extra = ""
                 if r.get("errors"):
                     extra = f" ({r['errors']} errors)"
                 me = "–" if r["mean_evaluations"] is None else f"{r['mean_evaluations']:.0f}"
-                w(f"| {r['tool']} | {r['strategy']}{extra} | {f3(r['median'])} | {f3(r['p5'])} | {me} | {ms(r['seconds_per_run'])} |")
+                w(f"| {r['tool']} | {r['strategy']}{extra} | {f3(r['median'])} | {span(r.get('median_interval'))} "
+                  f"| {f3(r['p5'])} | {span(r.get('p5_interval'))} | {me} | {ms(r['seconds_per_run'])} |")
             ba = best_of([r for r in srows if r["tool"] == "advise"])
             bk = best_of([r for r in srows if fair_kt(r)])
             bv = best_of([r for r in srows if r["tool"] == "KT" and not fair_kt(r)])

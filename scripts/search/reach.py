@@ -14,17 +14,23 @@ the mean count
 over seed sets, and in brackets the count of spaces whose 5th percentile, averaged over the
 seed sets, is under 0.90, the figure docs/search-results.md quotes).
 Totals add the sets up but those named in `--apart` (blind3 by default).
-`--shortfalls` lists each space and budget short of Kernel Tuner's best in some seed set.
+`--shortfalls` lists each space and budget short of Kernel Tuner's best in some seed set, with,
+where the sweep wrote its runs (sweep.sh with RUNS_CSV=1), the median of all of them, its 95%
+interval (order statistics) and whether Kernel Tuner's best lies below, inside or above it.
 `--spaces` also prints each space where two strategies differ in mean median or p5 by 0.002
 or more. Fractions are as search-bench and kt_run.py write them (optimum / best found)."""
 import argparse
 import collections
+import csv
 import glob
 import gzip
 import json
 import os
 import statistics
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "kt-compare"))
+from compare import quantile_interval  # noqa: E402
 
 
 def percentile5(xs):
@@ -73,6 +79,28 @@ def rerun_fractions(patterns):
                 if r.get("error") is None and r.get("fraction") is not None:
                     runs[(r["space"], r["budget"], r["strategy"])].append(r["fraction"])
     return runs
+
+
+def sweep_runs(sweep):
+    """(strategy, space, budget) -> every run's fraction in the sweep's CSVs (sweep.sh with
+    RUNS_CSV=1), sorted; empty where it wrote none."""
+    runs = collections.defaultdict(list)
+    for path in glob.glob(os.path.join(sweep, "*.csv")):
+        with open(path, newline="") as f:
+            for row in csv.DictReader(f):
+                runs[(row["strategy"], row["space"], row["budget"])].append(float(row["fraction"]))
+    for fr in runs.values():
+        fr.sort()
+    return runs
+
+
+def pooled_median(fr, bar):
+    """The pooled runs' median, its 95% interval and where Kernel Tuner's best `bar` lies."""
+    if not fr:
+        return "-"
+    lo, hi = quantile_interval(fr, 0.5)
+    where = "below it" if bar < lo else "above it" if bar > hi else "inside"
+    return f"{statistics.median(fr):.4f} ({lo:.4f}-{hi:.4f}; {len(fr)} runs; Kernel Tuner's best {where})"
 
 
 def main():
@@ -144,10 +172,11 @@ def main():
         print(f"| {budget} | {strat} | {r:.1f} / {n} | {sh:.1f} ({shm}) | {med / n:.4f} | "
               f"{best / n:.4f} |")
     if args.shortfalls:
+        pooled = sweep_runs(args.sweep)
         print()
         print("| space | budget | strategy | mean of medians | Kernel Tuner's best | "
-              "seed sets short | mean p5 | p5 goal |")
-        print("|---|---|---|---:|---:|---:|---:|---|")
+              "seed sets short | mean p5 | p5 goal | pooled runs: median (95% interval) |")
+        print("|---|---|---|---:|---:|---:|---:|---|---|")
         for (strat, set_name, budget, space), vals in sorted(
                 cells.items(), key=lambda k: (float(k[0][2][:-1]), k[0][3], k[0][0])):
             if (space, budget) not in kt:
@@ -161,7 +190,8 @@ def main():
                         "missed" if kt_p5 else "none (no tool's 5th percentile reaches 0.90)")
                 print(f"| {space} | {budget} | {strat} | "
                       f"{statistics.mean(m for m, _ in vals):.4f} | {bar:.4f} | "
-                      f"{short} of {len(vals)} | {p5:.4f} | {goal} |")
+                      f"{short} of {len(vals)} | {p5:.4f} | {goal} | "
+                      f"{pooled_median(pooled.get((strat, space, budget)), bar)} |")
     if args.spaces:
         print()
         by_space = collections.defaultdict(dict)

@@ -7,8 +7,9 @@
 # e.g. scripts/search/sweep.sh target/release/advise /tmp/sp /tmp/sw auto,auto:rebest=1 0 1000
 # (seeds default to the ten sets 0, 1000, ..., 9000). One JSON per set and seed set,
 # OUT_DIR/SET-SEED.json; one already there is kept (the sweep resumes). BUDGETS and THREADS
-# override 1%,2%,5% and 2. scripts/search/reach.py summarises the JSONs against Kernel
-# Tuner's runs in docs/search-results/kt/.
+# override 1%,2%,5% and 2; RUNS_CSV=1 also writes every run, OUT_DIR/SET-SEED.csv, for
+# reach.py's pooled medians and their 95% intervals. scripts/search/reach.py summarises the
+# JSONs against Kernel Tuner's runs in docs/search-results/kt/.
 set -euo pipefail
 bin="${1:?usage: sweep.sh ADVISE SPACES_DIR OUT_DIR STRATEGIES [SEED ...]}"
 spaces="${2:?usage: sweep.sh ADVISE SPACES_DIR OUT_DIR STRATEGIES [SEED ...]}"
@@ -23,9 +24,11 @@ for seed in "${seeds[@]}"; do
         set_name="$(basename "$dir")"
         file="$out/$set_name-$seed.json"
         [ -s "$file" ] && continue
+        runs=()
+        [ -n "${RUNS_CSV:-}" ] && runs=(--runs-csv "${file%.json}.csv")
         "$bin" -q search-bench --space "$dir"*.json.gz --strategies "$strategies" \
             --budgets "${BUDGETS:-1%,2%,5%}" --repeats 100 --seed "$seed" \
-            --threads "${THREADS:-2}" --no-charts --json -o "$file.part" >/dev/null
+            --threads "${THREADS:-2}" --no-charts --json -o "$file.part" ${runs[@]+"${runs[@]}"} >/dev/null
         mv "$file.part" "$file"
         echo "sweep: $file"
     done

@@ -22,10 +22,7 @@ pub(crate) fn mirror_pairs(space: &SearchSpace) -> Vec<(usize, usize)> {
 
 /// The matrix multiply's M and N pairs of [`mirror_pairs`] alone ([`is_gemm_mirror`]).
 pub(crate) fn gemm_mirror_pairs(space: &SearchSpace) -> Vec<(usize, usize)> {
-    pairs_where(space, |a, b| {
-        let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-        a.len() == b.len() && is_gemm_mirror(&a, &b)
-    })
+    pairs_where(space, is_gemm_mirror)
 }
 
 /// The pairs of parameters (first index smaller) whose names `keep` accepts.
@@ -38,12 +35,12 @@ fn pairs_where(space: &SearchSpace, keep: impl Fn(&str, &str) -> bool) -> Vec<(u
 }
 
 fn is_mirror(a: &str, b: &str) -> bool {
+    if is_gemm_mirror(a, b) {
+        return true;
+    }
     let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
     if a.len() != b.len() {
         return false;
-    }
-    if is_gemm_mirror(&a, &b) {
-        return true;
     }
     let mut differ = (0..a.len()).filter(|&i| a[i] != b[i]);
     let (Some(i), None) = (differ.next(), differ.next()) else {
@@ -65,12 +62,14 @@ fn is_mirror(a: &str, b: &str) -> bool {
 /// and `NDIMB`, `VWM` and `VWN`, `STRM` and `STRN`). Transposing C = A B gives C' = B' A',
 /// the same multiply with M and N, A and B exchanged. Pairs of A and B alone (`SA` and `SB`)
 /// are left out.
-fn is_gemm_mirror(a: &[char], b: &[char]) -> bool {
-    if a.iter().chain(b).any(char::is_ascii_lowercase) {
+fn is_gemm_mirror(a: &str, b: &str) -> bool {
+    if a.chars().count() != b.chars().count()
+        || a.chars().chain(b.chars()).any(|c| c.is_ascii_lowercase())
+    {
         return false;
     }
     let mut m_n = false;
-    for (&x, &y) in a.iter().zip(b) {
+    for (x, y) in a.chars().zip(b.chars()) {
         match (x, y) {
             _ if x == y => {}
             ('M', 'N') | ('N', 'M') => m_n = true,

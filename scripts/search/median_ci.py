@@ -25,7 +25,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from reach import percentile5, rerun_fractions  # noqa: E402
+from reach import kt_reruns, percentile5  # noqa: E402
 
 
 def load_advise(paths):
@@ -85,9 +85,7 @@ def main():
     ap.add_argument("--tails", action="store_true", help="also the 5th-percentile table")
     args = ap.parse_args()
     ours = load_advise(args.runs)
-    confirm = rerun_fractions([os.path.join(args.kt, "confirm", "*.json.gz")])
-    pooled = rerun_fractions([os.path.join(args.kt, d, "*.json.gz") for d in ("confirm", "large")])
-    every = rerun_fractions([os.path.join(args.kt, d, "*.json.gz") for d in ("confirm", "p5", "large")])
+    confirm, pooled, every, large = kt_reruns(args.kt)
     print("| space | budget | advise runs | advise median | Kernel Tuner's best: strategy, runs, median "
           "| difference (95% interval) | at the optimum, advise / Kernel Tuner "
           "| advise p5 | Kernel Tuner's largest p5 (strategy, runs) |")
@@ -109,7 +107,7 @@ def main():
               f"({lo:+.4f}, {hi:+.4f}) | {at_optimum(fr):.3f} / {at_optimum(kt):.3f} | "
               f"{percentile5(fr):.4f} | {top_text} |")
     if args.tails:
-        tails(ours, rerun_fractions([os.path.join(args.kt, "large", "*.json.gz")]))
+        tails(ours, large)
 
 
 if __name__ == "__main__":

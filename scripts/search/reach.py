@@ -53,21 +53,36 @@ def kernel_tuner(kt_dir):
     for (space, budget, _), fr in runs.items():
         old = best.get((space, budget), 0.0)
         best[(space, budget)] = max(old, statistics.median(fr))
-    confirm = rerun_fractions([os.path.join(kt_dir, "confirm", "*.json.gz")])
-    # kt/large/ holds re-runs with 300-2,000 more seeds (large-reruns.sh): pooled with the
-    # best strategy's re-run for its median, and with every re-run for the 5th percentiles.
-    pooled = rerun_fractions([os.path.join(kt_dir, d, "*.json.gz") for d in ("confirm", "large")])
+    confirm, pooled, reruns, _ = kt_reruns(kt_dir)
     for key in confirm:
         if key[:2] in best:
             best[key[:2]] = statistics.median(pooled[key])
-    reruns = rerun_fractions(
-        [os.path.join(kt_dir, d, "*.json.gz") for d in ("confirm", "p5", "large")])
     for key, fr in reruns.items():
         p5s[key] = percentile5(fr)
     reach90 = collections.defaultdict(bool)
     for (space, budget, _), p5 in p5s.items():
         reach90[(space, budget)] |= p5 >= 0.90
     return {key: (med, reach90[key]) for key, med in best.items()}
+
+
+def kt_reruns(kt_dir):
+    """Kernel Tuner's re-runs with fresh seeds, each folder read once: the best strategies'
+    (kt/confirm/); those pooled with the same strategies' runs in kt/large/ (300-2,000 more
+    seeds, large-reruns.sh), for the best strategy's median; every re-run pooled (kt/confirm/,
+    kt/p5/, kt/large/), for 5th percentiles; and kt/large/'s alone. Each maps (space, budget,
+    strategy) to fractions, the folders' runs in that order."""
+    folders = {d: rerun_fractions([os.path.join(kt_dir, d, "*.json.gz")])
+               for d in ("confirm", "p5", "large")}
+
+    def pool(*names):
+        runs = collections.defaultdict(list)
+        for name in names:
+            for key, fr in folders[name].items():
+                runs[key].extend(fr)
+        return runs
+
+    return (folders["confirm"], pool("confirm", "large"), pool("confirm", "p5", "large"),
+            folders["large"])
 
 
 def rerun_fractions(patterns):

@@ -17,14 +17,16 @@ use std::io::Read;
 use std::path::Path;
 
 use serde::Deserialize;
+use serde_json::value::RawValue;
 
+use super::kernel_tuner_entries::read_entries;
 use super::ktt::{unit_of, COMPILE_METRICS, TIME_METRIC};
 use super::run_noise::summarise;
-use super::space::{check_objective, value_text, Config, TuningSpace};
+use super::space::{check_objective, TuningSpace};
 use crate::error::{Error, Result};
 
 #[derive(Deserialize)]
-struct Cache {
+struct Cache<'a> {
     #[serde(default)]
     device_name: String,
     #[serde(default)]
@@ -35,7 +37,10 @@ struct Cache {
     /// What the tuning run optimised (Kernel Tuner 1.x writes it; `time` when absent).
     #[serde(default)]
     objective: Option<String>,
-    cache: serde_json::Map<String, serde_json::Value>,
+    /// The entries' text, read entry by entry once the parameters are known
+    /// (`kernel_tuner_entries`).
+    #[serde(borrow)]
+    cache: &'a RawValue,
 }
 
 /// Cuts an unfinished cache after its last complete entry and closes it. Returns `None` when
@@ -46,7 +51,7 @@ fn repair(text: &str) -> Option<String> {
     for _ in 0..4 {
         let cut = text[..end].rfind('}')?;
         let candidate = format!("{}\n}}\n}}\n", &text[..=cut]);
-        if serde_json::from_str::<serde_json::Value>(&candidate).is_ok() {
+        if serde_json::from_str::<serde::de::IgnoredAny>(&candidate).is_ok() {
             return Some(candidate);
         }
         end = cut;
@@ -60,10 +65,12 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
     if text.trim_start().starts_with('[') {
         return super::kernel_tuner_list::read(path, &text);
     }
+    // A repaired text, where the file was cut off; the cache borrows from it or from `text`.
+    let fixed;
     let (cache, repaired): (Cache, bool) = match serde_json::from_str(&text) {
         Ok(c) => (c, false),
         Err(first) => {
-            let fixed = repair(&text).ok_or_else(|| {
+            fixed = repair(&text).ok_or_else(|| {
                 Error::parse(
                     path,
                     first.line(),
@@ -77,38 +84,13 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
         }
     };
     let params = cache.tune_params_keys.clone();
-    let mut configs = Vec::with_capacity(cache.cache.len());
-    // Each working configuration's time and its recorded runs, for the noise summary.
-    let mut timed = Vec::new();
-    for (key, entry) in &cache.cache {
-        let obj = entry
-            .as_object()
-            .ok_or_else(|| Error::format(path, format!("cache entry `{key}` is not an object")))?;
-        let values = params
-            .iter()
-            .map(|p| {
-                obj.get(p).map(value_text).ok_or_else(|| {
-                    Error::format(path, format!("cache entry `{key}` has no parameter `{p}`"))
-                })
-            })
-            .collect::<Result<Vec<_>>>()?;
-        let (time_ms, failure) = time_of(obj.get("time"));
-        if let Some(t) = time_ms {
-            timed.push((t, obj.get("times")));
-        }
-        let fields = obj.iter().filter(|(k, _)| !params.contains(k));
-        let counters = observed(
-            &cache.kernel_name,
-            fields.map(|(k, v)| (k.as_str(), v)),
-            time_ms,
-        );
-        configs.push(Config {
-            values,
-            time_ms,
-            failure,
-            counters,
-        });
-    }
+    let entries = read_entries(path, cache.cache.get(), &params, &cache.kernel_name)?;
+    let configs = entries.configs;
+    let timed: Vec<(f64, Option<&serde_json::Value>)> = entries
+        .timed
+        .iter()
+        .map(|(t, runs)| (*t, runs.as_ref()))
+        .collect();
     check_objective(path, cache.objective.as_deref(), &configs)?;
     let mut notes = vec![("problem size".to_string(), cache.problem_size.to_string())];
     if repaired {

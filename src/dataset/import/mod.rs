@@ -4,6 +4,7 @@
 
 pub mod clblast;
 pub mod kernel_tuner;
+mod kernel_tuner_entries;
 mod kernel_tuner_list;
 pub mod ktt;
 pub mod run_noise;

@@ -39,6 +39,7 @@ mod plane_repairs;
 pub mod pso;
 pub mod shrinking;
 pub mod space;
+pub mod space_files;
 pub mod surrogate;
 
 use serde::Serialize;

@@ -41,9 +41,12 @@ fn bench_search_gives_each_budget_its_cpu_and_ratio_to_the_goal() {
         worst = worst.max(ratio);
     }
     assert_eq!(v["worst_ratio"].as_f64().unwrap(), worst);
-    // Indexing the space is timed once, apart from the searches, and shown on each of its rows.
+    // Reading and indexing the space are timed once, apart from the searches, and shown on each
+    // of its rows; reading a file takes some CPU.
     let index = rows[0]["index_ms"].as_f64().unwrap();
     assert!(index >= 0.0 && rows.iter().all(|r| r["index_ms"].as_f64() == Some(index)));
+    let load = rows[0]["load_ms"].as_f64().unwrap();
+    assert!(load > 0.0 && rows.iter().all(|r| r["load_ms"].as_f64() == Some(load)));
     // One summary per budget, over the one space.
     let by = v["budgets"].as_array().unwrap();
     assert_eq!(by.len(), 2);
@@ -64,4 +67,58 @@ fn bench_search_names_a_missing_space() {
         .stderr(predicate::str::contains(
             "no/such/space.json.gz: No such file",
         ));
+}
+
+/// A folder given as `--space` stands for the space files in it, in name order, for
+/// `search-bench` and `bench search` alike; a folder with none is an error that names it.
+#[test]
+fn a_folder_of_spaces_stands_for_its_files() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/spaces");
+    let dir = dir.to_str().unwrap();
+    let v = run_json([
+        "search-bench",
+        "--space",
+        dir,
+        "--strategies",
+        "random",
+        "--budgets",
+        "10",
+        "--repeats",
+        "2",
+        "--no-charts",
+        "--json",
+    ]);
+    let names: Vec<&str> = v["spaces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["space"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "KTPnpolyOutput_3090",
+            "coulomb_2080_full_search_space_converted",
+            "pnpoly__RTX_2080_Ti"
+        ]
+    );
+    let v = run_json([
+        "bench",
+        "search",
+        "--space",
+        dir,
+        "--budgets",
+        "10",
+        "--repeats",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(v["rows"].as_array().unwrap().len(), 3);
+    let empty = tempfile::tempdir().unwrap();
+    advise()
+        .args(["-q", "search-bench", "--space"])
+        .arg(empty.path())
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("no tuning space in it"));
 }

@@ -83,7 +83,8 @@ pub enum Which {
 /// `advise bench search`.
 #[derive(Debug, clap::Args)]
 pub struct SearchArgs {
-    /// Tuning spaces (default: datasets/tuning-spaces and tests/fixtures/spaces).
+    /// Tuning spaces: files, or folders standing for the space files in them (default:
+    /// datasets/tuning-spaces and tests/fixtures/spaces).
     #[arg(long, num_args = 1..)]
     pub space: Vec<PathBuf>,
     /// The strategy, NAME[:KEY=VALUE,...] as `advise search` takes it.

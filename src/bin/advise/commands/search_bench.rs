@@ -14,6 +14,7 @@ use advise::error::{Error, Result};
 use advise::report::chart::{LineChart, Series};
 use advise::report::table::TextTable;
 use advise::search::bench::{bench, BenchReport, BenchRow, BenchSettings, Budget, StandardRow};
+use advise::search::space_files::space_files;
 use advise::search::{strategies, SearchSpace};
 
 /// What `advise search-bench` was asked to do.
@@ -109,7 +110,8 @@ pub fn split_strategies(list: &str) -> Vec<String> {
 /// `advise search-bench`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Recorded spaces.
+    /// Recorded spaces: files (Kernel Tuner caches, T4 results, KTT or CLBlast output, CSV),
+    /// or folders, which stand for the .json, .json.gz, .csv and .csv.gz files in them.
     #[arg(long, required = true, num_args = 1..)]
     pub space: Vec<PathBuf>,
     /// Comma-separated strategies, or `all` (Kernel Tuner's names are accepted too:
@@ -168,8 +170,7 @@ pub fn run(args: Args) -> Result<()> {
 fn bench_spaces(cmd: &BenchCommand, out: &Output) -> Result<()> {
     let strategies = strategies(&split_strategies(&cmd.strategies))?;
     let budgets = Budget::parse_list(&cmd.budgets)?;
-    let spaces = cmd
-        .spaces
+    let spaces = space_files(&cmd.spaces)?
         .iter()
         .map(|p| SearchSpace::load(p))
         .collect::<Result<Vec<_>>>()?;

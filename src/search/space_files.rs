@@ -1,0 +1,89 @@
+//! The tuning-space files a command is given: a folder stands for the spaces in it, so that
+//! `search-bench --space spaces/` runs on a folder of caches as a shell glob would.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+
+/// How the name of a file [`super::space::SearchSpace::load`] reads ends (any case).
+pub const SPACE_SUFFIXES: [&str; 4] = [".json", ".json.gz", ".csv", ".csv.gz"];
+
+/// `paths` with each folder replaced by the files directly in it whose names end in one of
+/// [`SPACE_SUFFIXES`], sorted by name. Other paths are kept as they are (reading them says
+/// what is wrong with them); a folder without such a file is an error that names it.
+pub fn space_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::with_capacity(paths.len());
+    for path in paths {
+        if path.is_dir() {
+            let files = spaces_in(path)?;
+            if files.is_empty() {
+                return Err(Error::format(
+                    path,
+                    format!(
+                        "a folder with no tuning space in it (files whose names end in {})",
+                        SPACE_SUFFIXES.join(", ")
+                    ),
+                ));
+            }
+            out.extend(files);
+        } else {
+            out.push(path.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// The space files directly in `dir`, sorted by name.
+fn spaces_in(dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))? {
+        let path = entry.map_err(|e| Error::io(dir, e))?.path();
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().to_ascii_lowercase())
+            .unwrap_or_default();
+        if path.is_file() && SPACE_SUFFIXES.iter().any(|s| name.ends_with(s)) {
+            files.push(path);
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_folder_stands_for_its_space_files_in_name_order() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["b.json.gz", "a.JSON", "c.csv", "notes.md", "d.csv.gz"] {
+            std::fs::write(dir.path().join(name), "").unwrap();
+        }
+        std::fs::create_dir(dir.path().join("inner.json")).unwrap();
+        let lone = PathBuf::from("elsewhere/x.json");
+        let got = space_files(&[lone.clone(), dir.path().to_path_buf()]).unwrap();
+        let names: Vec<String> = got
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(
+            names,
+            ["x.json", "a.JSON", "b.json.gz", "c.csv", "d.csv.gz"]
+        );
+        assert_eq!(got[0], lone);
+    }
+
+    #[test]
+    fn a_folder_without_spaces_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("notes.md"), "").unwrap();
+        let err = space_files(&[dir.path().to_path_buf()])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with(&dir.path().display().to_string()) && err.contains("no tuning space"),
+            "{err}"
+        );
+    }
+}

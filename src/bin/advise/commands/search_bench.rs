@@ -170,20 +170,22 @@ pub fn run(args: Args) -> Result<()> {
 fn bench_spaces(cmd: &BenchCommand, out: &Output) -> Result<()> {
     let strategies = strategies(&split_strategies(&cmd.strategies))?;
     let budgets = Budget::parse_list(&cmd.budgets)?;
+    // Each space is named as soon as it is read, so that a long list shows its progress.
     let spaces = space_files(&cmd.spaces)?
         .iter()
-        .map(|p| SearchSpace::load(p))
+        .map(|p| {
+            let s = SearchSpace::load(p)?;
+            note(&format!(
+                "{}: {} configurations ({} failed), {} tuning parameters, optimum {} ms",
+                s.name,
+                s.len(),
+                s.failed(),
+                s.n_params(),
+                s.optimum().1
+            ));
+            Ok(s)
+        })
         .collect::<Result<Vec<_>>>()?;
-    for s in &spaces {
-        note(&format!(
-            "{}: {} configurations ({} failed), {} tuning parameters, optimum {} ms",
-            s.name,
-            s.len(),
-            s.failed(),
-            s.n_params(),
-            s.optimum().1
-        ));
-    }
     let threads = cmd.threads.unwrap_or_else(|| {
         std::thread::available_parallelism()
             .map(|n| n.get())

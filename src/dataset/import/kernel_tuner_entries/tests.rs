@@ -1,0 +1,96 @@
+//! Reading a Kernel Tuner cache's entries one at a time (synthetic caches in its format).
+
+use super::*;
+
+fn params() -> Vec<String> {
+    vec!["bx".to_string()]
+}
+
+/// Entries come out sorted by key, of a key given twice the last, with the runs of those
+/// that have a time: as a `serde_json::Map` read of the whole object gave them.
+#[test]
+fn entries_sorted_by_key_and_the_last_of_a_repeated_key_kept() {
+    let raw = r#"{"64": {"bx": 64, "time": 3.0, "times": [3.0, 3.0]},
+        "128": {"bx": 128, "time": "RuntimeFailedConfig"},
+        "32": {"bx": 32, "time": 9.0},
+        "32": {"bx": 32, "time": 2.0, "times": [1.0, 3.0]}}"#;
+    let e = read_entries(Path::new("c.json"), raw, &params(), "k").unwrap();
+    let order: Vec<&str> = e.configs.iter().map(|c| c.values[0].as_str()).collect();
+    assert_eq!(order, ["128", "32", "64"]);
+    assert_eq!(e.configs[1].time_ms, Some(2.0));
+    assert_eq!(e.configs[0].failure.as_deref(), Some("RuntimeFailedConfig"));
+    let runs: Vec<(f64, Option<String>)> = e
+        .timed
+        .iter()
+        .map(|(t, r)| (*t, r.as_ref().map(Value::to_string)))
+        .collect();
+    assert_eq!(
+        runs,
+        [
+            (2.0, Some("[1.0,3.0]".to_string())),
+            (3.0, Some("[3.0,3.0]".to_string()))
+        ]
+    );
+}
+
+/// An entry's counters come out by name, of a name given twice the last, as from a JSON
+/// object read whole; a parameter named `time` is both; a name with an escape reads.
+#[test]
+fn counters_by_name_and_fields_as_read_whole() {
+    let raw = r#"{"a\u0062": {"dram__bytes.sum": 5.0, "bx": 32, "bx": 64, "time": 2.0,
+        "num_regs": 40, "dram__bytes.sum": 7.0, "compile_time": 9.0}}"#;
+    let e = read_entries(Path::new("c.json"), raw, &params(), "k").unwrap();
+    let c = &e.configs[0];
+    assert_eq!(c.values, ["64"]);
+    let counters: Vec<(&str, f64)> = c.counters.iter().map(|x| (x.1.as_str(), x.3)).collect();
+    assert_eq!(
+        counters,
+        [
+            ("dram__bytes.sum", 7.0),
+            ("launch__registers_per_thread", 40.0),
+            ("gpu__time_duration.sum", 2.0e-3)
+        ]
+    );
+    let timed = ["time".to_string()];
+    let e = read_entries(
+        Path::new("c.json"),
+        r#"{"1.5": {"time": 1.5}}"#,
+        &timed,
+        "k",
+    );
+    let c = &e.unwrap().configs[0];
+    assert_eq!((c.values[0].as_str(), c.time_ms), ("1.5", Some(1.5)));
+}
+
+#[test]
+fn an_entry_that_is_not_a_configuration_is_named() {
+    let path = Path::new("c.json");
+    let err = read_entries(
+        path,
+        r#"{"32": {"bx": 32, "time": 1.0}, "64": [64]}"#,
+        &params(),
+        "k",
+    )
+    .err()
+    .map(|e| e.to_string());
+    assert!(
+        err.as_deref()
+            .is_some_and(|m| m.starts_with("c.json") && m.contains("`64` is not an object")),
+        "{err:?}"
+    );
+    let err = read_entries(path, r#"{"32": {"time": 1.0}}"#, &params(), "k")
+        .err()
+        .map(|e| e.to_string());
+    assert!(
+        err.as_deref()
+            .is_some_and(|m| m.contains("has no parameter `bx`")),
+        "{err:?}"
+    );
+    let err = read_entries(path, "[1, 2]", &params(), "k")
+        .err()
+        .map(|e| e.to_string());
+    assert!(
+        err.as_deref().is_some_and(|m| m.contains("`cache` object")),
+        "{err:?}"
+    );
+}

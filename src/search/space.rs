@@ -5,7 +5,6 @@
 //! configuration reads its recorded time; a configuration that failed to compile or run counts
 //! as evaluated and failed. Parameters that never change are dropped: they are the input.
 
-use std::collections::HashMap;
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -13,6 +12,7 @@ use super::key_index::{prefetch_line, KeyIndex, KeyMap, Line};
 use super::plane::Planes;
 
 use crate::dataset::import::run_noise::RunNoise;
+use crate::dataset::import::space::TextMap;
 use crate::dataset::import::{file_stem, read_space, TuningSpace};
 use crate::error::{Error, Result};
 
@@ -109,7 +109,7 @@ impl SearchSpace {
                 parsed.unwrap_or_else(|| (0..vals.len()).map(|l| l as f64).collect())
             })
             .collect();
-        let lookup: Vec<HashMap<String, u16>> = values
+        let lookup: Vec<TextMap<String, u16>> = values
             .iter()
             .map(|vals| {
                 vals.iter()

@@ -3,11 +3,40 @@
 //! it turns into the project's tables (measurements, timings, switches), so the experiments and
 //! search strategies work on imported spaces exactly as on our own NB/BH campaigns.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use serde::Serialize;
 
 use crate::dataset::measurements::{MeasurementRow, RunKey, TimingRow};
+
+/// FNV-1a 64 as a [`Hasher`] for the short texts of parameter values: sets and maps of them
+/// over every configuration of a space of hundreds of thousands are built at each load, and
+/// the standard library's SipHash, made to resist chosen keys, costs several times more on
+/// keys this short. A recorded space is not an adversary.
+#[derive(Debug, Clone, Copy)]
+pub struct TextHasher(u64);
+
+impl Default for TextHasher {
+    fn default() -> Self {
+        TextHasher(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for TextHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// A map keyed by parameter values' texts, hashed with [`TextHasher`].
+pub type TextMap<K, V> = HashMap<K, V, BuildHasherDefault<TextHasher>>;
 
 /// One configuration of a tuning space.
 #[derive(Debug, Clone, PartialEq)]
@@ -74,7 +103,8 @@ pub(crate) fn check_objective(
 impl TuningSpace {
     /// The distinct values of parameter `i`, numbers in numeric order, then text.
     pub fn values_of(&self, i: usize) -> Vec<String> {
-        let set: HashSet<&str> = self.configs.iter().map(|c| c.values[i].as_str()).collect();
+        let set: HashSet<&str, BuildHasherDefault<TextHasher>> =
+            self.configs.iter().map(|c| c.values[i].as_str()).collect();
         let mut v: Vec<String> = set.into_iter().map(str::to_string).collect();
         v.sort_by(|a, b| match (a.parse::<f64>(), b.parse::<f64>()) {
             (Ok(x), Ok(y)) => x.total_cmp(&y).then_with(|| a.cmp(b)),
@@ -245,6 +275,17 @@ mod tests {
             failure: t.is_none().then(|| "failed".into()),
             counters: vec![],
         }
+    }
+
+    /// The hasher is FNV-1a 64 (the digest `fnv1a` gives a whole file), in any split of the
+    /// bytes.
+    #[test]
+    fn text_hasher_is_fnv_1a() {
+        let mut h = TextHasher::default();
+        h.write(b"block_");
+        h.write(b"size_x=128");
+        assert_eq!(h.finish(), super::super::fnv1a(b"block_size_x=128"));
+        assert_ne!(h.finish(), TextHasher::default().finish());
     }
 
     #[test]

@@ -66,7 +66,7 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
         return super::kernel_tuner_list::read(path, &text);
     }
     // A repaired text, where the file was cut off; the cache borrows from it or from `text`.
-    let fixed;
+    let mut fixed = String::new();
     let (cache, repaired): (Cache, bool) = match serde_json::from_str(&text) {
         Ok(c) => (c, false),
         Err(first) => {
@@ -84,7 +84,24 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
         }
     };
     let params = cache.tune_params_keys.clone();
-    let entries = read_entries(path, cache.cache.get(), &params, &cache.kernel_name)?;
+    // The line the `cache` object starts on, for errors within it: its text is a slice of the
+    // text read (or repaired).
+    let raw = cache.cache.get();
+    let whole = if repaired {
+        fixed.as_str()
+    } else {
+        text.as_str()
+    };
+    let offset = (raw.as_ptr() as usize)
+        .checked_sub(whole.as_ptr() as usize)
+        .filter(|&o| o <= whole.len())
+        .unwrap_or(0);
+    let first_line = whole.as_bytes()[..offset]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1;
+    let entries = read_entries(path, raw, first_line, &params, &cache.kernel_name)?;
     let configs = entries.configs;
     let timed: Vec<(f64, Option<&serde_json::Value>)> = entries
         .timed
@@ -250,5 +267,16 @@ mod tests {
     fn junk_is_an_error_with_a_line() {
         let err = read(Path::new("c.json"), &b"{\n\"x\": [1,\n"[..]).unwrap_err();
         assert!(err.to_string().starts_with("c.json:"), "{err}");
+        // A `cache` that is not an object of entries: the file's line, not the line within
+        // the `cache` text.
+        let text =
+            "{\"device_name\": \"x\",\n\"tune_params_keys\": [\"bx\"],\n\"cache\": [1, 2]}\n";
+        let err = read(Path::new("c.json"), text.as_bytes())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("c.json:3: ") && err.contains("`cache`"),
+            "{err}"
+        );
     }
 }

@@ -28,10 +28,12 @@ pub(super) struct Entries {
     pub timed: Vec<(f64, Option<Value>)>,
 }
 
-/// Reads the `cache` object's text (`raw`, from `path`) entry by entry.
+/// Reads the `cache` object's text (`raw`, from `path`, where it starts on line `first_line`)
+/// entry by entry.
 pub(super) fn read_entries(
     path: &Path,
     raw: &str,
+    first_line: usize,
     params: &[String],
     kernel: &str,
 ) -> Result<Entries> {
@@ -47,8 +49,19 @@ pub(super) fn read_entries(
     if let Some(e) = failure {
         return Err(e);
     }
-    let mut entries =
-        read.map_err(|e| Error::format(path, format!("the `cache` object does not read: {e}")))?;
+    let mut entries = read.map_err(|e| {
+        // serde's position is within `raw`: the file's line is counted from where it starts.
+        let line = first_line + e.line().saturating_sub(1);
+        let text = e.to_string();
+        let message = text
+            .rsplit_once(" at line ")
+            .map_or(text.as_str(), |(m, _)| m);
+        Error::parse(
+            path,
+            line,
+            format!("not a Kernel Tuner cache: `cache`: {message}"),
+        )
+    })?;
     // Sorted by key, stably, so that of equal keys the last read stays last.
     entries.sort_by(|a, b| a.0.cmp(&b.0));
     let mut configs = Vec::with_capacity(entries.len());

@@ -14,7 +14,7 @@ fn entries_sorted_by_key_and_the_last_of_a_repeated_key_kept() {
         "128": {"bx": 128, "time": "RuntimeFailedConfig"},
         "32": {"bx": 32, "time": 9.0},
         "32": {"bx": 32, "time": 2.0, "times": [1.0, 3.0]}}"#;
-    let e = read_entries(Path::new("c.json"), raw, &params(), "k").unwrap();
+    let e = read_entries(Path::new("c.json"), raw, 1, &params(), "k").unwrap();
     let order: Vec<&str> = e.configs.iter().map(|c| c.values[0].as_str()).collect();
     assert_eq!(order, ["128", "32", "64"]);
     assert_eq!(e.configs[1].time_ms, Some(2.0));
@@ -39,7 +39,7 @@ fn entries_sorted_by_key_and_the_last_of_a_repeated_key_kept() {
 fn counters_by_name_and_fields_as_read_whole() {
     let raw = r#"{"a\u0062": {"dram__bytes.sum": 5.0, "bx": 32, "bx": 64, "time": 2.0,
         "num_regs": 40, "dram__bytes.sum": 7.0, "compile_time": 9.0}}"#;
-    let e = read_entries(Path::new("c.json"), raw, &params(), "k").unwrap();
+    let e = read_entries(Path::new("c.json"), raw, 1, &params(), "k").unwrap();
     let c = &e.configs[0];
     assert_eq!(c.values, ["64"]);
     let counters: Vec<(&str, f64)> = c.counters.iter().map(|x| (x.1.as_str(), x.3)).collect();
@@ -55,6 +55,7 @@ fn counters_by_name_and_fields_as_read_whole() {
     let e = read_entries(
         Path::new("c.json"),
         r#"{"1.5": {"time": 1.5}}"#,
+        1,
         &timed,
         "k",
     );
@@ -68,6 +69,7 @@ fn an_entry_that_is_not_a_configuration_is_named() {
     let err = read_entries(
         path,
         r#"{"32": {"bx": 32, "time": 1.0}, "64": [64]}"#,
+        1,
         &params(),
         "k",
     )
@@ -78,7 +80,7 @@ fn an_entry_that_is_not_a_configuration_is_named() {
             .is_some_and(|m| m.starts_with("c.json") && m.contains("`64` is not an object")),
         "{err:?}"
     );
-    let err = read_entries(path, r#"{"32": {"time": 1.0}}"#, &params(), "k")
+    let err = read_entries(path, r#"{"32": {"time": 1.0}}"#, 1, &params(), "k")
         .err()
         .map(|e| e.to_string());
     assert!(
@@ -86,11 +88,13 @@ fn an_entry_that_is_not_a_configuration_is_named() {
             .is_some_and(|m| m.contains("has no parameter `bx`")),
         "{err:?}"
     );
-    let err = read_entries(path, "[1, 2]", &params(), "k")
+    // Not an object: the error is on the file's line where the text starts (here 7).
+    let err = read_entries(path, "[1, 2]", 7, &params(), "k")
         .err()
         .map(|e| e.to_string());
     assert!(
-        err.as_deref().is_some_and(|m| m.contains("`cache` object")),
+        err.as_deref()
+            .is_some_and(|m| m.starts_with("c.json:7: ") && m.contains("`cache`")),
         "{err:?}"
     );
 }

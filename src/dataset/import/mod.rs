@@ -356,9 +356,17 @@ fn file_digest(path: &Path) -> Result<String> {
 
 /// FNV-1a (64 bit) of some bytes: a short, stable fingerprint (not for security).
 pub fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
-    })
+    fnv1a_on(FNV1A_START, bytes)
+}
+
+/// FNV-1a's state before any byte.
+pub(crate) const FNV1A_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// FNV-1a's state `h` after `bytes` more ([`space::TextHasher`] hashes with it too).
+pub(crate) fn fnv1a_on(h: u64, bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .fold(h, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
 }
 
 #[cfg(test)]

@@ -18,6 +18,13 @@ pub struct Line<'a> {
     pub text: &'a str,
 }
 
+/// The 1-based line that byte `offset` of `bytes` lies on (the line after the last where
+/// `offset` is past the end).
+pub fn line_at(bytes: &[u8], offset: usize) -> usize {
+    let end = offset.min(bytes.len());
+    bytes[..end].iter().filter(|&&b| b == b'\n').count() + 1
+}
+
 /// Reads a whole profiler file into a string: `.gz` files are decompressed, a leading UTF-8
 /// byte-order mark is dropped, and binary content is refused with a clear error.
 pub fn read_text(path: &Path, mut reader: impl Read) -> Result<String> {
@@ -33,7 +40,7 @@ pub fn read_text(path: &Path, mut reader: impl Read) -> Result<String> {
         bytes = out;
     }
     if let Some(nul) = bytes.iter().position(|&b| b == 0) {
-        let line = bytes[..nul].iter().filter(|&&b| b == b'\n').count() + 1;
+        let line = line_at(&bytes, nul);
         return Err(Error::parse(
             path,
             line,
@@ -44,8 +51,7 @@ pub fn read_text(path: &Path, mut reader: impl Read) -> Result<String> {
     match String::from_utf8(bytes) {
         Ok(s) => Ok(s.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(s)),
         Err(e) => {
-            let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
-            let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
+            let line = line_at(e.as_bytes(), e.utf8_error().valid_up_to());
             Err(Error::parse(path, line, "invalid UTF-8: not a text file"))
         }
     }
@@ -232,6 +238,13 @@ pub fn split_units_row(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn line_at_counts_the_newlines_before_an_offset() {
+        let text = b"a\nb\nc";
+        let lines: Vec<usize> = [0, 1, 2, 4, 5, 99].map(|o| line_at(text, o)).to_vec();
+        assert_eq!(lines, [1, 1, 2, 3, 3, 3]);
+    }
 
     #[test]
     fn splits_quoted_and_bare_fields() {

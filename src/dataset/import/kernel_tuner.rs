@@ -96,11 +96,7 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
         .checked_sub(whole.as_ptr() as usize)
         .filter(|&o| o <= whole.len())
         .unwrap_or(0);
-    let first_line = whole.as_bytes()[..offset]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1;
+    let first_line = crate::profile::text::line_at(whole.as_bytes(), offset);
     let entries = read_entries(path, raw, first_line, &params, &cache.kernel_name)?;
     let configs = entries.configs;
     let timed: Vec<(f64, Option<&serde_json::Value>)> = entries

@@ -49,7 +49,7 @@ pub(super) fn read_entries(
     if let Some(e) = failure {
         return Err(e);
     }
-    let mut entries = read.map_err(|e| {
+    let entries = read.map_err(|e| {
         // serde's position is within `raw`: the file's line is counted from where it starts.
         let line = first_line + e.line().saturating_sub(1);
         let text = e.to_string();
@@ -62,21 +62,31 @@ pub(super) fn read_entries(
             format!("not a Kernel Tuner cache: `cache`: {message}"),
         )
     })?;
-    // Sorted by key, stably, so that of equal keys the last read stays last.
-    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    let entries = by_name_last_kept(entries, |e| &e.0);
     let mut configs = Vec::with_capacity(entries.len());
     let mut timed = Vec::new();
-    let mut rest = entries.into_iter().peekable();
-    while let Some((key, config, runs)) = rest.next() {
-        if rest.peek().is_some_and(|next| next.0 == key) {
-            continue;
-        }
+    for (_, config, runs) in entries {
         if let Some(t) = config.time_ms {
             timed.push((t, runs));
         }
         configs.push(config);
     }
     Ok(Entries { configs, timed })
+}
+
+/// `items` sorted by name, of a name given twice only the last read: what a JSON object read
+/// whole (into a `serde_json::Map`) lists, for entries and for an entry's fields alike.
+fn by_name_last_kept<T>(mut items: Vec<T>, name: impl Fn(&T) -> &str) -> Vec<T> {
+    // Stable, so that of equal names the last read stays last.
+    items.sort_by(|a, b| name(a).cmp(name(b)));
+    let mut kept: Vec<T> = Vec::with_capacity(items.len());
+    for item in items {
+        match kept.last_mut() {
+            Some(last) if name(last) == name(&item) => *last = item,
+            _ => kept.push(item),
+        }
+    }
+    kept
 }
 
 /// One entry as read: its key (borrowed from the text where it has no escapes), its
@@ -295,18 +305,10 @@ fn config_of(
         })
         .collect::<Result<Vec<_>>>()?;
     let (time_ms, failure) = time_of(fields.time.as_ref());
-    // The other fields by name, of a name given twice the last, as a JSON object read whole
-    // lists them: the order of a configuration's counters.
-    let mut others = fields.others;
-    others.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut rest = others.iter().peekable();
-    let mut named = Vec::with_capacity(others.len());
-    while let Some((k, v)) = rest.next() {
-        if rest.peek().is_none_or(|next| next.0 != *k) {
-            named.push((k.as_str(), v));
-        }
-    }
-    let counters = observed(kernel, named, time_ms);
+    // The other fields as a JSON object read whole lists them: the order of a configuration's
+    // counters.
+    let others = by_name_last_kept(fields.others, |f| &f.0);
+    let counters = observed(kernel, others.iter().map(|(k, v)| (k.as_str(), v)), time_ms);
     let runs = time_ms.and(fields.runs);
     let config = Config {
         values,

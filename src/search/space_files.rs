@@ -33,8 +33,9 @@ pub fn space_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     Ok(out)
 }
 
-/// The space files directly in `dir`, sorted by name.
-fn spaces_in(dir: &Path) -> Result<Vec<PathBuf>> {
+/// The space files directly in `dir` (names ending in one of [`SPACE_SUFFIXES`]), sorted by
+/// name.
+pub fn spaces_in(dir: &Path) -> Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for entry in std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))? {
         let path = entry.map_err(|e| Error::io(dir, e))?.path();

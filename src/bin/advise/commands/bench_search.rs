@@ -14,7 +14,7 @@
 //! where a search takes 2; docs/search-results.md), which a few repeats could not amortise
 //! either.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use serde::Serialize;
@@ -24,7 +24,7 @@ use advise::error::{Error, Result};
 use advise::report::table::TextTable;
 use advise::search::bench::Budget;
 use advise::search::names::strategies;
-use advise::search::space_files::space_files;
+use advise::search::space_files::{space_files, spaces_in};
 use advise::search::{run, SearchSpace};
 
 /// Settings of `advise bench search`.
@@ -117,24 +117,14 @@ struct CostReport {
     worst_ratio: f64,
 }
 
-/// The spaces the repository ships: datasets/tuning-spaces and the test fixtures.
+/// The spaces the repository ships: datasets/tuning-spaces and the test fixtures (those of
+/// the two folders that can be read from here).
 pub fn default_spaces() -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for dir in ["datasets/tuning-spaces", "tests/fixtures/spaces"] {
-        let Ok(rd) = std::fs::read_dir(dir) else {
-            continue;
-        };
-        let mut files: Vec<PathBuf> = rd
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| {
-                let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-                name.ends_with(".json.gz") || name.ends_with(".json")
-            })
-            .collect();
-        files.sort();
-        out.extend(files);
-    }
-    out
+    ["datasets/tuning-spaces", "tests/fixtures/spaces"]
+        .iter()
+        .filter_map(|dir| spaces_in(Path::new(dir)).ok())
+        .flatten()
+        .collect()
 }
 
 /// This thread's CPU time so far, in seconds, where the system tells it (nanosecond

@@ -9,9 +9,9 @@
 //! every local minimum at every clock and climbed back level by level after each jump.
 
 use super::Ils;
-use crate::search::configuration_set::ConfigurationSet;
 use crate::search::evaluator::Evaluator;
-use crate::search::neighbours::{adjacent_step, one_parameter_changes, stepped};
+use crate::search::key_index::KeyMap;
+use crate::search::neighbours::{adjacent_step, stepped};
 use crate::search::space::SearchSpace;
 
 /// A parameter is monotone where its pairs the other way are at most one in this many of
@@ -29,12 +29,15 @@ const CONTRARY: u32 = 20;
 const FEWEST_LEVELS: usize = 6;
 
 /// Per parameter, the measured pairs one change of it apart (the rest the same) where its
-/// higher level was faster and where it was not. Every level is looked up, which costs a
-/// search of hotspot on an A4000 (a block size of 37 levels) at 5% 1.3 times the CPU; pairs
-/// of adjacent levels alone cost 1.09 times, but are fewer and found the clock later: over
-/// the 70 spaces' sweep 62.2 of 63 spaces reached Kernel Tuner's best at 5% instead of 62.5,
-/// the GEMM's median at 5% 0.979 instead of 0.985 (docs/search-results.md, "Monotone
-/// parameters").
+/// higher level was faster and where it was not. Pairs of any two levels count: pairs of
+/// adjacent levels alone are fewer and found the clock later (over the 70 spaces' sweep 62.2
+/// of 63 spaces reached Kernel Tuner's best at 5% instead of 62.5, the GEMM's median at 5%
+/// 0.979 instead of 0.985; docs/search-results.md, "Monotone parameters"). A new
+/// measurement finds its partners in its lines, the measurements that differ from it in one
+/// parameter alone: looking up each of its single changes instead took 29% of the
+/// instructions of a search at 5% of a 105,412-configuration space of hotspot's shape
+/// (a block size of 37 levels and four parameters of 10; docs/search-results.md, "Monotone
+/// pairs read from the measured lines, the same searches").
 #[derive(Debug)]
 pub(crate) struct MonotoneParameters {
     higher: Vec<(u32, u32)>,
@@ -48,9 +51,25 @@ pub(crate) struct MonotoneParameters {
     any: bool,
     /// The measurements taken in so far (a prefix of `Evaluator::evaluated`).
     taken: usize,
-    /// The successful ones among them: a new one pairs with these.
-    done: ConfigurationSet,
+    /// Per parameter of [`FEWEST_LEVELS`] or more, the successful measurements taken in, by
+    /// line (the key with the parameter at its first level): the last one's node. A new one
+    /// pairs with those on its lines.
+    lines: Vec<KeyMap<u32>>,
+    nodes: Vec<Node>,
 }
+
+/// A successful measurement on one of its lines: its level of the line's parameter, its time,
+/// and the one taken in before it on the same line (`NO_NODE`: none). Lines are chains
+/// through one arena: most hold one measurement, and a vector each cost a search at 5% of a
+/// 105,412-configuration space of hotspot's shape 9% of its instructions in allocations.
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    level: u16,
+    time: f64,
+    next: u32,
+}
+
+const NO_NODE: u32 = u32::MAX;
 
 impl MonotoneParameters {
     /// No pairs yet, in a space; `at_least`: the fewest agreeing pairs that make a parameter
@@ -62,12 +81,14 @@ impl MonotoneParameters {
             eligible: at_least > 0 && space.radix().iter().any(|&r| r >= FEWEST_LEVELS),
             any: false,
             taken: 0,
-            done: ConfigurationSet::new(space.len()),
+            lines: vec![KeyMap::default(); space.radix().len()],
+            nodes: Vec::new(),
         }
     }
 
     /// Takes in the measurements made since the last call: each successful one pairs with
-    /// every earlier successful measurement one change of one parameter away.
+    /// every earlier successful measurement one change of one parameter away (in any order:
+    /// the counts are sums).
     pub(crate) fn update(&mut self, ev: &Evaluator) {
         let space = ev.space();
         let new = ev.evaluated().len();
@@ -83,26 +104,37 @@ impl MonotoneParameters {
             let key = space.key_of(c);
             for (j, (&r, &l)) in space.radix().iter().zip(space.levels(c)).enumerate() {
                 if r < FEWEST_LEVELS {
-                    continue; // never monotone: its pairs are not looked up
+                    continue; // never monotone: its pairs are not counted
                 }
-                for (m, n) in one_parameter_changes(space, key, j, l) {
-                    if !self.done.contains(n) {
-                        continue;
+                let head = self.lines[j]
+                    .entry(key - u64::from(l) * space.stride(j))
+                    .or_insert(NO_NODE);
+                // `c` is at level `l`, another at `m`: the pair counts where the levels differ,
+                // the higher level's way where that one is faster.
+                let h = &mut self.higher[j];
+                let mut at = *head;
+                while let Some(n) = self.nodes.get(at as usize) {
+                    let (m, tn) = (n.level, n.time);
+                    if m != l {
+                        let faster = if l > m { tc < tn } else { tn < tc };
+                        if faster {
+                            h.0 += 1;
+                        } else {
+                            h.1 += 1;
+                        }
                     }
-                    let Some(tn) = space.time(n) else {
-                        continue;
-                    };
-                    // `c` is at level `l`, `n` at `m`: is the higher one faster?
-                    let faster = if u64::from(l) > m { tc < tn } else { tn < tc };
-                    let h = &mut self.higher[j];
-                    if faster {
-                        h.0 += 1;
-                    } else {
-                        h.1 += 1;
-                    }
+                    at = n.next;
                 }
+                let Ok(node) = u32::try_from(self.nodes.len()) else {
+                    continue; // over 4 billion nodes: no search measures that many
+                };
+                self.nodes.push(Node {
+                    level: l,
+                    time: tc,
+                    next: *head,
+                });
+                *head = node;
             }
-            self.done.insert(c);
         }
         self.taken = new;
         self.any = (0..self.higher.len()).any(|j| self.way(space, j).is_some());
@@ -198,144 +230,4 @@ impl Ils {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::dataset::import::Config;
-    use crate::search::testutil::{grid_space, space_of};
-
-    /// Synthetic: a clock of 8 levels, each one 2% faster than the one below, times a tile
-    /// size of 6 levels whose third is fastest (a bowl).
-    fn clocked() -> SearchSpace {
-        let mut configs = Vec::new();
-        for clock in 0..8 {
-            for tile in 0..6 {
-                let t = (1.0 + f64::from(tile - 2).powi(2)) * 0.98f64.powi(clock);
-                configs.push(Config {
-                    values: vec![(1000 + 100 * clock).to_string(), (1 << tile).to_string()],
-                    time_ms: Some(t),
-                    failure: None,
-                    counters: vec![],
-                });
-            }
-        }
-        space_of("clocked", &["clock", "tile"], configs)
-    }
-
-    fn measured(space: &SearchSpace, n: usize) -> Evaluator<'_> {
-        let mut ev = Evaluator::new(space, n);
-        for c in 0..n {
-            ev.evaluate(c);
-        }
-        ev
-    }
-
-    #[test]
-    fn a_clock_is_monotone_and_a_bowl_is_not() {
-        let space = clocked();
-        let ev = measured(&space, space.len());
-        let mut mono = MonotoneParameters::new(&space, 4);
-        mono.update(&ev);
-        let counts = mono.higher.clone();
-        // Taken in twice, nothing counts twice.
-        mono.update(&ev);
-        assert_eq!(mono.higher, counts);
-        // Every pair of two clocks at each of the 6 tiles: 6 x 28.
-        assert_eq!(counts[0], (168, 0));
-        assert_eq!(mono.way(&space, 0), Some(1));
-        assert!(mono.against(&space, 0, -5));
-        assert!(!mono.against(&space, 0, 5));
-        // The tile is a bowl: both ways win pairs.
-        assert_eq!(mono.way(&space, 1), None);
-        assert!(counts[1].0 > 0 && counts[1].1 > 0);
-    }
-
-    #[test]
-    fn pairs_count_only_once_both_are_measured() {
-        let space = clocked();
-        // The first configuration alone pairs with nothing.
-        let mut mono = MonotoneParameters::new(&space, 4);
-        mono.update(&measured(&space, 1));
-        assert_eq!(mono.higher, vec![(0, 0); 2]);
-    }
-
-    #[test]
-    fn parameters_of_few_levels_are_not_counted() {
-        let space = grid_space(); // bx 12 levels, tile 10, unroll 4 (time rises with it)
-        let mut mono = MonotoneParameters::new(&space, 4);
-        mono.update(&measured(&space, space.len()));
-        assert_eq!(mono.higher[2], (0, 0));
-        assert_eq!(mono.way(&space, 2), None);
-        assert!(mono.higher[0].0 > 0 && mono.higher[0].1 > 0, "bx: a bowl");
-    }
-
-    #[test]
-    fn the_way_needs_enough_pairs_and_few_contrary_ones() {
-        let space = grid_space(); // bx has 12 levels, unroll 4
-        let mut mono = MonotoneParameters::new(&space, 4);
-        mono.higher[0] = (40, 2);
-        assert_eq!(mono.way(&space, 0), Some(1));
-        mono.at_least = 41;
-        assert_eq!(mono.way(&space, 0), None, "too few pairs");
-        mono.at_least = 4;
-        mono.higher[0] = (40, 3);
-        assert_eq!(
-            mono.way(&space, 0),
-            None,
-            "3 in 40 against: more than one in 20"
-        );
-        mono.higher[0] = (0, 5);
-        assert_eq!(mono.way(&space, 0), Some(-1));
-        assert!(mono.against(&space, 0, 2));
-        mono.higher[2] = (50, 0);
-        assert_eq!(mono.way(&space, 2), None, "4 levels: under the fewest");
-    }
-
-    /// Synthetic: a clock of 10 levels, each 2% faster than the one below, times a kernel of
-    /// three parameters of 5 levels whose times are drawn (seeded) between 1 and 3.
-    fn clocked_kernel() -> SearchSpace {
-        let mut rng = advise_ml::Rng::new(5);
-        let kernel: Vec<f64> = (0..125).map(|_| 1.0 + 2.0 * rng.unit()).collect();
-        let mut configs = Vec::new();
-        for clock in 0..10 {
-            for (k, &t) in kernel.iter().enumerate() {
-                configs.push(Config {
-                    values: vec![
-                        (1000 + 50 * clock).to_string(),
-                        (k / 25).to_string(),
-                        (k / 5 % 5).to_string(),
-                        (k % 5).to_string(),
-                    ],
-                    time_ms: Some(t * 0.98f64.powi(clock)),
-                    failure: None,
-                    counters: vec![],
-                });
-            }
-        }
-        space_of("clocked-kernel", &["clock", "a", "b", "c"], configs)
-    }
-
-    #[test]
-    fn a_search_that_finds_the_clock_monotone_measures_fewer_slow_clocks() {
-        let space = clocked_kernel();
-        let auto = |monotone| Ils {
-            monotone,
-            ..crate::search::auto::Auto::default().ils
-        };
-        let slow_clocks = |st: &Ils| -> usize {
-            (0..10)
-                .map(|seed| {
-                    let run = crate::search::run(&space, st, 150, seed).unwrap();
-                    run.measured
-                        .iter()
-                        .filter(|&&c| space.levels(c)[0] < 9)
-                        .count()
-                })
-                .sum()
-        };
-        let (on, off) = (slow_clocks(&auto(4)), slow_clocks(&auto(0)));
-        assert!(
-            (on as f64) < 0.75 * off as f64,
-            "measurements below the top clock in 10 runs of 150: {on} monotone, {off} not"
-        );
-    }
-}
+mod tests;

@@ -81,6 +81,10 @@ pub struct Ils {
     pub bo_opt: BayesOpt,
     /// Smallest budget (evaluations) that gets the Bayesian-optimisation phase.
     pub bo_min: usize,
+    /// Largest budget (evaluations) that gets Bayesian-optimisation steps, the phase's and
+    /// the jumps' (0: any): their CPU is the same whatever the budget, their share of it
+    /// shrinks as it grows.
+    pub bo_budget: usize,
     /// Most Bayesian-optimisation steps (they cost far more CPU than the local search's).
     pub bo_max: usize,
     /// Where the configurations measured before the Bayesian phase (the random share) hold
@@ -155,6 +159,11 @@ impl Ils {
     fn frees_now(&self, ev: &Evaluator) -> bool {
         ev.used() as f64 >= self.free_from * ev.space().len() as f64
     }
+
+    /// Whether a search of this budget takes Bayesian steps (`bo_min`, `bo_budget`).
+    fn bayesian_budget(&self, budget: usize) -> bool {
+        budget >= self.bo_min && (self.bo_budget == 0 || budget <= self.bo_budget)
+    }
 }
 
 impl Strategy for Ils {
@@ -181,7 +190,7 @@ impl Strategy for Ils {
         } else {
             Vec::new()
         };
-        if self.bo > 0.0 && ev.budget() >= self.bo_min {
+        if self.bo > 0.0 && self.bayesian_budget(ev.budget()) {
             let (share, most) = if self.bo_wide_at > 0.0
                 && mean_single_changes(ev) >= self.bo_wide_at * ev.budget() as f64
             {
@@ -334,7 +343,7 @@ impl Strategy for Ils {
             let from = if self.temp > 0.0 { home } else { best };
             let mut next = None;
             if self.bo_jump > 0
-                && ev.budget() >= self.bo_min
+                && self.bayesian_budget(ev.budget())
                 && jump_steps < self.bo_jump_max
                 && ev.remaining() > 0
             {

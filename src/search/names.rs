@@ -182,6 +182,7 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
                 "bocorner",
                 "rebest",
                 "bomin",
+                "bobudget",
                 "bomax",
                 "bowideat",
                 "bowide",

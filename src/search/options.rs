@@ -23,11 +23,12 @@ const COUNTS: [(&str, &str, Field<usize>); 10] = [
 ];
 
 /// Those that take a whole number, with what 0 means.
-const WHOLES: [(&str, &str, &str, Field<usize>); 9] = [
+const WHOLES: [(&str, &str, &str, Field<usize>); 10] = [
     ("mirrorgemm", "mg", "any budget", |s| {
         &mut s.mirror_gemm_from
     }),
     ("stallmin", "sm", "no floor", |s| &mut s.stall_min),
+    ("bobudget", "bb", "any budget", |s| &mut s.bo_budget),
     ("rebest", "rb", "never", |s| &mut s.rebest),
     ("bocorner", "bc", "no corners among the candidates", |s| {
         &mut s.bo_opt.corners

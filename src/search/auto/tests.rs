@@ -36,3 +36,28 @@ fn the_random_share_is_capped_only_where_the_budget_passes_it() {
     assert_eq!(trace(&Auto::default(), 160, 3), trace(&uncapped, 160, 3));
     assert_ne!(trace(&Auto::default(), 300, 3), trace(&uncapped, 300, 3));
 }
+
+#[test]
+fn bayesian_steps_only_up_to_the_largest_budget() {
+    // A limit at the budget (or none) leaves the search as it is; one under it makes it the
+    // search without the Bayesian phase and jumps.
+    let measured = |st: &Auto, seed| {
+        crate::search::run(&grid_space(), st, 60, seed)
+            .unwrap()
+            .measured
+    };
+    let upto = |budget| auto_with(|s| s.bo_budget = budget);
+    let plain = auto_with(|s| {
+        s.bo = 0.0;
+        s.bo_jump = 0;
+    });
+    let mut changed = 0;
+    for seed in 0..5 {
+        let with = measured(&upto(0), seed);
+        assert_eq!(measured(&upto(60), seed), with, "seed {seed}");
+        let without = measured(&plain, seed);
+        assert_eq!(measured(&upto(59), seed), without, "seed {seed}");
+        changed += usize::from(with != without);
+    }
+    assert!(changed >= 4, "the steps changed {changed} of 5 searches");
+}

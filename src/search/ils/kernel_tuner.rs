@@ -27,6 +27,7 @@ impl Ils {
             bo: 0.0,
             bo_opt: BayesOpt::default(),
             bo_min: 0,
+            bo_budget: 0,
             bo_max: usize::MAX,
             bo_wide_at: 0.0,
             bo_wide: 0.0,

@@ -37,7 +37,8 @@ pub struct Args {
     /// configurations drawn at random, but at most twice as many measurements; initmin, the
     /// fewest, at most half the budget [10]; initmax, the most, 0 for no cap [25]; perturb, the most parameters a jump changes [2]; temp, the Metropolis temperature
     /// [0.2]; bo, the share of Bayesian-optimisation steps before the first descent, 0 for none
-    /// [0.2]; bomin, the smallest budget that gets Bayesian steps [20]; bomax, the most steps
+    /// [0.2]; bomin, the smallest budget that gets Bayesian steps [20]; bobudget, the largest, 0 for
+    /// any [4000]; bomax, the most steps
     /// before the first descent [20]; bowideat, bowide and bowidemax, where the random
     /// configurations hold on average at least bowideat times the budget in single changes, the
     /// share and most steps before the first descent instead, 0 for never [0.45, 0.4, 40]; bojump,

@@ -378,7 +378,13 @@ fn search_trace_to_an_unwritable_place_is_a_clear_error() {
 fn search_help_lists_the_strategies_and_autos_settings() {
     let help = advise().args(["search", "--help"]).assert().success();
     let text = String::from_utf8_lossy(&help.get_output().stdout).to_string();
-    for needle in ["bayes_opt", "initmin", "bobudget", "Metropolis", "time_ms column"] {
+    for needle in [
+        "bayes_opt",
+        "initmin",
+        "bobudget",
+        "Metropolis",
+        "time_ms column",
+    ] {
         assert!(
             text.contains(needle),
             "`advise search --help` lacks {needle}:\n{text}"

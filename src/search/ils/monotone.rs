@@ -60,8 +60,9 @@ pub(crate) struct MonotoneParameters {
 
 /// A successful measurement on one of its lines: its level of the line's parameter, its time,
 /// and the one taken in before it on the same line (`NO_NODE`: none). Lines are chains
-/// through one arena: most hold one measurement, and a vector each cost a search at 5% of a
-/// 105,412-configuration space of hotspot's shape 9% of its instructions in allocations.
+/// through one arena: most hold one measurement, and a vector per line took 1.14 times the
+/// instructions of these chains in searches at 2% and 5% of a 105,412-configuration space of
+/// hotspot's shape, in allocations and frees.
 #[derive(Debug, Clone, Copy)]
 struct Node {
     level: u16,
@@ -125,7 +126,10 @@ impl MonotoneParameters {
                     }
                     at = n.next;
                 }
-                let Ok(node) = u32::try_from(self.nodes.len()) else {
+                let Some(node) = u32::try_from(self.nodes.len())
+                    .ok()
+                    .filter(|&n| n != NO_NODE)
+                else {
                     continue; // over 4 billion nodes: no search measures that many
                 };
                 self.nodes.push(Node {

@@ -65,33 +65,26 @@ fn counters_by_name_and_fields_as_read_whole() {
 
 #[test]
 fn an_entry_that_is_not_a_configuration_is_named() {
-    let path = Path::new("c.json");
-    let err = read_entries(
-        path,
-        r#"{"32": {"bx": 32, "time": 1.0}, "64": [64]}"#,
-        1,
-        &params(),
-        "k",
-    )
-    .err()
-    .map(|e| e.to_string());
+    // The error of reading `raw`, which starts on the file's line `line`, as text.
+    let error = |raw: &str, line| {
+        read_entries(Path::new("c.json"), raw, line, &params(), "k")
+            .err()
+            .map(|e| e.to_string())
+    };
+    let err = error(r#"{"32": {"bx": 32, "time": 1.0}, "64": [64]}"#, 1);
     assert!(
         err.as_deref()
             .is_some_and(|m| m.starts_with("c.json") && m.contains("`64` is not an object")),
         "{err:?}"
     );
-    let err = read_entries(path, r#"{"32": {"time": 1.0}}"#, 1, &params(), "k")
-        .err()
-        .map(|e| e.to_string());
+    let err = error(r#"{"32": {"time": 1.0}}"#, 1);
     assert!(
         err.as_deref()
             .is_some_and(|m| m.contains("has no parameter `bx`")),
         "{err:?}"
     );
     // Not an object: the error is on the file's line where the text starts (here 7).
-    let err = read_entries(path, "[1, 2]", 7, &params(), "k")
-        .err()
-        .map(|e| e.to_string());
+    let err = error("[1, 2]", 7);
     assert!(
         err.as_deref()
             .is_some_and(|m| m.starts_with("c.json:7: ") && m.contains("`cache`")),

@@ -13,13 +13,13 @@ use super::configuration_set::ConfigurationSet;
 use super::evaluator::{Eval, Evaluator};
 use super::mirror::{gemm_mirror_pairs, measure_transpose, mirror_pairs};
 use super::model_rows::{ModelRecord, ModelRows};
-use super::neighbours::{adjacent, adjacent_step, hamming, repairs, stepped, twin_steps};
+use super::neighbours::{adjacent, adjacent_step, hamming, stepped, twin_steps};
 use super::Strategy;
 use advise_ml::Rng;
 use far_starts::FarStarts;
 use monotone::MonotoneParameters;
 pub use neighbourhood::FreeMoves;
-use neighbourhood::{faster_measured, mean_single_changes, repairs_to_measure};
+use neighbourhood::{faster_measured, mean_single_changes, repairs_to_measure, RepairMemo};
 use restart::{measure_jump, measure_random_share, random_share, random_start};
 
 /// Which configurations are neighbours.
@@ -210,6 +210,7 @@ impl Strategy for Ils {
         let mut stale = 0usize;
         let mut far_starts = FarStarts::default();
         let mut nb = Vec::new();
+        let mut repair_memo = RepairMemo::default();
         // The configurations whose every neighbour a descent has measured, none faster (with
         // free moves on, once they had started): a descent that comes back to one (a free
         // move, a new start from a measured configuration) would find nothing to measure and
@@ -258,7 +259,7 @@ impl Strategy for Ils {
                             singles = nb.len();
                         }
                         Stage::Twin => twin_steps(space, cur.0, &mut nb),
-                        Stage::Repair => repairs(space, cur.0, &mut nb),
+                        Stage::Repair => repair_memo.repairs(space, cur.0, &mut nb),
                     }
                     let free = match self.free_moves {
                         FreeMoves::Off => false,

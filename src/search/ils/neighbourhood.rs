@@ -1,13 +1,15 @@
 //! What a descent of the iterated local search (src/search/ils.rs) measures: the order it
 //! tries neighbours in, whether it moves to a measured one without measuring, how many repairs
-//! it checks a local minimum against, and how wide a configuration's single-change
-//! neighbourhood is for the budget.
+//! it checks a local minimum against (and those it found, kept for the next visit), and how
+//! wide a configuration's single-change neighbourhood is for the budget.
 
 use super::restart::normal;
 use super::Ils;
 use crate::search::evaluator::Evaluator;
+use crate::search::key_index::KeyMap;
 use crate::search::model_rows::{ModelRecord, ModelRows};
-use crate::search::neighbours::hamming;
+use crate::search::neighbours::{hamming, repairs};
+use crate::search::space::SearchSpace;
 use advise_ml::Rng;
 
 /// Configurations [`mean_single_changes`] looks at, at most: a large budget's random share
@@ -59,6 +61,30 @@ pub(super) fn faster_measured(ev: &Evaluator, nb: &[usize], time: f64) -> Option
 /// as many as make up the difference.
 pub(super) fn repairs_to_measure(repair: usize, floor: usize, singles: usize) -> usize {
     repair.max(floor.saturating_sub(singles))
+}
+
+/// The repairs ([`repairs`]) of the configurations one search has looked them up for. A
+/// descent comes back to a local minimum whose repairs it measured only in part (a few at each
+/// visit, [`repairs_to_measure`]); on a hotspot-shaped space four in ten lookups were of a
+/// configuration looked up before, and a lookup reads a few hundred lines.
+#[derive(Debug, Default)]
+pub(super) struct RepairMemo {
+    /// Per configuration, where its repairs lie in `found` (start, count).
+    at: KeyMap<(usize, usize)>,
+    found: Vec<usize>,
+}
+
+impl RepairMemo {
+    /// Appends the repairs of `id` to `out`, as [`repairs`] gives them.
+    pub(super) fn repairs(&mut self, space: &SearchSpace, id: usize, out: &mut Vec<usize>) {
+        let found = &mut self.found;
+        let (start, count) = *self.at.entry(id as u64).or_insert_with(|| {
+            let start = found.len();
+            repairs(space, id, found);
+            (start, found.len() - start)
+        });
+        out.extend_from_slice(&found[start..start + count]);
+    }
 }
 
 impl Ils {
@@ -117,7 +143,7 @@ impl Ils {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::testutil::grid_space;
+    use crate::search::testutil::{grid_space, mixed_space};
 
     #[test]
     fn the_fastest_measured_neighbour_that_beats_the_time_and_no_unmeasured_one() {
@@ -148,5 +174,30 @@ mod tests {
             .all(|&c| time(c) >= found.1));
         // Nothing measured beats the fastest measured one itself.
         assert_eq!(faster_measured(&ev, &working, found.1), None);
+    }
+
+    /// A memo answers as [`repairs`] does, a configuration asked for again included, and
+    /// appends after what `out` holds (SYNTHETIC mixed space, two thirds of its combinations
+    /// missing).
+    #[test]
+    fn a_memo_gives_the_repairs_again() {
+        let space = mixed_space();
+        let mut memo = RepairMemo::default();
+        let mut rng = Rng::new(7);
+        let (mut asked, mut some) = (0, 0);
+        while asked < 3 * space.len() {
+            let id = rng.below(space.len());
+            let mut want = vec![usize::MAX];
+            repairs(&space, id, &mut want);
+            let mut got = vec![usize::MAX];
+            memo.repairs(&space, id, &mut got);
+            assert_eq!(got, want, "configuration {id}");
+            some += usize::from(want.len() > 1);
+            asked += 1;
+        }
+        assert!(
+            memo.at.len() < asked && some > space.len(),
+            "{some} with repairs"
+        );
     }
 }

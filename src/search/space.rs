@@ -36,6 +36,9 @@ pub struct SearchSpace {
     /// How finely the recording tells its fastest configurations apart, where it keeps the
     /// runs each time averaged.
     pub run_noise: Option<RunNoise>,
+    /// Whether the file was cut off and only its complete entries were read (a Kernel Tuner
+    /// cache of an unfinished run, [`TuningSpace::cut_off`]): its optimum is theirs.
+    pub cut_off: bool,
     /// Levels of configuration `i` are `levels[i * n_params .. (i + 1) * n_params]`.
     levels: Vec<u16>,
     /// Recorded time in ms; `None` for a failed configuration.
@@ -137,6 +140,7 @@ impl SearchSpace {
             values,
             numeric,
             run_noise: space.run_noise,
+            cut_off: space.cut_off(),
             levels: Vec::with_capacity(space.configs.len() * varying.len()),
             times: Vec::with_capacity(space.configs.len()),
             radix,

@@ -1,7 +1,8 @@
 //! The noise of a recording's runs, read from a real Kernel Tuner cache (pnpoly on an RTX
 //! 2080 Ti, whose times each average 10 runs with a warm-up first:
 //! tests/fixtures/spaces/PROVENANCE.md): the figure the library gives, and where `advise
-//! search`, `advise search-bench` and `advise import` say it.
+//! search`, `advise search-bench` and `advise import` say it; and the note beside it on a
+//! cache cut off before its end.
 
 use std::path::{Path, PathBuf};
 
@@ -81,4 +82,51 @@ fn an_imported_cache_records_the_noise_in_its_provenance() {
         ),
         "{provenance}"
     );
+}
+
+#[test]
+fn a_cache_cut_off_is_searched_and_said_to_be_cut_off() {
+    // The real cache cut halfway, as a Kernel Tuner run stopped mid-way leaves it: the
+    // complete entries before the cut are read.
+    let text = cache_text();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("half.json");
+    std::fs::write(&path, &text[..text.len() / 2]).unwrap();
+    let half = SearchSpace::load(&path).unwrap();
+    let whole = SearchSpace::load(&space()).unwrap();
+    assert!(half.cut_off && !whole.cut_off);
+    assert!(
+        half.len() > 100 && half.len() < whole.len(),
+        "{}",
+        half.len()
+    );
+    let note = format!(
+        "note: half: the file was cut off (a Kernel Tuner run that did not finish?); its {} \
+         complete entries were read",
+        half.len()
+    );
+    let search = |p: &Path, json: bool| {
+        let mut cmd = advise();
+        cmd.args(["search", "--budget", "2%", "--space"]).arg(p);
+        if json {
+            cmd.arg("--json");
+        }
+        let out = cmd.assert().success().get_output().stdout.clone();
+        String::from_utf8(out).unwrap()
+    };
+    assert!(search(&path, false).contains(&note));
+    assert!(!search(&space(), false).contains("cut off"));
+    let json = |p: &Path| -> serde_json::Value { serde_json::from_str(&search(p, true)).unwrap() };
+    assert_eq!(json(&path)["cut_off"], true);
+    assert_eq!(json(&space())["cut_off"], false);
+    advise()
+        .args(["search-bench", "--strategies", "random", "--budgets", "2%"])
+        .args(["--repeats", "3", "--no-charts", "--space"])
+        .arg(&path)
+        .arg(space())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Files cut off"))
+        .stdout(predicate::str::contains("- half: the file was cut off"))
+        .stdout(predicate::str::contains("- pnpoly__RTX_2080_Ti: the file").not());
 }

@@ -22,7 +22,7 @@ use serde_json::value::RawValue;
 use super::kernel_tuner_entries::read_entries;
 use super::ktt::{unit_of, COMPILE_METRICS, TIME_METRIC};
 use super::run_noise::summarise;
-use super::space::{check_objective, TuningSpace};
+use super::space::{check_objective, TuningSpace, CUT_OFF_NOTE};
 use crate::error::{Error, Result};
 
 #[derive(Deserialize)]
@@ -108,7 +108,7 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
     let mut notes = vec![("problem size".to_string(), cache.problem_size.to_string())];
     if repaired {
         notes.push((
-            "repaired".into(),
+            CUT_OFF_NOTE.into(),
             "cache was cut off; complete entries kept".into(),
         ));
     }
@@ -205,7 +205,7 @@ mod tests {
         let cut = &CACHE[..CACHE.len() - 10];
         let s = read(Path::new("c.json"), cut.as_bytes()).unwrap();
         assert_eq!(s.configs.len(), 2);
-        assert!(s.notes.iter().any(|(k, _)| k == "repaired"));
+        assert!(s.cut_off());
     }
 
     /// A cache written with `NCUObserver` and `RegisterObserver` (synthetic entries in their

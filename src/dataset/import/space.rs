@@ -98,7 +98,17 @@ pub(crate) fn check_objective(
     }
 }
 
+/// The note's name under which a reader says the file was cut off and only its complete
+/// entries were read (a Kernel Tuner cache of an unfinished run).
+pub const CUT_OFF_NOTE: &str = "repaired";
+
 impl TuningSpace {
+    /// Whether the file was cut off and only its complete entries were read
+    /// ([`CUT_OFF_NOTE`]): a search of it finds the optimum of those entries, not of the run.
+    pub fn cut_off(&self) -> bool {
+        self.notes.iter().any(|(k, _)| k == CUT_OFF_NOTE)
+    }
+
     /// The distinct values of parameter `i`, numbers in numeric order, then text.
     pub fn values_of(&self, i: usize) -> Vec<String> {
         let set: HashSet<&str, BuildHasherDefault<TextHasher>> =

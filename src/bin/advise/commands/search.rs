@@ -11,7 +11,7 @@ use advise::report::table::fmt_sig;
 use advise::search::bench::Budget;
 use advise::search::{self, SearchSpace};
 
-use super::search_bench::noise_note;
+use super::search_bench::{cut_off_note, noise_note};
 
 use crate::args::OutputArgs;
 
@@ -118,6 +118,8 @@ struct SearchReport {
     fraction_of_optimum: f64,
     /// How finely the recording tells its fastest configurations apart, where it keeps runs.
     run_noise: Option<RunNoise>,
+    /// Whether the file was cut off and only its complete entries were read.
+    cut_off: bool,
 }
 
 fn config_json(space: &SearchSpace, id: usize) -> serde_json::Map<String, serde_json::Value> {
@@ -200,6 +202,7 @@ fn search_one(args: &Args, out: &Output) -> Result<()> {
         optimum_config: config_json(&space, opt_id),
         fraction_of_optimum: o.fraction_of_optimum,
         run_noise: space.run_noise,
+        cut_off: space.cut_off,
     };
     if out.json {
         return out.emit_json(&report);
@@ -238,7 +241,7 @@ fn search_one(args: &Args, out: &Output) -> Result<()> {
         .iter()
         .map(|(k, v)| format!("{k:<20} {v}\n"))
         .collect();
-    if let Some(note) = noise_note(&space) {
+    for note in cut_off_note(&space).into_iter().chain(noise_note(&space)) {
         text += &format!("note: {note}\n");
     }
     out.emit(&text)

@@ -49,11 +49,27 @@ struct JsonSpace<'a> {
     configurations: usize,
     failed_configurations: usize,
     run_noise: Option<RunNoise>,
+    /// Whether the file was cut off and only its complete entries were read.
+    cut_off: bool,
 }
 
 /// Below this standard error of the fastest configurations' mean times, relative to them, a
 /// recording's noise is left out of the text report (the JSON always has it).
 const NOISE_WORTH_SAYING: f64 = 0.01;
+
+/// The sentence on a space whose file was cut off ([`SearchSpace::cut_off`]; `advise search`
+/// and `search-bench` say it): its searches are of the entries read, not of the whole run.
+pub fn cut_off_note(space: &SearchSpace) -> Option<String> {
+    space.cut_off.then(|| {
+        format!(
+            "{}: the file was cut off (a Kernel Tuner run that did not finish?); its {} \
+             complete entries were read, and fractions are of their fastest, which the whole \
+             space may beat",
+            space.name,
+            space.len()
+        )
+    })
+}
 
 /// The sentence on a space's recorded noise where it is worth saying ([`NOISE_WORTH_SAYING`]
 /// or more; `advise search` and `search-bench` say it).
@@ -241,6 +257,7 @@ fn bench_spaces(cmd: &BenchCommand, out: &Output) -> Result<()> {
                 configurations: s.len(),
                 failed_configurations: s.failed(),
                 run_noise: s.run_noise,
+                cut_off: s.cut_off,
             })
             .collect();
         return out.emit_json(&JsonReport {
@@ -252,6 +269,14 @@ fn bench_spaces(cmd: &BenchCommand, out: &Output) -> Result<()> {
         });
     }
     let mut text = render(&report);
+    let cut: Vec<String> = spaces
+        .iter()
+        .filter_map(cut_off_note)
+        .map(|note| format!("- {note}\n"))
+        .collect();
+    if !cut.is_empty() {
+        text += &format!("\nFiles cut off\n\n{}", cut.concat());
+    }
     let noisy: Vec<String> = spaces
         .iter()
         .filter_map(noise_note)

@@ -269,27 +269,33 @@ fn bench_spaces(cmd: &BenchCommand, out: &Output) -> Result<()> {
         });
     }
     let mut text = render(&report);
-    let cut: Vec<String> = spaces
-        .iter()
-        .filter_map(cut_off_note)
-        .map(|note| format!("- {note}\n"))
-        .collect();
-    if !cut.is_empty() {
-        text += &format!("\nFiles cut off\n\n{}", cut.concat());
-    }
-    let noisy: Vec<String> = spaces
-        .iter()
-        .filter_map(noise_note)
-        .map(|note| format!("- {note}\n"))
-        .collect();
-    if !noisy.is_empty() {
-        text += &format!(
-            "\nRecorded noise of {}% or more (scripts/search/noise.py prints every space's)\n\n{}",
-            NOISE_WORTH_SAYING * 100.0,
-            noisy.concat()
-        );
-    }
+    text += &notes_section("Files cut off", &spaces, cut_off_note);
+    text += &notes_section(
+        &format!(
+            "Recorded noise of {}% or more (scripts/search/noise.py prints every space's)",
+            NOISE_WORTH_SAYING * 100.0
+        ),
+        &spaces,
+        noise_note,
+    );
     out.emit(&text)
+}
+
+/// A titled list of the notes `note` has on `spaces`; nothing where it has none.
+fn notes_section(
+    title: &str,
+    spaces: &[SearchSpace],
+    note: fn(&SearchSpace) -> Option<String>,
+) -> String {
+    let items: String = spaces
+        .iter()
+        .filter_map(note)
+        .map(|n| format!("- {n}\n"))
+        .collect();
+    match items.is_empty() {
+        true => String::new(),
+        false => format!("\n{title}\n\n{items}"),
+    }
 }
 
 /// The results and standards as text tables.

@@ -39,6 +39,8 @@ pub struct SearchSpace {
     /// Whether the file was cut off and only its complete entries were read (a Kernel Tuner
     /// cache of an unfinished run, [`TuningSpace::cut_off`]): its optimum is theirs.
     pub cut_off: bool,
+    /// Entries that repeat a configuration read before them: the first one's time stands.
+    pub repeated: usize,
     /// Levels of configuration `i` are `levels[i * n_params .. (i + 1) * n_params]`.
     levels: Vec<u16>,
     /// Recorded time in ms; `None` for a failed configuration.
@@ -141,6 +143,7 @@ impl SearchSpace {
             numeric,
             run_noise: space.run_noise,
             cut_off: space.cut_off(),
+            repeated: 0,
             levels: Vec::with_capacity(space.configs.len() * varying.len()),
             times: Vec::with_capacity(space.configs.len()),
             radix,
@@ -162,7 +165,8 @@ impl SearchSpace {
             }
             let key = out.key(&row);
             if index.contains_key(&key) {
-                continue; // a duplicate entry: the first measurement stands
+                out.repeated += 1; // a duplicate entry: the first measurement stands
+                continue;
             }
             let time = c.time_ms.filter(|t| t.is_finite() && *t > 0.0);
             let id = out.times.len();
@@ -181,7 +185,9 @@ impl SearchSpace {
         }
         if !out.optimum.1.is_finite() {
             return Err(Error::Data(
-                "no configuration of the space has a measured time".into(),
+                "no configuration of the space has a measured time: every entry failed, or \
+                 recorded a time that is zero, negative or not a number"
+                    .into(),
             ));
         }
         Ok(out)

@@ -126,7 +126,38 @@ fn a_cache_cut_off_is_searched_and_said_to_be_cut_off() {
         .arg(space())
         .assert()
         .success()
-        .stdout(predicate::str::contains("Files cut off"))
+        .stdout(predicate::str::contains("How the files were read"))
         .stdout(predicate::str::contains("- half: the file was cut off"))
         .stdout(predicate::str::contains("- pnpoly__RTX_2080_Ti: the file").not());
+}
+
+#[test]
+fn entries_that_repeat_a_configuration_are_counted_and_said() {
+    // SYNTHETIC: a CSV space whose third row repeats the first configuration, slower.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rep.csv");
+    std::fs::write(&path, "bx,time\n32,2.0\n64,3.0\n32,1.0\n").unwrap();
+    let json = crate::common::run_json([
+        "search".as_ref(),
+        "--budget".as_ref(),
+        "1".as_ref(),
+        "--json".as_ref(),
+        "--space".as_ref(),
+        path.as_os_str(),
+    ]);
+    assert_eq!(json["repeated_entries"], 1);
+    assert_eq!(json["configurations"], 2);
+    assert_eq!(
+        json["optimum_time_ms"], 2.0,
+        "the first entry's time stands"
+    );
+    advise()
+        .args(["search", "--budget", "1", "--space"])
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "note: rep: 1 entries repeat a configuration listed before them; the first \
+             entry's time stands",
+        ));
 }

@@ -33,6 +33,8 @@ fn levels_lookup_and_optimum() {
     let s = tiny();
     assert_eq!(s.params, vec!["bx", "ro"]);
     assert_eq!(s.len(), 4, "duplicate dropped");
+    assert_eq!(s.repeated, 1, "and counted");
+    assert!(!s.cut_off);
     assert_eq!(s.levels(1), &[1, 0]);
     assert_eq!(s.find(&[1, 1]), Some(3));
     assert_eq!(s.find(&[0, 1]), None);

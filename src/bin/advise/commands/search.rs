@@ -11,7 +11,7 @@ use advise::report::table::fmt_sig;
 use advise::search::bench::Budget;
 use advise::search::{self, SearchSpace};
 
-use super::search_bench::{cut_off_note, noise_note};
+use super::search_bench::{noise_note, reading_note};
 
 use crate::args::OutputArgs;
 
@@ -120,6 +120,8 @@ struct SearchReport {
     run_noise: Option<RunNoise>,
     /// Whether the file was cut off and only its complete entries were read.
     cut_off: bool,
+    /// Entries that repeat a configuration listed before them (the first one's time stands).
+    repeated_entries: usize,
 }
 
 fn config_json(space: &SearchSpace, id: usize) -> serde_json::Map<String, serde_json::Value> {
@@ -203,6 +205,7 @@ fn search_one(args: &Args, out: &Output) -> Result<()> {
         fraction_of_optimum: o.fraction_of_optimum,
         run_noise: space.run_noise,
         cut_off: space.cut_off,
+        repeated_entries: space.repeated,
     };
     if out.json {
         return out.emit_json(&report);
@@ -241,7 +244,7 @@ fn search_one(args: &Args, out: &Output) -> Result<()> {
         .iter()
         .map(|(k, v)| format!("{k:<20} {v}\n"))
         .collect();
-    for note in cut_off_note(&space).into_iter().chain(noise_note(&space)) {
+    for note in reading_note(&space).into_iter().chain(noise_note(&space)) {
         text += &format!("note: {note}\n");
     }
     out.emit(&text)

@@ -51,24 +51,36 @@ struct JsonSpace<'a> {
     run_noise: Option<RunNoise>,
     /// Whether the file was cut off and only its complete entries were read.
     cut_off: bool,
+    /// Entries that repeat a configuration listed before them (the first one's time stands).
+    repeated_entries: usize,
 }
 
 /// Below this standard error of the fastest configurations' mean times, relative to them, a
 /// recording's noise is left out of the text report (the JSON always has it).
 const NOISE_WORTH_SAYING: f64 = 0.01;
 
-/// The sentence on a space whose file was cut off ([`SearchSpace::cut_off`]; `advise search`
-/// and `search-bench` say it): its searches are of the entries read, not of the whole run.
-pub fn cut_off_note(space: &SearchSpace) -> Option<String> {
-    space.cut_off.then(|| {
-        format!(
-            "{}: the file was cut off (a Kernel Tuner run that did not finish?); its {} \
-             complete entries were read, and fractions are of their fastest, which the whole \
-             space may beat",
-            space.name,
+/// The sentence on how a space's file was read, where it was cut off
+/// ([`SearchSpace::cut_off`]: its searches are of the entries read, not of the whole run) or
+/// repeats configurations ([`SearchSpace::repeated`]); `advise search` and `search-bench` say
+/// it.
+pub fn reading_note(space: &SearchSpace) -> Option<String> {
+    let mut facts = Vec::new();
+    if space.cut_off {
+        facts.push(format!(
+            "the file was cut off (a Kernel Tuner run that did not finish?); its {} complete \
+             entries were read, and fractions are of their fastest, which the whole space may \
+             beat",
             space.len()
-        )
-    })
+        ));
+    }
+    if space.repeated > 0 {
+        facts.push(format!(
+            "{} entries repeat a configuration listed before them; the first entry's time \
+             stands",
+            space.repeated
+        ));
+    }
+    (!facts.is_empty()).then(|| format!("{}: {}", space.name, facts.join("; ")))
 }
 
 /// The sentence on a space's recorded noise where it is worth saying ([`NOISE_WORTH_SAYING`]
@@ -258,6 +270,7 @@ fn bench_spaces(cmd: &BenchCommand, out: &Output) -> Result<()> {
                 failed_configurations: s.failed(),
                 run_noise: s.run_noise,
                 cut_off: s.cut_off,
+                repeated_entries: s.repeated,
             })
             .collect();
         return out.emit_json(&JsonReport {
@@ -269,7 +282,7 @@ fn bench_spaces(cmd: &BenchCommand, out: &Output) -> Result<()> {
         });
     }
     let mut text = render(&report);
-    text += &notes_section("Files cut off", &spaces, cut_off_note);
+    text += &notes_section("How the files were read", &spaces, reading_note);
     text += &notes_section(
         &format!(
             "Recorded noise of {}% or more (scripts/search/noise.py prints every space's)",

@@ -96,8 +96,8 @@ pub struct Ils {
     pub bo_wide: f64,
     /// Its most steps there.
     pub bo_wide_max: usize,
-    /// Repairs ([`repairs`]) measured per descent step, in the model's order, where the other
-    /// neighbourhoods find nothing faster (0: no repair stage).
+    /// Repairs ([`repairs`](super::neighbours::repairs)) measured per descent step, in the
+    /// model's order, where the other neighbourhoods find nothing faster (0: no repair stage).
     pub repair: usize,
     /// Where the single changes find nothing faster, twin parameters at the same level moved
     /// one level together ([`twin_steps`]), before the repairs.

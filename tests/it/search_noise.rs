@@ -157,7 +157,7 @@ fn entries_that_repeat_a_configuration_are_counted_and_said() {
         .assert()
         .success()
         .stdout(predicate::str::contains(
-            "note: rep: 1 entries repeat a configuration listed before them; the first \
-             entry's time stands",
+            "note: rep: 1 entry repeats a configuration listed before it; the first entry's \
+             time stands",
         ));
 }

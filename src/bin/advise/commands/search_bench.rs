@@ -73,12 +73,16 @@ pub fn reading_note(space: &SearchSpace) -> Option<String> {
             space.len()
         ));
     }
-    if space.repeated > 0 {
-        facts.push(format!(
-            "{} entries repeat a configuration listed before them; the first entry's time \
-             stands",
-            space.repeated
-        ));
+    match space.repeated {
+        0 => {}
+        1 => facts.push(
+            "1 entry repeats a configuration listed before it; the first entry's time stands"
+                .into(),
+        ),
+        n => facts.push(format!(
+            "{n} entries repeat a configuration listed before them; the first entry's time \
+             stands"
+        )),
     }
     (!facts.is_empty()).then(|| format!("{}: {}", space.name, facts.join("; ")))
 }

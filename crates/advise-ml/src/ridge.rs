@@ -301,16 +301,20 @@ impl OneHotRidge {
                 break;
             }
             let alpha = rz / pq;
-            for c in 0..f {
-                x[c] += alpha * p[c];
-                r[c] -= alpha * q[c];
-                z[c] = r[c] / diag[c];
+            // Zipped, not indexed: the same operations on each column, without bounds checks.
+            for (x, (p, (r, (q, (z, d))))) in x.iter_mut().zip(
+                p.iter()
+                    .zip(r.iter_mut().zip(q.iter().zip(z.iter_mut().zip(&diag)))),
+            ) {
+                *x += alpha * p;
+                *r -= alpha * q;
+                *z = *r / d;
             }
             let next = dot(&r, &z);
             let beta = next / rz;
             rz = next;
-            for c in 0..f {
-                p[c] = z[c] + beta * p[c];
+            for (p, z) in p.iter_mut().zip(&z) {
+                *p = z + beta * *p;
             }
         }
         Ok((

@@ -341,8 +341,12 @@ impl SearchSpace {
         self.times.iter().filter(|t| t.is_none()).count()
     }
 
-    /// `PARAM=value,...` for a configuration.
+    /// `PARAM=value,...` for a configuration; where no parameter varies (a space of one
+    /// configuration), says so.
     pub fn describe(&self, id: usize) -> String {
+        if self.params.is_empty() {
+            return "the only configuration: no parameter varies".into();
+        }
         self.levels(id)
             .iter()
             .enumerate()

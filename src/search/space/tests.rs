@@ -74,3 +74,24 @@ fn names_without_extensions() {
     assert_eq!(file_stem(Path::new("b.csv")), "b");
     assert_eq!(file_stem(Path::new("c/coulomb.t4.json")), "coulomb");
 }
+
+#[test]
+fn a_space_of_one_configuration_is_described_as_such() {
+    let t = TuningSpace {
+        tool: "test",
+        device: "gpu".into(),
+        kernel: "k".into(),
+        params: vec!["bx".into()],
+        configs: vec![Config {
+            values: vec!["32".into()],
+            time_ms: Some(1.5),
+            failure: None,
+            counters: vec![],
+        }],
+        notes: vec![],
+        run_noise: None,
+    };
+    let s = SearchSpace::from_tuning("one".into(), &t).unwrap();
+    assert_eq!(s.n_params(), 0);
+    assert_eq!(s.describe(0), "the only configuration: no parameter varies");
+}

@@ -27,6 +27,7 @@ mod parse_fixtures_gpgpusim;
 mod parse_robustness;
 mod results;
 mod search_cli;
+mod search_files;
 mod search_intervals;
 mod search_noise;
 mod search_spaces;

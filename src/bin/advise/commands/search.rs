@@ -11,7 +11,7 @@ use advise::report::table::fmt_sig;
 use advise::search::bench::Budget;
 use advise::search::{self, SearchSpace};
 
-use super::search_bench::{noise_note, reading_note};
+use super::space_notes::{noise_note, reading_note};
 
 use crate::args::OutputArgs;
 

@@ -8,6 +8,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
 use super::output::{note, Output};
+use super::space_notes::{noise_note, notes_section, reading_note, NOISE_WORTH_SAYING};
 use crate::args::OutputArgs;
 use advise::dataset::import::run_noise::RunNoise;
 use advise::error::{Error, Result};
@@ -53,65 +54,6 @@ struct JsonSpace<'a> {
     cut_off: bool,
     /// Entries that repeat a configuration listed before them (the first one's time stands).
     repeated_entries: usize,
-}
-
-/// Below this standard error of the fastest configurations' mean times, relative to them, a
-/// recording's noise is left out of the text report (the JSON always has it).
-const NOISE_WORTH_SAYING: f64 = 0.01;
-
-/// The sentence on how a space's file was read, where it was cut off
-/// ([`SearchSpace::cut_off`]: its searches are of the entries read, not of the whole run) or
-/// repeats configurations ([`SearchSpace::repeated`]); `advise search` and `search-bench` say
-/// it.
-pub fn reading_note(space: &SearchSpace) -> Option<String> {
-    let mut facts = Vec::new();
-    if space.cut_off {
-        facts.push(format!(
-            "the file was cut off (a Kernel Tuner run that did not finish?); its {} complete \
-             entries were read, and fractions are of their fastest, which the whole space may \
-             beat",
-            space.len()
-        ));
-    }
-    match space.repeated {
-        0 => {}
-        1 => facts.push(
-            "1 entry repeats a configuration listed before it; the first entry's time stands"
-                .into(),
-        ),
-        n => facts.push(format!(
-            "{n} entries repeat a configuration listed before them; the first entry's time \
-             stands"
-        )),
-    }
-    (!facts.is_empty()).then(|| format!("{}: {}", space.name, facts.join("; ")))
-}
-
-/// The sentence on a space's recorded noise where it is worth saying ([`NOISE_WORTH_SAYING`]
-/// or more; `advise search` and `search-bench` say it).
-pub fn noise_note(space: &SearchSpace) -> Option<String> {
-    space
-        .run_noise
-        .filter(|n| n.standard_error >= NOISE_WORTH_SAYING)
-        .map(|n| noise_sentence(&space.name, &n))
-}
-
-/// One sentence on a recording's noise.
-fn noise_sentence(space: &str, n: &RunNoise) -> String {
-    let warm = match n.warm_up_first_runs {
-        0 => String::new(),
-        w => {
-            format!("; in {w} of them the first run is a warm-up, over 1.5 times the slowest other")
-        }
-    };
-    format!(
-        "{space}: the recorded runs give the mean times of its {} fastest configurations a \
-         standard error of {:.1}% ({} runs each{warm}): fractions of the optimum closer than \
-         that are not told apart",
-        n.configurations,
-        n.standard_error * 100.0,
-        n.runs
-    )
 }
 
 /// Splits `a,b:k=1,j=2,c` into strategies, keeping `KEY=VALUE` pieces with the strategy
@@ -296,23 +238,6 @@ fn bench_spaces(cmd: &BenchCommand, out: &Output) -> Result<()> {
         noise_note,
     );
     out.emit(&text)
-}
-
-/// A titled list of the notes `note` has on `spaces`; nothing where it has none.
-fn notes_section(
-    title: &str,
-    spaces: &[SearchSpace],
-    note: fn(&SearchSpace) -> Option<String>,
-) -> String {
-    let items: String = spaces
-        .iter()
-        .filter_map(note)
-        .map(|n| format!("- {n}\n"))
-        .collect();
-    match items.is_empty() {
-        true => String::new(),
-        false => format!("\n{title}\n\n{items}"),
-    }
 }
 
 /// The results and standards as text tables.

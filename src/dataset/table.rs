@@ -1,8 +1,7 @@
-//! Reading and writing the project's CSV tables (`.csv` or `.csv.gz`) with serde, turning
-//! every csv error into one that names the file and line.
+//! Reading and writing the project's CSV tables (`.csv`, `.csv.gz`; bzip2 is read too) with
+//! serde, turning every csv error into one that names the file and line.
 
-use std::fs::File;
-use std::io::{BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use serde::de::DeserializeOwned;
@@ -10,15 +9,9 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 
-/// Opens a table for reading, decompressing `.gz`.
+/// Opens a table for reading, unpacking gzip (and bzip2) by the file's content.
 pub fn open(path: &Path) -> Result<Box<dyn Read>> {
-    let file = File::open(path).map_err(|e| Error::io(path, e))?;
-    let reader = BufReader::new(file);
-    if path.extension().is_some_and(|e| e == "gz") {
-        Ok(Box::new(flate2::read::MultiGzDecoder::new(reader)))
-    } else {
-        Ok(Box::new(reader))
-    }
+    crate::profile::compressed::open(path)
 }
 
 /// Reads all rows of a CSV table with a header into `T`.

@@ -4,6 +4,7 @@
 //! Parsers take `impl Read` plus the path used in error messages, so they work on files, stdin
 //! and test data alike.
 
+pub mod compressed;
 pub mod gpgpusim;
 mod gpgpusim_emit;
 pub mod gpgpusim_names;

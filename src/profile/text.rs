@@ -25,20 +25,15 @@ pub fn line_at(bytes: &[u8], offset: usize) -> usize {
     bytes[..end].iter().filter(|&&b| b == b'\n').count() + 1
 }
 
-/// Reads a whole profiler file into a string: `.gz` files are decompressed, a leading UTF-8
+/// Reads a whole profiler file into a string: gzip and bzip2 files are unpacked
+/// ([`super::compressed`]), a leading UTF-8
 /// byte-order mark is dropped, and binary content is refused with a clear error.
 pub fn read_text(path: &Path, mut reader: impl Read) -> Result<String> {
     let mut bytes = Vec::new();
     reader
         .read_to_end(&mut bytes)
         .map_err(|e| Error::io(path, e))?;
-    if bytes.starts_with(&[0x1f, 0x8b]) {
-        let mut out = Vec::new();
-        flate2::read::MultiGzDecoder::new(&bytes[..])
-            .read_to_end(&mut out)
-            .map_err(|e| Error::format(path, format!("not a readable gzip file: {e}")))?;
-        bytes = out;
-    }
+    bytes = super::compressed::unpacked(path, bytes)?;
     if let Some(nul) = bytes.iter().position(|&b| b == 0) {
         let line = line_at(&bytes, nul);
         return Err(Error::parse(

@@ -23,12 +23,7 @@ const TIME_COLUMNS: [(&str, f64); 8] = [
 
 /// Reads a CSV space from a file.
 pub fn read(path: &Path) -> Result<TuningSpace> {
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-    if path.extension().is_some_and(|e| e == "gz") {
-        parse(path, flate2::read::GzDecoder::new(file))
-    } else {
-        parse(path, file)
-    }
+    parse(path, crate::dataset::table::open(path)?)
 }
 
 /// Reads a CSV space from any reader; `path` names it in errors.

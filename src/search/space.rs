@@ -75,7 +75,10 @@ impl SearchSpace {
     pub fn load(path: &Path) -> Result<SearchSpace> {
         let name = file_stem(path);
         let lower = path.to_string_lossy().to_ascii_lowercase();
-        let space = if lower.ends_with(".csv") || lower.ends_with(".csv.gz") {
+        let space = if [".csv", ".csv.gz", ".csv.bz2"]
+            .iter()
+            .any(|e| lower.ends_with(e))
+        {
             super::csv_space::read(path)?
         } else {
             match crate::dataset::import::guess_tool(path)? {

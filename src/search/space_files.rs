@@ -6,7 +6,14 @@ use std::path::{Path, PathBuf};
 use crate::error::{Error, Result};
 
 /// How the name of a file [`super::space::SearchSpace::load`] reads ends (any case).
-pub const SPACE_SUFFIXES: [&str; 4] = [".json", ".json.gz", ".csv", ".csv.gz"];
+pub const SPACE_SUFFIXES: [&str; 6] = [
+    ".json",
+    ".json.gz",
+    ".json.bz2",
+    ".csv",
+    ".csv.gz",
+    ".csv.bz2",
+];
 
 /// `paths` with each folder replaced by the files directly in it whose names end in one of
 /// [`SPACE_SUFFIXES`], sorted by name. Other paths are kept as they are (reading them says
@@ -58,7 +65,14 @@ mod tests {
     #[test]
     fn a_folder_stands_for_its_space_files_in_name_order() {
         let dir = tempfile::tempdir().unwrap();
-        for name in ["b.json.gz", "a.JSON", "c.csv", "notes.md", "d.csv.gz"] {
+        for name in [
+            "b.json.gz",
+            "a.JSON",
+            "c.csv",
+            "notes.md",
+            "d.csv.gz",
+            "e.json.bz2",
+        ] {
             std::fs::write(dir.path().join(name), "").unwrap();
         }
         std::fs::create_dir(dir.path().join("inner.json")).unwrap();
@@ -70,7 +84,14 @@ mod tests {
             .collect();
         assert_eq!(
             names,
-            ["x.json", "a.JSON", "b.json.gz", "c.csv", "d.csv.gz"]
+            [
+                "x.json",
+                "a.JSON",
+                "b.json.gz",
+                "c.csv",
+                "d.csv.gz",
+                "e.json.bz2"
+            ]
         );
         assert_eq!(got[0], lone);
     }

@@ -1,6 +1,6 @@
 //! Reading real recorded spaces for search: a Kernel Tuner cache with failed configurations
-//! given as strings, the same cache cut off mid-write, the same space as CSV and as T4 results,
-//! and KTT output.
+//! given as strings, the same cache cut off mid-write, packed with bzip2 or under another name,
+//! the same space as CSV and as T4 results, and KTT output.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -269,4 +269,53 @@ fn clblast_tuner_output() {
         .filter_map(|id| eval.evaluate(id).time())
         .fold(f64::INFINITY, f64::min);
     assert_eq!(best, s.optimum().1);
+}
+
+#[test]
+fn a_packed_cache_is_read_by_its_content_whatever_its_name() {
+    // The real cache as bzip2 (as some public Kernel Tuner caches are kept), and as gzip under
+    // a plain `.json` name: the same space as the fixture.
+    let text = cache_text();
+    let dir = tempfile::tempdir().unwrap();
+    let bz2 = dir.path().join("pnpoly__RTX_2080_Ti.json.bz2");
+    let mut enc = bzip2::write::BzEncoder::new(
+        std::fs::File::create(&bz2).unwrap(),
+        bzip2::Compression::default(),
+    );
+    enc.write_all(text.as_bytes()).unwrap();
+    enc.finish().unwrap();
+    let misnamed = dir.path().join("pnpoly__RTX_2080_Ti.json");
+    std::fs::copy(fixture("pnpoly__RTX_2080_Ti.json.gz"), &misnamed).unwrap();
+    let want = SearchSpace::load(&fixture("pnpoly__RTX_2080_Ti.json.gz")).unwrap();
+    for path in [bz2, misnamed] {
+        let got = SearchSpace::load(&path).unwrap();
+        assert_eq!(got.name, want.name, "{path:?}");
+        assert_eq!(got.params, want.params, "{path:?}");
+        assert_eq!(got.len(), want.len(), "{path:?}");
+        assert_eq!(got.optimum(), want.optimum(), "{path:?}");
+        assert!(
+            (0..want.len()).all(|i| got.levels(i) == want.levels(i) && got.time(i) == want.time(i))
+        );
+    }
+    // A folder stands for the bzip2 file too.
+    let files = advise::search::space_files::space_files(&[dir.path().to_path_buf()]).unwrap();
+    assert_eq!(files.len(), 2);
+}
+
+#[test]
+fn an_xz_packed_cache_names_the_command_that_unpacks_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let xz = dir.path().join("cache.json.xz");
+    // The xz stream header's magic, then bytes no reader gets to.
+    std::fs::write(&xz, [0xfd, b'7', b'z', b'X', b'Z', 0, 0, 4, 0xe6, 0xd6]).unwrap();
+    crate::common::advise()
+        .args(["search", "--budget", "2%", "--space"])
+        .arg(&xz)
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("compressed with xz"))
+        .stderr(predicates::str::contains(format!(
+            "`xz -dk {}`",
+            xz.display()
+        )));
 }

@@ -90,14 +90,14 @@ pub fn read_space(tool: Tool, path: &Path) -> Result<TuningSpace> {
     })
 }
 
-/// A tuning file's name without its `.gz`, `.json`, `.csv` and KTT's `.t4` endings, in that
-/// order: what a T4 import names its kernel and a search its space.
+/// A tuning file's name without its `.gz`, `.bz2`, `.json`, `.csv` and KTT's `.t4` endings, in
+/// that order: what a T4 import names its kernel and a search its space.
 pub fn file_stem(path: &Path) -> String {
     let mut name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    for ext in [".gz", ".json", ".csv", ".t4"] {
+    for ext in [".gz", ".bz2", ".json", ".csv", ".t4"] {
         if let Some(stripped) = name.strip_suffix(ext) {
             name = stripped.to_string();
         }

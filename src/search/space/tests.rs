@@ -73,6 +73,7 @@ fn names_without_extensions() {
     assert_eq!(file_stem(Path::new("a/pnpoly__X.json.gz")), "pnpoly__X");
     assert_eq!(file_stem(Path::new("b.csv")), "b");
     assert_eq!(file_stem(Path::new("c/coulomb.t4.json")), "coulomb");
+    assert_eq!(file_stem(Path::new("d/gemm__A100.json.bz2")), "gemm__A100");
 }
 
 #[test]

@@ -20,9 +20,9 @@ use crate::args::OutputArgs;
 pub struct Args {
     /// The recorded space.
     ///
-    /// A Kernel Tuner cache (.json or .json.gz, cut-off caches too), a T4 results file, KTT's
-    /// JSON output, CLBlast's tuner output (the configurations that ran), or CSV (parameter
-    /// columns and a time_ms column).
+    /// A Kernel Tuner cache (.json, .json.gz or .json.bz2, cut-off caches too), a T4 results
+    /// file, KTT's JSON output, CLBlast's tuner output (the configurations that ran), or CSV
+    /// (parameter columns and a time_ms column).
     #[arg(long)]
     pub space: PathBuf,
     /// The strategy, NAME[:KEY=VALUE,...] (Kernel Tuner's names are accepted too).

@@ -85,7 +85,8 @@ pub fn split_strategies(list: &str) -> Vec<String> {
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Recorded spaces: files (Kernel Tuner caches, T4 results, KTT or CLBlast output, CSV),
-    /// or folders, which stand for the .json, .json.gz, .csv and .csv.gz files in them.
+    /// or folders, which stand for the .json and .csv files in them (also gzip- or
+    /// bzip2-packed: .json.gz, .csv.bz2, ...).
     #[arg(long, required = true, num_args = 1..)]
     pub space: Vec<PathBuf>,
     /// Comma-separated strategies, or `all` (Kernel Tuner's names are accepted too:

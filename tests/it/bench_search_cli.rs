@@ -1,14 +1,10 @@
 //! `advise bench search` on a real recorded space: the CPU per search against the goal, its
 //! summary by budget, and errors.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use crate::common::{advise, run_json};
+use crate::common::{advise, pnpoly_space as space, run_json};
 use predicates::prelude::*;
-
-fn space() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/spaces/pnpoly__RTX_2080_Ti.json.gz")
-}
 
 /// `advise bench search`: one row per space and budget, the CPU per search and its ratio to
 /// the goal (not a speed check: the figures depend on the machine).

@@ -25,6 +25,12 @@ pub fn advise() -> assert_cmd::Command {
     c
 }
 
+/// The real Kernel Tuner cache of pnpoly on an RTX 2080 Ti (tests/fixtures/spaces/PROVENANCE.md)
+/// that the search tests run on.
+pub fn pnpoly_space() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/spaces/pnpoly__RTX_2080_Ti.json.gz")
+}
+
 /// A gzipped fixture's text.
 pub fn gunzipped_text(path: &Path) -> String {
     use std::io::Read;

@@ -1,13 +1,7 @@
 //! `advise search` and `advise search-bench` on a real recorded space: output forms, errors.
 
-use std::path::{Path, PathBuf};
-
-use crate::common::{advise, run_json};
+use crate::common::{advise, pnpoly_space as space, run_json};
 use predicates::prelude::*;
-
-fn space() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/spaces/pnpoly__RTX_2080_Ti.json.gz")
-}
 
 #[test]
 fn search_prints_the_best_config_and_its_fraction() {

@@ -1,14 +1,8 @@
 //! The files `advise search` and `search-bench` write beside their reports: every run
 //! (`--runs-csv`) and every measurement of a search (`--trace`), on a real recorded space.
 
-use std::path::{Path, PathBuf};
-
-use crate::common::{advise, run_json};
+use crate::common::{advise, pnpoly_space as space, run_json};
 use predicates::prelude::*;
-
-fn space() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/spaces/pnpoly__RTX_2080_Ti.json.gz")
-}
 
 #[test]
 fn search_bench_runs_csv_holds_every_run() {

@@ -4,15 +4,11 @@
 //! search`, `advise search-bench` and `advise import` say it; and the note beside it on a
 //! cache cut off before its end.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use crate::common::advise;
+use crate::common::{advise, pnpoly_space as space};
 use advise::search::SearchSpace;
 use predicates::prelude::*;
-
-fn space() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/spaces/pnpoly__RTX_2080_Ti.json.gz")
-}
 
 fn cache_text() -> String {
     crate::common::gunzipped_text(&space())

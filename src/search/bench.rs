@@ -59,7 +59,8 @@ pub struct StandardRow {
     pub standard2: Option<String>,
 }
 
-/// Median best-so-far fraction after each evaluation, at the largest budget.
+/// Median best-so-far fraction after each evaluation, at the last budget listed that the space
+/// ran.
 #[derive(Debug, Clone, Serialize)]
 pub struct Curve {
     pub space: String,
@@ -82,10 +83,22 @@ pub struct RunRow {
     pub evals_to_95: Option<usize>,
 }
 
+/// A (space, budget) pair left out because the budget is more evaluations than the space
+/// has configurations (an absolute budget over a folder of spaces of mixed sizes).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SkippedCell {
+    pub space: String,
+    pub budget: String,
+    pub budget_evaluations: usize,
+    pub configurations: usize,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct BenchReport {
     pub results: Vec<BenchRow>,
     pub standards: Vec<StandardRow>,
+    /// The cells left out, each with why; the others are benchmarked as usual.
+    pub skipped: Vec<SkippedCell>,
     #[serde(skip)]
     pub curves: Vec<Curve>,
     /// Every run, cell by cell in the order of `results`, seeds ascending.
@@ -109,7 +122,7 @@ struct RunResult {
     evaluations: usize,
     /// First evaluation at 95% of the optimum.
     first95: Option<usize>,
-    /// Best fraction so far after each evaluation (kept at the largest budget only).
+    /// Best fraction so far after each evaluation (kept at the budget of the curve only).
     trace: Vec<f64>,
     /// Wall-clock seconds of the search, on its worker thread.
     seconds: f64,
@@ -127,16 +140,37 @@ pub fn bench(
             "need at least one repeat and one budget".into(),
         ));
     }
-    // (space, strategy, budget) cells, then one job per repeat.
+    // (space, strategy, budget) cells, then one job per repeat. A budget larger than a space
+    // leaves that pair out, unless it leaves nothing to run.
     let mut cells = Vec::new();
+    let mut skipped = Vec::new();
+    let mut first_skip = None;
     for (si, space) in spaces.iter().enumerate() {
         for (bi, b) in settings.budgets.iter().enumerate() {
             let evals = b.evaluations(space.len());
+            if evals > space.len() {
+                first_skip.get_or_insert((si, evals));
+                skipped.push(SkippedCell {
+                    space: space.name.clone(),
+                    budget: b.label(),
+                    budget_evaluations: evals,
+                    configurations: space.len(),
+                });
+                continue;
+            }
             check_budget(space, evals)?;
             for ti in 0..strategies.len() {
                 cells.push((si, ti, bi, evals));
             }
         }
+    }
+    if let (true, Some((si, evals))) = (cells.is_empty(), first_skip) {
+        check_budget(&spaces[si], evals)?;
+    }
+    // Each space's curve is drawn at the last budget it ran (the last listed, unless left out).
+    let mut curve_budget = vec![None; spaces.len()];
+    for &(si, _, bi, _) in &cells {
+        curve_budget[si] = Some(bi);
     }
     // The repairs' indexes (where a strategy looks them up) and the corners are built once per
     // space before any run is timed (lazily, the first run of a space would carry them in its
@@ -172,7 +206,7 @@ pub fn bench(
             Ok(o) => {
                 let opt = space.optimum().1;
                 let first95 = o.trace.iter().position(|&t| opt / t >= 0.95).map(|i| i + 1);
-                let keep_trace = bi + 1 == settings.budgets.len();
+                let keep_trace = curve_budget[si] == Some(bi);
                 let trace: Vec<f64> = if keep_trace {
                     o.trace.iter().map(|&t| opt / t).collect()
                 } else {
@@ -207,7 +241,9 @@ pub fn bench(
     let results = results
         .into_inner()
         .map_err(|_| Error::Internal("a benchmark thread panicked".into()))?;
-    summarise(spaces, strategies, settings, &cells, results)
+    let mut report = summarise(spaces, strategies, settings, &cells, &curve_budget, results)?;
+    report.skipped = skipped;
+    Ok(report)
 }
 
 fn summarise(
@@ -215,6 +251,7 @@ fn summarise(
     strategies: &[Box<dyn Strategy>],
     settings: &BenchSettings,
     cells: &[(usize, usize, usize, usize)],
+    curve_budget: &[Option<usize>],
     results: Vec<Option<RunResult>>,
 ) -> Result<BenchReport> {
     let mut rows = Vec::new();
@@ -262,7 +299,7 @@ fn summarise(
                 / runs.len() as f64,
             mean_run_ms: 1e3 * runs.iter().map(|r| r.seconds).sum::<f64>() / runs.len() as f64,
         });
-        if bi + 1 == settings.budgets.len() {
+        if curve_budget[si] == Some(bi) {
             let mut median = Vec::with_capacity(evals);
             let mut col = vec![0.0; runs.len()];
             for e in 0..evals {
@@ -306,6 +343,7 @@ fn summarise(
     Ok(BenchReport {
         results: rows,
         standards,
+        skipped: Vec::new(),
         curves,
         runs: run_rows,
     })
@@ -317,68 +355,4 @@ fn interval95(sorted: &[f64], q: f64) -> [f64; 2] {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::search::strategies;
-    use crate::search::testutil::grid_space;
-
-    #[test]
-    fn quantiles() {
-        assert_eq!(quantile(&[1.0, 2.0, 3.0, 4.0], 0.5), 2.5);
-        assert_eq!(quantile(&[0.0, 10.0], 0.05), 0.5);
-        assert_eq!(quantile(&[1.0, f64::INFINITY], 0.5), f64::INFINITY);
-    }
-
-    #[test]
-    fn thread_count_does_not_change_results() {
-        let s = vec![grid_space()];
-        let st = strategies(&["random".into(), "iterml".into()]).unwrap();
-        let settings = |threads| BenchSettings {
-            budgets: vec![Budget::Share(0.05), Budget::Count(30)],
-            repeats: 6,
-            seed: 3,
-            threads,
-        };
-        let a = bench(&s, &st, &settings(1), &|| {}).unwrap();
-        let b = bench(&s, &st, &settings(3), &|| {}).unwrap();
-        // Everything but the time a search took.
-        let key = |r: &BenchReport| {
-            let mut rows = r.results.clone();
-            for row in &mut rows {
-                assert!(row.mean_run_ms > 0.0);
-                row.mean_run_ms = 0.0;
-            }
-            serde_json::to_string(&rows).unwrap()
-        };
-        assert_eq!(key(&a), key(&b));
-        assert!(
-            !s[0].indexed_for_repairs(),
-            "random and iterml look no repair up"
-        );
-        bench(
-            &s,
-            &strategies(&["auto".into()]).unwrap(),
-            &settings(1),
-            &|| {},
-        )
-        .unwrap();
-        assert!(s[0].indexed_for_repairs(), "auto does");
-        assert_eq!(a.results.len(), 4);
-        assert_eq!(a.standards.len(), 2);
-        assert_eq!(a.curves.len(), 2);
-        assert_eq!(a.curves[0].median_fraction.len(), 30);
-        // Each summary's mean is the mean of its runs' fractions.
-        for r in &a.results {
-            let f: Vec<f64> = a
-                .runs
-                .iter()
-                .filter(|x| {
-                    (&x.space, &x.strategy, &x.budget) == (&r.space, &r.strategy, &r.budget)
-                })
-                .map(|x| x.fraction)
-                .collect();
-            assert_eq!(f.len(), 6);
-            assert!((r.mean_fraction - f.iter().sum::<f64>() / 6.0).abs() < 1e-12);
-        }
-    }
-}
+mod tests;

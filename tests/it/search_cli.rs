@@ -271,3 +271,78 @@ fn search_help_lists_the_strategies_and_autos_settings() {
         .success()
         .stdout(predicate::str::contains("advise search --help"));
 }
+
+#[test]
+fn search_bench_leaves_out_an_unreadable_file_and_a_budget_larger_than_a_space() {
+    // A folder of the real cache, a file that is no space and a SYNTHETIC three-configuration
+    // CSV space, at a budget of 50 evaluations.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(space(), dir.path().join("pnpoly__RTX_2080_Ti.json.gz")).unwrap();
+    std::fs::write(dir.path().join("bad.json"), "{\"foo\": 1}").unwrap();
+    std::fs::write(dir.path().join("three.csv"), "a,time_ms\n1,2\n2,3\n3,1\n").unwrap();
+    let bench = |budgets: &str| {
+        let mut cmd = advise();
+        cmd.args([
+            "-q",
+            "search-bench",
+            "--strategies",
+            "random",
+            "--budgets",
+            budgets,
+        ])
+        .args(["--repeats", "3", "--no-charts", "--json", "--space"])
+        .arg(dir.path());
+        cmd
+    };
+    let out = bench("50").assert().success();
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(stderr.contains("advise: warning: "), "{stderr}");
+    assert!(
+        stderr.contains("bad.json: not a Kernel Tuner cache"),
+        "{stderr}"
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let results = v["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1);
+    assert_eq!(results[0]["space"], "pnpoly__RTX_2080_Ti");
+    assert!(v["unread"][0]["file"]
+        .as_str()
+        .unwrap()
+        .ends_with("bad.json"));
+    assert_eq!(v["skipped"][0]["space"], "three");
+    assert_eq!(v["skipped"][0]["configurations"], 3);
+    assert_eq!(v["spaces"].as_array().unwrap().len(), 2);
+    // The text report lists both.
+    let text = advise()
+        .args(["search-bench", "--strategies", "random", "--budgets", "50"])
+        .args(["--repeats", "3", "--no-charts", "--space"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&text.get_output().stdout).to_string();
+    assert!(stdout.contains("Left out of the results"), "{stdout}");
+    assert!(
+        stdout.contains("- three at 50: the budget (50 evaluations) is larger than the space (3 configurations)"),
+        "{stdout}"
+    );
+    // Nothing left to run is an error: the bad file alone, or a budget above every space.
+    advise()
+        .args([
+            "search-bench",
+            "--strategies",
+            "random",
+            "--budgets",
+            "2%",
+            "--space",
+        ])
+        .arg(dir.path().join("bad.json"))
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "bad.json: not a Kernel Tuner cache",
+        ));
+    bench("5000")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("larger than the space"));
+}

@@ -28,6 +28,7 @@ pub mod predict;
 pub mod samples;
 pub mod search;
 pub mod search_bench;
+mod search_bench_files;
 mod space_notes;
 pub mod static_cmd;
 pub mod statuner;

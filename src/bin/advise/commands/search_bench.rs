@@ -8,13 +8,17 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
 use super::output::{note, Output};
-use super::space_notes::{noise_note, notes_section, reading_note, NOISE_WORTH_SAYING};
+use super::search_bench_files::{write_charts, write_runs};
+use super::space_notes::{
+    left_out_section, noise_note, notes_section, reading_note, UnreadFile, NOISE_WORTH_SAYING,
+};
 use crate::args::OutputArgs;
 use advise::dataset::import::run_noise::RunNoise;
 use advise::error::{Error, Result};
-use advise::report::chart::{LineChart, Series};
 use advise::report::table::TextTable;
-use advise::search::bench::{bench, BenchReport, BenchRow, BenchSettings, Budget, StandardRow};
+use advise::search::bench::{
+    bench, BenchReport, BenchRow, BenchSettings, Budget, SkippedCell, StandardRow,
+};
 use advise::search::space_files::space_files;
 use advise::search::{strategies, SearchSpace};
 
@@ -38,6 +42,10 @@ struct JsonReport<'a> {
     spaces: Vec<JsonSpace<'a>>,
     results: &'a [BenchRow],
     standards: &'a [StandardRow],
+    /// Files that could not be read, left out.
+    unread: &'a [UnreadFile],
+    /// (space, budget) pairs left out: the budget is larger than the space.
+    skipped: &'a [SkippedCell],
     charts: Vec<String>,
     seconds: f64,
 }
@@ -87,6 +95,10 @@ pub struct Args {
     /// Recorded spaces: files (Kernel Tuner caches, T4 results, KTT or CLBlast output, CSV),
     /// or folders, which stand for the .json and .csv files in them (also gzip- or
     /// bzip2-packed: .json.gz, .csv.bz2, ...).
+    ///
+    /// A file that cannot be read is named in a warning and left out, as is a budget larger
+    /// than a space for that space; the report lists both (`unread` and `skipped` in the
+    /// JSON). Only where nothing is left to run does the command fail.
     #[arg(long, required = true, num_args = 1..)]
     pub space: Vec<PathBuf>,
     /// Comma-separated strategies, or `all` (Kernel Tuner's names are accepted too:
@@ -145,22 +157,7 @@ pub fn run(args: Args) -> Result<()> {
 fn bench_spaces(cmd: &BenchCommand, out: &Output) -> Result<()> {
     let strategies = strategies(&split_strategies(&cmd.strategies))?;
     let budgets = Budget::parse_list(&cmd.budgets)?;
-    // Each space is named as soon as it is read, so that a long list shows its progress.
-    let spaces = space_files(&cmd.spaces)?
-        .iter()
-        .map(|p| {
-            let s = SearchSpace::load(p)?;
-            note(&format!(
-                "{}: {} configurations ({} failed), {} tuning parameters, optimum {} ms",
-                s.name,
-                s.len(),
-                s.failed(),
-                s.n_params(),
-                s.optimum().1
-            ));
-            Ok(s)
-        })
-        .collect::<Result<Vec<_>>>()?;
+    let (spaces, unread) = read_spaces(&space_files(&cmd.spaces)?)?;
     let threads = cmd.threads.unwrap_or_else(|| {
         std::thread::available_parallelism()
             .map(|n| n.get())
@@ -224,11 +221,14 @@ fn bench_spaces(cmd: &BenchCommand, out: &Output) -> Result<()> {
             spaces,
             results: &report.results,
             standards: &report.standards,
+            unread: &unread,
+            skipped: &report.skipped,
             charts,
             seconds,
         });
     }
     let mut text = render(&report);
+    text += &left_out_section(&unread, &report.skipped);
     text += &notes_section("How the files were read", &spaces, reading_note);
     text += &notes_section(
         &format!(
@@ -239,6 +239,44 @@ fn bench_spaces(cmd: &BenchCommand, out: &Output) -> Result<()> {
         noise_note,
     );
     out.emit(&text)
+}
+
+/// Reads the spaces, each named as soon as it is read so that a long list shows its progress.
+/// A file that cannot be read is said at once (even with `--quiet`) and left out, so that one
+/// bad file in a folder does not cost the others' results; where none can be read, the first
+/// one's error is the command's.
+fn read_spaces(files: &[PathBuf]) -> Result<(Vec<SearchSpace>, Vec<UnreadFile>)> {
+    let mut spaces = Vec::with_capacity(files.len());
+    let mut unread = Vec::new();
+    let mut first_error = None;
+    for path in files {
+        match SearchSpace::load(path) {
+            Ok(s) => {
+                note(&format!(
+                    "{}: {} configurations ({} failed), {} tuning parameters, optimum {} ms",
+                    s.name,
+                    s.len(),
+                    s.failed(),
+                    s.n_params(),
+                    s.optimum().1
+                ));
+                spaces.push(s);
+            }
+            Err(e) => {
+                eprintln!("advise: warning: {e}; left out of the benchmark");
+                unread.push(UnreadFile {
+                    file: path.display().to_string(),
+                    error: e.to_string(),
+                });
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    match (spaces.is_empty(), first_error) {
+        (true, Some(e)) => Err(e),
+        (true, None) => Err(Error::Usage("no tuning space given".into())),
+        _ => Ok((spaces, unread)),
+    }
 }
 
 /// The results and standards as text tables.
@@ -296,51 +334,6 @@ pub fn render(report: &BenchReport) -> String {
 /// A quantile's 95% interval as `0.912-0.987`.
 fn interval([lo, hi]: [f64; 2]) -> String {
     format!("{lo:.3}-{hi:.3}")
-}
-
-/// Every run as CSV: `space,strategy,budget,seed,fraction,evaluations,evals_to_95`.
-fn write_runs(report: &BenchReport, path: &std::path::Path) -> Result<()> {
-    let mut w = csv::Writer::from_path(path).map_err(|e| Error::write(path, e))?;
-    for r in &report.runs {
-        w.serialize(r).map_err(|e| Error::write(path, e))?;
-    }
-    w.flush().map_err(|e| Error::io(path, e))
-}
-
-/// One convergence chart per space at the largest budget, as SVG and PNG.
-fn write_charts(report: &BenchReport, dir: &std::path::Path) -> Result<Vec<String>> {
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    let mut names: Vec<&str> = report.curves.iter().map(|c| c.space.as_str()).collect();
-    names.dedup();
-    let mut written = Vec::new();
-    for name in names {
-        let curves: Vec<_> = report.curves.iter().filter(|c| c.space == name).collect();
-        let budget = curves.first().map_or(0, |c| c.budget);
-        let chart = LineChart {
-            title: format!("{name}: median best-so-far over runs (budget {budget})"),
-            x_label: "evaluations".into(),
-            y_label: "fraction of optimum".into(),
-            series: curves
-                .iter()
-                .map(|c| Series {
-                    name: c.strategy.clone(),
-                    points: c
-                        .median_fraction
-                        .iter()
-                        .enumerate()
-                        .map(|(i, &f)| ((i + 1) as f64, f))
-                        .collect(),
-                })
-                .collect(),
-            y_range: Some((0.0, 1.0)),
-        };
-        for ext in ["svg", "png"] {
-            let path = dir.join(format!("{name}-convergence.{ext}"));
-            chart.write(&path)?;
-            written.push(path.display().to_string());
-        }
-    }
-    Ok(written)
 }
 
 #[cfg(test)]

@@ -1,8 +1,37 @@
 //! What `advise search` and `search-bench` say beside a space's results: how its file was
-//! read (cut off, repeated entries) and how noisy its recorded times are.
+//! read (cut off, repeated entries) and how noisy its recorded times are; and what
+//! `search-bench` left out (files it could not read, budgets larger than a space).
 
 use advise::dataset::import::run_noise::RunNoise;
+use advise::search::bench::SkippedCell;
 use advise::search::SearchSpace;
+
+/// A space file `search-bench` could not read, and why.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct UnreadFile {
+    pub file: String,
+    pub error: String,
+}
+
+/// The text report's list of what was left out of the results; nothing where nothing was.
+pub fn left_out_section(unread: &[UnreadFile], skipped: &[SkippedCell]) -> String {
+    let mut items = String::new();
+    for u in unread {
+        items += &format!("- {}\n", u.error);
+    }
+    for c in skipped {
+        let plural = if c.configurations == 1 { "" } else { "s" };
+        items += &format!(
+            "- {} at {}: the budget ({} evaluations) is larger than the space ({} \
+             configuration{plural})\n",
+            c.space, c.budget, c.budget_evaluations, c.configurations
+        );
+    }
+    match items.is_empty() {
+        true => String::new(),
+        false => format!("\nLeft out of the results\n\n{items}"),
+    }
+}
 
 /// Below this standard error of the fastest configurations' mean times, relative to them, a
 /// recording's noise is left out of the text report (the JSON always has it).

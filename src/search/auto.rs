@@ -311,6 +311,7 @@ impl Default for Auto {
                 init: 0.15,
                 init_min: 10,
                 init_max: 25,
+                spread: 1,
                 noise: 0.0,
                 bo: 0.2,
                 bo_opt: BayesOpt {

@@ -70,6 +70,8 @@ pub struct Ils {
     pub init_min: usize,
     /// Most configurations that random share measures (0: no cap).
     pub init_max: usize,
+    /// Draws per random-share configuration after the first, the farthest kept (1: one draw).
+    pub spread: usize,
     /// Noise added to the model's predictions (standard deviations of log time), so that
     /// repeated runs do not all follow the same path.
     pub noise: f64,
@@ -178,7 +180,7 @@ impl Strategy for Ils {
     fn search(&self, ev: &mut Evaluator, rng: &mut Rng) {
         let space = ev.space();
         let n0 = random_share(self.init, self.init_min, self.init_max, ev.remaining());
-        measure_random_share(ev, rng, n0);
+        measure_random_share(ev, rng, n0, self.spread);
         let mut bo_memory = BoMemory::default();
         let mut jump_steps = 0;
         let mirrors = if !self.mirror {

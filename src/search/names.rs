@@ -175,6 +175,7 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
                 "init",
                 "initmin",
                 "initmax",
+                "spread",
                 "perturb",
                 "temp",
                 "bo",

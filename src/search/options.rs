@@ -9,7 +9,8 @@ type Field<T> = fn(&mut ils::Ils) -> &mut T;
 
 /// The local search's options that take a positive count: key, the mark it adds to the
 /// strategy's name, and the setting.
-const COUNTS: [(&str, &str, Field<usize>); 10] = [
+const COUNTS: [(&str, &str, Field<usize>); 11] = [
+    ("spread", "sp", |s| &mut s.spread),
     ("bowidemax", "bwm", |s| &mut s.bo_wide_max),
     ("perturb", "p", |s| &mut s.perturb),
     ("restart", "r", |s| &mut s.restart),

@@ -23,6 +23,7 @@ impl Ils {
             init: 0.0,
             init_min: 0,
             init_max: 0,
+            spread: 1,
             noise: 0.0,
             bo: 0.0,
             bo_opt: BayesOpt::default(),

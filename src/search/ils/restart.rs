@@ -27,18 +27,67 @@ pub(crate) fn random_share(init: f64, init_min: usize, init_max: usize, budget: 
 /// public spaces of docs/search-results.md, none of which fails in more than 23% of its
 /// configurations, the cap changed 2 of the 2,040 space, budget and seed-set cells of ten seed
 /// sets ("Spaces where most configurations fail"). Returns how many worked.
-pub(crate) fn measure_random_share(ev: &mut Evaluator, rng: &mut Rng, n: usize) -> usize {
+/// With `spread` above 1 each configuration after the first is the one, of `spread` drawn at
+/// random, farthest from those the share measured before it (Mitchell's best-candidate
+/// sampling, "Spectrally optimal sampling for distribution ray tracing", SIGGRAPH 1991), so
+/// that the share covers the space more evenly than independent draws.
+pub(crate) fn measure_random_share(
+    ev: &mut Evaluator,
+    rng: &mut Rng,
+    n: usize,
+    spread: usize,
+) -> usize {
     let space_len = ev.space().len();
+    let first = ev.used();
     let mut working = 0;
     let mut measured = 0;
     while working < n && measured < 2 * n && ev.remaining() > 0 && ev.used() < space_len {
-        let id = ev.random_unmeasured(rng);
+        let id = if spread > 1 && measured > 0 {
+            farthest_of(ev, rng, spread, first)
+        } else {
+            ev.random_unmeasured(rng)
+        };
         measured += 1;
         if let Eval::Time(_) = ev.evaluate(id) {
             working += 1;
         }
     }
     working
+}
+
+/// Of `spread` unmeasured configurations drawn at random, the first of those farthest from
+/// every configuration measured since position `from`: the smallest distance to them, each
+/// parameter's level difference over its range (0 to 1 a parameter), is the largest.
+fn farthest_of(ev: &Evaluator, rng: &mut Rng, spread: usize, from: usize) -> usize {
+    let space = ev.space();
+    let radix = space.radix();
+    let measured = ev.evaluated().get(from..).unwrap_or(&[]);
+    let mut best = (f64::NEG_INFINITY, ev.random_unmeasured(rng));
+    for k in 0..spread {
+        let c = if k == 0 {
+            best.1
+        } else {
+            ev.random_unmeasured(rng)
+        };
+        let levels = space.levels(c);
+        let d = measured
+            .iter()
+            .map(|&m| {
+                space
+                    .levels(m)
+                    .iter()
+                    .zip(levels)
+                    .zip(radix)
+                    .filter(|(_, &r)| r > 1)
+                    .map(|((&a, &b), &r)| f64::from(a.abs_diff(b)) / (r - 1) as f64)
+                    .sum::<f64>()
+            })
+            .fold(f64::INFINITY, f64::min);
+        if d > best.0 {
+            best = (d, c);
+        }
+    }
+    best.1
 }
 
 /// Measures configurations at random until one works; `None` when nothing is left.
@@ -150,7 +199,7 @@ mod tests {
         let space = mostly_failing();
         for seed in 0..20 {
             let mut ev = Evaluator::new(&space, 100);
-            let working = measure_random_share(&mut ev, &mut Rng::new(seed), 10);
+            let working = measure_random_share(&mut ev, &mut Rng::new(seed), 10, 1);
             // A tenth works: 20 measurements find about 2, never all 10.
             assert_eq!(ev.used(), 20, "seed {seed}");
             assert!(working < 10, "seed {seed}: {working}");
@@ -169,7 +218,10 @@ mod tests {
         let space = grid_space();
         for seed in 0..20 {
             let mut ev = Evaluator::new(&space, 100);
-            assert_eq!(measure_random_share(&mut ev, &mut Rng::new(seed), 10), 10);
+            assert_eq!(
+                measure_random_share(&mut ev, &mut Rng::new(seed), 10, 1),
+                10
+            );
             let failed = ev
                 .evaluated()
                 .iter()
@@ -179,7 +231,45 @@ mod tests {
         }
         // The budget ends it first.
         let mut ev = Evaluator::new(&space, 4);
-        assert!(measure_random_share(&mut ev, &mut Rng::new(1), 10) <= 4);
+        assert!(measure_random_share(&mut ev, &mut Rng::new(1), 10, 1) <= 4);
         assert_eq!(ev.used(), 4);
+    }
+
+    #[test]
+    fn a_spread_share_covers_the_space_more_evenly() {
+        // The synthetic grid space: the smallest distance between two configurations of a
+        // share (levels over their ranges), summed over 40 seeds, grows with the spread.
+        let space = grid_space();
+        let closest = |spread: usize| {
+            (0..40)
+                .map(|seed| {
+                    let mut ev = Evaluator::new(&space, 100);
+                    measure_random_share(&mut ev, &mut Rng::new(seed), 10, spread);
+                    // 10 that work, and any failed ones drawn on the way.
+                    let ids = ev.evaluated();
+                    assert!((10..=20).contains(&ids.len()));
+                    let mut unique = ids.to_vec();
+                    unique.sort_unstable();
+                    unique.dedup();
+                    assert_eq!(unique.len(), ids.len(), "each configuration once");
+                    let mut least = f64::INFINITY;
+                    for (i, &a) in ids.iter().enumerate() {
+                        for &b in &ids[i + 1..] {
+                            let d: f64 = space
+                                .levels(a)
+                                .iter()
+                                .zip(space.levels(b))
+                                .zip(space.radix())
+                                .map(|((&x, &y), &r)| f64::from(x.abs_diff(y)) / (r - 1) as f64)
+                                .sum();
+                            least = least.min(d);
+                        }
+                    }
+                    least
+                })
+                .sum::<f64>()
+        };
+        let (one, four, sixteen) = (closest(1), closest(4), closest(16));
+        assert!(one < four && four < sixteen, "{one} {four} {sixteen}");
     }
 }

@@ -35,7 +35,10 @@ pub struct Args {
     ///
     /// auto's settings (defaults in brackets): init, the random share [0.15], that many working
     /// configurations drawn at random, but at most twice as many measurements; initmin, the
-    /// fewest, at most half the budget [10]; initmax, the most, 0 for no cap [25]; perturb, the most parameters a jump changes [2]; temp, the Metropolis temperature
+    /// fewest, at most half the budget [10]; initmax, the most, 0 for no cap [25]; spread, the
+    /// configurations drawn for each after the first, the one farthest from those before
+    /// measured, 1 for independent draws [1]; perturb, the most parameters a jump changes [2];
+    /// temp, the Metropolis temperature
     /// [0.2]; bo, the share of Bayesian-optimisation steps before the first descent, 0 for none
     /// [0.2]; bomin, the smallest budget that gets Bayesian steps [20]; bobudget, the largest, 0 for
     /// any [4000]; bomax, the most steps

@@ -55,10 +55,10 @@ pub fn table_path(dir: &Path, stem: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// A CSV file being read (`.gz` allowed).
+/// A CSV file being read (gzip or bzip2 allowed).
 pub type CsvReader = csv::Reader<Box<dyn Read>>;
 
-/// A CSV reader over `path` (`.gz` allowed) and its header row.
+/// A CSV reader over `path` (gzip or bzip2 allowed) and its header row.
 pub fn with_header(path: &Path) -> Result<(CsvReader, Vec<String>)> {
     let mut rdr = csv::Reader::from_reader(open(path)?);
     let header = rdr

@@ -175,7 +175,7 @@ impl ProfileData {
     }
 }
 
-/// Parses a profiler file from a path (`-` is stdin). `.gz` files are decompressed.
+/// Parses a profiler file from a path (`-` is stdin). gzip and bzip2 files are unpacked.
 pub fn parse_path(path: &Path, choice: FormatChoice) -> Result<ProfileData> {
     if path.as_os_str() == "-" {
         return parse(path, std::io::stdin().lock(), choice);

@@ -33,7 +33,7 @@ pub enum Command {
     ///
     /// Reads `ncu --csv` (details page, --metrics, --page raw, --print-summary per-kernel; any
     /// version since 2019), `nvprof --csv --metrics/--events` or nvprof's text tables, and
-    /// GPGPU-Sim logs; `.gz` files too; `-` is stdin. Values are converted to base units.
+    /// GPGPU-Sim logs; gzip or bzip2 files too; `-` is stdin. Values are converted to base units.
     Parse(parse::Args),
     /// Aggregate measurements per run, normalize counts by active cycles and join timings into
     /// the wide feature table (one row per program, input, run and variant).

@@ -55,7 +55,7 @@ impl Tool {
     }
 }
 
-/// Reads a space from a file (`.gz` allowed). Where the file does not parse as `tool`'s and
+/// Reads a space from a file (gzip or bzip2 allowed). Where the file does not parse as `tool`'s and
 /// its first few kB look like another tool's, the error says which and how to import it.
 pub fn read_space(tool: Tool, path: &Path) -> Result<TuningSpace> {
     let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
@@ -105,7 +105,7 @@ pub fn file_stem(path: &Path) -> String {
     name
 }
 
-/// Which tool wrote a JSON tuning file, from its first few kB (`.gz` allowed): KTT's
+/// Which tool wrote a JSON tuning file, from its first few kB (gzip or bzip2 allowed): KTT's
 /// `Metadata` and `Results`, Kernel Tuner's `cache` and `tune_params_keys`, T4's `results` of
 /// `configuration`s, CLBlast's `kernel_family` and `results`; `None` where it shows none of
 /// them.

@@ -64,7 +64,7 @@ pub fn file_label(path: &Path) -> String {
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_else(|| "stdin".into());
     let mut label = name.as_str();
-    for ext in [".gz", ".csv", ".log", ".txt", ".profile"] {
+    for ext in [".gz", ".bz2", ".csv", ".log", ".txt", ".profile"] {
         label = label.strip_suffix(ext).unwrap_or(label);
     }
     label.to_string()
@@ -175,4 +175,18 @@ fn parse_files(settings: &ParseSettings, out: &Output) -> Result<()> {
         }));
     }
     out.emit_csv(|buf| write_rows(buf, &rows))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_files_label_drops_its_folder_and_profiler_endings() {
+        assert_eq!(file_label(Path::new("runs/nb_000000.csv")), "nb_000000");
+        assert_eq!(file_label(Path::new("bh.csv.gz")), "bh");
+        assert_eq!(file_label(Path::new("bh.csv.bz2")), "bh");
+        assert_eq!(file_label(Path::new("sim/gpgpusim.log")), "gpgpusim");
+        assert_eq!(file_label(Path::new("a.b.txt")), "a.b");
+    }
 }

@@ -25,6 +25,8 @@ pub(crate) struct FarStarts {
     near_of: Option<usize>,
     /// The fastest time of each block's candidates (`INFINITY`: none, or only failures).
     block_min: Vec<f64>,
+    /// Which blocks [`FarStarts::next`] has read (kept between calls for its allocation).
+    visited: Vec<bool>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,16 +67,29 @@ impl FarStarts {
         }
         let space = ev.space();
         // Times are finite and positive (`SearchSpace`), failures infinite: `<` orders them
-        // as `total_cmp` would, and a failure is never taken.
+        // as `total_cmp` would, and a failure is never taken. The answer is the far candidate
+        // first in (time, position) order; blocks are read fastest first, so that the first
+        // block read usually holds it, and only while one may hold a candidate before the
+        // answer so far.
         let mut found: Option<usize> = None;
         let mut bound = f64::INFINITY;
-        for b in 0..self.block_min.len() {
-            if self.block_min[b] >= bound {
-                continue;
+        self.visited.clear();
+        self.visited.resize(self.block_min.len(), false);
+        loop {
+            let mut next: Option<usize> = None;
+            for (b, (&m, &seen)) in self.block_min.iter().zip(&self.visited).enumerate() {
+                if !seen && next.is_none_or(|n| m < self.block_min[n]) {
+                    next = Some(b);
+                }
             }
+            let Some(b) = next else { break };
+            if !precedes(self.block_min[b], b * BLOCK, bound, found) {
+                break;
+            }
+            self.visited[b] = true;
             let mut marked = false;
             for i in block(b, times.len()) {
-                if times[i] < bound && self.marks[i] == Mark::Candidate {
+                if precedes(times[i], i, bound, found) && self.marks[i] == Mark::Candidate {
                     if is_far(space, ids[i], best) {
                         found = Some(i);
                         bound = times[i];
@@ -101,6 +116,14 @@ impl FarStarts {
             .map(|j| times[j])
             .fold(f64::INFINITY, f64::min)
     }
+}
+
+/// Whether time `t` at position `i` comes before the answer so far, `bound` at position
+/// `found`, in (time, position) order; with no answer yet, whether `t` is finite (a failure
+/// is never an answer).
+#[inline]
+fn precedes(t: f64, i: usize, bound: f64, found: Option<usize>) -> bool {
+    t < bound || found.is_some_and(|f| t == bound && i < f)
 }
 
 /// The positions of block `b` among `n` measurements.
@@ -147,6 +170,10 @@ mod tests {
         let mut ev = Evaluator::new(&space, 10);
         for l in [[8, 2, 0], [8, 3, 0], [7, 3, 0], [2, 8, 3], [8, 8, 3]] {
             assert!(matches!(ev.evaluate(at(l)), Eval::Time(_)));
+        }
+        // Two far configurations that failed: never a start.
+        for l in [[0, 0, 0], [0, 3, 1]] {
+            assert!(matches!(ev.evaluate(at(l)), Eval::Failed));
         }
         // [8, 3, 0] differs in one parameter; [7, 3, 0] in two and is faster than the others.
         let mut starts = FarStarts::default();

@@ -326,6 +326,9 @@ fn summarise(
                 .iter()
                 .filter(|r| r.space == space.name && r.strategy == name)
                 .collect();
+            if mine.is_empty() {
+                continue; // every budget was larger than the space
+            }
             let smallest = |ok: &dyn Fn(&BenchRow) -> bool| {
                 mine.iter()
                     .filter(|r| ok(r))

@@ -93,6 +93,21 @@ fn a_budget_larger_than_a_space_leaves_that_cell_out() {
     // The curve is drawn at the last budget the space ran.
     assert_eq!(report.curves.len(), 1);
     assert_eq!(report.curves[0].budget, 30);
+    // A space none of whose budgets ran has no standards: nothing was tried.
+    let two = vec![grid_space(), crate::search::testutil::sparse_space()];
+    let report = bench(
+        &two,
+        &st,
+        &settings(vec![Budget::Count(two[1].len() + 1)]),
+        &|| {},
+    )
+    .unwrap();
+    assert!(
+        two[1].len() + 1 <= two[0].len(),
+        "the sparse space is the smaller"
+    );
+    assert_eq!(report.standards.len(), 1);
+    assert_eq!(report.standards[0].space, "bowl");
     // Nothing left to run is the error a single search gives.
     let e = bench(&s, &st, &settings(vec![Budget::Count(100_000)]), &|| {})
         .unwrap_err()

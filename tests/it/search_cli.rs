@@ -131,7 +131,7 @@ fn search_bench_json_shape() {
 }
 
 #[test]
-fn unknown_strategy_and_oversized_budget_exit_2_and_a_missing_space_5() {
+fn unknown_strategy_oversized_budget_and_a_folder_exit_2_and_a_missing_space_5() {
     advise()
         .args([
             "search",
@@ -171,6 +171,23 @@ fn unknown_strategy_and_oversized_budget_exit_2_and_a_missing_space_5() {
         .assert()
         .code(5)
         .stderr(predicate::str::contains("no/such/file.json"));
+    // A folder: search-bench is named for it.
+    advise()
+        .args([
+            "search",
+            "--budget",
+            "10",
+            "--space",
+            "tests/fixtures/spaces",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "tests/fixtures/spaces is a folder: `advise search` searches one space file",
+        ))
+        .stderr(predicate::str::contains(
+            "advise search-bench --space tests/fixtures/spaces",
+        ));
 }
 
 #[test]

@@ -184,6 +184,14 @@ fn evaluations_line(o: &search::Outcome, budget: usize, configurations: usize) -
 }
 
 fn search_one(args: &Args, out: &Output) -> Result<()> {
+    if args.space.is_dir() {
+        return Err(Error::Usage(format!(
+            "{} is a folder: `advise search` searches one space file; `advise search-bench \
+             --space {}` runs on every space in a folder",
+            args.space.display(),
+            args.space.display()
+        )));
+    }
     let space = SearchSpace::load(&args.space)?;
     let strategy = search::strategy(&args.strategy)?;
     let budget = Budget::parse(&args.budget)?.evaluations(space.len());

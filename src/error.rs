@@ -85,8 +85,16 @@ impl Error {
         }
     }
 
-    /// An I/O error on `path`.
+    /// An I/O error on `path`. A folder given where a file is read says so in words, not as
+    /// "Is a directory (os error 21)".
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        let source = match source.kind() {
+            std::io::ErrorKind::IsADirectory => std::io::Error::new(
+                std::io::ErrorKind::IsADirectory,
+                "a folder, where a file was expected: name a file in it",
+            ),
+            _ => source,
+        };
         Error::Io {
             path: path.into(),
             source,

@@ -97,7 +97,7 @@ fn damaged_file_is_one_line_with_file_and_line_and_exit_3() {
 }
 
 #[test]
-fn missing_file_exits_5_and_bad_arguments_exit_2() {
+fn a_missing_file_or_a_folder_exits_5_and_bad_arguments_exit_2() {
     let out = advise()
         .args(["parse", "no/such/file.csv"])
         .assert()
@@ -109,6 +109,14 @@ fn missing_file_exits_5_and_bad_arguments_exit_2() {
     // The cause once, not once in the message and again as its source.
     let err = String::from_utf8(out).unwrap();
     assert_eq!(err.matches("os error 2").count(), 1, "{err}");
+    // A folder where a file is read is named as one.
+    advise()
+        .args(["parse", "tests/fixtures/ncu"])
+        .assert()
+        .code(5)
+        .stderr(predicate::str::contains(
+            "tests/fixtures/ncu: a folder, where a file was expected: name a file in it",
+        ));
     advise()
         .args(["variants", "--program", "xx"])
         .assert()

@@ -26,8 +26,8 @@ pub fn line_at(bytes: &[u8], offset: usize) -> usize {
 }
 
 /// Reads a whole profiler file into a string: gzip and bzip2 files are unpacked
-/// ([`super::compressed`]), a leading UTF-8
-/// byte-order mark is dropped, and binary content is refused with a clear error.
+/// ([`super::compressed`]), a leading UTF-8 byte-order mark is dropped, and binary content is
+/// refused with a clear error.
 pub fn read_text(path: &Path, mut reader: impl Read) -> Result<String> {
     let mut bytes = Vec::new();
     reader

@@ -10,6 +10,7 @@ use std::sync::OnceLock;
 
 use super::key_index::{prefetch_line, KeyIndex, KeyMap, Line};
 use super::plane::Planes;
+use super::space_files::SPACE_SUFFIXES;
 
 use crate::dataset::import::run_noise::RunNoise;
 use crate::dataset::import::space::TextMap;
@@ -75,10 +76,10 @@ impl SearchSpace {
     pub fn load(path: &Path) -> Result<SearchSpace> {
         let name = file_stem(path);
         let lower = path.to_string_lossy().to_ascii_lowercase();
-        let space = if [".csv", ".csv.gz", ".csv.bz2"]
+        let csv = SPACE_SUFFIXES
             .iter()
-            .any(|e| lower.ends_with(e))
-        {
+            .any(|e| e.starts_with(".csv") && lower.ends_with(e));
+        let space = if csv {
             super::csv_space::read(path)?
         } else {
             match crate::dataset::import::guess_tool(path)? {

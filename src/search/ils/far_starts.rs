@@ -13,10 +13,10 @@ const BLOCK: usize = 64;
 /// pass over every measurement at each new start was a third of its instructions; so the
 /// fastest time among each block of [`BLOCK`] measurements (in the order they were made)
 /// that is still a candidate is kept, and a new start reads the blocks fastest first, only
-/// while one may hold a faster candidate than the fastest found so far. A measurement stops being a candidate
-/// once started from, and while the best stays the same, once found near it (most of the
-/// fast measurements are: the descents measure the best's neighbours). The answer is the
-/// plain pass's: the first of the fastest, in measurement order.
+/// while one may hold a faster candidate than the fastest found so far. A measurement stops
+/// being a candidate once started from, and while the best stays the same, once found near it
+/// (most of the fast measurements are: the descents measure the best's neighbours). The answer
+/// is the plain pass's: the first of the fastest, in measurement order.
 #[derive(Debug, Default)]
 pub(crate) struct FarStarts {
     /// What each measurement is, by its position in the evaluator's order.

@@ -15,22 +15,18 @@ pub struct UnreadFile {
 
 /// The text report's list of what was left out of the results; nothing where nothing was.
 pub fn left_out_section(unread: &[UnreadFile], skipped: &[SkippedCell]) -> String {
-    let mut items = String::new();
-    for u in unread {
-        items += &format!("- {}\n", u.error);
-    }
-    for c in skipped {
+    let budgets = skipped.iter().map(|c| {
         let plural = if c.configurations == 1 { "" } else { "s" };
-        items += &format!(
-            "- {} at {}: the budget ({} evaluations) is larger than the space ({} \
-             configuration{plural})\n",
+        format!(
+            "{} at {}: the budget ({} evaluations) is larger than the space ({} \
+             configuration{plural})",
             c.space, c.budget, c.budget_evaluations, c.configurations
-        );
-    }
-    match items.is_empty() {
-        true => String::new(),
-        false => format!("\nLeft out of the results\n\n{items}"),
-    }
+        )
+    });
+    titled_list(
+        "Left out of the results",
+        unread.iter().map(|u| u.error.clone()).chain(budgets),
+    )
 }
 
 /// Below this standard error of the fastest configurations' mean times, relative to them, a
@@ -98,11 +94,12 @@ pub fn notes_section(
     spaces: &[SearchSpace],
     note: fn(&SearchSpace) -> Option<String>,
 ) -> String {
-    let items: String = spaces
-        .iter()
-        .filter_map(note)
-        .map(|n| format!("- {n}\n"))
-        .collect();
+    titled_list(title, spaces.iter().filter_map(note))
+}
+
+/// `items` as a list under `title`, after a blank line; nothing where there are none.
+fn titled_list(title: &str, items: impl Iterator<Item = String>) -> String {
+    let items: String = items.map(|n| format!("- {n}\n")).collect();
     match items.is_empty() {
         true => String::new(),
         false => format!("\n{title}\n\n{items}"),

@@ -93,9 +93,10 @@ pub fn check_budget(space: &SearchSpace, budget: usize) -> Result<()> {
     }
     if budget > space.len() {
         return Err(Error::Usage(format!(
-            "budget {budget} is larger than the space `{}` ({} configurations)",
+            "budget {budget} is larger than the space `{}` ({} configuration{})",
             space.name,
-            space.len()
+            space.len(),
+            if space.len() == 1 { "" } else { "s" }
         )));
     }
     Ok(())

@@ -263,7 +263,10 @@ fn read_spaces(files: &[PathBuf]) -> Result<(Vec<SearchSpace>, Vec<UnreadFile>)>
                 spaces.push(s);
             }
             Err(e) => {
-                eprintln!("advise: warning: {e}; left out of the benchmark");
+                // A lone file's error is the command's own: no warning repeats it.
+                if files.len() > 1 {
+                    eprintln!("advise: warning: {e}; left out of the benchmark");
+                }
                 unread.push(UnreadFile {
                     file: path.display().to_string(),
                     error: e.to_string(),

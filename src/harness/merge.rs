@@ -54,7 +54,7 @@ pub fn merge(sources: &[PathBuf], out: &Path) -> Result<MergeSummary> {
         if !holds_campaign(s) {
             return Err(Error::Usage(format!(
                 "{} holds no campaign: none of {} (or their .gz), nor a {RAW}/ folder; name \
-                 the shard folders `advise collect --out` wrote",
+                 the shard folders `advise collect --out-dir` wrote",
                 s.display(),
                 TABLES.map(|t| t.0).join(", ")
             )));
@@ -169,24 +169,42 @@ fn merge_table(
         return Ok(None);
     };
     t.rows_out = rows.len();
-    let path = out.join(name);
+    // The table is written where the output's own rows were read from (they came first):
+    // a committed campaign's compressed table stays compressed, as `gzip -n` writes it (no
+    // name or time in the header); a new output gets a plain one.
+    let path = table_in(out, name).unwrap_or_else(|| out.join(name));
+    let compressed = path.extension().is_some_and(|e| e == "gz");
     let tmp = out.join(format!("{name}.merging"));
-    {
-        let mut w = csv::Writer::from_path(&tmp).map_err(|e| table::csv_error(&tmp, e))?;
-        w.write_record(&header)
-            .map_err(|e| table::csv_error(&tmp, e))?;
-        for r in &rows {
-            w.write_record(r).map_err(|e| table::csv_error(&tmp, e))?;
-        }
-        w.flush().map_err(|e| Error::io(&tmp, e))?;
+    let file = std::fs::File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
+    if compressed {
+        let gz = write_rows(
+            flate2::write::GzEncoder::new(file, flate2::Compression::best()),
+            &header,
+            &rows,
+            &tmp,
+        )?;
+        gz.finish().map_err(|e| Error::io(&tmp, e))?;
+    } else {
+        write_rows(file, &header, &rows, &tmp)?;
     }
     std::fs::rename(&tmp, &path).map_err(|e| Error::io(&path, e))?;
-    // Where the output held the table compressed, its rows came first into the plain one.
-    let gz = out.join(format!("{name}.gz"));
-    if gz.is_file() {
-        std::fs::remove_file(&gz).map_err(|e| Error::io(&gz, e))?;
-    }
     Ok(Some(t))
+}
+
+/// Writes the header and rows as CSV to `sink` (`tmp` names it in errors); returns the sink.
+fn write_rows<W: std::io::Write>(
+    sink: W,
+    header: &csv::StringRecord,
+    rows: &[csv::StringRecord],
+    tmp: &Path,
+) -> Result<W> {
+    let mut w = csv::Writer::from_writer(sink);
+    w.write_record(header)
+        .map_err(|e| table::csv_error(tmp, e))?;
+    for r in rows {
+        w.write_record(r).map_err(|e| table::csv_error(tmp, e))?;
+    }
+    w.into_inner().map_err(|e| Error::write(tmp, e))
 }
 
 /// Copies raw files that `to` does not have yet; returns how many were copied.

@@ -279,6 +279,24 @@ fn a_compressed_campaign_merges_and_is_not_resumed() {
         .len();
     let m = read_measurements(&merged.join("measurements.csv")).unwrap();
     assert_eq!(m.len(), rows_a + rows_b);
+    // Merged into the compressed campaign itself, its table stays compressed, and a second
+    // merge of the same shard changes no byte.
+    let merge_into_a = || {
+        Command::cargo_bin("advise")
+            .unwrap()
+            .args(["merge", "--out-dir"])
+            .arg(&a)
+            .arg(&a)
+            .arg(&b)
+            .assert()
+            .success();
+        std::fs::read(a.join("measurements.csv.gz")).unwrap()
+    };
+    let first = merge_into_a();
+    assert!(!plain.exists(), "no plain table beside the compressed one");
+    let m = read_measurements(&a.join("measurements.csv.gz")).unwrap();
+    assert_eq!(m.len(), rows_a + rows_b);
+    assert_eq!(merge_into_a(), first);
 }
 
 #[test]

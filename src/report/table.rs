@@ -105,6 +105,14 @@ impl TextTable {
                 .collect();
             fit(&mut widths, &numeric, max);
         }
+        // A column of bit strings (`000101`) is a column of labels: its `100000` is one too.
+        let labels: Vec<bool> = (0..ncols)
+            .map(|i| {
+                self.rows
+                    .iter()
+                    .any(|r| r.get(i).is_some_and(|c| is_digit_label(c)))
+            })
+            .collect();
         let mut out = String::new();
         let line = |out: &mut String, row: &[String]| {
             let cells: Vec<String> = (0..ncols)
@@ -112,7 +120,7 @@ impl TextTable {
                     let c = clip(row.get(i).map(String::as_str).unwrap_or(""), widths[i]);
                     let c = c.as_str();
                     let pad = widths[i] - c.chars().count();
-                    if is_numeric(c) {
+                    if is_numeric(c) && !labels[i] {
                         format!("{}{}", " ".repeat(pad), c)
                     } else {
                         format!("{}{}", c, " ".repeat(pad))
@@ -181,8 +189,12 @@ pub fn html_escape(s: &str) -> String {
 
 /// Numbers are right-aligned; bit strings such as `000101` are labels, not numbers.
 fn is_numeric(s: &str) -> bool {
-    let leading_zero = s.len() > 1 && s.starts_with('0') && s.as_bytes()[1].is_ascii_digit();
-    !s.is_empty() && !leading_zero && s.trim_end_matches(['%', 'x']).parse::<f64>().is_ok()
+    !s.is_empty() && !is_digit_label(s) && s.trim_end_matches(['%', 'x']).parse::<f64>().is_ok()
+}
+
+/// Digits with a leading zero (`000101`, `007`): a label such as a variant's bit string.
+fn is_digit_label(s: &str) -> bool {
+    s.len() > 1 && s.starts_with('0') && s.as_bytes()[1].is_ascii_digit()
 }
 
 #[cfg(test)]
@@ -214,6 +226,17 @@ mod tests {
         assert_eq!(
             t.render(),
             "name       value\n---------  -----\na            1.5\nlong name     10\n"
+        );
+    }
+
+    #[test]
+    fn a_column_of_bit_strings_is_left_aligned_throughout() {
+        let mut t = TextTable::new(["variant", "n"]);
+        t.push(["011111", "1"]);
+        t.push(["100000", "10"]);
+        assert_eq!(
+            t.render(),
+            "variant  n\n-------  --\n011111    1\n100000   10\n"
         );
     }
 

@@ -118,16 +118,27 @@ pub(super) fn reason(m: &OptimizationModel, model_says: f64) -> String {
         .flatten()
         .map(|s| format!("; {s}"))
         .collect::<String>();
+    // Worse than the rule, level with it, or ahead but not significantly (McNemar p >= 0.05).
+    let standing = if v.accuracy < v.majority_accuracy {
+        "worse"
+    } else if v.accuracy == v.majority_accuracy {
+        "no better"
+    } else {
+        "not significantly better"
+    };
+    let p = if v.p_value < 0.001 {
+        "p < 0.001".to_string()
+    } else {
+        format!("p {:.3}", v.p_value)
+    };
     format!(
         "follows the majority rule: {:.0}% of the {which} got faster (median speedup {}x{split}); \
          this optimization's model was right {:.0}% of the time {where_} against the rule's \
-         {:.0}% (McNemar p {:.3}), not significantly better, so the rule answers; the model \
-         predicts {}x here",
+         {:.0}% (McNemar {p}), {standing}, so the rule answers; the model predicts {}x here",
         100.0 * b.positive_rate,
         crate::number_format::fmt_sig(speedup(m), 3),
         100.0 * v.accuracy,
         100.0 * v.majority_accuracy,
-        v.p_value,
         crate::number_format::fmt_sig(model_says, 3),
     )
 }

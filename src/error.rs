@@ -93,6 +93,17 @@ impl Error {
                 std::io::ErrorKind::IsADirectory,
                 "a folder, where a file was expected: name a file in it",
             ),
+            // Making a folder where a file stands (create_dir_all), the only way advise
+            // meets "File exists".
+            std::io::ErrorKind::AlreadyExists => std::io::Error::new(
+                std::io::ErrorKind::AlreadyExists,
+                "a file stands there, where a folder is to be made: name a folder",
+            ),
+            // A file named as a folder on the way (`file.csv/timings.csv`).
+            std::io::ErrorKind::NotADirectory => std::io::Error::new(
+                std::io::ErrorKind::NotADirectory,
+                "a part of this path is a file, not a folder",
+            ),
             _ => source,
         };
         Error::Io {

@@ -156,7 +156,15 @@ fn pick_program(pool: &SamplePool, program: Option<&str>) -> Result<String> {
             .iter()
             .find(|q| q.eq_ignore_ascii_case(p))
             .cloned()
-            .ok_or_else(|| Error::Usage(format!("{}: no program {p}; it has {all:?}", pool.name)));
+            .ok_or_else(|| {
+                let names: Vec<&str> = all.iter().map(String::as_str).collect();
+                Error::Usage(format!(
+                    "{}: no program {p}; it has {} (--program {})",
+                    pool.name,
+                    names.join(", "),
+                    names.first().copied().unwrap_or("NAME")
+                ))
+            });
     }
     if all.contains("BH") {
         return Ok("BH".into());

@@ -210,7 +210,7 @@ fn check_binaries(bin_dir: &Path, baseline: Variant, todo: &[Job]) -> Result<()>
         let b = build::binary(bin_dir, v);
         if !b.is_file() {
             return Err(Error::Usage(format!(
-                "{} is missing: run `advise build --program {} --out {}` first",
+                "{} is missing: run `advise build --program {} --out-dir {}` first",
                 b.display(),
                 v.program.name().to_ascii_lowercase(),
                 bin_dir.display()

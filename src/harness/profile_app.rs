@@ -136,7 +136,7 @@ pub fn profile(r: &ProfileRequest) -> Result<Profiled> {
                         format!(
                             "{}: update Nsight Compute, or profile the program yourself with \
                              `ncu --csv --page raw --set full` and give that CSV to `advise \
-                             suggest --ncu-csv`",
+                             suggest --profile`",
                             not_known(&name)
                         ),
                     ));

@@ -1,4 +1,4 @@
-//! The report folder of `advise experiment --out DIR` and `advise demo`: `results.json`,
+//! The report folder of `advise experiment --out-dir DIR` and `advise demo`: `results.json`,
 //! `report.md`, a self-contained `index.html` (tables and inline SVG charts, nothing loaded
 //! from outside), and every chart as SVG and PNG under `charts/`.
 

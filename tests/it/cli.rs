@@ -117,6 +117,31 @@ fn a_missing_file_or_a_folder_exits_5_and_bad_arguments_exit_2() {
         .stderr(predicate::str::contains(
             "tests/fixtures/ncu: a folder, where a file was expected: name a file in it",
         ));
+    // A file where a folder is to be made, or named as a folder on the way.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("plain.csv");
+    std::fs::write(&file, "x\n").unwrap();
+    advise()
+        .args([
+            "import",
+            "ktt",
+            "tests/fixtures/spaces/KTPnpolyOutput_3090.json.gz",
+        ])
+        .arg("--out-dir")
+        .arg(&file)
+        .assert()
+        .code(5)
+        .stderr(predicate::str::contains(
+            "a file stands there, where a folder is to be made",
+        ));
+    advise()
+        .args(["statuner", "--dataset"])
+        .arg(&file)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "plain.csv: a file, not a folder; name a block-size dataset folder",
+        ));
     advise()
         .args(["variants", "--program", "xx"])
         .assert()
@@ -265,7 +290,11 @@ fn completions_man_page_and_version_with_the_git_revision() {
         .arg("man")
         .assert()
         .success()
-        .stdout(predicate::str::contains(".TH advise 1"));
+        .stdout(predicate::str::contains(".TH advise 1"))
+        .stdout(predicate::str::contains("\\fBadvise search\\-bench\\fR"))
+        .stdout(predicate::str::contains(".SH \"EXIT STATUS\""))
+        // No pages that are never written.
+        .stdout(predicate::str::contains("advise\\-demo(1)").not());
     // `advise 0.1.0 (<revision or "unknown">)`
     advise()
         .arg("--version")
@@ -341,4 +370,56 @@ fn import_auto_takes_the_tool_the_file_shows() {
         .stderr(predicate::str::contains(
             "name the tool, `advise import ktt|kernel-tuner|t4|clblast|xplacer`",
         ));
+}
+
+/// Values that cannot mean anything are usage errors before any work starts.
+#[test]
+fn senseless_values_are_usage_errors() {
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &[
+                "search-bench",
+                "--space",
+                "tests/fixtures/spaces/pnpoly__RTX_2080_Ti.json.gz",
+                "--threads",
+                "0",
+            ],
+            "--threads must be at least 1",
+        ),
+        (
+            &[
+                "bench",
+                "transfer",
+                "--dataset",
+                "datasets/sim-qv100-nb",
+                "--folds",
+                "1",
+            ],
+            "--folds 1: a k-fold needs at least 2 folds",
+        ),
+        (
+            &[
+                "train",
+                "--dataset",
+                "datasets/sim-qv100-nb",
+                "--max-samples",
+                "0",
+                "-o",
+                "x.json",
+            ],
+            "--max-samples must be at least 1",
+        ),
+        (
+            &["train", "--dataset", "datasets/sim-qv100-nb", "-o", "."],
+            "-o .: a folder; name the advisor file to write",
+        ),
+    ];
+    for (args, said) in cases {
+        advise()
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(said));
+    }
 }

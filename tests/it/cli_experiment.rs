@@ -107,6 +107,64 @@ fn features_without_active_cycles_says_how_to_fix_it() {
         .stderr(predicate::str::contains("m.csv:2:"));
 }
 
+/// A run or input filter that keeps no fold is an error that lists what the folds train on
+/// (the SIMULATED NB campaign, three runs), not an empty result with exit 0; a bad band too.
+#[test]
+fn experiment_filters_that_keep_nothing_and_a_bad_band_are_usage_errors() {
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/sim-qv100-nb");
+    advise()
+        .args([
+            "-q",
+            "experiment",
+            "--exp",
+            "1",
+            "--train-run",
+            "9",
+            "--dataset",
+        ])
+        .arg(&data)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "no fold matches --train-run/--train-input; the folds train on --train-run 1",
+        ));
+    advise()
+        .args(["-q", "experiment", "--exp", "1", "--band=-1", "--dataset"])
+        .arg(&data)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--band -1"));
+}
+
+/// Timings of another campaign (real: BH's timings beside NB's measurements, H200) match no
+/// run: a warning says so, even with -q, instead of an empty time column passing unnoticed.
+#[test]
+fn features_with_another_campaigns_timings_warns() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets");
+    let out = advise()
+        .args(["-q", "features", "--measurements"])
+        .arg(root.join("h200-nb-20261126/measurements.csv.gz"))
+        .arg("--timings")
+        .arg(root.join("h200-bh-20261126/timings.csv"))
+        .assert()
+        .success();
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        stderr.contains("advise: warning: none of the")
+            && stderr.contains("h200-bh-20261126/timings.csv matches a run"),
+        "{stderr}"
+    );
+    // The campaign's own timings: no warning.
+    let out = advise()
+        .args(["-q", "features", "--measurements"])
+        .arg(root.join("h200-nb-20261126/measurements.csv.gz"))
+        .arg("--timings")
+        .arg(root.join("h200-nb-20261126/timings.csv"))
+        .assert()
+        .success();
+    assert!(!String::from_utf8_lossy(&out.get_output().stderr).contains("warning"));
+}
+
 /// A real Nsight Compute details page (V100, 2020, sections named by label): its labels stand
 /// for their metrics, so the portable view has the occupancy and IPC the sections printed.
 #[test]

@@ -121,7 +121,8 @@ fn output_file_is_csv_with_test_columns_and_json_has_rows() {
         .arg(data("cpu_test.arff"))
         .assert()
         .success()
-        .stdout(predicate::str::contains("\"row\": 69"));
+        .stdout(predicate::str::contains("\"row\": 69"))
+        .stdout(predicate::str::contains("\"schema_version\": 2"));
 }
 
 #[test]
@@ -217,4 +218,31 @@ fn other_methods_run() {
         assert_eq!(p.len(), 19, "{method}");
         assert!(p.iter().all(|v| v.is_finite()), "{method}: {p:?}");
     }
+}
+
+#[test]
+fn more_than_one_model_or_an_empty_training_file_is_said_as_such() {
+    for command in ["predict", "fit"] {
+        advise()
+            .args([command, "--method", "all", "-o", "/dev/null"])
+            .arg("--train")
+            .arg(data("cpu_train.arff"))
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(
+                "--method: name one model (ibk, m5p",
+            ));
+    }
+    // A CSV of a header alone (SYNTHETIC).
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("header.csv");
+    std::fs::write(&empty, "a,b,y\n").unwrap();
+    advise()
+        .args(["predict", "--method", "ibk", "--train"])
+        .arg(&empty)
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "header.csv: no data rows to learn from",
+        ));
 }

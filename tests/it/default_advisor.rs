@@ -285,3 +285,25 @@ pub(crate) fn shipped_advisor() -> advise::recommend::bundle::Advisor {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     advise::recommend::bundle::Advisor::load(&root.join("models/default.advisor.json.gz")).unwrap()
 }
+
+/// A misspelt `--applied` name is said (even with -q), as it would otherwise be suggested
+/// after all; a `--kernel` that matches nothing names the profile's kernels.
+#[test]
+fn an_unknown_applied_name_warns_and_a_kernel_miss_lists_the_kernels() {
+    suggest_from(&["--applied", "SHMME", "--profile", LASSEN], false)
+        .success()
+        .stderr(predicate::str::contains(
+            "advise: warning: --applied SHMME: models/default.advisor.json.gz knows no such \
+             optimization; it knows ",
+        ))
+        .stderr(predicate::str::contains("SHMEM"));
+    suggest_from(
+        &["--applied", "SHMEM,BLOCK_SIZE", "--profile", LASSEN],
+        false,
+    )
+    .success()
+    .stderr(predicate::str::contains("warning").not());
+    suggest_from(&["--kernel", "no_such_kernel", "--profile", LASSEN], false)
+        .code(2)
+        .stderr(predicate::str::contains("; its kernels: "));
+}

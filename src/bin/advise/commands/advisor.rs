@@ -60,6 +60,19 @@ pub fn train(args: TrainArgs) -> Result<()> {
         .method
         .method()
         .ok_or_else(|| Error::Usage("--method: name one model, not all or baselines".into()))?;
+    if args.output.is_dir() {
+        // Said before the training, which takes minutes, not after it.
+        return Err(Error::Usage(format!(
+            "-o {}: a folder; name the advisor file to write (e.g. {}/advisor.json.gz)",
+            args.output.display(),
+            args.output.display()
+        )));
+    }
+    if args.max_samples == 0 {
+        return Err(Error::Usage(
+            "--max-samples must be at least 1 (600 by default)".into(),
+        ));
+    }
     run_train(
         &args.dataset,
         method,

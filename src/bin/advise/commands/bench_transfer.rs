@@ -367,6 +367,12 @@ pub fn run_command(s: &TransferSettings, out: &Output) -> Result<()> {
             "no dataset with counters: give --dataset DIR (repeatable)".into(),
         ));
     }
+    if s.folds < 2 {
+        return Err(Error::Usage(format!(
+            "--folds {}: a k-fold needs at least 2 folds",
+            s.folds
+        )));
+    }
     let (evals, notes) = evaluate(s)?;
     if out.json {
         return out.emit_json(&serde_json::json!({

@@ -1,6 +1,7 @@
 //! `advise experiment`: the thesis's experiments (and more) on a dataset folder, with
 //! baselines, intervals and significance; tables on the terminal, a report folder on request.
 
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use indicatif::ProgressBar;
@@ -53,6 +54,22 @@ fn keep(fold: &Fold, cmd: &ExperimentCommand) -> bool {
     run_ok && input_ok
 }
 
+/// The `train-run=R` and `train-input=I` parts of a fold's choice (as `--train-run R`,
+/// `--train-input I`).
+fn trained_on(choice: &str) -> Vec<String> {
+    choice
+        .split(' ')
+        .filter_map(|part| {
+            if let Some(r) = part.strip_prefix("train-run=") {
+                Some(format!("--train-run {r}"))
+            } else {
+                part.strip_prefix("train-input=")
+                    .map(|i| format!("--train-input {i}"))
+            }
+        })
+        .collect()
+}
+
 /// Runs the experiments; returns one result list per experiment, the notes for skipped ones
 /// and the folds with their groups.
 pub fn execute(
@@ -77,6 +94,8 @@ pub fn execute(
     let explicit = !cmd.lenient && !cmd.experiments.split(',').any(|p| p.trim() == "all");
     let mut notes = Vec::new();
     let mut planned: Vec<(String, Vec<Fold>)> = Vec::new();
+    // The runs and inputs the folds train on, for an error where the filters keep none.
+    let mut offered: BTreeSet<String> = BTreeSet::new();
     for e in &list {
         let fs = match folds(pool, e, cmd.program.as_deref()) {
             Ok(f) => f,
@@ -86,6 +105,7 @@ pub fn execute(
             }
             Err(err) => return Err(err),
         };
+        offered.extend(fs.iter().flat_map(|f| trained_on(&f.choice)));
         let fs: Vec<Fold> = fs.into_iter().filter(|f| keep(f, cmd)).collect();
         if fs.is_empty() {
             notes.push(format!(
@@ -95,6 +115,18 @@ pub fn execute(
             continue;
         }
         planned.push((e.name(), fs));
+    }
+    if planned.is_empty() && (cmd.train_run.is_some() || cmd.train_input.is_some()) {
+        return Err(Error::Usage(if offered.is_empty() {
+            "no fold matches --train-run/--train-input: the experiments asked for choose no \
+             training run or input (experiments 1 and 2 choose a run, 4 an input)"
+                .into()
+        } else {
+            format!(
+                "no fold matches --train-run/--train-input; the folds train on {}",
+                offered.into_iter().collect::<Vec<_>>().join(", ")
+            )
+        }));
     }
     let fits: usize = planned.iter().map(|(_, f)| f.len() * preds.len()).sum();
     let bar = if show_progress {
@@ -172,6 +204,13 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<()> {
     let (kfolds, layout) = parse_folds(&args.folds)?;
+    if !(args.band >= 0.0 && args.band < 1.0) {
+        return Err(Error::Usage(format!(
+            "--band {}: the half-width of the no-clear-effect band is a share of 1.0, at least \
+             0 and under 1 (0.02: speedups within 2% count as no clear effect)",
+            args.band
+        )));
+    }
     run_command(
         &ExperimentCommand {
             datasets: args.dataset,

@@ -12,7 +12,7 @@ use crate::args::OutputArgs;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// FTZ, RSQRT, CONST, PEEL, SHMEM, UNROLL, VOTE, WARP, SORT, VOLA, or a tuning switch such
-    /// as READ_ONLY:0->1.
+    /// as 'READ_ONLY:0->1' (quoted: a shell reads an unquoted `>` as a redirection).
     pub name: Option<String>,
     /// Every entry of the catalogue.
     #[arg(long)]

@@ -17,6 +17,8 @@ use advise_ml::{Data, FittedModel, Method, Params};
 #[derive(Debug, Clone, Default)]
 pub struct TrainSettings {
     pub method: Option<Method>,
+    /// `--method all` or `baselines`: more than one model, which fit and predict cannot take.
+    pub many_methods: bool,
     pub train: Option<PathBuf>,
     /// Target column by name or 1-based number; `None`: the last column, as in Weka.
     pub target: Option<String>,
@@ -78,6 +80,7 @@ impl From<TrainArgs> for TrainSettings {
     fn from(a: TrainArgs) -> Self {
         TrainSettings {
             method: a.method.and_then(MethodArg::method),
+            many_methods: a.method.is_some_and(|m| m.method().is_none()),
             train: a.train,
             target: a.target,
             ignore: ignore_list(&a.ignore),
@@ -106,6 +109,12 @@ fn read_table(path: &Path, target: Option<&str>, ignore: &[String]) -> Result<In
 
 impl TrainSettings {
     fn params(&self) -> Result<Params> {
+        if self.many_methods {
+            return Err(Error::Usage(format!(
+                "--method: name one model ({}), not all or baselines",
+                Method::names().join(", ")
+            )));
+        }
         let method: Method = self.method.ok_or_else(|| {
             Error::Usage(format!(
                 "--method is required ({})",
@@ -124,6 +133,12 @@ impl TrainSettings {
             .as_ref()
             .ok_or_else(|| Error::Usage("--train is required".into()))?;
         let table = read_table(path, self.target.as_deref(), &self.ignore)?;
+        if table.rows.is_empty() {
+            return Err(Error::Data(format!(
+                "{}: no data rows to learn from (only the header)",
+                path.display()
+            )));
+        }
         let data = advise::dataset::matrix::data_from_instances(&table)
             .map_err(|e| Error::Data(format!("{}: {e}", path.display())))?;
         Ok((table, data))
@@ -163,7 +178,12 @@ fn emit(
                 predicted: predicted[i],
             })
             .collect();
-        return out.emit_json(&items);
+        // An object, as every document is, with its schema_version: 2 since the bare list
+        // of schema 1 (which had none) became `predictions`.
+        return out.emit_json(&serde_json::json!({
+            "predictions": items,
+            "schema_version": 2,
+        }));
     }
     if out.path.is_some() {
         return out.emit_csv(|buf| {

@@ -17,7 +17,7 @@ pub struct Args {
     #[arg(long)]
     pub features: PathBuf,
     /// An NB/BH optimization (FTZ, RSQRT, ..., with --program), or a parameter switch written
-    /// PARAM:FROM->TO (e.g. READ_ONLY:0->1) for imported spaces.
+    /// PARAM:FROM->TO for imported spaces, quoted for the shell (e.g. 'READ_ONLY:0->1').
     #[arg(long)]
     pub optimization: String,
     /// The program of an NB/BH optimization.

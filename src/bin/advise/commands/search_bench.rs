@@ -155,6 +155,11 @@ pub fn run(args: Args) -> Result<()> {
 }
 
 fn bench_spaces(cmd: &BenchCommand, out: &Output) -> Result<()> {
+    if cmd.threads == Some(0) {
+        return Err(Error::Usage(
+            "--threads must be at least 1 (leave it out for all cores)".into(),
+        ));
+    }
     let strategies = strategies(&split_strategies(&cmd.strategies))?;
     let budgets = Budget::parse_list(&cmd.budgets)?;
     let (spaces, unread) = read_spaces(&space_files(&cmd.spaces)?)?;

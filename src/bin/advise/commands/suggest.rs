@@ -83,7 +83,7 @@ impl SuggestOptions {
 pub struct SuggestArgs {
     /// The program's profile: ncu --csv output (raw page, details or --print-summary
     /// per-kernel), nvprof output or a GPGPU-Sim log.
-    #[arg(long, alias = "profile")]
+    #[arg(long = "profile", visible_alias = "ncu-csv", value_name = "FILE")]
     pub ncu_csv: PathBuf,
     #[command(flatten)]
     pub options: SuggestOptions,
@@ -137,6 +137,19 @@ struct AdvisorInfo<'a> {
     datasets: &'a [String],
 }
 
+/// The advisor's optimizations as `--applied` takes them: the families of step models
+/// (`TILE_SIZE`), each name once.
+fn known_names(advisor: &Advisor) -> Vec<String> {
+    let mut names: Vec<String> = advisor
+        .optimizations
+        .iter()
+        .map(|m| advise::recommend::step_model::family_of(&m.name).to_string())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
 /// Settings shared by suggest and profile.
 #[derive(Debug, Clone, Default)]
 pub struct SuggestSettings {
@@ -162,6 +175,20 @@ fn suggestions_for(csv: &Path, s: &SuggestSettings, out: &Output) -> Result<()> 
         None => default_model()?,
     };
     let advisor = Advisor::load(&model_path)?;
+    for a in &s.applied {
+        let known = advisor
+            .optimizations
+            .iter()
+            .any(|m| advise::recommend::suggest::is_applied(&m.name, a));
+        if !known {
+            // Always said: a misspelt name would otherwise be suggested after all.
+            eprintln!(
+                "advise: warning: --applied {a}: {} knows no such optimization; it knows {}",
+                model_path.display(),
+                known_names(&advisor).join(", ")
+            );
+        }
+    }
     let data = parse_path(csv, FormatChoice::Auto)?;
     let key = RunKey {
         program: "user".into(),
@@ -173,11 +200,19 @@ fn suggestions_for(csv: &Path, s: &SuggestSettings, out: &Output) -> Result<()> 
     if let Some(re) = &s.kernel {
         let re = regex::Regex::new(kernel_pattern(re))
             .map_err(|e| Error::Usage(format!("--kernel: {e}")))?;
+        let names: std::collections::BTreeSet<String> =
+            rows.iter().map(|r| r.kernel.clone()).collect();
         rows.retain(|r| re.is_match(&r.kernel));
         if rows.is_empty() {
+            const SHOWN: usize = 10;
+            let mut list: Vec<&str> = names.iter().take(SHOWN).map(String::as_str).collect();
+            if names.len() > SHOWN {
+                list.push("...");
+            }
             return Err(Error::Usage(format!(
-                "no kernel in {} matches `{re}`",
-                csv.display()
+                "no kernel in {} matches `{re}`; its kernels: {}",
+                csv.display(),
+                list.join(", ")
             )));
         }
     }

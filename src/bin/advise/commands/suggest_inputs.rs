@@ -105,10 +105,10 @@ pub fn source_checks(s: &SuggestSettings, advisor: &Advisor) -> Result<Vec<NotSu
 }
 
 /// Leaves `name` out of the suggestions with `reason`, which reads on from the name ("is
-/// already applied in ..."), noted, unless it already is or the user `named` it (`--applied`).
+/// already applied in ..."), unless it already is or the user `named` it (`--applied`). The
+/// report says it ("Not suggested: ..."), and the JSON's `not_suggested`.
 pub fn leave_out(out: &mut Vec<NotSuggested>, named: &[String], name: &str, reason: String) {
     if !out.iter().any(|o| o.optimization == name) && !named.iter().any(|n| n == name) {
-        note(&format!("{name} {reason} (not suggested)"));
         out.push(NotSuggested {
             optimization: name.to_string(),
             reason,

@@ -423,3 +423,20 @@ fn senseless_values_are_usage_errors() {
             .stderr(predicate::str::contains(said));
     }
 }
+
+/// `variants -o FILE.csv` writes CSV, not the text table.
+#[test]
+fn variants_to_a_csv_file_is_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v.csv");
+    advise()
+        .args(["variants", "-o"])
+        .arg(&path)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 129, "{text}");
+    assert_eq!(lines[0], "program,variant,optimizations");
+    assert!(lines.contains(&"NB,100000,FTZ"), "{text}");
+}

@@ -81,6 +81,16 @@ fn features_and_samples_pipeline_on_a_synthetic_campaign() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("--program"));
+    // A switch no row of the table has (an imported space's parameter on NB): no samples is
+    // an error that says why, not an empty table.
+    advise()
+        .args(["samples", "--optimization", "READ_ONLY:0->1", "--features"])
+        .arg(&features)
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "no row is a starting point for it",
+        ));
 }
 
 #[test]

@@ -81,6 +81,23 @@ fn samples(features: &Path, optimization: &str, program: Option<&str>, out: &Out
     let switch = parse_switch(optimization, program)?;
     let table = FeatureTable::read_csv(features)?;
     let set = pair(&table, &switch)?;
+    if set.samples.is_empty() {
+        return Err(Error::Data(if set.unpaired > 0 {
+            format!(
+                "{}: no {switch} sample: none of the {} rows without it has a partner with it \
+                 and both times (a feature table needs time_ms: `advise features --timings \
+                 timings.csv`)",
+                features.display(),
+                set.unpaired
+            )
+        } else {
+            format!(
+                "{}: no {switch} sample: no row is a starting point for it (is it this table's program or \
+                 parameter?)",
+                features.display()
+            )
+        }));
+    }
     note(&format!(
         "{switch}: {} samples, {} variants without it could not be paired (partner or time missing)",
         set.samples.len(),

@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::output::Output;
-use advise::error::Result;
+use advise::error::{Error, Result};
 use advise::report::table::TextTable;
 use advise::variant::Program;
 
@@ -52,6 +52,25 @@ fn list(program: &str, out: &Output) -> Result<()> {
             })
             .collect();
         return out.emit_json(&serde_json::json!({ "variants": rows }));
+    }
+    if out
+        .path
+        .as_ref()
+        .is_some_and(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv")))
+    {
+        // `-o FILE.csv`: one CSV table of every variant, optimizations joined by `+`.
+        return out.emit_csv(|buf| {
+            let mut w = csv::Writer::from_writer(buf);
+            let err = |e: csv::Error| Error::Internal(format!("cannot write CSV: {e}"));
+            w.write_record(["program", "variant", "optimizations"])
+                .map_err(err)?;
+            for v in &variants {
+                w.write_record([v.program.name(), &v.bit_string(), &v.label()])
+                    .map_err(err)?;
+            }
+            w.flush()
+                .map_err(|e| Error::Internal(format!("cannot write CSV: {e}")))
+        });
     }
     let mut text = String::new();
     for p in programs {

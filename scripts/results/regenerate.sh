@@ -130,4 +130,6 @@ for v in datasets/verify-*/; do
 done
 step "README figures"
 python3 scripts/results/readme.py README.md "$R"
+# README's hand-written sentences that quote train.txt and transfer.json are checked by
+# `cargo test readme_figures` (tests/it/readme_figures.rs): run it, and bring any it names.
 step "done"

@@ -25,6 +25,7 @@ mod models_weka;
 mod parse_fixtures;
 mod parse_fixtures_gpgpusim;
 mod parse_robustness;
+mod readme_figures;
 mod results;
 mod search_cli;
 mod search_files;

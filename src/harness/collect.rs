@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use super::batch::{inputs_tag, program_args, run_batch, run_program, save_raw, JobResult};
-use super::campaign::{Campaign, LedgerLine, Status};
+use super::campaign::{Campaign, LedgerLine, Status, RAW};
 use super::jobs::{batches, job_list, shard_jobs, Input, Job, Shard};
 use super::ncu;
 use super::runs::{parse_records, Reference};
@@ -127,6 +127,7 @@ pub fn collect(s: &CollectSettings, progress: &dyn Progress) -> Result<CollectSu
     if s.runs == 0 || s.reps == 0 {
         return Err(Error::Usage("--runs and --reps must be at least 1".into()));
     }
+    let fresh = !s.dir().exists();
     let mut campaign = Campaign::open(&s.dir(), s.resume)?;
     let jobs = shard_jobs(
         &job_list(s.program, &s.inputs, s.variants.as_deref()),
@@ -134,11 +135,23 @@ pub fn collect(s: &CollectSettings, progress: &dyn Progress) -> Result<CollectSu
     );
     let (todo, mut summary) = pending(&campaign, &jobs, Job::id);
     let baseline = Variant::new(s.program, 0)?;
-    check_binaries(&s.bin_dir, baseline, &todo)?;
-    let profiler = if s.profile && !todo.is_empty() {
-        Some((tool::find(tool::NCU)?, ncu::load_metric_list(&s.metrics)?))
-    } else {
-        None
+    let ready = check_binaries(&s.bin_dir, baseline, &todo).and_then(|()| {
+        Ok(if s.profile && !todo.is_empty() {
+            Some((tool::find(tool::NCU)?, ncu::load_metric_list(&s.metrics)?))
+        } else {
+            None
+        })
+    });
+    let profiler = match ready {
+        Ok(p) => p,
+        Err(e) => {
+            if fresh {
+                // Nothing ran: the folder this call made goes again (only while empty).
+                let _ = std::fs::remove_dir(s.dir().join(RAW));
+                let _ = std::fs::remove_dir(s.dir());
+            }
+            return Err(e);
+        }
     };
     progress.start(todo.len() as u64, "collecting");
     for batch in batches(&todo, s.batch_inputs) {

@@ -378,6 +378,8 @@ fn missing_binaries_point_to_advise_build() {
         .failure()
         .code(2)
         .stderr(predicate::str::contains("advise build --program nb"));
+    // Nothing ran, so the campaign folder it would have filled is not left behind.
+    assert!(!dir.path().join("c").exists());
 }
 
 #[test]

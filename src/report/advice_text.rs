@@ -35,13 +35,24 @@ pub fn suggestions(
             fmt_sig(s.predicted_speedup, 3),
             s.confidence_label,
             s.confidence,
-            if s.extrapolation { ", extrapolated" } else { "" }
+            if s.extrapolation {
+                ", extrapolated"
+            } else {
+                ""
+            }
         )),
         None if list.is_empty() => text.push_str(&format!(
             "{} (what was left out, and why, is below).\n",
             super::suggestions::NO_SUGGESTION
         )),
-        None => text.push_str("Nothing is predicted to help this code among the optimizations this advisor knows.\n\n"),
+        None => {
+            text.push_str(&super::suggestions::nothing_helps(
+                list.len(),
+                summary.left_out.len(),
+                "\"Not advised on\" below",
+            ));
+            text.push_str("\n\n");
+        }
     }
     if !list.is_empty() {
         text.push_str(&ranked_table(list));
@@ -121,7 +132,11 @@ fn ranked_table(list: &[Suggestion]) -> String {
     text.push_str(
         "Verdicts: recommend / not recommended / no clear effect (within 2%) where the \
          predicted direction beat a coin toss in validation; uncertain where it did not, the \
-         confidence is under 0.5, or the profile shows a problem its training data never had.\n",
+         confidence is under 0.5, or the profile shows a problem its training data never had.\n\
+         Confidence: the share of held-out predictions like this one whose direction was right \
+         (low under 0.6, medium from 0.6, high from 0.8; under 0.5 more often wrong than \
+         right). Sorted by verdict, then inside the training data before extrapolated, then by \
+         confidence, not by the predicted gain.\n",
     );
     text.push_str("\nWhy:\n");
     for s in list {

@@ -29,7 +29,25 @@ pub const NO_SUGGESTION: &str =
     "No suggestion: none of the optimizations this advisor knows could be judged for this profile";
 
 /// The one-line answer at the top.
-pub fn answer(list: &[Suggestion]) -> String {
+/// The headline where something was judged and nothing is predicted to help: how many were
+/// judged, and how many more the profile's counters did not allow (`where_listed`: where the
+/// report names them).
+pub fn nothing_helps(judged: usize, not_judged: usize, where_listed: &str) -> String {
+    let more = if not_judged > 0 {
+        format!(
+            " ({not_judged} more could not be judged: the profile lacks their counters; \
+             {where_listed})"
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "Nothing is predicted to help: none of the {judged} optimizations this profile lets \
+         the advisor judge is expected to speed this code up{more}."
+    )
+}
+
+pub fn answer(list: &[Suggestion], summary: &ProfileSummary) -> String {
     match crate::recommend::suggest::headline(list) {
         // Confidence is the calibrated chance that the direction is right: below 0.6, or off
         // the training data, it is a guess.
@@ -51,7 +69,11 @@ pub fn answer(list: &[Suggestion]) -> String {
         None if list.is_empty() => {
             format!("{NO_SUGGESTION} (what was left out, and why, is under What was profiled).")
         }
-        None => "Nothing is predicted to help: none of the optimizations this advisor knows is expected to speed this code up.".into(),
+        None => nothing_helps(
+            list.len(),
+            summary.left_out.len(),
+            "under What was profiled",
+        ),
     }
 }
 
@@ -112,16 +134,24 @@ fn evidence_line(e: &CounterEvidence) -> String {
     )
 }
 
-fn interval(s: &Suggestion) -> (f64, f64) {
-    (
-        s.predicted_speedup.min(s.second_opinion),
-        s.predicted_speedup.max(s.second_opinion),
-    )
+/// Where the predicted speedup comes from, and the other opinion beside it.
+fn where_from(s: &Suggestion) -> String {
+    let other = fmt_sig(s.second_opinion, 3);
+    match (&s.step, s.follows_rule) {
+        (_, true) => format!(
+            "the majority rule's answer: the median of its training pairs; the model predicts \
+             {other}x"
+        ),
+        (Some(_), false) if s.second_opinion != s.predicted_speedup => {
+            format!("the step model's answer; the counter model predicts {other}x")
+        }
+        (Some(_), false) => "the step model's answer".to_string(),
+        (None, false) => format!("the model's answer; a second model predicts {other}x"),
+    }
 }
 
 /// One suggestion's card: the prediction, the evidence, how to apply it and its risks.
 fn card(s: &Suggestion, e: Option<&Entry>) -> Block {
-    let (lo, hi) = interval(s);
     let mut tags = vec![
         (
             s.verdict.to_string(),
@@ -145,10 +175,9 @@ fn card(s: &Suggestion, e: Option<&Entry>) -> Block {
     }
     blocks.push(Block::List(vec![
         format!(
-            "Predicted speedup: {}x (the two models span {}x to {}x)",
+            "Predicted speedup: {}x ({})",
             fmt_sig(s.predicted_speedup, 3),
-            fmt_sig(lo, 3),
-            fmt_sig(hi, 3)
+            where_from(s)
         )
         .into(),
         format!(
@@ -221,16 +250,20 @@ fn card(s: &Suggestion, e: Option<&Entry>) -> Block {
 /// What each verdict means, for a reader who is not a GPU expert (recommend::suggest decides
 /// them: `NO_EFFECT_BAND`, `EVEN_ODDS`, `validation::beats_coin_toss`,
 /// `profile_checks::unseen_problem`).
-const VERDICTS: &str = "How to read the verdicts: \"recommend\" predicts a speedup, \
-     \"not recommended\" a slowdown and \"no clear effect\" a change of under 2% either way, \
-     each where the advisor's direction was right more often than a coin toss in its \
-     validation (on programs it had not seen, where more than one program has the \
-     optimization; else on held-out configurations); \"uncertain\" means the advisor cannot \
-     tell which way it goes (its confidence is under 0.5, its validation was no better than a \
-     coin toss, or the profile shows a problem, such as shared-memory bank conflicts, that none \
-     of its training data had). Confidence is the chance, measured on held-out programs or \
-     configurations, that the direction is right. Every suggestion is a prediction: measure \
-     before and after.";
+const VERDICTS: &str = "How to read the verdicts. \"recommend\" predicts a speedup, \
+     \"not recommended\" a slowdown, and \"no clear effect\" a change of under 2% either way. \
+     Each is given only where the advisor's direction was right more often than a coin toss \
+     when it was checked: on programs it had not seen, where more than one program has the \
+     optimization, else on held-out settings of the programs it learned from. \
+     \"uncertain\" means the advisor cannot tell which way it goes: its confidence is under \
+     0.5, its check was no better than a coin toss, or the profile shows a problem (such as \
+     shared-memory bank conflicts) that none of its training data had. Confidence is the \
+     chance, measured on held-out programs or settings, that the predicted direction is right: \
+     low under 0.6, medium from 0.6, high from 0.8. Under 0.5 the direction is more likely \
+     wrong than right: take the prediction as a coin toss. The list is sorted by verdict \
+     (\"recommend\" first), then predictions inside the training data before extrapolations, \
+     then by confidence; not by the size of the predicted gain. Every suggestion is a \
+     prediction: measure before and after.";
 
 /// The report as a document.
 pub fn document(
@@ -240,7 +273,9 @@ pub fn document(
     model: &Path,
 ) -> Result<Document> {
     let mut d = Document::new("advise: suggestions for your program", STYLE);
-    d.push(Block::Lead(Text(vec![Inline::Plain(answer(list))])));
+    d.push(Block::Lead(Text(vec![Inline::Plain(answer(
+        list, summary,
+    ))])));
     if !list.is_empty() {
         d.push(Block::Paragraph(VERDICTS.into()));
     }

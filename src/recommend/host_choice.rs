@@ -81,7 +81,8 @@ impl HostUse {
     /// What the reason adds: which host's data answered.
     pub(crate) fn reason(self) -> Option<String> {
         let assumed_note = "the profile does not show how the GPU is attached to its host (an \
-                            older Nsight Compute, or a details page), so it is taken to be on PCIe";
+                            older Nsight Compute, or a details page), so it is taken to be on \
+                            PCIe; --host-link says otherwise";
         match self {
             HostUse::Any => None,
             HostUse::Own { link, assumed } => Some(format!(
@@ -90,7 +91,7 @@ impl HostUse {
                 if assumed {
                     format!(" ({assumed_note})")
                 } else {
-                    ", as the profile shows".into()
+                    ", as the profile shows (or --host-link says)".into()
                 }
             )),
             HostUse::Other {

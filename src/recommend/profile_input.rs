@@ -50,6 +50,9 @@ pub struct ProfileSummary {
     /// (dataset::host_link; `host_link_text` says which link answered).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub host_link: Option<crate::dataset::host_link::HostLink>,
+    /// The link is the user's (`--host-link`), not the profile's; set by the caller.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub host_link_given: bool,
 }
 
 /// An optimization left out of the suggestions, and why.
@@ -149,6 +152,7 @@ pub fn profile_features(
         not_suggested: Vec::new(),
         simulated: false,
         host_link: link,
+        host_link_given: false,
     };
     // Some models may have learned from fewer counters (section values of Nsight Compute's
     // details pages): the profile is refused only when no model has enough of its own.
@@ -199,13 +203,18 @@ impl ProfileSummary {
         }
         Some(match self.host_link {
             Some(l) => format!(
-                "Host link: {}, from the profile's device attributes; unified-memory advice \
-                 comes from measurements on {}",
+                "Host link: {}, {}; unified-memory advice comes from measurements on {}",
                 l.label(),
+                if self.host_link_given {
+                    "as --host-link says (the profile does not show it)"
+                } else {
+                    "from the profile's device attributes"
+                },
                 l.describe()
             ),
             None => "Host link: not shown by the profile (a details page or an older Nsight \
-                     Compute); unified-memory advice takes the GPU to be on PCIe"
+                     Compute); unified-memory advice takes the GPU to be on PCIe (--host-link \
+                     coherent says otherwise)"
                 .to_string(),
         })
     }

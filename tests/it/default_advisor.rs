@@ -12,6 +12,8 @@ pub(crate) const LASSEN: &str =
     "tests/fixtures/ncu/ncu_details_V100_xplacer_bfs_graph4096_lassen.csv";
 pub(crate) const AWS: &str = "tests/fixtures/ncu/ncu_details_V100_xplacer_bfs_graph4096_aws.csv";
 pub(crate) const B200: &str = "tests/fixtures/ncu/ncu_details_B200_superbenchmark_cublaslt.csv";
+pub(crate) const B200_RAW: &str =
+    "tests/fixtures/ncu/ncu_raw_B200_roofline-analysis_torch_sdpa_flash.csv";
 pub(crate) const RTX5090: &str =
     "tests/fixtures/ncu/ncu_details_RTX5090_llmperfopt_flash_fwd_splitkv.csv";
 pub(crate) const GINKGO: &str =
@@ -306,4 +308,19 @@ fn an_unknown_applied_name_warns_and_a_kernel_miss_lists_the_kernels() {
     suggest_from(&["--kernel", "no_such_kernel", "--profile", LASSEN], false)
         .code(2)
         .stderr(predicate::str::contains("; its kernels: "));
+}
+
+/// `--host-link`: a details page shows no link, so the user's answers (the Lassen V100 is on
+/// NVLink with address translation: the coherent host's models then answer); a raw page that
+/// shows PCIe (B200) refuses the other link.
+#[test]
+fn the_host_link_a_profile_lacks_can_be_given() {
+    let (v, _) = suggestions_from(&["--host-link", "coherent", "--profile", LASSEN]);
+    assert_eq!(v["profile"]["host_link"], "coherent");
+    assert_eq!(v["profile"]["host_link_given"], true);
+    let (v, _) = suggestions_from(&["--profile", LASSEN]);
+    assert!(v["profile"]["host_link"].is_null());
+    suggest_from(&["--host-link", "coherent", "--profile", B200_RAW], false)
+        .code(2)
+        .stderr(predicate::str::contains("shows a PCIe-attached GPU"));
 }

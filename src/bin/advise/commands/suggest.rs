@@ -9,7 +9,8 @@ use super::advisor::default_model;
 use super::output::{note, Output};
 use super::suggest_inputs::{launch_of, leave_out, levels_of, source_checks};
 use crate::args::OutputArgs;
-use advise::dataset::measurements::{rows_of, RunKey};
+use advise::dataset::host_link::{HostLink, COHERENT_SIGNS};
+use advise::dataset::measurements::{rows_of, MeasurementRow, RunKey};
 use advise::error::{Error, Result};
 use advise::harness::profile_app::{kernel_pattern, ProfileRequest};
 use advise::profile::{parse_path, FormatChoice};
@@ -56,8 +57,30 @@ pub struct SuggestOptions {
     /// step does to theoretical occupancy.
     #[arg(long)]
     pub gpu: Option<String>,
+    /// How the GPU is attached to its host, where the profile does not show it (a details
+    /// page, an older Nsight Compute): `pcie` (a discrete GPU in an x86 server) or `coherent`
+    /// (NVLink with address translation, as IBM POWER9 systems; NVLink-C2C, as Grace
+    /// Hopper). Unified-memory advice depends on it; without either, PCIe is assumed.
+    #[arg(long, value_enum)]
+    pub host_link: Option<HostLinkArg>,
     #[command(flatten)]
     pub out: OutputArgs,
+}
+
+/// `--host-link`'s values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum HostLinkArg {
+    Pcie,
+    Coherent,
+}
+
+impl From<HostLinkArg> for HostLink {
+    fn from(a: HostLinkArg) -> HostLink {
+        match a {
+            HostLinkArg::Pcie => HostLink::Pcie,
+            HostLinkArg::Coherent => HostLink::Coherent,
+        }
+    }
 }
 
 impl SuggestOptions {
@@ -72,6 +95,7 @@ impl SuggestOptions {
                 per_kernel: self.per_kernel,
                 levels: self.level,
                 gpu: self.gpu,
+                host_link: self.host_link.map(HostLink::from),
             },
             self.out.into(),
         )
@@ -137,6 +161,33 @@ struct AdvisorInfo<'a> {
     datasets: &'a [String],
 }
 
+/// `--host-link`: where the profile shows no link, its rows get the device attribute a raw
+/// page would carry (`COHERENT_SIGNS`' first: 1 coherent, 0 PCIe), so that every step reads
+/// the link as from the profile; where it shows the other link, an error. Returns whether the
+/// link is the user's (the profile showed none).
+fn given_host_link(rows: &mut Vec<MeasurementRow>, link: HostLink, csv: &Path) -> Result<bool> {
+    match HostLink::of_rows(rows) {
+        Some(own) if own != link => Err(Error::Usage(format!(
+            "--host-link {}: {} shows {} in its device attributes; leave --host-link out",
+            link.label(),
+            csv.display(),
+            own.describe()
+        ))),
+        Some(_) => Ok(false),
+        None => {
+            let Some(first) = rows.first() else {
+                return Ok(false);
+            };
+            let mut row = first.clone();
+            row.metric = COHERENT_SIGNS[0].to_string();
+            row.unit = String::new();
+            row.value = if link == HostLink::Coherent { 1.0 } else { 0.0 };
+            rows.push(row);
+            Ok(true)
+        }
+    }
+}
+
 /// The advisor's optimizations as `--applied` takes them: the families of step models
 /// (`TILE_SIZE`), each name once.
 fn known_names(advisor: &Advisor) -> Vec<String> {
@@ -167,6 +218,8 @@ pub struct SuggestSettings {
     pub levels: Vec<String>,
     /// The GPU the user named (`--gpu`).
     pub gpu: Option<String>,
+    /// The host link the user named (`--host-link`), where the profile does not show one.
+    pub host_link: Option<HostLink>,
 }
 
 fn suggestions_for(csv: &Path, s: &SuggestSettings, out: &Output) -> Result<()> {
@@ -216,6 +269,10 @@ fn suggestions_for(csv: &Path, s: &SuggestSettings, out: &Output) -> Result<()> 
             )));
         }
     }
+    let link_given = match s.host_link {
+        Some(link) => given_host_link(&mut rows, link, csv)?,
+        None => false,
+    };
     let mut not_suggested = source_checks(s, &advisor)?;
     let levels = levels_of(&rows, &s.levels)?;
     let (x, mut summary) = profile_features(&advisor, &rows, &levels)?;
@@ -228,6 +285,7 @@ fn suggestions_for(csv: &Path, s: &SuggestSettings, out: &Output) -> Result<()> 
         );
     }
     summary.simulated = data.format == advise::profile::Format::GpgpuSim;
+    summary.host_link_given = link_given;
     let launch = launch_of(&rows, s.gpu.as_deref(), true)?;
     let applied: Vec<String> = s
         .applied

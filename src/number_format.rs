@@ -15,9 +15,27 @@ pub fn fmt_sig(v: f64, digits: usize) -> String {
     format!("{v:.decimals$}")
 }
 
+/// A p-value for a reader: three decimals, and "< 0.001" below that (not "0.000", which
+/// reads as impossible).
+pub fn fmt_p(p: f64) -> String {
+    if p < 0.001 {
+        "< 0.001".to_string()
+    } else {
+        format!("{p:.3}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn small_p_values_are_bounded_not_zero() {
+        assert_eq!(fmt_p(0.0), "< 0.001");
+        assert_eq!(fmt_p(0.0004), "< 0.001");
+        assert_eq!(fmt_p(0.0421), "0.042");
+        assert_eq!(fmt_p(1.0), "1.000");
+    }
 
     #[test]
     fn keeps_significant_digits() {

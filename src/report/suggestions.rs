@@ -349,7 +349,7 @@ pub fn document(
                     100.0 * v.accuracy_high
                 ),
                 format!("{:.1}%", 100.0 * v.majority_accuracy),
-                format!("{:.3}", v.p_value),
+                crate::number_format::fmt_p(v.p_value),
                 v.pp.to_string(),
                 v.pn.to_string(),
                 v.np.to_string(),

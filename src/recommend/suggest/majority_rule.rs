@@ -126,11 +126,7 @@ pub(super) fn reason(m: &OptimizationModel, model_says: f64) -> String {
     } else {
         "not significantly better"
     };
-    let p = if v.p_value < 0.001 {
-        "p < 0.001".to_string()
-    } else {
-        format!("p {:.3}", v.p_value)
-    };
+    let p = format!("p {}", crate::number_format::fmt_p(v.p_value));
     format!(
         "follows the majority rule: {:.0}% of the {which} got faster (median speedup {}x{split}); \
          this optimization's model was right {:.0}% of the time {where_} against the rule's \

@@ -95,8 +95,8 @@ impl Campaign {
             let gz = dir.join(format!("{f}.gz"));
             if gz.is_file() {
                 return Err(Error::Usage(format!(
-                    "{} is compressed: that campaign is closed; collect into a new --out-dir folder \
-                     and join the two with `advise merge`",
+                    "{} is compressed: that campaign is closed; collect into a new --out-dir \
+                     folder and join the two with `advise merge`",
                     gz.display()
                 )));
             }

@@ -92,8 +92,8 @@ fn samples(features: &Path, optimization: &str, program: Option<&str>, out: &Out
             )
         } else {
             format!(
-                "{}: no {switch} sample: no row is a starting point for it (is it this table's program or \
-                 parameter?)",
+                "{}: no {switch} sample: no row is a starting point for it (is it this \
+                 table's program or parameter?)",
                 features.display()
             )
         }));

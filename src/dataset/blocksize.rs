@@ -150,19 +150,11 @@ fn write_csv<T: Serialize>(path: &Path, rows: &[T]) -> Result<()> {
 impl Dataset {
     /// Reads timings.csv, kernels.csv and resources.csv from `dir`.
     pub fn load(dir: &Path) -> Result<Dataset> {
-        if !dir.is_dir() {
-            return Err(Error::Usage(format!(
-                "{}: {}; name a block-size dataset folder (timings.csv, kernels.csv, \
-                 resources.csv: datasets/blocksize, or one `advise statuner --build-dataset` \
-                 wrote)",
-                dir.display(),
-                if dir.exists() {
-                    "a file, not a folder"
-                } else {
-                    "no such folder"
-                }
-            )));
-        }
+        super::table::require_folder(
+            dir,
+            "a block-size dataset folder (timings.csv, kernels.csv, resources.csv: \
+             datasets/blocksize, or one `advise statuner --build-dataset` wrote)",
+        )?;
         Ok(Dataset {
             timings: read_csv(&dir.join("timings.csv"))?,
             kernels: read_csv(&dir.join("kernels.csv"))?,

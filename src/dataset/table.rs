@@ -47,6 +47,23 @@ pub fn is_simulated(dir: &Path) -> bool {
     dir.join(SIMULATOR_RECORD).is_file()
 }
 
+/// A usage error unless `dir` is a folder: "DIR: no such folder; name WANTED" (or "a file, not
+/// a folder"), `wanted` saying which folder the command reads.
+pub fn require_folder(dir: &Path, wanted: &str) -> Result<()> {
+    if dir.is_dir() {
+        return Ok(());
+    }
+    Err(Error::Usage(format!(
+        "{}: {}; name {wanted}",
+        dir.display(),
+        if dir.exists() {
+            "a file, not a folder"
+        } else {
+            "no such folder"
+        }
+    )))
+}
+
 /// `dir/<stem>.csv`, or else `dir/<stem>.csv.gz`, whichever exists.
 pub fn table_path(dir: &Path, stem: &str) -> Option<PathBuf> {
     [format!("{stem}.csv"), format!("{stem}.csv.gz")]

@@ -126,18 +126,10 @@ pub fn load_pool(dir: &Path) -> Result<SamplePool> {
 
 /// `load_pool` with the feature view chosen.
 pub fn load_pool_view(dir: &Path, view: View) -> Result<SamplePool> {
-    if !dir.is_dir() {
-        return Err(Error::Usage(format!(
-            "{}: {}; name a dataset folder (datasets/..., or one that advise import or advise \
-             collect wrote)",
-            dir.display(),
-            if dir.exists() {
-                "a file, not a folder"
-            } else {
-                "no such folder"
-            }
-        )));
-    }
+    crate::dataset::table::require_folder(
+        dir,
+        "a dataset folder (datasets/..., or one that advise import or advise collect wrote)",
+    )?;
     let m = table_path(dir, "measurements").ok_or_else(|| {
         Error::Usage(format!(
             "{}: no measurements.csv(.gz); is this a dataset folder (advise import / advise collect)?",

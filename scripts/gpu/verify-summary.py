@@ -68,6 +68,8 @@ from pathlib import Path
 BAND = 0.02
 # The verdicts a user can act on (advise's recommend::suggest); "uncertain" is none of them.
 VERDICTS = ("recommend", "not recommended", "no clear effect")
+# The class of measured effect each verdict predicts (`direction`).
+VERDICT_CLASS = dict(zip(VERDICTS, ("faster", "slower", "none")))
 # Versions that add one optimization of the catalogue to a program (same tile).
 ADDS = {
     "SHMEM": {
@@ -290,8 +292,16 @@ def main(folder, current=None):
                         flag = " (checksum differs)"
                 got = direction(speedup)
                 # A prediction within the band predicts no clear effect: a measured effect
-                # either way proves it wrong, none measured proves it right.
-                want = direction(pred) if pred is not None else "none"
+                # either way proves it wrong, none measured proves it right. A verdict says
+                # which class it predicts: where the majority rule's median lies within the
+                # band but its training pairs moved mostly one way, "recommend" or "not
+                # recommended" stands beside a prediction within it (advise's
+                # recommend::suggest::majority_rule::lopsided).
+                verdict = s.get("verdict")
+                if verdict in VERDICT_CLASS:
+                    want = VERDICT_CLASS[verdict]
+                else:
+                    want = direction(pred) if pred is not None else "none"
                 if got == "none":
                     ok = "yes" if want == "none" else "no clear effect"
                 else:

@@ -54,11 +54,14 @@ pub const UNCERTAIN: &str = "uncertain";
 /// needs the same evidence: an answer no better than a coin toss says 1.00x as readily where the
 /// effect is large (on a matrix transpose whose tile has 32-way bank conflicts PADDING's answer
 /// was 1.00x and the padded tile ran 2.15x faster: datasets/verify-h200-20261127).
-fn verdict(p: f64, confidence: f64, no_evidence: bool) -> &'static str {
+/// `side` is the side of the band the answer falls on (`effect_side`), or -1 where the majority
+/// rule's median lies inside the band but its pairs often got clearly slower
+/// (`majority_rule::often_slower`).
+fn verdict(side: i8, confidence: f64, no_evidence: bool) -> &'static str {
     if confidence < EVEN_ODDS || no_evidence {
         return UNCERTAIN;
     }
-    match effect_side(p) {
+    match side {
         0 => "no clear effect",
         1 => "recommend",
         _ => "not recommended",
@@ -235,8 +238,19 @@ pub fn suggest(
         // Nor where the profile shows the problem the optimization removes and its training
         // data never did.
         let unseen = super::profile_checks::unseen_problem(advisor, m, x);
+        // A rule's median inside the band whose pairs often got clearly slower is "not
+        // recommended".
+        let often_slower = match &step {
+            None if rule => majority_rule::often_slower(m),
+            _ => None,
+        };
+        let side = if often_slower.is_some() {
+            -1
+        } else {
+            effect_side(p)
+        };
         let verdict = verdict(
-            p,
+            side,
             confidence,
             coin_toss.is_some() || unseen.is_some() || host.no_evidence(),
         );
@@ -263,9 +277,15 @@ pub fn suggest(
                 }),
                 step_follows_rule,
             ),
+            // Why a median inside the band is "not recommended" comes right after the rule's
+            // split of its pairs.
             None if rule => format!(
-                "{}; the model's evidence: {}",
+                "{}{}; the model's evidence: {}",
                 majority_rule::reason(m, q),
+                match (&often_slower, verdict) {
+                    (Some(why), "not recommended") => format!("; not recommended {why}"),
+                    _ => String::new(),
+                },
                 reason(m, q, nearest, &deciding, extrapolation)
             ),
             None => reason(m, q, nearest, &deciding, extrapolation),

@@ -132,7 +132,9 @@ fn ranked_table(list: &[Suggestion]) -> String {
     text.push_str(
         "Verdicts: recommend / not recommended / no clear effect (within 2%) where the \
          predicted direction beat a coin toss in validation; uncertain where it did not, the \
-         confidence is under 0.5, or the profile shows a problem its training data never had.\n\
+         confidence is under 0.5, or the profile shows a problem its training data never had. \
+         A median within 2% is not recommended where a quarter or more of the training pairs \
+         were more than 2% slower, three times as many as were more than 2% faster.\n\
          Confidence: the share of held-out predictions like this one whose direction was right \
          (low under 0.6, medium from 0.6, high from 0.8; under 0.5 more often wrong than \
          right). Sorted by verdict, then inside the training data before extrapolated, then by \

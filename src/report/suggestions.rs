@@ -252,6 +252,10 @@ fn card(s: &Suggestion, e: Option<&Entry>) -> Block {
 /// `profile_checks::unseen_problem`).
 const VERDICTS: &str = "How to read the verdicts. \"recommend\" predicts a speedup, \
      \"not recommended\" a slowdown, and \"no clear effect\" a change of under 2% either way. \
+     Where the answer is the typical (median) change of the training cases and that is under \
+     2%, but a quarter or more of the cases were more than 2% slower, at least three times as \
+     many as were more than 2% faster, the verdict is \"not recommended\": at 0.99x it means \
+     the change was often clearly slower and seldom clearly faster. \
      Each is given only where the advisor's direction was right more often than a coin toss \
      when it was checked: on programs it had not seen, where more than one program has the \
      optimization, else on held-out settings of the programs it learned from. \

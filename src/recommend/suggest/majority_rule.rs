@@ -37,37 +37,92 @@ fn pairs(m: &OptimizationModel, b: &RuleBasis) -> String {
     }
 }
 
-/// How the rule's pairs split as the verdicts do (`NO_EFFECT_BAND`): a median inside the band
-/// can hide a large share that slowed down (unified memory on PCIe hosts: 53% of XPlacer's
-/// AWS pairs within 2%, 43% more than 2% slower). `None` where no speedup is known.
-fn split(m: &OptimizationModel, b: &RuleBasis) -> Option<String> {
-    // A rule that learned from the measured pairs alone splits those (training::sample_id
-    // marks the simulated ones).
-    let ys: Vec<f64> = m
-        .speedups
+/// The speedups of the rule's pairs: the measured ones where it learned from those alone
+/// (training::sample_id marks the simulated ones).
+fn rule_speedups(m: &OptimizationModel, b: &RuleBasis) -> Vec<f64> {
+    m.speedups
         .iter()
         .zip(&m.ids)
         .filter(|(y, id)| y.is_finite() && !(b.measured_only && id.contains(", SIMULATED")))
         .map(|(y, _)| *y)
-        .collect();
+        .collect()
+}
+
+/// Speedups `ys` as shares on each side of the verdicts' band (`NO_EFFECT_BAND`): faster by
+/// more, within it, slower by more. `None` where there are none.
+fn shares(ys: &[f64]) -> Option<[f64; 3]> {
     if ys.is_empty() {
         return None;
     }
     let share = |side: i8| {
-        100.0
-            * ys.iter()
-                .filter(|&&y| super::effect_side(y) == side)
-                .count() as f64
+        ys.iter()
+            .filter(|&&y| super::effect_side(y) == side)
+            .count() as f64
             / ys.len() as f64
     };
+    Some([share(1), share(0), share(-1)])
+}
+
+/// How the rule's pairs split as the verdicts do (`NO_EFFECT_BAND`): a median inside the band
+/// can hide a large share that slowed down (unified memory on PCIe hosts: 53% of XPlacer's
+/// AWS pairs within 2%, 43% more than 2% slower). `None` where no speedup is known.
+fn split(m: &OptimizationModel, b: &RuleBasis) -> Option<String> {
+    let [faster, within, slower] = shares(&rule_speedups(m, b))?;
     Some(format!(
         "{:.0}% faster by more than {pct:.0}%, {:.0}% within {pct:.0}%, {:.0}% slower by more than \
          {pct:.0}%",
-        share(1),
-        share(0),
-        share(-1),
+        100.0 * faster,
+        100.0 * within,
+        100.0 * slower,
         pct = 100.0 * super::NO_EFFECT_BAND
     ))
+}
+
+/// The least share of the rule's pairs that must be slower by more than the band for a
+/// median inside the band to be "not recommended" (`often_slower`).
+pub const OFTEN_SLOWER_SHARE: f64 = 0.25;
+
+/// How many times the share faster by more than the band the share slower must be
+/// (`often_slower`).
+pub const OFTEN_SLOWER_RATIO: f64 = 3.0;
+
+/// Where the rule answers with a median inside the band (`NO_EFFECT_BAND`) but its pairs that
+/// changed by more mostly got slower: why, in words (`often_slower_of`). `None` otherwise.
+pub(super) fn often_slower(m: &OptimizationModel) -> Option<String> {
+    let b = basis(m);
+    often_slower_of(&rule_speedups(m, &b), speedup(m), b.positive_rate)
+}
+
+/// `often_slower` for the rule's pair speedups `ys`, its answer `median` and the share of the
+/// pairs that got faster. "No clear effect" reads as "harmless either way", which a median
+/// cannot promise: managed memory on XPlacer's PCIe hosts had a median of 0.994x over 514
+/// pairs, 43% of them more than 2% slower and 4% faster, one program 70 times slower. Such a
+/// median is "not recommended" where a quarter or more of the pairs were slower by more than
+/// the band (`OFTEN_SLOWER_SHARE`), three times as many as were faster by more
+/// (`OFTEN_SLOWER_RATIO`), the sign test over the pairs that moved says so (two-sided p <
+/// 0.05), and most pairs did not get faster, the direction whose accuracy the confidence
+/// measures (`RuleBasis::positive_rate`). The other way round, a median inside the band whose
+/// pairs that moved mostly got faster, stays "no clear effect": that verdict already says the
+/// change is safe to try, and the likeliest outcome is still no change (FTZ: 73% of its pairs
+/// within 2%, 25% faster).
+fn often_slower_of(ys: &[f64], median: f64, positive_rate: f64) -> Option<String> {
+    if super::effect_side(median) != 0 || positive_rate > 0.5 {
+        return None;
+    }
+    let [faster, _, slower] = shares(ys)?;
+    let count = |share: f64| (share * ys.len() as f64).round() as usize;
+    let p = crate::experiment::stats::mcnemar_exact(count(slower), count(faster));
+    let holds = slower >= OFTEN_SLOWER_SHARE && slower >= OFTEN_SLOWER_RATIO * faster && p < 0.05;
+    holds.then(|| {
+        format!(
+            "though the median change is under {pct:.0}%: {:.0}% of the pairs were more than \
+             {pct:.0}% slower and {:.0}% more than {pct:.0}% faster (sign test p {})",
+            100.0 * slower,
+            100.0 * faster,
+            crate::number_format::fmt_p(p),
+            pct = 100.0 * super::NO_EFFECT_BAND
+        )
+    })
 }
 
 /// The rule's pairs program by program, where they come from two or more: each program's
@@ -192,5 +247,44 @@ mod tests {
         let one = RuleBasis::of(&y, &[], &vec!["a".to_string(); y.len()]);
         assert!(one.by_program.is_empty());
         assert_eq!(by_program(&one), None);
+    }
+
+    /// Synthetic: a median inside the band is "not recommended" where a quarter or more of
+    /// the pairs were clearly slower, three times as many as clearly faster, past the sign
+    /// test, and most did not get faster; otherwise not.
+    #[test]
+    fn a_median_inside_the_band_is_not_recommended_where_it_was_often_slower() {
+        // 40 pairs within 2% (slightly slower), 50 more than 2% slower, 10 faster.
+        let mut ys = vec![0.995; 40];
+        ys.extend(vec![0.5; 50]);
+        ys.extend(vec![1.1; 10]);
+        let why = often_slower_of(&ys, 0.995, 0.10).unwrap();
+        assert!(
+            why.contains("50% of the pairs were more than 2% slower and 10%"),
+            "{why}"
+        );
+        assert!(why.contains("sign test p < 0.001"), "{why}");
+        // Not where the majority got faster: the confidence measures the other way.
+        assert_eq!(often_slower_of(&ys, 0.995, 0.60), None);
+        // Not where the median lies outside the band: the band decides.
+        assert_eq!(often_slower_of(&ys, 0.9, 0.10), None);
+        // Not where fewer than a quarter were slower.
+        let mut few = vec![1.0; 80];
+        few.extend(vec![0.5; 20]);
+        assert_eq!(often_slower_of(&few, 1.0, 0.0), None);
+        // Not where those faster are more than a third of those slower.
+        let mut both = vec![1.0; 40];
+        both.extend(vec![0.5; 40]);
+        both.extend(vec![1.5; 20]);
+        assert_eq!(often_slower_of(&both, 1.0, 0.2), None);
+        // Not where the sign test cannot tell: 3 of 8 slower, none faster (p 0.25).
+        let mut small = vec![1.0; 5];
+        small.extend(vec![0.5; 3]);
+        assert_eq!(often_slower_of(&small, 1.0, 0.0), None);
+        // Not the other way round: mostly faster stays "no clear effect".
+        let mut up = vec![1.0; 60];
+        up.extend(vec![1.2; 38]);
+        up.extend(vec![0.9; 2]);
+        assert_eq!(often_slower_of(&up, 1.0, 0.3), None);
     }
 }

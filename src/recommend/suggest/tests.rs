@@ -1,4 +1,4 @@
-use super::{headline, is_applied, label, rank, verdict, Suggestion, UNCERTAIN};
+use super::{effect_side, headline, is_applied, label, rank, verdict, Suggestion, UNCERTAIN};
 
 #[test]
 fn applied_optimizations_match_whole_names_not_prefixes() {
@@ -79,12 +79,16 @@ fn a_report_leads_with_a_recommendation_else_with_a_speedup_at_under_even_odds()
 
 #[test]
 fn every_verdict_needs_even_odds_and_a_validation_better_than_a_coin_toss() {
-    assert_eq!(verdict(1.30, 0.70, false), "recommend");
-    assert_eq!(verdict(0.80, 0.70, false), "not recommended");
-    assert_eq!(verdict(1.01, 0.70, false), "no clear effect");
-    assert_eq!(verdict(0.99, 0.70, false), "no clear effect");
+    let v = |p: f64, c: f64, no_evidence: bool| verdict(effect_side(p), c, no_evidence);
+    assert_eq!(v(1.30, 0.70, false), "recommend");
+    assert_eq!(v(0.80, 0.70, false), "not recommended");
+    assert_eq!(v(1.01, 0.70, false), "no clear effect");
+    assert_eq!(v(0.99, 0.70, false), "no clear effect");
     for p in [1.30, 0.80, 1.01, 1.00] {
-        assert_eq!(verdict(p, 0.49, false), UNCERTAIN, "{p} under even odds");
-        assert_eq!(verdict(p, 0.90, true), UNCERTAIN, "{p} after a coin toss");
+        assert_eq!(v(p, 0.49, false), UNCERTAIN, "{p} under even odds");
+        assert_eq!(v(p, 0.90, true), UNCERTAIN, "{p} after a coin toss");
     }
+    // A side given (a rule often slower, majority_rule::often_slower) decides as the band would.
+    assert_eq!(verdict(-1, 0.70, false), "not recommended");
+    assert_eq!(verdict(-1, 0.40, false), UNCERTAIN);
 }

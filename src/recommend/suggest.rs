@@ -354,6 +354,8 @@ pub fn suggest(
             validated_accuracy: accuracy,
             majority_accuracy: validation.map(|v| v.majority_accuracy),
             across_programs_accuracy: across.map(answering),
+            across_programs_model_accuracy: across.map(|a| a.accuracy),
+            across_programs_majority_accuracy: across.map(|a| a.majority_accuracy),
             validation_table: validation.map(|v| [v.pp, v.pn, v.np, v.nn]),
             raw_score: raw,
             coverage,

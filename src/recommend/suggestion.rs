@@ -30,6 +30,13 @@ pub struct Suggestion {
     /// Of what answers: the model's, or the majority rule's where `follows_rule`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub across_programs_accuracy: Option<f64>,
+    /// The same leave one program out: the model's accuracy (the step model's where it
+    /// answered) and the majority rule's, whichever answers, so the two can be read side by
+    /// side as the grouped validation's are.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub across_programs_model_accuracy: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub across_programs_majority_accuracy: Option<f64>,
     /// The grouped validation's confusion table (counts; P = speedup > 1, first letter the
     /// prediction).
     pub validation_table: Option<[usize; 4]>,

@@ -159,6 +159,7 @@ pub fn validation_tables(list: &[Suggestion]) -> String {
         "NN",
         "accuracy %",
         "majority %",
+        "unseen programs: model / rule %",
     ]);
     for s in list {
         let Some([pp, pn, np, nn]) = s.validation_table else {
@@ -184,11 +185,20 @@ pub fn validation_tables(list: &[Suggestion]) -> String {
             s.majority_accuracy
                 .map(|a| format!("{:.1}", 100.0 * a))
                 .unwrap_or("-".into()),
+            match (
+                s.across_programs_model_accuracy,
+                s.across_programs_majority_accuracy,
+            ) {
+                (Some(m), Some(r)) => format!("{:.1} / {:.1}", 100.0 * m, 100.0 * r),
+                _ => "-".into(),
+            },
         ]);
     }
     format!(
         "\nHow each model did on held-out groups of configurations (first letter: predicted, \
-         second: measured; P = faster):\n{}",
+         second: measured; P = faster), beside the majority rule, and on programs it had not \
+         seen (leave one program out, where two or more programs have the optimization; the \
+         confidence is capped by what answers there):\n{}",
         t.render()
     )
 }

@@ -327,7 +327,10 @@ pub fn document(
         "{} ({}), trained on {}. Accuracy per optimization on held-out groups of configurations \
          (no configuration's replicate or neighbouring step in the training data), beside the \
          majority rule; PP/PN/NP/NN count held-out cases by predicted and measured direction \
-         (P = faster):",
+         (P = faster). The last column holds each program out in turn, where two or more \
+         programs have the optimization: the model's accuracy on the program it had not seen, \
+         and the majority rule's (the rule answers where the model was not significantly \
+         better there):",
         model.display(),
         advisor.method,
         advisor.datasets.join(", ")
@@ -341,6 +344,7 @@ pub fn document(
         "PN",
         "NP",
         "NN",
+        "unseen programs: model / rule",
     ]);
     for m in &advisor.optimizations {
         if let Some(v) = &m.validation {
@@ -358,6 +362,13 @@ pub fn document(
                 v.pn.to_string(),
                 v.np.to_string(),
                 v.nn.to_string(),
+                m.across_programs.as_ref().map_or("-".into(), |a| {
+                    format!(
+                        "{:.1}% / {:.1}%",
+                        100.0 * a.accuracy,
+                        100.0 * a.majority_accuracy
+                    )
+                }),
             ]);
         }
     }

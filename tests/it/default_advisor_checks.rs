@@ -210,6 +210,29 @@ fn unified_memory_is_answered_by_the_profiles_host_link() {
             ),
         "{reason}"
     );
+    // The model's and the rule's accuracy on programs it had not seen stand side by side, in
+    // JSON and in the terminal's validation table, as the reason gives them.
+    let model = managed["across_programs_model_accuracy"].as_f64().unwrap();
+    let rule = managed["across_programs_majority_accuracy"]
+        .as_f64()
+        .unwrap();
+    assert_eq!(managed["across_programs_accuracy"].as_f64(), Some(rule));
+    assert!(
+        reason.contains(&format!(
+            "right {:.0}% of the time on programs it had not seen against the rule's {:.0}%",
+            100.0 * model,
+            100.0 * rule
+        )),
+        "{reason}"
+    );
+    suggest_from(&["--profile", H200], false).success().stdout(
+        predicate::str::is_match(format!(
+            r"UM_MANAGED \(the majority rule answers\) .* {:.1} / {:.1}\n",
+            100.0 * model,
+            100.0 * rule
+        ))
+        .unwrap(),
+    );
     for s in v["suggestions"].as_array().unwrap() {
         let name = s["optimization"].as_str().unwrap();
         if name.starts_with("UM_") {

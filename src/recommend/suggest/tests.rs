@@ -24,6 +24,8 @@ fn s(name: &str, verdict: &'static str, p: f64, c: f64, extrapolation: bool) -> 
         validated_accuracy: None,
         majority_accuracy: None,
         across_programs_accuracy: None,
+        across_programs_model_accuracy: None,
+        across_programs_majority_accuracy: None,
         validation_table: None,
         raw_score: 0.0,
         coverage: 1.0,

@@ -9,6 +9,7 @@ pub mod experiment_files;
 mod experiment_tables;
 pub mod fidelity;
 pub mod font;
+mod reason_clauses;
 pub mod suggestions;
 pub mod table;
 mod training_text;

@@ -191,8 +191,15 @@ fn card(s: &Suggestion, e: Option<&Entry>) -> Block {
             }
         )
         .into(),
-        Text(vec![Inline::Plain(format!("Why: {}", s.reason))]),
     ]));
+    // The reason one clause a line: a terminal's one sentence runs to 200 words.
+    blocks.push(Block::Paragraph("Why:".into()));
+    blocks.push(Block::List(
+        super::reason_clauses::clauses(&s.reason)
+            .into_iter()
+            .map(|c| Text(vec![Inline::Plain(c)]))
+            .collect(),
+    ));
     if !s.deciding_counters.is_empty() {
         blocks.push(Block::Gauges {
             caption: "Evidence".into(),

@@ -10,7 +10,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::table;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::profile::{Measurement, ProfileData};
 
 /// What a run was: program, input label, replicate and variant (bit string or parameter
@@ -143,7 +143,54 @@ impl TimingRow {
     }
 }
 
-/// Reads `timings.csv` (or `.csv.gz`).
+/// Reads `timings.csv` (or `.csv.gz`). A time that is not a positive finite number (0, a
+/// negative one, NaN, inf) is an error naming its line: a speedup from it would be infinite,
+/// zero or NaN, and a sample that silently fell out or went infinite would change every
+/// accuracy computed on the table. Failed runs are left out of the table, not recorded as 0.
 pub fn read_timings(path: &Path) -> Result<Vec<TimingRow>> {
-    table::read_rows(path)
+    let rows: Vec<TimingRow> = table::read_rows(path)?;
+    if let Some((i, row)) = rows
+        .iter()
+        .enumerate()
+        .find(|(_, r)| !(r.time_ms.is_finite() && r.time_ms > 0.0))
+    {
+        // The header is line 1 and the project's tables hold one row a line.
+        return Err(Error::parse(
+            path,
+            i + 2,
+            format!(
+                "time_ms {}: a kernel time must be a positive number of milliseconds (a failed \
+                 run is left out of the table)",
+                row.time_ms
+            ),
+        ));
+    }
+    Ok(rows)
+}
+
+#[cfg(test)]
+mod timing_tests {
+    use super::*;
+
+    /// Synthetic: a time of 0, a negative one, NaN or inf is an error naming its line.
+    #[test]
+    fn a_time_that_is_not_a_positive_number_names_its_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("timings.csv");
+        for bad in ["0", "-5", "NaN", "inf", "1e400"] {
+            let text = format!(
+                "program,input,run,variant,time_ms\nNB,512,1,000000,2.5\nNB,512,1,000001,{bad}\n"
+            );
+            std::fs::write(&path, text).unwrap();
+            let e = read_timings(&path).err().unwrap().to_string();
+            assert!(e.contains("timings.csv:3:"), "{bad}: {e}");
+            assert!(e.contains("positive number of milliseconds"), "{bad}: {e}");
+        }
+        std::fs::write(
+            &path,
+            "program,input,run,variant,time_ms\nNB,512,1,000000,2.5\n",
+        )
+        .unwrap();
+        assert_eq!(read_timings(&path).unwrap().len(), 1);
+    }
 }

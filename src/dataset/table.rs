@@ -102,9 +102,21 @@ pub fn write_rows<T: Serialize>(out: impl Write, rows: &[T]) -> Result<()> {
     Ok(())
 }
 
-/// Converts a csv crate error into a file:line error.
+/// Converts a csv crate error into a file:line error. The line is counted from the error's
+/// byte offset, re-reading the file up to it: the csv crate's own count runs one short per
+/// CRLF line ending. A read error (a gzip stream cut off) has no position: it is a whole-file
+/// error, not one at "line 0".
 pub fn csv_error(path: &Path, e: csv::Error) -> Error {
-    let line = e.position().map(|p| p.line() as usize).unwrap_or_default();
+    let line = e
+        .position()
+        .map(|p| line_at(path, p.byte()).unwrap_or(p.line() as usize));
+    if let (csv::ErrorKind::Io(io), None) = (e.kind(), line) {
+        return Error::format(
+            path,
+            format!("not readable to its end: {io} (file cut off?)"),
+        );
+    }
+    let line = line.unwrap_or_default();
     let message = match e.kind() {
         csv::ErrorKind::Deserialize { err, .. } => match err.field() {
             Some(f) => format!("column {}: {}", f + 1, err.kind()),
@@ -118,4 +130,62 @@ pub fn csv_error(path: &Path, e: csv::Error) -> Error {
         _ => e.to_string(),
     };
     Error::parse(path, line, message)
+}
+
+/// The line (from 1) that byte offset `byte` of `path`'s content (unpacked) lies on; `None`
+/// where the file cannot be read that far.
+/// After a CRLF line the csv crate's record starts at the line's closing '\n': a line
+/// feed at `byte` itself ends the line before, so it is counted too.
+fn line_at(path: &Path, byte: u64) -> Option<usize> {
+    let mut head = Vec::new();
+    open(path)
+        .ok()?
+        .take(byte + 1)
+        .read_to_end(&mut head)
+        .ok()?;
+    (head.len() as u64 >= byte).then(|| 1 + head.iter().filter(|&&b| b == b'\n').count())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Row {
+        a: u32,
+        b: String,
+    }
+
+    /// Synthetic: a bad cell on line 4 is reported on line 4 with LF and with CRLF endings.
+    #[test]
+    fn errors_name_the_line_with_either_line_ending() {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, end) in [("lf.csv", "\n"), ("crlf.csv", "\r\n")] {
+            let path = dir.path().join(name);
+            let text = ["a,b", "1,x", "2,y", "three,z", "4,w"].join(end) + end;
+            std::fs::write(&path, text).unwrap();
+            let e = read_rows::<Row>(&path).err().unwrap().to_string();
+            assert!(e.contains(&format!("{name}:4:")), "{e}");
+            assert!(e.contains("column 1"), "{e}");
+        }
+    }
+
+    /// Synthetic: a gzip table cut off is a whole-file error that says so, not one at line 0.
+    #[test]
+    fn a_cut_off_gzip_table_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.csv.gz");
+        // A header, then half of a long stream.
+        let mut whole = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        writeln!(whole, "a,b").unwrap();
+        for i in 0..20000 {
+            writeln!(whole, "{i},row{i}").unwrap();
+        }
+        let whole = whole.finish().unwrap();
+        std::fs::write(&path, &whole[..whole.len() / 2]).unwrap();
+        let e = read_rows::<Row>(&path).err().unwrap().to_string();
+        assert!(!e.contains(":0:"), "{e}");
+        assert!(e.contains("file cut off?"), "{e}");
+    }
 }

@@ -231,7 +231,8 @@ pub fn bench(
         tick();
     };
     std::thread::scope(|s| {
-        for _ in 0..settings.threads.max(1) {
+        // No more threads than runs: the others would start only to find nothing to do.
+        for _ in 0..settings.threads.clamp(1, jobs.max(1)) {
             s.spawn(worker);
         }
     });

@@ -372,6 +372,36 @@ fn import_auto_takes_the_tool_the_file_shows() {
         ));
 }
 
+/// A Kernel Tuner cache without a single timed configuration is refused before a dataset
+/// folder is written: the folder would only fail later, at its empty tables. (The cache is
+/// the shipped pnpoly one with every time removed: synthetic.)
+#[test]
+fn an_import_with_nothing_timed_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::io::read_to_string(flate2::read::GzDecoder::new(
+        std::fs::File::open(fixture("spaces/pnpoly__RTX_2080_Ti.json.gz")).unwrap(),
+    ))
+    .unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    for entry in v["cache"].as_object_mut().unwrap().values_mut() {
+        entry.as_object_mut().unwrap().remove("time");
+    }
+    let cache = dir.path().join("no-times.json");
+    std::fs::write(&cache, v.to_string()).unwrap();
+    let out = dir.path().join("imported");
+    advise()
+        .args(["import", "kernel-tuner"])
+        .arg(&cache)
+        .arg("--out-dir")
+        .arg(&out)
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "nothing to learn from: 4092 configurations, 0 with a time",
+        ));
+    assert!(!out.exists());
+}
+
 /// Values that cannot mean anything are usage errors before any work starts.
 #[test]
 fn senseless_values_are_usage_errors() {
@@ -422,6 +452,32 @@ fn senseless_values_are_usage_errors() {
             .code(2)
             .stderr(predicate::str::contains(said));
     }
+}
+
+/// More threads than runs are capped, with a note: a million of them once took a minute to
+/// start, and four million did not finish.
+#[test]
+fn search_bench_caps_its_threads_at_the_runs() {
+    advise()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "search-bench",
+            "--space",
+            "tests/fixtures/spaces/pnpoly__RTX_2080_Ti.json.gz",
+            "--repeats",
+            "2",
+            "--budgets",
+            "10",
+            "--no-charts",
+            "--threads",
+            "4000000",
+        ])
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "--threads 4000000 capped at 2 (2 runs, at most 256 threads)",
+        ));
 }
 
 /// `variants -o FILE.csv` writes CSV, not the text table.

@@ -242,6 +242,35 @@ pub fn write_dataset(
 ) -> Result<ImportSummary> {
     let (measurements, timings) = space.to_tables();
     let switches = space.switches();
+    // A space that gives no speedup sample is refused before anything is written: its folder
+    // would only fail later, at its own empty tables.
+    let ran = space.configs.len() - space.failed();
+    if ran < 2 || switches.is_empty() {
+        return Err(Error::format(
+            source,
+            format!(
+                "nothing to learn from: {} configurations, {ran} with a time, {} \
+                 parameters with two or more values; a speedup sample needs two timed \
+                 configurations that differ in one parameter",
+                space.configs.len(),
+                space
+                    .params
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| {
+                        let mut v: Vec<&str> = space
+                            .configs
+                            .iter()
+                            .filter_map(|c| c.values.get(*j).map(String::as_str))
+                            .collect();
+                        v.sort_unstable();
+                        v.dedup();
+                        v.len() > 1
+                    })
+                    .count()
+            ),
+        ));
+    }
     write_tables(out, &measurements, &timings, &switches)?;
     let summary = ImportSummary {
         program: space.kernel.clone(),

@@ -154,6 +154,9 @@ pub fn run(args: Args) -> Result<()> {
     )
 }
 
+/// The most worker threads `search-bench` starts (each run is one search on one thread).
+const MAX_THREADS: usize = 256;
+
 fn bench_spaces(cmd: &BenchCommand, out: &Output) -> Result<()> {
     if cmd.threads == Some(0) {
         return Err(Error::Usage(
@@ -168,13 +171,27 @@ fn bench_spaces(cmd: &BenchCommand, out: &Output) -> Result<()> {
             .map(|n| n.get())
             .unwrap_or(1)
     });
+    let total = spaces.len() * strategies.len() * budgets.len() * cmd.repeats;
+    // More threads than runs, or than MAX_THREADS, only cost their start: a million of them
+    // took a minute of system time.
+    let threads = if threads > total.max(1) || threads > MAX_THREADS {
+        let capped = threads.min(total.max(1)).min(MAX_THREADS);
+        if cmd.threads.is_some() {
+            note(&format!(
+                "search-bench: --threads {threads} capped at {capped} ({total} runs, at most \
+                 {MAX_THREADS} threads)"
+            ));
+        }
+        capped
+    } else {
+        threads
+    };
     let settings = BenchSettings {
         budgets,
         repeats: cmd.repeats,
         seed: cmd.seed,
         threads,
     };
-    let total = spaces.len() * strategies.len() * settings.budgets.len() * settings.repeats;
     let bar = if super::output::quiet() {
         ProgressBar::hidden()
     } else {

@@ -249,10 +249,12 @@ pub fn suggest(
         } else {
             effect_side(p)
         };
+        // Nor where nothing validated it at all (its training pairs in fewer than two groups).
+        let unvalidated = decisive_validation.is_none();
         let verdict = verdict(
             side,
             confidence,
-            coin_toss.is_some() || unseen.is_some() || host.no_evidence(),
+            coin_toss.is_some() || unseen.is_some() || host.no_evidence() || unvalidated,
         );
         // Counters the counter model could not use are no evidence.
         let mut deciding = Vec::new();
@@ -303,6 +305,13 @@ pub fn suggest(
                  toss by the sign test",
                 100.0 * answering(v),
                 v.pp + v.pn + v.np + v.nn
+            ));
+        }
+        if unvalidated {
+            reason.push_str(&format!(
+                "; uncertain: never validated (its {} training pairs fall in fewer than two \
+                 groups, so none could be held out)",
+                m.samples
             ));
         }
         if let Some(u) = &unseen {

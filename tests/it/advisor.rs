@@ -410,3 +410,49 @@ fn profile_report_is_self_contained_and_explains_every_suggestion() {
         ],
     );
 }
+
+/// An advisor trained on one sample per optimization could validate nothing: every verdict is
+/// "uncertain", and the reason says why (a real dataset, KTT's Coulomb sum on a GTX 1070).
+#[test]
+fn an_advisor_that_could_validate_nothing_gives_no_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("one.json");
+    advise()
+        .current_dir(root())
+        .args([
+            "-q",
+            "train",
+            "--dataset",
+            "datasets/ktt-coulomb-gtx1070",
+            "--max-samples",
+            "1",
+            "-o",
+        ])
+        .arg(&model)
+        .assert()
+        .success();
+    let out = advise()
+        .current_dir(root())
+        .args([
+            "-q",
+            "suggest",
+            "--json",
+            "--profile",
+            "tests/fixtures/ncu/ncu_raw_B200_roofline-analysis_torch_sdpa_flash.csv",
+            "--model",
+        ])
+        .arg(&model)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let list = v["suggestions"].as_array().unwrap();
+    assert!(!list.is_empty());
+    for s in list {
+        assert_eq!(s["verdict"], "uncertain", "{s}");
+        assert!(
+            s["reason"].as_str().unwrap().contains("never validated"),
+            "{s}"
+        );
+    }
+}

@@ -17,6 +17,15 @@ pub fn fmt_sig(v: f64, digits: usize) -> String {
 
 /// A p-value for a reader: three decimals, and "< 0.001" below that (not "0.000", which
 /// reads as impossible).
+/// "p = 0.123", or "p < 0.001" (`fmt_p`), for a sentence.
+pub fn p_is(p: f64) -> String {
+    if p < 0.001 {
+        "p < 0.001".to_string()
+    } else {
+        format!("p = {p:.3}")
+    }
+}
+
 pub fn fmt_p(p: f64) -> String {
     if p < 0.001 {
         "< 0.001".to_string()

@@ -144,9 +144,23 @@ pub fn json(
     folds: &FoldLog,
 ) -> serde_json::Value {
     let flat: Vec<&ExperimentResult> = results.iter().flatten().collect();
+    // Simulated samples say so in the document itself, not only in the text's notes.
+    let simulated = pool
+        .samples
+        .iter()
+        .filter(|s| pool.simulated.has(s))
+        .count();
+    let data = match simulated {
+        0 => "measured",
+        n if n == pool.samples.len() => "SIMULATED",
+        _ => "SIMULATED and measured",
+    };
     serde_json::json!({
         "schema_version": 2,
         "dataset": pool.name,
+        "data": data,
+        "simulated_samples": simulated,
+        "samples": pool.samples.len(),
         "seed": seed,
         "normalizer": pool.normalizer,
         "experiments": flat,

@@ -135,6 +135,18 @@ pub struct ExperimentResult {
     pub total: Total,
     /// McNemar's exact test against `baseline:majority` on the same samples.
     pub vs_majority: Option<Significance>,
+    /// For a model: the same against the experiment's most accurate baseline, the one the
+    /// summaries print beside it (`only_majority` then counts that baseline's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vs_best_baseline: Option<BaselineSignificance>,
+}
+
+/// A model's test against the experiment's most accurate baseline.
+#[derive(Debug, Clone, Serialize)]
+pub struct BaselineSignificance {
+    pub baseline: String,
+    #[serde(flatten)]
+    pub test: Significance,
 }
 
 impl ExperimentResult {

@@ -13,7 +13,8 @@ use super::summary::summarize;
 use crate::error::Result;
 
 pub use super::result::{
-    Cells, ExperimentResult, FoldSizes, OptimizationResult, SampleResult, Significance, Total,
+    BaselineSignificance, Cells, ExperimentResult, FoldSizes, OptimizationResult, SampleResult,
+    Significance, Total,
 };
 
 /// Settings shared by every fold.
@@ -144,64 +145,90 @@ fn group_ids(pool: &SamplePool) -> Vec<usize> {
         .collect()
 }
 
-/// McNemar of every method against `baseline:majority` of the same experiment, and the
-/// sign-flip test over the test tuples the intervals resample.
+/// McNemar of every method against `baseline:majority` of the same experiment, and of every
+/// model against the experiment's most accurate baseline (the one the summaries print beside
+/// it), each with the sign-flip test over the test tuples the intervals resample.
 fn add_significance(results: &mut [ExperimentResult], seed: u64) {
-    let Some(majority) = results
+    let majority = results
         .iter()
         .find(|r| r.method == "baseline:majority")
-        .cloned()
-    else {
-        return;
-    };
-    let base: BTreeMap<(String, String, String), bool> = majority
-        .optimizations
+        .map(shares_right);
+    // The first of equally accurate baselines, as the summaries pick it.
+    let best = results
+        .iter()
+        .filter(|r| r.baseline)
+        .fold(None, |best: Option<&ExperimentResult>, r| match best {
+            Some(b) if b.total.accuracy.unwrap_or(0.0) >= r.total.accuracy.unwrap_or(0.0) => {
+                Some(b)
+            }
+            _ => Some(r),
+        })
+        .map(|r| (r.method.clone(), shares_right(r)));
+    for r in results.iter_mut() {
+        if let (Some(m), false) = (&majority, r.method == "baseline:majority") {
+            r.vs_majority = Some(significance(r, m, seed));
+        }
+        if let (Some((name, b)), false) = (&best, r.baseline) {
+            r.vs_best_baseline = Some(BaselineSignificance {
+                baseline: name.clone(),
+                test: significance(r, b, seed),
+            });
+        }
+    }
+}
+
+/// Each test sample's share right, by (optimization, choice, sample): a rule averaged over
+/// seeds (`baseline:random`) enters with its share of seeds, not a majority vote of them
+/// (which would be the majority rule, not a coin).
+type SharesRight = BTreeMap<(String, String, String), f64>;
+
+fn shares_right(r: &ExperimentResult) -> SharesRight {
+    r.optimizations
         .iter()
         .flat_map(|o| {
             o.samples.iter().map(move |s| {
                 (
                     (o.name.clone(), s.choice.clone(), s.id.clone()),
-                    s.correct() >= 0.5,
+                    s.correct(),
                 )
             })
         })
-        .collect();
-    for r in results
-        .iter_mut()
-        .filter(|r| r.method != "baseline:majority")
-    {
-        let (mut only_this, mut only_majority) = (0, 0);
-        // Per matched sample: its tuple, and whether this method and the rule were right.
-        let (mut tuples, mut this_right, mut rule_right) = (Vec::new(), Vec::new(), Vec::new());
-        for o in &r.optimizations {
-            for s in &o.samples {
-                let Some(&b) = base.get(&(o.name.clone(), s.choice.clone(), s.id.clone())) else {
-                    continue;
-                };
-                let m = s.correct() >= 0.5;
-                match (m, b) {
-                    (true, false) => only_this += 1,
-                    (false, true) => only_majority += 1,
-                    _ => {}
-                }
-                tuples.push(s.group);
-                this_right.push(m);
-                rule_right.push(b);
-            }
+        .collect()
+}
+
+/// McNemar's test of `r` against another method's shares right on the samples both answered
+/// (expected discordant counts, the counts themselves for 0/1 shares), and the sign-flip test
+/// over whole test tuples.
+fn significance(r: &ExperimentResult, other: &SharesRight, seed: u64) -> Significance {
+    let (mut only_this, mut only_other) = (0.0, 0.0);
+    // Per matched sample: its tuple, and the share this method and the other were right.
+    let (mut tuples, mut this_right, mut other_right) = (Vec::new(), Vec::new(), Vec::new());
+    for o in &r.optimizations {
+        for s in &o.samples {
+            let Some(&b) = other.get(&(o.name.clone(), s.choice.clone(), s.id.clone())) else {
+                continue;
+            };
+            let m = s.correct();
+            only_this += m * (1.0 - b);
+            only_other += (1.0 - m) * b;
+            tuples.push(s.group);
+            this_right.push(m);
+            other_right.push(b);
         }
-        r.vs_majority = Some(Significance {
-            only_this,
-            only_majority,
-            p_value: mcnemar_exact(only_this, only_majority),
-            p_clustered: super::summary::enough_tuples(tuples).and_then(|t| {
-                cluster_sign_flip_p(
-                    &t,
-                    &this_right,
-                    &rule_right,
-                    SIGN_FLIPS,
-                    seed ^ SIGN_FLIP_SALT,
-                )
-            }),
-        });
+    }
+    let (only_this, only_majority) = (only_this.round() as usize, only_other.round() as usize);
+    Significance {
+        only_this,
+        only_majority,
+        p_value: mcnemar_exact(only_this, only_majority),
+        p_clustered: super::summary::enough_tuples(tuples).and_then(|t| {
+            cluster_sign_flip_p(
+                &t,
+                &this_right,
+                &other_right,
+                SIGN_FLIPS,
+                seed ^ SIGN_FLIP_SALT,
+            )
+        }),
     }
 }

@@ -74,12 +74,12 @@ pub fn balanced_of_counts(tp: f64, p: f64, tn: f64, n: f64) -> Option<f64> {
     (!rates.is_empty()).then(|| rates.iter().sum::<f64>() / rates.len() as f64)
 }
 
-/// Percentile bootstrap of the balanced accuracy of `(right, positive)` outcomes, resampling
+/// Percentile bootstrap of the balanced accuracy of `(share right, positive)` outcomes, resampling
 /// whole groups as [`bootstrap_grouped`] does, so that its interval and the accuracy's treat
 /// the same samples as dependent.
 pub fn bootstrap_grouped_balanced(
     groups: &[usize],
-    outcomes: &[(bool, bool)],
+    outcomes: &[(f64, bool)],
     resamples: usize,
     seed: u64,
 ) -> Option<Interval> {
@@ -91,7 +91,7 @@ pub fn bootstrap_grouped_balanced(
             for &i in m {
                 let (right, positive) = outcomes[i];
                 let k = if positive { 0 } else { 2 };
-                c[k] += f64::from(u8::from(right));
+                c[k] += right;
                 c[k + 1] += 1.0;
             }
             c
@@ -127,26 +127,32 @@ pub const SIGN_FLIP_SALT: u64 = 0x9A1D;
 /// Miller, "Bootstrap-based improvements for inference with clustered errors", 2008). With G
 /// groups no p falls below 2 / 2^G: five groups can never show a difference at 0.05. 1 where
 /// the two never differ; `None` without samples.
+///
+/// `a` and `b` are each sample's share right: 1 or 0 for a method that decides, the share of
+/// its seeds for a rule averaged over seeds (`baseline:random`), whose expected difference then
+/// enters (a coin's majority vote over many seeds would be the majority rule, not a coin).
 pub fn cluster_sign_flip_p(
     groups: &[usize],
-    a: &[bool],
-    b: &[bool],
+    a: &[f64],
+    b: &[f64],
     resamples: usize,
     seed: u64,
 ) -> Option<f64> {
-    let d: Vec<i64> = members(groups)?
+    let d: Vec<f64> = members(groups)?
         .iter()
-        .map(|m| m.iter().map(|&i| i64::from(a[i]) - i64::from(b[i])).sum())
+        .map(|m| m.iter().map(|&i| a[i] - b[i]).sum())
         .collect();
-    let observed: i64 = d.iter().sum::<i64>().abs();
-    if observed == 0 {
+    // Sums of shares are not exact: a pattern as far as the observed one within rounding
+    // counts as as far.
+    let observed = d.iter().sum::<f64>().abs() - 1e-9;
+    if observed <= 0.0 {
         return Some(1.0);
     }
     let g = d.len();
     if g <= 16 {
         let as_far = (0u32..1 << g)
             .filter(|signs| {
-                let t: i64 = d
+                let t: f64 = d
                     .iter()
                     .enumerate()
                     .map(|(k, &x)| if signs >> k & 1 == 1 { -x } else { x })
@@ -159,7 +165,7 @@ pub fn cluster_sign_flip_p(
     let mut rng = SplitMix64::new(seed);
     let as_far = (0..resamples)
         .filter(|_| {
-            let t: i64 = d
+            let t: f64 = d
                 .iter()
                 .map(|&x| if rng.below(2) == 1 { -x } else { x })
                 .sum();
@@ -167,6 +173,18 @@ pub fn cluster_sign_flip_p(
         })
         .count();
     Some((1 + as_far) as f64 / (1 + resamples) as f64)
+}
+
+/// McNemar's exact test of two methods' shares right on the same samples (`a`, `b`: 1 or 0 for
+/// a method that decides, the share of its seeds for one averaged over seeds): the discordant
+/// counts are their expected values, rounded (for 0/1 shares, the counts themselves).
+pub fn mcnemar_of_shares(a: &[f64], b: &[f64]) -> f64 {
+    let (mut only_a, mut only_b) = (0.0, 0.0);
+    for (x, y) in a.iter().zip(b) {
+        only_a += x * (1.0 - y);
+        only_b += (1.0 - x) * y;
+    }
+    mcnemar_exact(only_a.round() as usize, only_b.round() as usize)
 }
 
 /// Each group's samples, the empty groups left out; `None` without samples.
@@ -289,8 +307,8 @@ mod tests {
     fn grouped_balanced_interval_widens_with_the_groups() {
         // Synthetic: 40 groups of 50 samples; a group is right on all its samples or on none.
         let groups: Vec<usize> = (0..2000).map(|i| i / 50).collect();
-        let outcomes: Vec<(bool, bool)> = (0..2000)
-            .map(|i| ((i / 50) % 3 != 0, (i / 25) % 2 == 0))
+        let outcomes: Vec<(f64, bool)> = (0..2000)
+            .map(|i| (f64::from(u8::from((i / 50) % 3 != 0)), (i / 25) % 2 == 0))
             .collect();
         let single: Vec<usize> = (0..2000).collect();
         let g = bootstrap_grouped_balanced(&groups, &outcomes, 500, 3).unwrap();
@@ -305,14 +323,16 @@ mod tests {
         // Synthetic. A beats B on one sample in every group of ten, 40 groups: a difference
         // everywhere.
         let groups: Vec<usize> = (0..400).map(|i| i / 10).collect();
-        let b: Vec<bool> = (0..400).map(|i| i % 2 == 0).collect();
-        let a: Vec<bool> = (0..400).map(|i| b[i] || i % 10 == 1).collect();
+        let b: Vec<f64> = (0..400).map(|i| share(i % 2 == 0)).collect();
+        let a: Vec<f64> = (0..400)
+            .map(|i| share(b[i] == 1.0 || i % 10 == 1))
+            .collect();
         let p = cluster_sign_flip_p(&groups, &a, &b, 2000, 5).unwrap();
         assert!(p < 0.01, "{p}");
         // A beats B on every sample of 2 groups of 40 and loses on every sample of one, ten
         // groups in all: McNemar sees 80 against 40, the groups three differences.
-        let a: Vec<bool> = (0..400).map(|i| i < 80).collect();
-        let b: Vec<bool> = (0..400).map(|i| (80..120).contains(&i)).collect();
+        let a: Vec<f64> = (0..400).map(|i| share(i < 80)).collect();
+        let b: Vec<f64> = (0..400).map(|i| share((80..120).contains(&i))).collect();
         let groups: Vec<usize> = (0..400).map(|i| i / 40).collect();
         assert!(mcnemar_exact(80, 40) < 0.001);
         let p = cluster_sign_flip_p(&groups, &a, &b, 2000, 5).unwrap();
@@ -324,8 +344,10 @@ mod tests {
     #[test]
     fn sign_flips_over_single_samples_are_mcnemars_test() {
         // Synthetic: 12 samples only A got right, 3 only B, 10 both, 5 neither.
-        let a: Vec<bool> = (0..30).map(|i| i < 12 || (15..25).contains(&i)).collect();
-        let b: Vec<bool> = (0..30).map(|i| (12..25).contains(&i)).collect();
+        let a: Vec<f64> = (0..30)
+            .map(|i| share(i < 12 || (15..25).contains(&i)))
+            .collect();
+        let b: Vec<f64> = (0..30).map(|i| share((12..25).contains(&i))).collect();
         let singles: Vec<usize> = (0..30).collect();
         let p = cluster_sign_flip_p(&singles, &a, &b, 200_000, 7).unwrap();
         let exact = mcnemar_exact(12, 3);
@@ -334,6 +356,30 @@ mod tests {
         let tens: Vec<usize> = (0..30).map(|i| i / 3).collect();
         let p = cluster_sign_flip_p(&tens, &a, &b, 0, 7).unwrap();
         assert!((2.0 / 1024.0..=1.0).contains(&p), "{p}");
+    }
+
+    fn share(right: bool) -> f64 {
+        f64::from(u8::from(right))
+    }
+
+    /// Synthetic: a coin right on half the seeds of every sample against a rule right on 90 of
+    /// 100 samples is tested on its expected discordant counts (5 against 45), not on a
+    /// majority vote of its seeds (which ties at 0.5 and would count as right everywhere).
+    #[test]
+    fn shares_of_seeds_enter_the_tests_as_expected_counts() {
+        let coin = vec![0.5; 100];
+        let rule: Vec<f64> = (0..100).map(|i| share(i < 90)).collect();
+        let p = mcnemar_of_shares(&coin, &rule);
+        assert!((p - mcnemar_exact(5, 45)).abs() < 1e-15, "{p}");
+        assert!(p < 1e-8);
+        // 0/1 shares are the counts themselves.
+        let a: Vec<f64> = (0..30).map(|i| share(i < 12)).collect();
+        let b: Vec<f64> = (0..30).map(|i| share((10..13).contains(&i))).collect();
+        assert_eq!(mcnemar_of_shares(&a, &b), mcnemar_exact(10, 1));
+        // The sign flips over single samples agree with it.
+        let singles: Vec<usize> = (0..100).collect();
+        let q = cluster_sign_flip_p(&singles, &coin, &rule, 20_000, 3).unwrap();
+        assert!(q < 0.001, "{q}");
     }
 
     #[test]

@@ -222,6 +222,7 @@ pub(super) fn summarize(
         optimizations,
         total,
         vs_majority: None,
+        vs_best_baseline: None,
     }
 }
 

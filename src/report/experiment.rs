@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use super::table::TextTable;
 use crate::experiment::run::ExperimentResult;
+use crate::number_format::{fmt_p, p_is};
 
 /// Significance level for the McNemar verdicts.
 pub const ALPHA: f64 = 0.05;
@@ -56,17 +57,18 @@ fn against_majority(results: &[ExperimentResult], m: &ExperimentResult) -> Optio
 /// "significantly better/worse than the majority rule (...)": where McNemar's test finds a
 /// difference that the test over whole programs, inputs and runs does not, the sentence says so.
 fn significant(word: &str, p: f64, pc: Option<f64>) -> String {
-    match pc {
-        Some(pc) if pc >= ALPHA => format!(
-            "{word} than the majority rule by McNemar's test (p = {p:.3}), which counts every \
+    let p = p_is(p);
+    match pc.map(|pc| (pc, p_is(pc))) {
+        Some((pc, text)) if pc >= ALPHA => format!(
+            "{word} than the majority rule by McNemar's test ({p}), which counts every \
              sample as independent, but not clearly when each program, input and run counts \
-             once (p = {pc:.3})"
+             once ({text})"
         ),
-        Some(pc) => format!(
-            "significantly {word} than the majority rule (McNemar p = {p:.3}; over whole \
-             programs, inputs and runs, p = {pc:.3})"
+        Some((_, text)) => format!(
+            "significantly {word} than the majority rule (McNemar {p}; over whole \
+             programs, inputs and runs, {text})"
         ),
-        None => format!("significantly {word} than the majority rule (McNemar p = {p:.3})"),
+        None => format!("significantly {word} than the majority rule (McNemar {p})"),
     }
 }
 
@@ -90,7 +92,10 @@ pub fn verdict(results: &[ExperimentResult]) -> String {
         Some(AgainstMajority::Better(p, pc)) => significant("better", p, pc),
         Some(AgainstMajority::Worse(p, pc)) => significant("worse", p, pc),
         Some(AgainstMajority::NoClearDifference(p)) => {
-            format!("not significantly different from the majority rule (McNemar p = {p:.3})")
+            format!(
+                "not significantly different from the majority rule (McNemar {})",
+                p_is(p)
+            )
         }
         None => "not compared with the majority rule".into(),
     };
@@ -101,8 +106,22 @@ pub fn verdict(results: &[ExperimentResult]) -> String {
     } else {
         "ties"
     };
+    // The test against that baseline, where it is not the majority rule (tested next).
+    let vs_best = m
+        .vs_best_baseline
+        .as_ref()
+        .filter(|v| v.baseline != "baseline:majority")
+        .map(|v| {
+            let clustered = v
+                .test
+                .p_clustered
+                .map(|p| format!(", over whole programs, inputs and runs {}", p_is(p)))
+                .unwrap_or_default();
+            format!(" (McNemar {}{clustered})", p_is(v.test.p_value))
+        })
+        .unwrap_or_default();
     format!(
-        "best model {} is right {}% {} of the time and {relation} the best baseline {} ({}%); it is {vs_majority}",
+        "best model {} is right {}% {} of the time and {relation} the best baseline {} ({}%){vs_best}; it is {vs_majority}",
         m.method,
         pct(m.total.accuracy),
         ci(m.total.accuracy_ci),
@@ -123,6 +142,7 @@ pub fn best_per_experiment(experiments: &[Vec<ExperimentResult>]) -> TextTable {
         "best baseline",
         "its acc %",
         "model - baseline",
+        "p vs it (McNemar)",
         "against the majority rule",
     ]);
     for results in experiments {
@@ -131,13 +151,23 @@ pub fn best_per_experiment(experiments: &[Vec<ExperimentResult>]) -> TextTable {
         };
         let against = match against_majority(results, m) {
             Some(AgainstMajority::Better(p, pc)) => {
-                format!("better{} (McNemar p {p:.3}{})", only(pc), clustered(pc))
+                format!(
+                    "better{} (McNemar p {}{})",
+                    only(pc),
+                    fmt_p(p),
+                    clustered(pc)
+                )
             }
             Some(AgainstMajority::Worse(p, pc)) => {
-                format!("worse{} (McNemar p {p:.3}{})", only(pc), clustered(pc))
+                format!(
+                    "worse{} (McNemar p {}{})",
+                    only(pc),
+                    fmt_p(p),
+                    clustered(pc)
+                )
             }
             Some(AgainstMajority::NoClearDifference(p)) => {
-                format!("no clear difference (p {p:.3})")
+                format!("no clear difference (p {})", fmt_p(p))
             }
             None => "-".into(),
         };
@@ -154,6 +184,10 @@ pub fn best_per_experiment(experiments: &[Vec<ExperimentResult>]) -> TextTable {
             b.method.clone(),
             pct(b.total.accuracy),
             gap,
+            m.vs_best_baseline
+                .as_ref()
+                .map(|v| fmt_p(v.test.p_value))
+                .unwrap_or("-".into()),
             against,
         ]);
     }
@@ -171,7 +205,7 @@ fn only(pc: Option<f64>) -> &'static str {
 
 /// ", clustered p 0.132": the sign-flip test's p beside McNemar's, where there is one.
 fn clustered(pc: Option<f64>) -> String {
-    pc.map(|p| format!(", clustered p {p:.3}"))
+    pc.map(|p| format!(", clustered p {}", fmt_p(p)))
         .unwrap_or_default()
 }
 
@@ -223,7 +257,7 @@ pub fn render_text(title: &str, experiments: &[Vec<ExperimentResult>], notes: &[
             if let Some(t) = thesis_comparison(r) {
                 let _ = writeln!(
                     out,
-                    "{} / {} beside the thesis (its data: BH/NB on a Tesla K20, nvprof):",
+                    "{} / {} beside the thesis (its tables: BH on a Tesla K20, nvprof; PP..NN in % of samples):",
                     r.name, r.method
                 );
                 out.push_str(&t.render());
@@ -276,6 +310,7 @@ mod tests {
                 rank_accuracy: None,
             },
             vs_majority: None,
+            vs_best_baseline: None,
         }
     }
 
@@ -311,27 +346,63 @@ mod tests {
         };
         let v = verdict(&with(Some(0.13)));
         assert!(
-            v.contains("better than the majority rule by McNemar's test (p = 0.000)")
+            v.contains("better than the majority rule by McNemar's test (p < 0.001)")
                 && v.contains(
                     "but not clearly when each program, input and run counts once (p = 0.130)"
                 ),
             "{v}"
         );
         let v = verdict(&with(Some(0.01)));
-        assert!(v.contains("significantly better than the majority rule (McNemar p = 0.000; over whole programs, inputs and runs, p = 0.010)"), "{v}");
+        assert!(v.contains("significantly better than the majority rule (McNemar p < 0.001; over whole programs, inputs and runs, p = 0.010)"), "{v}");
         let v = verdict(&with(None));
         assert!(
-            v.ends_with("significantly better than the majority rule (McNemar p = 0.000)"),
+            v.ends_with("significantly better than the majority rule (McNemar p < 0.001)"),
             "{v}"
         );
         let row = best_per_experiment(&[with(Some(0.01))]).render();
         assert!(
-            row.contains("better (McNemar p 0.000, clustered p 0.010)"),
+            row.contains("better (McNemar p < 0.001, clustered p 0.010)"),
             "{row}"
         );
         let row = best_per_experiment(&[with(Some(0.13))]).render();
         assert!(
-            row.contains("better by McNemar only (McNemar p 0.000, clustered p 0.130)"),
+            row.contains("better by McNemar only (McNemar p < 0.001, clustered p 0.130)"),
+            "{row}"
+        );
+    }
+
+    /// The verdict and the table test the model against the baseline they print beside it,
+    /// not only against the majority rule (synthetic figures).
+    #[test]
+    fn the_best_baseline_is_tested_where_it_is_not_the_majority_rule() {
+        use crate::experiment::run::{BaselineSignificance, Significance};
+        let test = |p_value| Significance {
+            only_this: 46,
+            only_majority: 73,
+            p_value,
+            p_clustered: None,
+        };
+        let mut m = result("ibk", false, 0.841);
+        m.vs_majority = Some(test(0.363));
+        m.vs_best_baseline = Some(BaselineSignificance {
+            baseline: "baseline:always".into(),
+            test: test(0.017),
+        });
+        let rs = vec![
+            m,
+            result("baseline:always", true, 0.875),
+            result("baseline:majority", true, 0.828),
+        ];
+        let v = verdict(&rs);
+        assert!(
+            v.contains(
+                "does not beat the best baseline baseline:always (87.5%) (McNemar p = 0.017)"
+            ),
+            "{v}"
+        );
+        let row = best_per_experiment(&[rs]).render();
+        assert!(
+            row.contains("0.017  no clear difference (p 0.363)"),
             "{row}"
         );
     }

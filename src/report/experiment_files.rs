@@ -125,7 +125,8 @@ pub fn document(
             d.push(Block::Table(confusion_table(m)));
             if let Some(t) = super::experiment::thesis_comparison(m) {
                 d.push(Block::Paragraph(plain(
-                    "Beside the thesis (its data: BH/NB on a Tesla K20, nvprof):".into(),
+                    "Beside the thesis (its tables: BH on a Tesla K20, nvprof; PP..NN in % of samples):"
+                        .into(),
                 )));
                 d.push(Block::Table(t));
             }

@@ -56,7 +56,7 @@ pub fn training(advisor: &Advisor) -> String {
             }),
             cell(&|v| format!("{:.1}", 100.0 * v.balanced_accuracy)),
             cell(&|v| format!("{:.1}", 100.0 * v.majority_accuracy)),
-            cell(&|v| format!("{:.3}", v.p_value)),
+            cell(&|v| crate::number_format::fmt_p(v.p_value)),
             cell(&|v| v.pp.to_string()),
             cell(&|v| v.pn.to_string()),
             cell(&|v| v.np.to_string()),
@@ -252,12 +252,15 @@ fn acting_on_verdicts(n: &crate::recommend::NestedChoice) -> String {
     format!(
         " With a verdict (what answers beat a coin toss on the other programs) {} of those {} \
          held-out directions, right {:.1}% of the time against always recommending's {:.1}% on \
-         the same directions (McNemar p {:.3}); the {} without one (\"uncertain\") {:.1}%.",
+         the same directions (McNemar p {}); the {} without one (\"uncertain\") {:.1}%.",
         n.decisive_all,
         n.all,
         100.0 * n.decisive_right as f64 / n.decisive_all as f64,
         100.0 * n.decisive_faster as f64 / n.decisive_all as f64,
-        crate::experiment::stats::mcnemar_exact(n.decisive_only_answer, n.decisive_only_always),
+        crate::number_format::fmt_p(crate::experiment::stats::mcnemar_exact(
+            n.decisive_only_answer,
+            n.decisive_only_always
+        )),
         rest,
         100.0 * n.right.saturating_sub(n.decisive_right) as f64 / rest.max(1) as f64
     )

@@ -408,6 +408,54 @@ fn pooled_visits_to_one_gpu_pair_mcnemar_on_the_same_samples() {
     }
 }
 
+/// The JSON says whether its samples were simulated, and the random baseline is tested as the
+/// coin it is: its discordant counts against the majority rule are the expected ones (their
+/// difference the difference in expected right answers), not those of a majority vote of its
+/// seeds, which is the majority rule itself (McNemar p 1.000 at 83.6% against 90.0%).
+#[test]
+fn experiment_json_labels_simulated_data_and_tests_the_coin_as_a_coin() {
+    let v = crate::common::run_json([
+        "experiment",
+        "--exp",
+        "1",
+        "--method",
+        "ibk",
+        "--json",
+        "--dataset",
+        "datasets/sim-qv100-nb",
+        "--dataset",
+        "datasets/sim-qv100-bh",
+        "--program",
+        "NB",
+    ]);
+    assert_eq!(v["data"], "SIMULATED", "{}", v["data"]);
+    assert_eq!(v["simulated_samples"], v["samples"]);
+    let results: Vec<&serde_json::Value> = v["experiments"].as_array().unwrap().iter().collect();
+    let by = |m: &str| *results.iter().find(|r| r["method"] == m).unwrap();
+    let (coin, majority) = (by("baseline:random"), by("baseline:majority"));
+    let n: f64 = coin["optimizations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["samples"].as_array().unwrap().len() as f64)
+        .sum();
+    let acc = |r: &serde_json::Value| r["total"]["accuracy"].as_f64().unwrap();
+    let m = &coin["vs_majority"];
+    let diff = m["only_this"].as_f64().unwrap() - m["only_majority"].as_f64().unwrap();
+    assert!(
+        (diff - n * (acc(coin) - acc(majority))).abs() <= 1.0,
+        "{m} over {n} samples"
+    );
+    if acc(coin) + 0.03 < acc(majority) {
+        assert!(m["p_value"].as_f64().unwrap() < 0.05, "{m}");
+    }
+    // The model is tested against the best baseline as well.
+    assert!(by("ibk")["vs_best_baseline"]["baseline"]
+        .as_str()
+        .unwrap()
+        .starts_with("baseline:"));
+}
+
 /// `advise experiment --exp fidelity --json` on two datasets.
 fn fidelity_of(a: &str, b: &str) -> serde_json::Value {
     crate::common::run_json([

@@ -161,7 +161,9 @@ pub struct TransferArgs {
     /// Folds of grouped k-fold and leave one GPU out.
     #[arg(long, default_value_t = 10)]
     pub folds: usize,
-    /// Seed of every random step.
+    /// Seed of the fold shuffles, the bootstrap intervals, the sign-flip tests and the random
+    /// baseline. The random forest and boosted trees draw from fixed seeds of their own, so
+    /// their models do not change with it.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     #[command(flatten)]

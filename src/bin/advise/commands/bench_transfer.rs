@@ -302,7 +302,7 @@ fn evaluation(
         bar.set_position(done as u64);
     })?;
     bar.finish_and_clear();
-    let correct: Vec<Vec<(bool, bool)>> = results.iter().map(outcomes).collect();
+    let correct: Vec<Vec<(f64, bool)>> = results.iter().map(outcomes).collect();
     // Every method answers the same samples in the same order, so one grouping serves all:
     // the intervals' groups, and the tuples the clustered test resamples (none with fewer
     // than 5).

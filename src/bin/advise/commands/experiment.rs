@@ -185,7 +185,9 @@ pub struct Args {
     /// one, which leaks), or `weka` / `weka:K` (exactly Weka's `-x K -s SEED` layout).
     #[arg(long, default_value = "10")]
     pub folds: String,
-    /// Seed of every random step (fold shuffles, bootstrap, random baseline).
+    /// Seed of the fold shuffles, the bootstrap intervals, the sign-flip tests and the random
+    /// baseline. The random forest and boosted trees draw from fixed seeds of their own, so
+    /// their models do not change with it.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Half-width of the "no clear effect" band around a speedup of 1.0.

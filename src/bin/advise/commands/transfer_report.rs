@@ -4,8 +4,8 @@
 
 use advise::experiment::run::{ExperimentResult, SampleResult};
 use advise::experiment::stats::{
-    balanced_of_counts, bootstrap_grouped_balanced, cluster_sign_flip_p, mcnemar_exact, Interval,
-    SIGN_FLIPS, SIGN_FLIP_SALT,
+    balanced_of_counts, bootstrap_grouped_balanced, cluster_sign_flip_p, mcnemar_of_shares,
+    Interval, SIGN_FLIPS, SIGN_FLIP_SALT,
 };
 use advise::experiment::step_features::Step;
 use advise::report::table::TextTable;
@@ -31,16 +31,9 @@ pub struct FamilyRow {
 }
 
 /// McNemar's exact test between two methods' outcomes on the same samples.
-pub(super) fn mcnemar_between(a: &[(bool, bool)], b: &[(bool, bool)]) -> f64 {
-    let (mut only_a, mut only_b) = (0, 0);
-    for ((x, _), (y, _)) in a.iter().zip(b) {
-        match (x, y) {
-            (true, false) => only_a += 1,
-            (false, true) => only_b += 1,
-            _ => {}
-        }
-    }
-    mcnemar_exact(only_a, only_b)
+pub(super) fn mcnemar_between(a: &[(f64, bool)], b: &[(f64, bool)]) -> f64 {
+    let right = |v: &[(f64, bool)]| v.iter().map(|o| o.0).collect::<Vec<f64>>();
+    mcnemar_of_shares(&right(a), &right(b))
 }
 
 /// The breakdown by family: every result's samples of each family, the most accurate model
@@ -58,14 +51,14 @@ pub(super) fn by_family(results: &[ExperimentResult]) -> Vec<FamilyRow> {
             // (method, outcomes, accuracy, balanced) of each result on this family.
             type Scored<'a> = (
                 &'a ExperimentResult,
-                Vec<(bool, bool)>,
+                Vec<(f64, bool)>,
                 Option<f64>,
                 Option<f64>,
             );
             let scored: Vec<Scored> = results
                 .iter()
                 .map(|r| {
-                    let v: Vec<(bool, bool)> = r
+                    let v: Vec<(f64, bool)> = r
                         .optimizations
                         .iter()
                         .filter(|o| o.name == fam)
@@ -73,7 +66,7 @@ pub(super) fn by_family(results: &[ExperimentResult]) -> Vec<FamilyRow> {
                         .map(outcome)
                         .collect();
                     let acc = (!v.is_empty())
-                        .then(|| v.iter().filter(|(c, _)| *c).count() as f64 / v.len() as f64);
+                        .then(|| v.iter().map(|(c, _)| c).sum::<f64>() / v.len() as f64);
                     let bal = balanced(&v);
                     (r, v, acc, bal)
                 })
@@ -104,9 +97,10 @@ pub(super) fn by_family(results: &[ExperimentResult]) -> Vec<FamilyRow> {
         .collect()
 }
 
-/// Per test sample: whether the method's direction was right, and whether it really helped.
-/// Rules averaged over seeds count as right when most seeds were.
-pub(super) fn outcomes(r: &ExperimentResult) -> Vec<(bool, bool)> {
+/// Per test sample: the share of the method's answers whose direction was right (1 or 0, or
+/// for a rule averaged over seeds the share of its seeds: a majority vote of a coin's seeds
+/// would be the majority rule), and whether it really helped.
+pub(super) fn outcomes(r: &ExperimentResult) -> Vec<(f64, bool)> {
     r.optimizations
         .iter()
         .flat_map(|o| o.samples.iter())
@@ -115,29 +109,36 @@ pub(super) fn outcomes(r: &ExperimentResult) -> Vec<(bool, bool)> {
 }
 
 /// One test sample: (direction right, really helped).
-fn outcome(s: &SampleResult) -> (bool, bool) {
+fn outcome(s: &SampleResult) -> (f64, bool) {
     let up = s.actual > 1.0;
-    ((s.recommended >= 0.5) == up, up)
+    (
+        if up {
+            s.recommended
+        } else {
+            1.0 - s.recommended
+        },
+        up,
+    )
 }
 
 /// Balanced accuracy of (right, positive) pairs.
-pub(super) fn balanced(v: &[(bool, bool)]) -> Option<f64> {
-    let (mut tp, mut p, mut tn, mut n) = (0usize, 0usize, 0usize, 0usize);
+pub(super) fn balanced(v: &[(f64, bool)]) -> Option<f64> {
+    let (mut tp, mut p, mut tn, mut n) = (0.0, 0.0, 0.0, 0.0);
     for &(right, pos) in v {
         if pos {
-            p += 1;
-            tp += usize::from(right);
+            p += 1.0;
+            tp += right;
         } else {
-            n += 1;
-            tn += usize::from(right);
+            n += 1.0;
+            tn += right;
         }
     }
-    balanced_of_counts(tp as f64, p as f64, tn as f64, n as f64)
+    balanced_of_counts(tp, p, tn, n)
 }
 
 /// 95% percentile bootstrap of the balanced accuracy (500 resamples), resampling the groups
 /// the accuracy's interval resamples (`ExperimentResult::bootstrap_groups`).
-pub(super) fn balanced_ci(v: &[(bool, bool)], groups: &[usize], seed: u64) -> Option<Interval> {
+pub(super) fn balanced_ci(v: &[(f64, bool)], groups: &[usize], seed: u64) -> Option<Interval> {
     bootstrap_grouped_balanced(groups, v, 500, seed ^ 0xB0B)
 }
 
@@ -145,12 +146,12 @@ pub(super) fn balanced_ci(v: &[(bool, bool)], groups: &[usize], seed: u64) -> Op
 /// (exact up to 16 tuples, else 2,000 random flips): McNemar's question without taking every
 /// sample as independent.
 pub(super) fn clustered_p(
-    a: &[(bool, bool)],
-    b: &[(bool, bool)],
+    a: &[(f64, bool)],
+    b: &[(f64, bool)],
     groups: &[usize],
     seed: u64,
 ) -> Option<f64> {
-    let right = |v: &[(bool, bool)]| v.iter().map(|o| o.0).collect::<Vec<bool>>();
+    let right = |v: &[(f64, bool)]| v.iter().map(|o| o.0).collect::<Vec<f64>>();
     cluster_sign_flip_p(
         groups,
         &right(a),
@@ -186,7 +187,7 @@ pub fn render(evals: &[Evaluation], notes: &[String]) -> String {
             "p clustered",
         ]);
         let p_text = |p: Option<f64>| {
-            p.map(|p| format!("{p:.3}"))
+            p.map(advise::number_format::fmt_p)
                 .unwrap_or_else(|| "(best baseline)".into())
         };
         for r in &e.rows {
@@ -277,7 +278,7 @@ pub fn render(evals: &[Evaluation], notes: &[String]) -> String {
                     pct(r.baseline_accuracy, None),
                     pct(r.baseline_balanced, None),
                     r.p_vs_baseline
-                        .map(|p| format!("{p:.3}"))
+                        .map(advise::number_format::fmt_p)
                         .unwrap_or_else(|| "-".into()),
                 ]);
             }

@@ -173,7 +173,8 @@ fn parse_attribute(rest: &str) -> Result<Attribute, String> {
         AttrKind::Nominal(tokens(inner, |c| c == ',')?)
     } else {
         return Err(format!(
-            "attribute `{name}` has type `{ty}`; only numeric and nominal attributes are supported"
+            "attribute `{name}` has type `{ty}`; the types read are numeric (`numeric`, `real`, \
+             `integer`) and nominal, written as its values in braces (`{{a,b,c}}`)"
         ));
     };
     Ok(Attribute { name, kind })
@@ -184,10 +185,17 @@ fn parse_value(tok: &str, att: &Attribute) -> Result<Option<f64>, String> {
         return Ok(None);
     }
     match &att.kind {
-        AttrKind::Numeric => tok
-            .parse::<f64>()
-            .map(Some)
-            .map_err(|_| format!("`{tok}` is not a number (attribute `{}`)", att.name)),
+        AttrKind::Numeric => match tok.parse::<f64>() {
+            Ok(x) if x.is_finite() => Ok(Some(x)),
+            Ok(_) => Err(format!(
+                "`{tok}` is not a finite number (attribute `{}`; `?` marks a missing value)",
+                att.name
+            )),
+            Err(_) => Err(format!(
+                "`{tok}` is not a number (attribute `{}`)",
+                att.name
+            )),
+        },
         AttrKind::Nominal(values) => values
             .iter()
             .position(|v| v == tok)

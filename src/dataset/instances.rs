@@ -213,12 +213,25 @@ pub fn read_csv(path: &Path, reader: impl std::io::Read) -> Result<Instances> {
             .iter()
             .all(|r| missing(&r[j]) || r[j].parse::<f64>().is_ok());
         if numeric {
-            for (row, r) in rows.iter_mut().zip(&cells) {
-                row.push(if missing(&r[j]) {
+            for ((row, r), line) in rows.iter_mut().zip(&cells).zip(&lines) {
+                let value = if missing(&r[j]) {
                     None
                 } else {
                     r[j].parse::<f64>().ok()
-                });
+                };
+                // NaN or inf would turn every prediction that sees it into NaN.
+                if value.is_some_and(|x| !x.is_finite()) {
+                    return Err(Error::parse(
+                        path,
+                        *line,
+                        format!(
+                            "column {name}: `{}` is not a finite number (an empty cell or `?` \
+                             marks a missing value)",
+                            r[j]
+                        ),
+                    ));
+                }
+                row.push(value);
             }
             attributes.push(Attribute::numeric(name.clone()));
         } else {
@@ -273,6 +286,27 @@ mod tests {
         assert_eq!(t.rows[1], vec![None, Some(1.0), None]);
         assert_eq!(t.class_index, 2);
         assert_eq!(t.lines, vec![2, 3, 4]);
+    }
+
+    /// Synthetic: inf, NaN and 1e400 are errors naming their line and column, not values that
+    /// turn predictions into NaN; `?` and empty cells stay missing.
+    #[test]
+    fn numbers_that_are_not_finite_are_errors() {
+        for bad in ["inf", "NaN", "1e400", "-inf"] {
+            let text = format!("a,b,y\n1,2,3\n4,{bad},6\n");
+            let e = read_csv(Path::new("t.csv"), text.as_bytes())
+                .err()
+                .unwrap()
+                .to_string();
+            assert!(e.contains("t.csv:3: column b:"), "{bad}: {e}");
+            assert!(e.contains("not a finite number"), "{bad}: {e}");
+        }
+        let arff = "@relation r\n@attribute a numeric\n@attribute y numeric\n@data\n1,inf\n";
+        let e = crate::dataset::arff::read(Path::new("t.arff"), arff.as_bytes())
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("not a finite number"), "{e}");
     }
 
     #[test]

@@ -94,7 +94,21 @@ pub fn rows_of(key: &RunKey, data: &ProfileData) -> Vec<MeasurementRow> {
 
 /// Reads `measurements.csv` (or `.csv.gz`).
 pub fn read_measurements(path: &Path) -> Result<Vec<MeasurementRow>> {
-    table::read_rows(path)
+    table::read_rows_with(
+        path,
+        &[
+            "program",
+            "input",
+            "run",
+            "variant",
+            "kernel",
+            "launch",
+            "invocations",
+            "metric",
+            "unit",
+            "value",
+        ],
+    )
 }
 
 /// One row of `timings.csv`: the program's own timing of a run, without the profiler.
@@ -148,7 +162,8 @@ impl TimingRow {
 /// zero or NaN, and a sample that silently fell out or went infinite would change every
 /// accuracy computed on the table. Failed runs are left out of the table, not recorded as 0.
 pub fn read_timings(path: &Path) -> Result<Vec<TimingRow>> {
-    let rows: Vec<TimingRow> = table::read_rows(path)?;
+    let rows: Vec<TimingRow> =
+        table::read_rows_with(path, &["program", "input", "run", "variant", "time_ms"])?;
     if let Some((i, row)) = rows
         .iter()
         .enumerate()
@@ -185,6 +200,18 @@ mod timing_tests {
             let e = read_timings(&path).err().unwrap().to_string();
             assert!(e.contains("timings.csv:3:"), "{bad}: {e}");
             assert!(e.contains("positive number of milliseconds"), "{bad}: {e}");
+        }
+        // A header without time_ms is an error on line 1, with rows or without.
+        for text in [
+            "program,input,run,variant\n",
+            "program,input,run,variant\nNB,1,1,0\n",
+        ] {
+            std::fs::write(&path, text).unwrap();
+            let e = read_timings(&path).err().unwrap().to_string();
+            assert!(
+                e.contains("timings.csv:1: the header lacks the column(s) time_ms"),
+                "{e}"
+            );
         }
         std::fs::write(
             &path,

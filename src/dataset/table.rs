@@ -22,6 +22,21 @@ pub fn read_rows<T: DeserializeOwned>(path: &Path) -> Result<Vec<T>> {
 /// Reads rows from any reader; `path` is used in errors only. A file without even a header
 /// line is an error (an empty table still has its header).
 pub fn read_rows_from<T: DeserializeOwned>(path: &Path, reader: impl Read) -> Result<Vec<T>> {
+    read_rows_requiring(path, reader, &[])
+}
+
+/// Reads all rows of a CSV table whose header must name every column of `required`: a header
+/// that lacks one is an error on line 1, whether or not the table has rows (a table of no rows
+/// is never deserialized, so a wrong file would pass as an empty table).
+pub fn read_rows_with<T: DeserializeOwned>(path: &Path, required: &[&str]) -> Result<Vec<T>> {
+    read_rows_requiring(path, open(path)?, required)
+}
+
+fn read_rows_requiring<T: DeserializeOwned>(
+    path: &Path,
+    reader: impl Read,
+    required: &[&str],
+) -> Result<Vec<T>> {
     let mut rdr = csv::ReaderBuilder::new().from_reader(reader);
     let header = rdr.headers().map_err(|e| csv_error(path, e))?;
     if header.iter().all(|h| h.trim().is_empty()) {
@@ -29,6 +44,22 @@ pub fn read_rows_from<T: DeserializeOwned>(path: &Path, reader: impl Read) -> Re
             path,
             1,
             "empty file: expected a CSV header line",
+        ));
+    }
+    let missing: Vec<&str> = required
+        .iter()
+        .copied()
+        .filter(|r| !header.iter().any(|h| h.trim() == *r))
+        .collect();
+    if !missing.is_empty() {
+        return Err(Error::parse(
+            path,
+            1,
+            format!(
+                "the header lacks the column(s) {}: expected {}",
+                missing.join(", "),
+                required.join(",")
+            ),
         ));
     }
     let mut rows = Vec::new();

@@ -15,13 +15,34 @@ pub fn load_pools(dirs: &[PathBuf]) -> Result<SamplePool> {
     load_pools_view(dirs, View::Counters)
 }
 
-/// `load_pools` with the feature view chosen.
+/// `load_pools` with the feature view chosen. A folder named twice is a usage error: its
+/// samples would count twice, in training and in every accuracy.
 pub fn load_pools_view(dirs: &[PathBuf], view: View) -> Result<SamplePool> {
+    refuse_repeats(dirs)?;
     let pools = dirs
         .iter()
         .map(|d| load_pool_view(d, view))
         .collect::<Result<Vec<_>>>()?;
     merge(pools)
+}
+
+/// A usage error where two of `dirs` are the same folder (after resolving links and `..`).
+pub fn refuse_repeats(dirs: &[PathBuf]) -> Result<()> {
+    let mut seen: BTreeMap<PathBuf, &PathBuf> = BTreeMap::new();
+    for d in dirs {
+        let Ok(real) = d.canonicalize() else {
+            continue;
+        };
+        if let Some(first) = seen.insert(real, d) {
+            return Err(Error::Usage(format!(
+                "--dataset {} names the folder --dataset {} named already: its samples would \
+                 count twice",
+                d.display(),
+                first.display()
+            )));
+        }
+    }
+    Ok(())
 }
 
 pub fn merge(mut pools: Vec<SamplePool>) -> Result<SamplePool> {

@@ -269,6 +269,16 @@ pub fn strategies(specs: &[String]) -> Result<Vec<Box<dyn Strategy>>> {
 mod tests {
     use super::*;
 
+    /// A share over 1 is an error, not quietly 1, and an option of the Bayesian steps is
+    /// named in its error as the user wrote it.
+    #[test]
+    fn bayesian_options_say_what_is_wrong_as_written() {
+        let err = |spec: &str| strategy(spec).err().map(|e| e.to_string());
+        assert!(err("auto:bo=2").unwrap().contains("option bo=2: the share"));
+        assert!(err("auto:boell=-1").unwrap().contains("option boell=-1:"));
+        assert!(strategy("auto:bo=0.5").is_ok());
+    }
+
     #[test]
     fn each_strategy_once_in_the_order_first_named() {
         let names = |list: &[&str]| -> Vec<String> {
@@ -345,7 +355,7 @@ mod tests {
         assert_eq!(s.name(), "bayes_opt-alt1.5from300");
         let err = strategy("auto:boaltfrom=x").err().unwrap().to_string();
         assert!(
-            err.contains("option altfrom=x: expected a whole number"),
+            err.contains("option boaltfrom=x: expected a whole number"),
             "{err}"
         );
         let err = strategy("bayes_opt:scale=wide").err().unwrap().to_string();

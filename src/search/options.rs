@@ -129,14 +129,24 @@ fn other_ils_option<'k>(s: &mut ils::Ils, key: &'k str, v: &str) -> Result<&'k s
             "mono"
         }
         "bo" => {
-            s.bo = non_negative(key, v)?.min(1.0);
+            let share = non_negative(key, v)?;
+            if share > 1.0 {
+                return Err(Error::Usage(format!(
+                    "option bo={v}: the share of the budget spent on Bayesian steps, from 0 to 1"
+                )));
+            }
+            s.bo = share;
             "bo"
         }
         _ if key
             .strip_prefix("bo")
             .is_some_and(|k| PROCESS_KEYS.contains(&k)) =>
         {
-            bayes_option(&mut s.bo_opt, &key[2..], v)?;
+            // The error names the option as written (`boell`, not `ell`).
+            bayes_option(&mut s.bo_opt, &key[2..], v).map_err(|e| match e {
+                Error::Usage(m) => Error::Usage(m.replacen("option ", "option bo", 1)),
+                e => e,
+            })?;
             key
         }
         _ => return Err(Error::Internal(format!("no local-search option `{key}`"))),

@@ -405,7 +405,29 @@ fn an_import_with_nothing_timed_writes_nothing() {
 /// Values that cannot mean anything are usage errors before any work starts.
 #[test]
 fn senseless_values_are_usage_errors() {
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &[
+                "experiment",
+                "--dataset",
+                "datasets/sim-qv100-nb",
+                "--exp",
+                "all",
+                "--program",
+                "NOPE",
+            ],
+            "--program NOPE: the datasets hold NB",
+        ),
+        (
+            &[
+                "experiment",
+                "--dataset",
+                "datasets/sim-qv100-nb",
+                "--dataset",
+                "datasets/../datasets/sim-qv100-nb",
+            ],
+            "names the folder --dataset datasets/sim-qv100-nb named already",
+        ),
         (
             &[
                 "search-bench",

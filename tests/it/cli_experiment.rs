@@ -108,13 +108,29 @@ fn features_without_active_cycles_says_how_to_fix_it() {
         .assert()
         .code(3)
         .stderr(predicate::str::contains("--normalize none"));
-    std::fs::write(&m, "program,input,run\nX,,notanumber\n").unwrap();
+    std::fs::write(
+        &m,
+        "program,input,run,variant,kernel,launch,invocations,metric,unit,value\nX,,notanumber,,k,0,1,m,u,5\n",
+    )
+    .unwrap();
     advise()
         .args(["features", "--measurements"])
         .arg(&m)
         .assert()
         .code(3)
-        .stderr(predicate::str::contains("m.csv:2:"));
+        .stderr(predicate::str::contains("m.csv:2: column 3"));
+    // A header that lacks columns is wrong on line 1, with rows or without.
+    for text in ["program,input,run\nX,,1\n", "program,input,run\n"] {
+        std::fs::write(&m, text).unwrap();
+        advise()
+            .args(["features", "--measurements"])
+            .arg(&m)
+            .assert()
+            .code(3)
+            .stderr(predicate::str::contains(
+                "m.csv:1: the header lacks the column(s) variant, kernel",
+            ));
+    }
 }
 
 /// A run or input filter that keeps no fold is an error that lists what the folds train on

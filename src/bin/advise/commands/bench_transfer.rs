@@ -86,6 +86,7 @@ pub fn evaluate(s: &TransferSettings) -> Result<(Vec<Evaluation>, Vec<String>)> 
     let mut out = Vec::new();
     let mut notes = Vec::new();
     let load = |dirs: &[PathBuf], view: View| -> Result<Vec<SamplePool>> {
+        advise::experiment::pool_merge::refuse_repeats(dirs)?;
         dirs.iter().map(|d| load_pool_view(d, view)).collect()
     };
     // The step features are added to joined pools (as `advise experiment` adds them), so

@@ -253,6 +253,20 @@ pub fn run_command(cmd: &ExperimentCommand, out: &Output) -> Result<()> {
         ));
     }
     let mut pool = load_pools_view(&cmd.datasets, cmd.view)?;
+    // A --program the data lacks would be ignored by the experiments that pool programs.
+    if let Some(p) = &cmd.program {
+        let programs: BTreeSet<&str> = pool
+            .samples
+            .iter()
+            .map(|s| s.key.program.as_str())
+            .collect();
+        if !programs.contains(p.as_str()) {
+            return Err(Error::Usage(format!(
+                "--program {p}: the datasets hold {}",
+                programs.into_iter().collect::<Vec<_>>().join(", ")
+            )));
+        }
+    }
     apply(&mut pool, cmd.step);
     let parts: Vec<&str> = cmd.experiments.split(',').map(str::trim).collect();
     if pool.columns.is_empty() {

@@ -39,6 +39,10 @@ pub struct BenchCommand {
 
 #[derive(Serialize)]
 struct JsonReport<'a> {
+    /// What reproduces the figures: the first seed (runs take seed, seed + 1, ...) and the
+    /// runs per cell. `seconds` and the rows' times per run are wall-clock, not reproducible.
+    seed: u64,
+    repeats: usize,
     spaces: Vec<JsonSpace<'a>>,
     results: &'a [BenchRow],
     standards: &'a [StandardRow],
@@ -240,6 +244,8 @@ fn bench_spaces(cmd: &BenchCommand, out: &Output) -> Result<()> {
             })
             .collect();
         return out.emit_json(&JsonReport {
+            seed: cmd.seed,
+            repeats: cmd.repeats,
             spaces,
             results: &report.results,
             standards: &report.standards,

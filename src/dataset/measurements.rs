@@ -180,6 +180,21 @@ pub fn read_timings(path: &Path) -> Result<Vec<TimingRow>> {
             ),
         ));
     }
+    // One run of one variant has one time: a second row would silently replace the first.
+    let mut first_line: std::collections::HashMap<RunKey, usize> = Default::default();
+    for (i, row) in rows.iter().enumerate() {
+        if let Some(first) = first_line.insert(row.key(), i + 2) {
+            return Err(Error::parse(
+                path,
+                i + 2,
+                format!(
+                    "a second time for program {} input {} run {} variant {} (the first on \
+                     line {first})",
+                    row.program, row.input, row.run, row.variant
+                ),
+            ));
+        }
+    }
     Ok(rows)
 }
 
@@ -201,6 +216,18 @@ mod timing_tests {
             assert!(e.contains("timings.csv:3:"), "{bad}: {e}");
             assert!(e.contains("positive number of milliseconds"), "{bad}: {e}");
         }
+        // A repeated row names both lines.
+        std::fs::write(
+            &path,
+            "program,input,run,variant,time_ms\nNB,512,1,000000,2.5\nNB,512,1,000000,2.6\n",
+        )
+        .unwrap();
+        let e = read_timings(&path).err().unwrap().to_string();
+        assert!(
+            e.contains("timings.csv:3: a second time for program NB"),
+            "{e}"
+        );
+        assert!(e.contains("(the first on line 2)"), "{e}");
         // A header without time_ms is an error on line 1, with rows or without.
         for text in [
             "program,input,run,variant\n",

@@ -405,7 +405,27 @@ fn an_import_with_nothing_timed_writes_nothing() {
 /// Values that cannot mean anything are usage errors before any work starts.
 #[test]
 fn senseless_values_are_usage_errors() {
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 8] = [
+        (
+            &[
+                "train",
+                "--dataset",
+                "datasets/sim-qv100-nb",
+                "-o",
+                "no-such-folder-here/x.json",
+            ],
+            "-o no-such-folder-here/x.json: its folder no-such-folder-here does not exist",
+        ),
+        (
+            &[
+                "search-bench",
+                "--space",
+                "tests/fixtures/spaces/pnpoly__RTX_2080_Ti.json.gz",
+                "--runs-csv",
+                "tests",
+            ],
+            "--runs-csv tests: a folder; name a file to write",
+        ),
         (
             &[
                 "experiment",

@@ -73,6 +73,7 @@ pub fn train(args: TrainArgs) -> Result<()> {
             "--max-samples must be at least 1 (600 by default)".into(),
         ));
     }
+    super::output::check_output_file("-o", &args.output)?;
     run_train(
         &args.dataset,
         method,

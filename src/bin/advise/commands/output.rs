@@ -91,3 +91,24 @@ pub fn bar(what: &str, len: u64) -> indicatif::ProgressBar {
     bar.set_prefix(what.to_string());
     bar
 }
+
+/// A usage error unless `path` can be a file to write: not a folder, and in a folder that
+/// exists. Said before long work (training, a benchmark), not after it. `flag` names the
+/// option, as in "-o" or "--runs-csv".
+pub fn check_output_file(flag: &str, path: &std::path::Path) -> Result<()> {
+    let problem = if path.is_dir() {
+        Some("a folder; name a file to write".to_string())
+    } else {
+        match path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            Some(parent) if !parent.is_dir() => Some(format!(
+                "its folder {} does not exist; create it first",
+                parent.display()
+            )),
+            _ => None,
+        }
+    };
+    match problem {
+        Some(p) => Err(Error::Usage(format!("{flag} {}: {p}", path.display()))),
+        None => Ok(()),
+    }
+}

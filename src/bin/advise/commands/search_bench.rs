@@ -167,6 +167,9 @@ fn bench_spaces(cmd: &BenchCommand, out: &Output) -> Result<()> {
             "--threads must be at least 1 (leave it out for all cores)".into(),
         ));
     }
+    if let Some(path) = &cmd.runs_csv {
+        super::output::check_output_file("--runs-csv", path)?;
+    }
     let strategies = strategies(&split_strategies(&cmd.strategies))?;
     let budgets = Budget::parse_list(&cmd.budgets)?;
     let (spaces, unread) = read_spaces(&space_files(&cmd.spaces)?)?;

@@ -59,6 +59,32 @@ fn repair(text: &str) -> Option<String> {
     None
 }
 
+/// Where a JSON error `e` points at `NaN` or `Infinity` (which Python's `json.dump` writes for a
+/// float that is not finite, and JSON has no such number), a sentence that says so; else
+/// nothing.
+fn non_json_number(text: &str, e: &serde_json::Error) -> String {
+    let at: String = text
+        .lines()
+        .nth(e.line().saturating_sub(1))
+        .map(|l| {
+            l.chars()
+                .skip(e.column().saturating_sub(1))
+                .take(9)
+                .collect()
+        })
+        .unwrap_or_default();
+    let word = ["NaN", "Infinity", "-Infinity"]
+        .into_iter()
+        .find(|w| at.starts_with(w));
+    word.map(|w| {
+        format!(
+            " (`{w}` is not a JSON number: Python's json.dump writes it for a float that is not \
+             finite; write null there)"
+        )
+    })
+    .unwrap_or_default()
+}
+
 /// Reads a Kernel Tuner cache.
 pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
     let text = crate::profile::text::read_text(path, reader)?;
@@ -70,11 +96,17 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
     let (cache, repaired): (Cache, bool) = match serde_json::from_str(&text) {
         Ok(c) => (c, false),
         Err(first) => {
-            fixed = repair(&text).ok_or_else(|| {
+            // Only a text that ends too early was cut off: an error before its end (a NaN in
+            // the last entry, say) must not pass as a cut, which drops the entries after it.
+            let cut = first.is_eof().then(|| repair(&text)).flatten();
+            fixed = cut.ok_or_else(|| {
                 Error::parse(
                     path,
                     first.line(),
-                    format!("not a Kernel Tuner cache: {first}"),
+                    format!(
+                        "not a Kernel Tuner cache: {first}{}",
+                        non_json_number(&text, &first)
+                    ),
                 )
             })?;
             let c = serde_json::from_str(&fixed).map_err(|e| {
@@ -193,6 +225,22 @@ mod tests {
 "32,0": {"bx": 32, "ro": 0, "time": 2.5, "times": [2.5]},
 "32,1": {"bx": 32, "ro": 1, "time": "CompilationFailedConfig"},
 "64,0": {"bx": 64, "ro": 0, "time": 1.5, "times": [1.5]}"#;
+
+    /// Python's json.dump writes NaN for a float that is not finite; JSON has no NaN, and the
+    /// error says so (synthetic cache).
+    #[test]
+    fn nan_in_a_cache_is_named() {
+        let whole = format!("{CACHE}\n}}\n}}\n");
+        // In the first entry, and in the last, which must not pass as a file cut off there.
+        for times in ["\"times\": [2.5]", "\"times\": [1.5]"] {
+            let bad = whole.replace(times, "\"times\": [NaN]");
+            let e = read(Path::new("c.json"), bad.as_bytes())
+                .err()
+                .unwrap()
+                .to_string();
+            assert!(e.contains("`NaN` is not a JSON number"), "{e}");
+        }
+    }
 
     #[test]
     fn complete_and_cut_off_caches() {

@@ -15,6 +15,13 @@ pub fn write(model: &FittedModel) -> Result<String> {
 pub fn read(text: &str, source: &str) -> Result<FittedModel> {
     let probe: serde_json::Value =
         serde_json::from_str(text).map_err(|e| Error::Data(format!("{source}: not JSON: {e}")))?;
+    let format = probe.get("format").and_then(|f| f.as_str());
+    if probe.get("optimizations").is_some() && format != Some(MODEL_FORMAT) {
+        return Err(Error::Data(format!(
+            "{source}: an advisor (from `advise train`), not a model: `advise suggest --model` \
+             reads it; `advise predict --model` reads a model from `advise fit`"
+        )));
+    }
     if probe.get("format").and_then(|f| f.as_str()) != Some(MODEL_FORMAT) {
         return Err(Error::Data(format!(
             "{source}: not an advise model (no \"format\": \"{MODEL_FORMAT}\")"

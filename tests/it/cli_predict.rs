@@ -96,6 +96,44 @@ fn saved_model_refuses_other_columns() {
         .stderr(predicate::str::contains("needs column `vendor`"));
 }
 
+/// A model compressed with gzip is read as it is; an advisor given as a model says what it is.
+#[test]
+fn a_gzip_model_is_read_and_an_advisor_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("m.json");
+    advise()
+        .args(["fit", "--method", "linear", "--train"])
+        .arg(data("cpu_train.arff"))
+        .arg("-o")
+        .arg(&model)
+        .assert()
+        .success();
+    let plain = std::fs::read(&model).unwrap();
+    let packed = dir.path().join("m.json.gz");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gz, &plain).unwrap();
+    std::fs::write(&packed, gz.finish().unwrap()).unwrap();
+    let predict = |m: &std::path::Path| {
+        advise()
+            .arg("predict")
+            .arg("--model")
+            .arg(m)
+            .arg("--test")
+            .arg(data("cpu_test.arff"))
+            .output()
+            .unwrap()
+    };
+    let (a, b) = (predict(&model), predict(&packed));
+    assert!(a.status.success() && b.status.success(), "{b:?}");
+    assert_eq!(a.stdout, b.stdout);
+    let advisor =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/default.advisor.json.gz");
+    let out = predict(&advisor);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("an advisor (from `advise train`), not a model"));
+}
+
 #[test]
 fn output_file_is_csv_with_test_columns_and_json_has_rows() {
     let dir = tempfile::tempdir().unwrap();

@@ -253,7 +253,16 @@ fn predict(s: &PredictSettings, out: &Output) -> Result<()> {
                     "--model replaces --train and --weka-options; give one or the other".into(),
                 ));
             }
-            let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+            // A model file may be gzip-compressed, as advisors are.
+            let mut bytes = Vec::new();
+            std::io::Read::read_to_end(&mut advise::profile::compressed::open(path)?, &mut bytes)
+                .map_err(|e| Error::io(path, e))?;
+            let text = String::from_utf8(bytes).map_err(|_| {
+                Error::format(
+                    path,
+                    "not a text file: expected a model (JSON) from `advise fit`",
+                )
+            })?;
             let model = advise::dataset::model_file::read(&text, &path.display().to_string())?;
             if let Some(m) = s.train.method {
                 if m != model.method() {

@@ -8,7 +8,9 @@ use super::answer::answer_all;
 use super::data::SamplePool;
 use super::method::{Answer, Contender};
 use super::splits::Fold;
-use super::stats::{cluster_sign_flip_p, mcnemar_exact, SIGN_FLIPS, SIGN_FLIP_SALT};
+use super::stats::{
+    cluster_sign_flip_p, discordant_of_shares, mcnemar_exact, SIGN_FLIPS, SIGN_FLIP_SALT,
+};
 use super::summary::summarize;
 use crate::error::Result;
 
@@ -200,7 +202,6 @@ fn shares_right(r: &ExperimentResult) -> SharesRight {
 /// (expected discordant counts, the counts themselves for 0/1 shares), and the sign-flip test
 /// over whole test tuples.
 fn significance(r: &ExperimentResult, other: &SharesRight, seed: u64) -> Significance {
-    let (mut only_this, mut only_other) = (0.0, 0.0);
     // Per matched sample: its tuple, and the share this method and the other were right.
     let (mut tuples, mut this_right, mut other_right) = (Vec::new(), Vec::new(), Vec::new());
     for o in &r.optimizations {
@@ -208,15 +209,12 @@ fn significance(r: &ExperimentResult, other: &SharesRight, seed: u64) -> Signifi
             let Some(&b) = other.get(&(o.name.clone(), s.choice.clone(), s.id.clone())) else {
                 continue;
             };
-            let m = s.correct();
-            only_this += m * (1.0 - b);
-            only_other += (1.0 - m) * b;
             tuples.push(s.group);
-            this_right.push(m);
+            this_right.push(s.correct());
             other_right.push(b);
         }
     }
-    let (only_this, only_majority) = (only_this.round() as usize, only_other.round() as usize);
+    let (only_this, only_majority) = discordant_of_shares(&this_right, &other_right);
     Significance {
         only_this,
         only_majority,

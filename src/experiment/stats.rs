@@ -179,12 +179,19 @@ pub fn cluster_sign_flip_p(
 /// a method that decides, the share of its seeds for one averaged over seeds): the discordant
 /// counts are their expected values, rounded (for 0/1 shares, the counts themselves).
 pub fn mcnemar_of_shares(a: &[f64], b: &[f64]) -> f64 {
+    let (only_a, only_b) = discordant_of_shares(a, b);
+    mcnemar_exact(only_a, only_b)
+}
+
+/// The samples only `a` and only `b` got right, from their shares right (`mcnemar_of_shares`):
+/// expected values, rounded.
+pub fn discordant_of_shares(a: &[f64], b: &[f64]) -> (usize, usize) {
     let (mut only_a, mut only_b) = (0.0, 0.0);
     for (x, y) in a.iter().zip(b) {
         only_a += x * (1.0 - y);
         only_b += (1.0 - x) * y;
     }
-    mcnemar_exact(only_a.round() as usize, only_b.round() as usize)
+    (only_a.round() as usize, only_b.round() as usize)
 }
 
 /// Each group's samples, the empty groups left out; `None` without samples.

@@ -214,3 +214,17 @@ pub struct Significance {
     /// tuples (then the intervals resample single samples, and McNemar's test is the one).
     pub p_clustered: Option<f64>,
 }
+
+/// The best model and the best baseline of one experiment, by sample-weighted accuracy; of
+/// equals, the first in the order run (so a tie of every baseline names "always recommend",
+/// the simplest rule, not the coin flip listed last).
+pub fn best(results: &[ExperimentResult], baseline: bool) -> Option<&ExperimentResult> {
+    let acc = |r: &ExperimentResult| r.total.accuracy.unwrap_or(0.0);
+    results.iter().filter(|r| r.baseline == baseline).fold(
+        None,
+        |best: Option<&ExperimentResult>, r| match best {
+            Some(b) if acc(b) >= acc(r) => Some(b),
+            _ => Some(r),
+        },
+    )
+}

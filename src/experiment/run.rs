@@ -15,8 +15,8 @@ use super::summary::summarize;
 use crate::error::Result;
 
 pub use super::result::{
-    BaselineSignificance, Cells, ExperimentResult, FoldSizes, OptimizationResult, SampleResult,
-    Significance, Total,
+    best, BaselineSignificance, Cells, ExperimentResult, FoldSizes, OptimizationResult,
+    SampleResult, Significance, Total,
 };
 
 /// Settings shared by every fold.
@@ -155,17 +155,8 @@ fn add_significance(results: &mut [ExperimentResult], seed: u64) {
         .iter()
         .find(|r| r.method == "baseline:majority")
         .map(shares_right);
-    // The first of equally accurate baselines, as the summaries pick it.
-    let best = results
-        .iter()
-        .filter(|r| r.baseline)
-        .fold(None, |best: Option<&ExperimentResult>, r| match best {
-            Some(b) if b.total.accuracy.unwrap_or(0.0) >= r.total.accuracy.unwrap_or(0.0) => {
-                Some(b)
-            }
-            _ => Some(r),
-        })
-        .map(|r| (r.method.clone(), shares_right(r)));
+    // The baseline the summaries print beside the models.
+    let best = best(results, true).map(|r| (r.method.clone(), shares_right(r)));
     for r in results.iter_mut() {
         if let (Some(m), false) = (&majority, r.method == "baseline:majority") {
             r.vs_majority = Some(significance(r, m, seed));

@@ -13,19 +13,7 @@ pub const ALPHA: f64 = 0.05;
 use super::experiment_tables::{ci, pct};
 pub use super::experiment_tables::{confusion_table, methods_table, thesis_comparison};
 
-/// The best model and the best baseline of one experiment, by sample-weighted accuracy; of
-/// equals, the first in the order run (so a tie of every baseline names "always recommend",
-/// the simplest rule, not the coin flip listed last).
-pub fn best(results: &[ExperimentResult], baseline: bool) -> Option<&ExperimentResult> {
-    let acc = |r: &ExperimentResult| r.total.accuracy.unwrap_or(0.0);
-    results.iter().filter(|r| r.baseline == baseline).fold(
-        None,
-        |best: Option<&ExperimentResult>, r| match best {
-            Some(b) if acc(b) >= acc(r) => Some(b),
-            _ => Some(r),
-        },
-    )
-}
+pub use crate::experiment::run::best;
 
 /// How an experiment's best model `m` compares with its majority rule: McNemar's p below
 /// [`ALPHA`] and a higher or lower accuracy, or no clear difference; `None` where it was not

@@ -92,9 +92,11 @@ pub fn rows_of(key: &RunKey, data: &ProfileData) -> Vec<MeasurementRow> {
         .collect()
 }
 
-/// Reads `measurements.csv` (or `.csv.gz`).
+/// Reads `measurements.csv` (or `.csv.gz`). A value that is not a finite number at least 0 is an
+/// error naming its line: every counter, rate and setting a profiler reports is, and an inf or
+/// a negative count would pass into the active-cycle normalization and every model unseen.
 pub fn read_measurements(path: &Path) -> Result<Vec<MeasurementRow>> {
-    table::read_rows_with(
+    let rows: Vec<MeasurementRow> = table::read_rows_with(
         path,
         &[
             "program",
@@ -108,7 +110,23 @@ pub fn read_measurements(path: &Path) -> Result<Vec<MeasurementRow>> {
             "unit",
             "value",
         ],
-    )
+    )?;
+    if let Some((i, row)) = rows
+        .iter()
+        .enumerate()
+        .find(|(_, r)| !(r.value.is_finite() && r.value >= 0.0))
+    {
+        // The header is line 1 and the project's tables hold one row a line.
+        return Err(Error::parse(
+            path,
+            i + 2,
+            format!(
+                "value {} of metric {}: a measurement must be a finite number, 0 or more",
+                row.value, row.metric
+            ),
+        ));
+    }
+    Ok(rows)
 }
 
 /// One row of `timings.csv`: the program's own timing of a run, without the profiler.
@@ -246,5 +264,24 @@ mod timing_tests {
         )
         .unwrap();
         assert_eq!(read_timings(&path).unwrap().len(), 1);
+    }
+
+    /// Synthetic: a measurement that is inf, NaN, too large for a float or negative is an error
+    /// naming its line and metric; 0 passes.
+    #[test]
+    fn a_value_that_is_not_a_finite_number_at_least_zero_names_its_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("measurements.csv");
+        let head = "program,input,run,variant,kernel,launch,invocations,metric,unit,value\n";
+        let good = "NB,512,1,000000,k,0,1,inst_executed,inst,0\n";
+        for bad in ["inf", "-1", "-1e30", "NaN", "1e400"] {
+            let text = format!("{head}{good}NB,512,1,000000,k,0,1,active_cycles,cycle,{bad}\n");
+            std::fs::write(&path, text).unwrap();
+            let e = read_measurements(&path).err().unwrap().to_string();
+            assert!(e.contains("measurements.csv:3:"), "{bad}: {e}");
+            assert!(e.contains("of metric active_cycles"), "{bad}: {e}");
+        }
+        std::fs::write(&path, format!("{head}{good}")).unwrap();
+        assert_eq!(read_measurements(&path).unwrap().len(), 1);
     }
 }

@@ -52,6 +52,16 @@ pub(super) fn emit(
         };
         let mut deltas: HashMap<&str, f64> = HashMap::new();
         for (name, value, line) in &dump.stats {
+            if *value < 0.0 {
+                return Err(Error::parse(
+                    path,
+                    *line,
+                    format!(
+                        "{name} = {value}: the simulator's statistics are counts and rates, \
+                         never negative (is the log damaged?)"
+                    ),
+                ));
+            }
             let stat = classify(name);
             let v = match stat.scope {
                 Scope::Skip => continue,

@@ -138,7 +138,9 @@ impl ProfileData {
     }
 
     /// Parses a value cell (with the unit column's text, if any) and records it as a
-    /// measurement, or counts it as a cell without a number.
+    /// measurement, or counts it as a cell without a number. A negative number is counted
+    /// there too: no counter, rate or setting a profiler reports is below 0, and the tables
+    /// the tool writes refuse one (`dataset::measurements`).
     pub fn push_cell(
         &mut self,
         kernel: &str,
@@ -148,7 +150,7 @@ impl ProfileData {
         cell: &str,
         unit: &str,
     ) {
-        match value::parse_quantity(cell, unit) {
+        match value::parse_quantity(cell, unit).filter(|q| q.value >= 0.0) {
             Some(q) => self.measurements.push(Measurement {
                 kernel: kernel.to_string(),
                 launch,
@@ -283,5 +285,21 @@ fn disambiguate_units(measurements: &mut [Measurement]) {
                 first_unit.insert(key, m.unit.clone());
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Synthetic: a negative cell is counted as a cell without a number, not kept.
+    #[test]
+    fn a_negative_cell_is_counted_not_kept() {
+        let mut data = ProfileData::empty(Format::NcuLong);
+        data.push_cell("k", 1, 1, "dram__bytes.sum", "-4,096", "byte");
+        data.push_cell("k", 1, 1, "sm__cycles_active.sum", "0", "cycle");
+        assert_eq!(data.skipped_cells, 1);
+        assert_eq!(data.measurements.len(), 1);
+        assert_eq!(data.measurements[0].metric, "sm__cycles_active.sum");
     }
 }

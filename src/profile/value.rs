@@ -18,6 +18,10 @@ pub struct Quantity {
 /// Parses a value cell. `unit` is the unit column's text (empty where the tool glues units to
 /// values). Returns `None` for cells that hold no number: `n/a`, empty, `nan`, or text such as
 /// `CachePreferNone` or nvprof's `Idle (0)` levels (for those the level number is returned).
+/// Text glued to a number must be a unit this module knows (`%`, bytes, seconds, hertz, cycles,
+/// instructions and their rates), and only where there is no unit column: `12abc`, `0x10` or
+/// `3 byte` beside a unit column are not numbers, and are counted as cells without one rather
+/// than cut to their leading digits.
 pub fn parse_quantity(cell: &str, unit: &str) -> Option<Quantity> {
     let cell = cell.trim();
     if cell.is_empty() || cell.eq_ignore_ascii_case("n/a") {
@@ -30,6 +34,10 @@ pub fn parse_quantity(cell: &str, unit: &str) -> Option<Quantity> {
         });
     }
     let (number, glued) = split_number(cell)?;
+    let glued_ok = glued.is_empty() || unit.trim().is_empty() && is_known_unit(glued);
+    if !glued_ok {
+        return None;
+    }
     let unit = if unit.trim().is_empty() {
         glued
     } else {
@@ -124,6 +132,19 @@ pub fn base_unit(unit: &str) -> (i32, &str) {
     match simple_base(&lower) {
         (_, "") => (0, unit),
         (f, b) => (f, b),
+    }
+}
+
+/// Whether `unit` (as glued to a value) is a unit `base_unit` converts: `%`, or bytes, seconds,
+/// hertz, cycles or instructions, alone or as a rate of two of them.
+fn is_known_unit(unit: &str) -> bool {
+    let lower = unit.to_ascii_lowercase();
+    if lower == "%" {
+        return true;
+    }
+    match lower.split_once('/') {
+        Some((num, den)) => !simple_base(num).1.is_empty() && !simple_base(den).1.is_empty(),
+        None => !simple_base(&lower).1.is_empty(),
     }
 }
 
@@ -283,8 +304,30 @@ mod tests {
             "nan",
             "(384, 1, 1)",
             "12 ab cd",
+            "12abc",
+            "0x10",
+            "7-",
         ] {
             assert_eq!(q(cell, ""), None, "{cell}");
+        }
+        // Beside a unit column nothing may be glued to the number.
+        for cell in ["3byte", "45%"] {
+            assert_eq!(q(cell, "byte"), None, "{cell}");
+        }
+    }
+
+    #[test]
+    fn glued_units_that_are_known_pass() {
+        for cell in [
+            "3ms",
+            "3 ms",
+            "2.5KB",
+            "1.2GHz",
+            "4cycles",
+            "9inst/cycle",
+            "7MB/s",
+        ] {
+            assert!(q(cell, "").is_some(), "{cell}");
         }
     }
 

@@ -109,3 +109,32 @@ fn a_killed_simulation_is_a_clear_error_with_the_line() {
     assert!(e.contains(&format!("killed.log:{}:", pushed + 1)), "{e}");
     assert!(e.contains("did not finish"), "{e}");
 }
+
+#[test]
+fn a_negative_statistic_is_an_error_with_its_line() {
+    let text = sim_text();
+    let at = text
+        .lines()
+        .position(|l| l.starts_with("gpu_sim_cycle = "))
+        .unwrap();
+    let damaged: Vec<String> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == at {
+                "gpu_sim_cycle = -1234".to_string()
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("damaged.log");
+    std::fs::write(&path, damaged.join("\n")).unwrap();
+    let e = parse_path(&path, FormatChoice::Auto)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains(&format!("damaged.log:{}:", at + 1)), "{e}");
+    assert!(e.contains("gpu_sim_cycle = -1234"), "{e}");
+    assert!(e.contains("never negative"), "{e}");
+}

@@ -35,6 +35,15 @@ pub fn read(path: &Path, reader: impl Read) -> Result<Instances> {
             } else if lower.starts_with("@attribute") {
                 let att = parse_attribute(text["@attribute".len()..].trim())
                     .map_err(|m| Error::parse(path, lineno, m))?;
+                // Weka refuses a table whose attribute names repeat ("Attribute names are not
+                // unique"); a model fitted on one would mix two columns under one name.
+                if attributes.iter().any(|a| a.name == att.name) {
+                    return Err(Error::parse(
+                        path,
+                        lineno,
+                        format!("attribute `{}` is declared twice", att.name),
+                    ));
+                }
                 attributes.push(att);
             } else if lower.starts_with("@data") {
                 if attributes.is_empty() {
@@ -272,5 +281,12 @@ mod tests {
         let text = "@relation r\n@attribute a numeric\n@data\n1\nx\n";
         let e = read(Path::new("t.arff"), text.as_bytes()).unwrap_err();
         assert!(e.to_string().starts_with("t.arff:5:"), "{e}");
+        let text = "@relation r\n@attribute a numeric\n@attribute a numeric\n@data\n1,2\n";
+        let e = read(Path::new("t.arff"), text.as_bytes()).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("t.arff:3: attribute `a` is declared twice"),
+            "{e}"
+        );
     }
 }

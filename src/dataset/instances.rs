@@ -183,6 +183,20 @@ pub fn read_csv(path: &Path, reader: impl std::io::Read) -> Result<Instances> {
     if header.is_empty() {
         return Err(Error::format(path, "empty CSV: no header row"));
     }
+    // Weka's CSVLoader refuses repeated names too: a model would mix two columns under one.
+    for (j, name) in header.iter().enumerate() {
+        if let Some(first) = header[..j].iter().position(|n| n == name) {
+            return Err(Error::parse(
+                path,
+                1,
+                format!(
+                    "column `{name}` is named twice (columns {} and {})",
+                    first + 1,
+                    j + 1
+                ),
+            ));
+        }
+    }
     let mut cells: Vec<Vec<String>> = Vec::new();
     let mut lines = Vec::new();
     for rec in rdr.records() {
@@ -307,6 +321,15 @@ mod tests {
             .unwrap()
             .to_string();
         assert!(e.contains("not a finite number"), "{e}");
+    }
+
+    #[test]
+    fn a_column_named_twice_is_an_error_on_the_header() {
+        let e = read_csv(Path::new("t.csv"), "a,b,a\n1,2,3\n".as_bytes())
+            .err()
+            .unwrap()
+            .to_string();
+        assert_eq!(e, "t.csv:1: column `a` is named twice (columns 1 and 3)");
     }
 
     #[test]

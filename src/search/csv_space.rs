@@ -37,6 +37,24 @@ pub fn parse(path: &Path, reader: impl Read) -> Result<TuningSpace> {
         .iter()
         .map(str::to_string)
         .collect();
+    // A parameter named twice would make two configurations that differ in it look alike in
+    // every table and chart, and `--fix NAME=V` ambiguous.
+    for (j, name) in header.iter().enumerate() {
+        if let Some(first) = header[..j]
+            .iter()
+            .position(|n| n.eq_ignore_ascii_case(name))
+        {
+            return Err(Error::parse(
+                path,
+                1,
+                format!(
+                    "column `{name}` is named twice (columns {} and {})",
+                    first + 1,
+                    j + 1
+                ),
+            ));
+        }
+    }
     let (time_col, scale) = TIME_COLUMNS
         .iter()
         .find_map(|(name, scale)| {
@@ -132,5 +150,10 @@ mod tests {
         assert!(err.to_string().contains("no time column"), "{err}");
         let err = parse(Path::new("s.csv"), &b"bx,time\n1,2\n3\n"[..]).unwrap_err();
         assert!(err.to_string().starts_with("s.csv:3:"), "{err}");
+        let err = parse(Path::new("s.csv"), &b"bx,BX,time\n1,2,3\n"[..]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "s.csv:1: column `BX` is named twice (columns 1 and 2)"
+        );
     }
 }

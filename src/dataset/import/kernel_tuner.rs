@@ -87,7 +87,11 @@ fn non_json_number(text: &str, e: &serde_json::Error) -> String {
 
 /// Reads a Kernel Tuner cache.
 pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
-    let text = crate::profile::text::read_text(path, reader)?;
+    let text = crate::profile::text::read_text_expecting(
+        path,
+        reader,
+        "a Kernel Tuner cache or results list (JSON)",
+    )?;
     if text.trim_start().starts_with('[') {
         return super::kernel_tuner_list::read(path, &text);
     }
@@ -130,6 +134,7 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
         .unwrap_or(0);
     let first_line = crate::profile::text::line_at(whole.as_bytes(), offset);
     let entries = read_entries(path, raw, first_line, &params, &cache.kernel_name)?;
+    let repeated_keys = entries.repeated_keys;
     let configs = entries.configs;
     let timed: Vec<(f64, Option<&serde_json::Value>)> = entries
         .timed
@@ -142,6 +147,16 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
         notes.push((
             CUT_OFF_NOTE.into(),
             "cache was cut off; complete entries kept".into(),
+        ));
+    }
+    if repeated_keys > 0 {
+        notes.push((
+            "repeated keys".into(),
+            format!(
+                "{repeated_keys} cache entr{} repeated a key given before; the later entry \
+                 was kept, as Python's json module keeps it",
+                if repeated_keys == 1 { "y" } else { "ies" }
+            ),
         ));
     }
     Ok(TuningSpace {
@@ -254,6 +269,17 @@ mod tests {
         let s = read(Path::new("c.json"), cut.as_bytes()).unwrap();
         assert_eq!(s.configs.len(), 2);
         assert!(s.cut_off());
+        // A key given twice: the later entry is kept, and a note says so.
+        let twice =
+            format!("{CACHE},\n\"32,0\": {{\"bx\": 32, \"ro\": 0, \"time\": 9.5}}\n}}\n}}\n");
+        let s = read(Path::new("c.json"), twice.as_bytes()).unwrap();
+        assert_eq!(s.configs.len(), 3);
+        assert_eq!(s.configs[0].time_ms, Some(9.5));
+        let note = s.notes.iter().find(|n| n.0 == "repeated keys").unwrap();
+        assert!(
+            note.1.starts_with("1 cache entry repeated a key"),
+            "{note:?}"
+        );
     }
 
     /// A cache written with `NCUObserver` and `RegisterObserver` (synthetic entries in their

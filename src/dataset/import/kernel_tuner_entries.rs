@@ -26,6 +26,8 @@ pub(super) struct Entries {
     pub configs: Vec<Config>,
     /// `(time, runs)` of each configuration with a time, in the order of `configs`.
     pub timed: Vec<(f64, Option<Value>)>,
+    /// Entries whose key an entry after them gave again (the later one is kept).
+    pub repeated_keys: usize,
 }
 
 /// Reads the `cache` object's text (`raw`, from `path`, where it starts on line `first_line`)
@@ -62,7 +64,9 @@ pub(super) fn read_entries(
             format!("not a Kernel Tuner cache: `cache`: {message}"),
         )
     })?;
+    let read = entries.len();
     let entries = by_name_last_kept(entries, |e| &e.0);
+    let repeated_keys = read - entries.len();
     let mut configs = Vec::with_capacity(entries.len());
     let mut timed = Vec::new();
     for (_, config, runs) in entries {
@@ -71,7 +75,11 @@ pub(super) fn read_entries(
         }
         configs.push(config);
     }
-    Ok(Entries { configs, timed })
+    Ok(Entries {
+        configs,
+        timed,
+        repeated_keys,
+    })
 }
 
 /// `items` sorted by name, of a name given twice only the last read: what a JSON object read
@@ -139,12 +147,20 @@ impl<'de> Visitor<'de> for EntriesSeed<'_> {
                     fields,
                     &mut texts,
                 ),
-                // The text is valid JSON (read whole before), so an entry fails to read only
-                // where it is not an object.
-                Err(_) => Err(Error::format(
-                    self.path,
-                    format!("cache entry `{key}` is not an object"),
-                )),
+                // The text is valid JSON in form (read whole before), so an entry fails to
+                // read where it is not an object, or where a number is out of range (`1e400`,
+                // which the whole read passes as text): that error goes on with its line.
+                Err(e) => {
+                    let text = e.to_string();
+                    if !text.starts_with("invalid type") {
+                        let message = text.rsplit_once(" at line ").map_or(&*text, |(m, _)| m);
+                        return Err(A::Error::custom(format!("entry `{key}`: {message}")));
+                    }
+                    Err(Error::format(
+                        self.path,
+                        format!("cache entry `{key}` is not an object"),
+                    ))
+                }
             };
             match made {
                 Ok((config, runs)) => out.push((key, config, runs)),

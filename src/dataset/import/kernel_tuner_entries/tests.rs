@@ -19,6 +19,7 @@ fn entries_sorted_by_key_and_the_last_of_a_repeated_key_kept() {
     assert_eq!(order, ["128", "32", "64"]);
     assert_eq!(e.configs[1].time_ms, Some(2.0));
     assert_eq!(e.configs[0].failure.as_deref(), Some("RuntimeFailedConfig"));
+    assert_eq!(e.repeated_keys, 1);
     let runs: Vec<(f64, Option<String>)> = e
         .timed
         .iter()
@@ -90,4 +91,22 @@ fn an_entry_that_is_not_a_configuration_is_named() {
             .is_some_and(|m| m.starts_with("c.json:7: ") && m.contains("`cache`")),
         "{err:?}"
     );
+}
+
+/// An entry that is not an object is named; a number out of range in one (`1e400`) is named
+/// with its line, not taken for an entry that is not an object.
+#[test]
+fn an_entry_that_is_not_an_object_or_holds_a_number_out_of_range() {
+    let e = read_entries(Path::new("c.json"), r#"{"32": 5}"#, 1, &params(), "k")
+        .err()
+        .unwrap()
+        .to_string();
+    assert_eq!(e, "c.json: cache entry `32` is not an object");
+    let raw = "{\"32\": {\"bx\": 32, \"time\": 2.0},\n\"64\": {\"bx\": 64, \"time\": 1e400}}";
+    let e = read_entries(Path::new("c.json"), raw, 10, &params(), "k")
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.starts_with("c.json:11: "), "{e}");
+    assert!(e.contains("entry `64`: number out of range"), "{e}");
 }

@@ -16,9 +16,18 @@ pub struct Output {
 }
 
 impl Output {
-    /// Writes `text` to the file or standard output.
+    /// Writes `text` to the file or standard output. A file whose name ends in `.gz` is
+    /// written gzip-compressed, as its name says (every reader of the tool's files opens
+    /// either).
     pub fn emit(&self, text: &str) -> Result<()> {
         match &self.path {
+            Some(p) if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("gz")) => {
+                let file = std::fs::File::create(p).map_err(|e| Error::io(p, e))?;
+                let mut gz = flate2::write::GzEncoder::new(file, flate2::Compression::default());
+                gz.write_all(text.as_bytes())
+                    .and_then(|_| gz.finish().map(drop))
+                    .map_err(|e| Error::io(p, e))
+            }
             Some(p) => std::fs::write(p, text).map_err(|e| Error::io(p, e)),
             None => {
                 let mut out = std::io::stdout().lock();

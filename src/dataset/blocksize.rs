@@ -130,12 +130,49 @@ pub struct Dataset {
     pub resources: Vec<ResourceRow>,
 }
 
-fn read_csv<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Vec<T>> {
-    let mut r = csv::Reader::from_path(path).map_err(|e| Error::format(path, e.to_string()))?;
-    r.deserialize()
-        .enumerate()
-        .map(|(i, row)| row.map_err(|e| Error::parse(path, i + 2, e.to_string())))
-        .collect()
+/// The columns each table's header must name (its rows' fields).
+const TIMING_COLUMNS: &[&str] = &[
+    "kernel",
+    "family",
+    "gpu",
+    "arch",
+    "block_size",
+    "time_ms",
+    "config",
+];
+const KERNEL_COLUMNS: &[&str] = &[
+    "kernel",
+    "family",
+    "gpu",
+    "arch",
+    "instructions",
+    "branch_fraction",
+    "load_fraction",
+    "loops",
+    "syncthreads",
+    "registers",
+    "shared_bytes",
+    "int_fraction",
+    "float_fraction",
+    "config",
+];
+const RESOURCE_COLUMNS: &[&str] = &["kernel", "gpu", "block_size", "registers", "shared_bytes"];
+
+/// What a block-size dataset folder holds, for errors.
+const FOLDER: &str = "a block-size dataset folder (timings.csv, kernels.csv, resources.csv: \
+                      datasets/blocksize, or one `advise statuner --build-dataset` wrote)";
+
+/// Reads one table of the folder: a missing file says what the folder should hold, a header
+/// without one of `columns` is an error on line 1 (another project table, such as a
+/// campaign's timings.csv, is named as not this one), a bad cell names its line.
+fn read_csv<T: for<'de> Deserialize<'de>>(path: &Path, columns: &[&str]) -> Result<Vec<T>> {
+    if !path.is_file() {
+        return Err(Error::format(
+            path,
+            format!("no such file: the folder is not {FOLDER}"),
+        ));
+    }
+    super::table::read_rows_with(path, columns)
 }
 
 fn write_csv<T: Serialize>(path: &Path, rows: &[T]) -> Result<()> {
@@ -150,15 +187,11 @@ fn write_csv<T: Serialize>(path: &Path, rows: &[T]) -> Result<()> {
 impl Dataset {
     /// Reads timings.csv, kernels.csv and resources.csv from `dir`.
     pub fn load(dir: &Path) -> Result<Dataset> {
-        super::table::require_folder(
-            dir,
-            "a block-size dataset folder (timings.csv, kernels.csv, resources.csv: \
-             datasets/blocksize, or one `advise statuner --build-dataset` wrote)",
-        )?;
+        super::table::require_folder(dir, FOLDER)?;
         Ok(Dataset {
-            timings: read_csv(&dir.join("timings.csv"))?,
-            kernels: read_csv(&dir.join("kernels.csv"))?,
-            resources: read_csv(&dir.join("resources.csv"))?,
+            timings: read_csv(&dir.join("timings.csv"), TIMING_COLUMNS)?,
+            kernels: read_csv(&dir.join("kernels.csv"), KERNEL_COLUMNS)?,
+            resources: read_csv(&dir.join("resources.csv"), RESOURCE_COLUMNS)?,
         })
     }
 

@@ -148,3 +148,28 @@ fn no_classifier_on_these_labels_beats_the_bound() {
         }
     }
 }
+
+/// A folder that is not a block-size dataset says so: a campaign's dataset names the columns
+/// its timings.csv lacks, an empty folder names the file it lacks and what the folder holds.
+#[test]
+fn a_folder_that_is_not_a_block_size_dataset_says_what_it_lacks() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let campaign = root.join("datasets/h200-nb-20261126");
+    advise()
+        .args(["statuner", "--dataset"])
+        .arg(&campaign)
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains(
+            "timings.csv:1: the header lacks the column(s) kernel, family",
+        ));
+    let empty = tempfile::tempdir().unwrap();
+    advise()
+        .args(["statuner", "--dataset"])
+        .arg(empty.path())
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains(
+            "timings.csv: no such file: the folder is not a block-size dataset folder",
+        ));
+}

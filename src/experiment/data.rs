@@ -9,7 +9,7 @@ use crate::dataset::features::{build, FeatureSettings, FeatureTable, Normalize, 
 use crate::dataset::import::SwitchRow;
 use crate::dataset::measurements::{read_measurements, read_timings};
 use crate::dataset::samples::{pair, SpeedupSample, Switch};
-use crate::dataset::table::{read_rows, table_path};
+use crate::dataset::table::{read_rows_with, table_path};
 use crate::error::{Error, Result};
 use crate::variant::Program;
 
@@ -181,7 +181,8 @@ pub fn load_pool_view(dir: &Path, view: View) -> Result<SamplePool> {
         .file_name()
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_default();
-    let mut pool = pool_from(name, &table, &switches)?;
+    let mut pool = pool_from(name.clone(), &table, &switches)
+        .map_err(|e| why_nothing_pairs(e, &name, &table, &switches))?;
     pool.families = pool
         .switches
         .iter()
@@ -277,7 +278,7 @@ fn switches_of(
         }
     }
     if let Some(path) = table_path(dir, "switches") {
-        let rows: Vec<SwitchRow> = read_rows(&path)?;
+        let rows: Vec<SwitchRow> = read_rows_with(&path, &["program", "param", "from", "to"])?;
         for r in rows {
             let s = Switch::Param {
                 param: r.param,
@@ -295,6 +296,49 @@ fn switches_of(
     Ok((out, given))
 }
 
+/// Says why a folder gave no speedup sample, where `pool_from` found none: no switch to pair
+/// on at all (programs other than NB/BH need a switches.csv), switches naming parameters that
+/// no variant has, or switches whose variants have no timed partner. Other errors pass.
+fn why_nothing_pairs(e: Error, name: &str, table: &FeatureTable, switches: &[Switch]) -> Error {
+    if !matches!(e, Error::Data(_)) {
+        return e;
+    }
+    let mut programs: Vec<&str> = table.rows.iter().map(|r| r.key.program.as_str()).collect();
+    programs.sort_unstable();
+    programs.dedup();
+    if switches.is_empty() {
+        return Error::Data(format!(
+            "{name}: no speedup samples: nothing to pair on. The program(s) {} are not NB or BH \
+             (whose variants are bit strings), and the folder has no switches.csv \
+             (program,param,from,to: which parameter changes are the optimizations; \
+             `advise import` writes one)",
+            programs.join(", ")
+        ));
+    }
+    let named: BTreeSet<&str> = table
+        .rows
+        .iter()
+        .flat_map(|r| r.key.variant.split(','))
+        .filter_map(|kv| kv.split_once('=').map(|(k, _)| k.trim()))
+        .collect();
+    let unknown: BTreeSet<&str> = switches
+        .iter()
+        .filter_map(|s| match s {
+            Switch::Param { param, .. } if !named.contains(param.as_str()) => Some(param.as_str()),
+            _ => None,
+        })
+        .collect();
+    if !unknown.is_empty() {
+        let example = table.rows.first().map_or("", |r| r.key.variant.as_str());
+        return Error::Data(format!(
+            "{name}: no speedup samples: switches.csv names parameter(s) {} that no variant has \
+             (a variant here reads `{example}`)",
+            unknown.into_iter().collect::<Vec<_>>().join(", ")
+        ));
+    }
+    e
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -310,5 +354,36 @@ mod tests {
         let empty = dir.path().join("empty");
         std::fs::create_dir(&empty).unwrap();
         assert!(said(&empty).contains("no measurements.csv(.gz)"));
+    }
+
+    /// A real imported space (datasets/ktt-pnpoly-rtx3090) without its switches.csv, or with
+    /// one naming a parameter its variants lack, says why nothing pairs.
+    #[test]
+    fn a_folder_without_usable_switches_says_why_nothing_pairs() {
+        let real = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/ktt-pnpoly-rtx3090");
+        let dir = tempfile::tempdir().unwrap();
+        let copy = dir.path().join("pnpoly");
+        std::fs::create_dir(&copy).unwrap();
+        for f in ["measurements.csv.gz", "timings.csv"] {
+            std::fs::copy(real.join(f), copy.join(f)).unwrap();
+        }
+        let said = || load_pool(&copy).unwrap_err().to_string();
+        let e = said();
+        assert!(e.contains("nothing to pair on"), "{e}");
+        assert!(e.contains("no switches.csv"), "{e}");
+        std::fs::write(
+            copy.join("switches.csv"),
+            "program,param,from,to\nPnpoly,BLOCK_SIZE,32,64\n",
+        )
+        .unwrap();
+        let e = said();
+        assert!(
+            e.contains("switches.csv names parameter(s) BLOCK_SIZE that no variant has"),
+            "{e}"
+        );
+        std::fs::write(copy.join("switches.csv"), "param,from\nBLOCK_SIZE,32\n").unwrap();
+        assert!(said().contains("switches.csv:1: the header lacks the column(s) program, to"));
+        std::fs::copy(real.join("switches.csv"), copy.join("switches.csv")).unwrap();
+        assert!(!load_pool(&copy).unwrap().samples.is_empty());
     }
 }

@@ -88,6 +88,7 @@ impl Error {
     /// An I/O error on `path`. A folder given where a file is read says so in words, not as
     /// "Is a directory (os error 21)".
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        let path = path.into();
         let source = match source.kind() {
             std::io::ErrorKind::IsADirectory => std::io::Error::new(
                 std::io::ErrorKind::IsADirectory,
@@ -102,14 +103,18 @@ impl Error {
             // A file named as a folder on the way (`file.csv/timings.csv`).
             std::io::ErrorKind::NotADirectory => std::io::Error::new(
                 std::io::ErrorKind::NotADirectory,
-                "a part of this path is a file, not a folder",
+                match path.ancestors().find(|a| a.is_file()) {
+                    Some(file) if file == path => {
+                        "this is a file, where a folder is to be made or read: name a folder"
+                            .to_string()
+                    }
+                    Some(file) => format!("{} is a file, not a folder", file.display()),
+                    None => "a part of this path is a file, not a folder".to_string(),
+                },
             ),
             _ => source,
         };
-        Error::Io {
-            path: path.into(),
-            source,
-        }
+        Error::Io { path, source }
     }
 
     /// A tool that is there but cannot do the job; `message` says what to do.
@@ -196,3 +201,24 @@ fn tail_suffix(tail: &str) -> String {
 
 /// The library's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file standing where a folder is made or read is named: the path itself, or the part
+    /// of it that is a file.
+    #[test]
+    fn a_file_where_a_folder_should_be_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("out");
+        std::fs::write(&file, "x").unwrap();
+        let inner = file.join("raw");
+        let e = std::fs::create_dir_all(&inner).unwrap_err();
+        let said = Error::io(&inner, e).to_string();
+        assert!(said.ends_with(&format!("{} is a file, not a folder", file.display())));
+        let e = std::fs::create_dir_all(file.join("raw")).unwrap_err();
+        let said = Error::io(&file, e).to_string();
+        assert!(said.contains("this is a file, where a folder is to be made"), "{said}");
+    }
+}

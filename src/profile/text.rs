@@ -28,7 +28,18 @@ pub fn line_at(bytes: &[u8], offset: usize) -> usize {
 /// Reads a whole profiler file into a string: gzip and bzip2 files are unpacked
 /// ([`super::compressed`]), a leading UTF-8 byte-order mark is dropped, and binary content is
 /// refused with a clear error.
-pub fn read_text(path: &Path, mut reader: impl Read) -> Result<String> {
+pub fn read_text(path: &Path, reader: impl Read) -> Result<String> {
+    read_text_expecting(
+        path,
+        reader,
+        "profiler text output such as `ncu --csv`; for a .ncu-rep report run \
+         `ncu --import FILE --csv --page raw` first",
+    )
+}
+
+/// [`read_text`] for other text files: `expected` says what the file should have been where it
+/// holds binary content (`"a Kernel Tuner cache (JSON)"`).
+pub fn read_text_expecting(path: &Path, mut reader: impl Read, expected: &str) -> Result<String> {
     let mut bytes = Vec::new();
     reader
         .read_to_end(&mut bytes)
@@ -39,8 +50,7 @@ pub fn read_text(path: &Path, mut reader: impl Read) -> Result<String> {
         return Err(Error::parse(
             path,
             line,
-            "binary content (NUL bytes): expected profiler text output such as `ncu --csv`; \
-             for a .ncu-rep report run `ncu --import FILE --csv --page raw` first",
+            format!("binary content (NUL bytes): expected {expected}"),
         ));
     }
     match String::from_utf8(bytes) {
@@ -269,5 +279,13 @@ mod tests {
     fn binary_is_refused() {
         let err = read_text(Path::new("x.csv"), &b"ab\0cd"[..]).unwrap_err();
         assert!(err.to_string().contains("binary"));
+        assert!(err.to_string().contains("ncu --csv"));
+        let err = read_text_expecting(Path::new("c.json"), &b"ab\0cd"[..], "a cache (JSON)")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            err,
+            "c.json:1: binary content (NUL bytes): expected a cache (JSON)"
+        );
     }
 }

@@ -58,7 +58,8 @@ pub(super) fn looks_like(text: &str) -> bool {
 
 /// Reads a CLBlast tuner output file.
 pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
-    let text = crate::profile::text::read_text(path, reader)?;
+    let text =
+        crate::profile::text::read_text_expecting(path, reader, "CLBlast tuner output (JSON)")?;
     let what = "not CLBlast tuner output ({\"kernel_family\", \"results\": [{\"kernel\", \"time\", \"parameters\"}]})";
     let ClblastFile { results, top } = serde_json::from_str(&text)
         .map_err(|e| Error::parse(path, e.line(), format!("{what}: {e}")))?;

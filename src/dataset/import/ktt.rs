@@ -141,7 +141,7 @@ pub(super) fn unit_of(name: &str) -> &'static str {
 
 /// Reads a KTT output file (`.json` or `.json.gz`).
 pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
-    let text = crate::profile::text::read_text(path, reader)?;
+    let text = crate::profile::text::read_text_expecting(path, reader, "KTT's JSON output")?;
     let file: KttFile = serde_json::from_str(&text)
         .map_err(|e| Error::parse(path, e.line(), format!("not KTT JSON output: {e}")))?;
     let scale = ms_per_unit(path, file.metadata.time_unit.as_deref())?;

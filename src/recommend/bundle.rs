@@ -192,6 +192,20 @@ pub struct Advisor {
     /// `suggest` caps it.
     #[serde(default)]
     pub reliability_across: Vec<ReliabilityRow>,
+    /// The settings it was trained with, so that a reader can train it again (`None`: an
+    /// advisor written before they were recorded).
+    #[serde(default)]
+    pub trained_with: Option<TrainedWith>,
+}
+
+/// The settings of `advise train` that change an advisor beyond its data and method: the seed
+/// of the per-optimization subsample and of the validation folds, the subsample's cap and the
+/// number of folds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrainedWith {
+    pub seed: u64,
+    pub max_samples: usize,
+    pub folds: usize,
 }
 
 impl Advisor {

@@ -141,6 +141,11 @@ pub fn train_reporting(
         reliability: reliability(&points),
         reliability_across,
         calibration,
+        trained_with: Some(super::bundle::TrainedWith {
+            seed: settings.seed,
+            max_samples: settings.max_samples,
+            folds: settings.folds,
+        }),
     })
 }
 

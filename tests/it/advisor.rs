@@ -39,7 +39,17 @@ fn setup() -> Setup {
         .arg(&model)
         .assert()
         .success()
-        .stdout(predicate::str::contains("SHMEM"));
+        .stdout(predicate::str::contains("SHMEM"))
+        .stdout(predicate::str::contains(
+            "seed 1, at most 200 samples per optimization",
+        ));
+    // The file records what else it was trained with, so that it can be trained again.
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&model).unwrap()).unwrap();
+    assert_eq!(
+        file["trained_with"],
+        serde_json::json!({"seed": 1, "max_samples": 200, "folds": 10})
+    );
     let work = dir.path().join("work");
     Setup {
         model,

@@ -130,7 +130,8 @@ fn run_train(
     bar.finish();
     advisor.save(out)?;
     Output::default().emit(&format!(
-        "wrote {} ({} optimizations, {} features, {} view)\n{}",
+        "wrote {} ({} optimizations, {} features, {} view; seed {seed}, at most {max_samples} \
+         samples per optimization)\n{}",
         out.display(),
         advisor.optimizations.len(),
         advisor.features.len(),

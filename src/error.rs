@@ -219,6 +219,9 @@ mod tests {
         assert!(said.ends_with(&format!("{} is a file, not a folder", file.display())));
         let e = std::fs::create_dir_all(file.join("raw")).unwrap_err();
         let said = Error::io(&file, e).to_string();
-        assert!(said.contains("this is a file, where a folder is to be made"), "{said}");
+        assert!(
+            said.contains("this is a file, where a folder is to be made"),
+            "{said}"
+        );
     }
 }

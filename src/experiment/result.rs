@@ -23,6 +23,9 @@ pub struct SampleResult {
     /// The measured speedup's range over timing repetitions contains 1.0.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub noisy: bool,
+    /// Measured in a simulator (GPGPU-Sim), not on a GPU.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub simulated: bool,
     #[serde(skip)]
     pub(super) group: usize,
     #[serde(skip)]
@@ -163,6 +166,28 @@ impl ExperimentResult {
     /// (one imported space has one tuple), where no such test can be made.
     pub fn tuples(&self) -> Option<Vec<usize>> {
         super::summary::enough_tuples(self.tuple_ids())
+    }
+
+    /// Test samples over all optimizations.
+    pub fn test_samples(&self) -> usize {
+        self.optimizations.iter().map(|o| o.samples.len()).sum()
+    }
+
+    /// "SIMULATED" where every test sample was simulated, "SIMULATED and measured" where some
+    /// were, `None` where all were measured: the label every table and chart of it carries.
+    pub fn data_label(&self) -> Option<&'static str> {
+        let all = self.test_samples();
+        let simulated = self
+            .optimizations
+            .iter()
+            .flat_map(|o| &o.samples)
+            .filter(|s| s.simulated)
+            .count();
+        match simulated {
+            0 => None,
+            n if n == all => Some("SIMULATED"),
+            _ => Some("SIMULATED and measured"),
+        }
     }
 
     fn tuple_ids(&self) -> Vec<usize> {

@@ -116,6 +116,7 @@ fn result_of(
                     .speedup_range
                     .is_some_and(|(lo, hi)| lo <= 1.0 && hi >= 1.0),
                 choice: fold.choice.clone(),
+                simulated: pool.simulated.has(s),
                 group: groups[i],
                 variant_key: format!("{}|{}", fold.choice, s.id()),
             });

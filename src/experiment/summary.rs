@@ -268,6 +268,7 @@ mod tests {
             recommended: 1.0,
             choice: String::new(),
             noisy: false,
+            simulated: false,
             group: 0,
             variant_key: String::new(),
         }

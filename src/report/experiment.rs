@@ -123,6 +123,8 @@ pub fn verdict(results: &[ExperimentResult]) -> String {
 pub fn best_per_experiment(experiments: &[Vec<ExperimentResult>]) -> TextTable {
     let mut t = TextTable::new([
         "experiment",
+        "data",
+        "test samples",
         "best model",
         "acc %",
         "95% CI",
@@ -165,6 +167,8 @@ pub fn best_per_experiment(experiments: &[Vec<ExperimentResult>]) -> TextTable {
         };
         t.push([
             m.name.clone(),
+            m.data_label().unwrap_or("measured").to_string(),
+            m.test_samples().to_string(),
             m.method.clone(),
             pct(m.total.accuracy),
             ci(m.total.accuracy_ci),
@@ -216,6 +220,20 @@ pub fn sizes_text(r: &ExperimentResult) -> String {
     )
 }
 
+/// What the methods table's columns mean, printed under the first one.
+pub(super) const METHODS_LEGEND: &str = "\
+acc %: held-out directions right, every test sample once, with a 95% interval (groups of one \
+program, input and run resampled). thesis total %: the thesis's total, the mean of the \
+optimizations' accuracies. balanced %: per optimization the mean of the accuracies on samples \
+made faster and on samples made slower, then averaged. clear acc % / unclear %: the accuracy \
+on samples outside the no-clear-effect band (a measured speedup within --band of 1.0, 2% by \
+default, or timing repetitions on both sides of 1.0) and the share inside it. MAPE % / MdAPE %: \
+mean and median absolute percentage error of the predicted speedup. rank acc %: the share of \
+test variants where the optimization predicted to help most helped most. p vs majority: \
+McNemar's exact test against the majority rule; p clustered: the same question asked of whole \
+test tuples (program, input, run), which are not independent samples.
+";
+
 /// Everything for the terminal: per experiment, the verdict, the methods, and each model's
 /// confusion table.
 pub fn render_text(title: &str, experiments: &[Vec<ExperimentResult>], notes: &[String]) -> String {
@@ -237,9 +255,12 @@ pub fn render_text(title: &str, experiments: &[Vec<ExperimentResult>], notes: &[
         );
         let _ = writeln!(out, "{}\n", verdict(results));
         out.push_str(&methods_table(results).render());
+        if std::ptr::eq(results, &experiments[0]) {
+            out.push_str(METHODS_LEGEND);
+        }
         out.push('\n');
         for r in results.iter().filter(|r| !r.baseline) {
-            let _ = writeln!(out, "{} / {}: PP PN NP NN are sample counts (P = speedup > 1.0; first letter predicted)", r.name, r.method);
+            let _ = writeln!(out, "{} / {}: PP PN NP NN are sample counts (P = speedup > 1.0; first letter predicted); spread over choices: the lowest and highest accuracy over the open choices (runs, inputs), and how many", r.name, r.method);
             out.push_str(&confusion_table(r).render());
             out.push('\n');
             if let Some(t) = thesis_comparison(r) {

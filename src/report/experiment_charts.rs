@@ -123,7 +123,12 @@ pub fn strip_chart(dir: &Path, stem: &str, r: &ExperimentResult) -> Result<Vec<P
             (o.name.clone(), ratios)
         })
         .collect();
-    let title = format!("{} / {}: AC/EX per optimization", r.name, r.method);
+    let title = format!(
+        "{} / {}: AC/EX per optimization ({})",
+        r.name,
+        r.method,
+        data_and_size(r)
+    );
     both(dir, stem, &Strips { title, strips })
 }
 
@@ -181,7 +186,12 @@ pub fn scatter_chart(dir: &Path, stem: &str, r: &ExperimentResult) -> Result<Vec
         })
         .filter(|(a, p)| *a > 0.0 && *p > 0.0)
         .collect();
-    let title = format!("{} / {}: predicted vs actual speedup", r.name, r.method);
+    let title = format!(
+        "{} / {}: predicted vs actual speedup ({})",
+        r.name,
+        r.method,
+        data_and_size(r)
+    );
     both(dir, stem, &Scatter { title, points })
 }
 
@@ -254,8 +264,18 @@ pub fn accuracy_chart(
         })
         .collect();
     let name = results.first().map(|r| r.name.as_str()).unwrap_or("");
-    let title = format!("{name}: accuracy per method (95% CI; baselines grey)");
+    let size = results.first().map(data_and_size).unwrap_or_default();
+    let title = format!("{name}: accuracy per method (95% CI; baselines grey; {size})");
     both(dir, stem, &Bars { title, bars })
+}
+
+/// "SIMULATED, n = 192" or "n = 600": what a chart's samples are and how many, in its title.
+fn data_and_size(r: &ExperimentResult) -> String {
+    let n = r.test_samples();
+    match r.data_label() {
+        Some(label) => format!("{label}, n = {n}"),
+        None => format!("n = {n}"),
+    }
 }
 
 /// Log-axis bounds that contain `values` and `must`, with a margin.

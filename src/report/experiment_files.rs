@@ -101,14 +101,11 @@ pub fn document(
             .map(|r| Text::bold(r[0].name.clone()).then(plain(format!(": {}", verdict(r)))))
             .collect(),
     ));
-    d.push(Block::Paragraph(plain(
+    d.push(Block::Paragraph(plain(format!(
         "Accuracy counts a prediction right when predicted and measured speedup fall on the same \
-         side of 1.0. \"acc\" weights every test sample once; \"thesis total\" is the thesis's \
-         unweighted mean of the optimizations' accuracies; \"balanced\" averages the true-positive \
-         and true-negative rates. Intervals: 95% bootstrap over test tuples (input, run); p: \
-         McNemar's exact test against the majority rule."
-            .into(),
-    )));
+         side of 1.0. {}",
+        super::experiment::METHODS_LEGEND.trim()
+    ))));
     for r in results.iter().filter(|r| !r.is_empty()) {
         let sizes = super::experiment::sizes_text(&r[0]);
         d.push(Block::Heading(

@@ -73,7 +73,13 @@ pub fn training(advisor: &Advisor) -> String {
     }
     let mut text = t.render();
     text.push_str(
-        "\nPP/PN/NP/NN: held-out samples by predicted and actual direction (P = faster with \
+        "\nhelps in %: the share of samples the optimization made faster, which is what \
+         always recommending it scores. grouped cv accuracy %: the model's share of held-out \
+         directions right, with a 95% interval. balanced %: the mean of its accuracies on \
+         samples made faster and on samples made slower. majority %: the majority rule (the \
+         direction most training samples took). p: McNemar's exact test of the model against \
+         the majority rule.\n\
+         PP/PN/NP/NN: held-out samples by predicted and actual direction (P = faster with \
          the optimization). Folds keep each program, input and configuration family together.\n\
          across programs: leave one program out where two or more programs have the \
          optimization (each predicted by models of the others), beside the others' majority \

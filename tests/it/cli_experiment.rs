@@ -269,8 +269,13 @@ fn several_experiments_end_with_the_best_model_of_each() {
     assert_eq!(rows.len(), 2, "{last}");
     for (row, exp) in rows.iter().zip(["exp1", "exp4"]) {
         assert!(row.starts_with(exp), "{row}");
-        // The row's best model is the one its verdict line names.
-        let model = row[exp.len()..].split_whitespace().next().unwrap();
+        // The data is labelled and counted; the row's best model is the one its verdict line
+        // names.
+        let mut cells = row[exp.len()..].split_whitespace();
+        assert_eq!(cells.next(), Some("SIMULATED"), "{row}");
+        let n: usize = cells.next().unwrap().parse().unwrap();
+        assert!(n > 0, "{row}");
+        let model = cells.next().unwrap();
         let verdict = body
             .lines()
             .skip_while(|l| !l.starts_with(&format!("== {exp} ")))

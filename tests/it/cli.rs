@@ -263,8 +263,12 @@ fn details_page_labels_feed_the_portable_view() {
 
 #[test]
 fn demo_fixtures_parses_the_shipped_profiler_files() {
+    // The report folder is --out-dir: the test writes nothing into the repository.
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("demo");
     advise()
-        .args(["demo", "--fixtures"])
+        .args(["demo", "--fixtures", "--out-dir"])
+        .arg(&report)
         .assert()
         .success()
         .stdout(predicate::str::contains("Parsed profiler files"))
@@ -272,6 +276,7 @@ fn demo_fixtures_parses_the_shipped_profiler_files() {
             "ncu_raw_B200_roofline-analysis_torch_sdpa_flash",
         ))
         .stderr(predicate::str::contains("not our own H100 data"));
+    assert!(report.join("fixture-features.csv").is_file());
 }
 
 #[test]

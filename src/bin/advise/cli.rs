@@ -24,7 +24,7 @@ pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("ADVISE_
 pub enum Command {
     /// Run the main job on the data shipped in the repository: the thesis's experiments on the
     /// simulated NB/BH campaign, then every method against the baselines on the real KTT
-    /// spaces; writes reports/demo/.
+    /// spaces; writes reports/demo/ (or --out-dir).
     Demo(demo::Args),
     /// List the 64 variants of NB and/or BH with the optimizations each applies.
     Variants(variants::Args),

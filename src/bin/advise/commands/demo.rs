@@ -20,7 +20,7 @@ use super::output::{note, Output};
 use crate::args::{method_spec, MethodArg, OutputArgs};
 use advise::error::{Error, Result};
 
-pub(super) const REPORT_DIR: &str = "reports/demo";
+const REPORT_DIR: &str = "reports/demo";
 
 /// The real datasets the demo validates on.
 const DEMO_DATASETS: [&str; 2] = [
@@ -154,10 +154,15 @@ pub struct Args {
     /// Folder of profiler files for --fixtures.
     #[arg(long)]
     pub data: Option<PathBuf>,
-    /// With --json: leave out the per-sample predictions (reports/demo/predictions.csv.gz
-    /// has them).
+    /// With --json: leave out the per-sample predictions (predictions.csv.gz in the report
+    /// folder has them).
     #[arg(long)]
     pub summary: bool,
+    /// The report folder (report.md, index.html, results.json, predictions.csv.gz, charts;
+    /// with --fixtures, fixture-features.csv). Relative to the current folder, which must be
+    /// the repository's root: the demo reads its datasets/ from there.
+    #[arg(long = "out-dir", default_value = REPORT_DIR)]
+    pub out_dir: PathBuf,
     #[command(flatten)]
     pub out: OutputArgs,
 }
@@ -165,15 +170,21 @@ pub struct Args {
 pub fn run(args: Args) -> Result<()> {
     let out: Output = args.out.into();
     if args.fixtures {
-        super::demo_fixtures::run_fixtures(args.data, &out)
+        super::demo_fixtures::run_fixtures(args.data, &args.out_dir, &out)
     } else {
-        demo(&method_spec(&args.method), args.seed, args.summary, &out)
+        demo(
+            &method_spec(&args.method),
+            args.seed,
+            args.summary,
+            &args.out_dir,
+            &out,
+        )
     }
 }
 
 /// The main demo: the thesis's experiments on the simulated NB/BH campaign, then experiments
 /// on the shipped real datasets.
-fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
+fn demo(methods: &str, seed: u64, summary: bool, report_dir: &Path, out: &Output) -> Result<()> {
     use super::experiment::{execute, ExperimentCommand};
     use advise::experiment::fidelity::{agreement as agreement_of, agreement_between, fidelity};
     use advise::experiment::pool_merge::load_pools;
@@ -330,7 +341,6 @@ fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
         pools.push(pool);
     }
     let title = format!("advise demo (seed {seed})");
-    let report_dir = Path::new(REPORT_DIR);
     let last = pools.len() - 1;
     write_report(
         report_dir,
@@ -345,7 +355,8 @@ fn demo(methods: &str, seed: u64, summary: bool, out: &Output) -> Result<()> {
         },
     )?;
     note(&format!(
-        "wrote {REPORT_DIR}/report.md, index.html, results.json and charts"
+        "wrote {}/report.md, index.html, results.json and charts",
+        report_dir.display()
     ));
     if out.json {
         let mut doc = json(&pools[last], seed, &all, &folds);

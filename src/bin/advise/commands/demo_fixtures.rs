@@ -3,7 +3,6 @@
 
 use std::path::{Path, PathBuf};
 
-use super::demo::REPORT_DIR;
 use super::output::{note, Output};
 use super::parse::{file_label, FileSummary};
 use advise::dataset::features::{
@@ -90,7 +89,7 @@ fn merge(tables: Vec<FeatureTable>) -> FeatureTable {
 }
 
 /// `advise demo --fixtures`: parse every real profiler file of tests/fixtures.
-pub fn run_fixtures(data: Option<PathBuf>, out: &Output) -> Result<()> {
+pub fn run_fixtures(data: Option<PathBuf>, report_dir: &Path, out: &Output) -> Result<()> {
     let dir = data.unwrap_or_else(|| PathBuf::from(DEFAULT_DATA));
     if !dir.is_dir() {
         return Err(Error::Usage(format!(
@@ -120,8 +119,8 @@ pub fn run_fixtures(data: Option<PathBuf>, out: &Output) -> Result<()> {
         )));
     }
     let table = features_of(&parsed)?;
-    std::fs::create_dir_all(REPORT_DIR).map_err(|e| Error::io(REPORT_DIR, e))?;
-    let csv_path = Path::new(REPORT_DIR).join("fixture-features.csv");
+    std::fs::create_dir_all(report_dir).map_err(|e| Error::io(report_dir, e))?;
+    let csv_path = report_dir.join("fixture-features.csv");
     let file = std::fs::File::create(&csv_path).map_err(|e| Error::io(&csv_path, e))?;
     table.write_csv(file)?;
     let summaries: Vec<FileSummary> = parsed.iter().map(|(_, d)| FileSummary::of(d)).collect();

@@ -184,19 +184,7 @@ pub fn read_csv(path: &Path, reader: impl std::io::Read) -> Result<Instances> {
         return Err(Error::format(path, "empty CSV: no header row"));
     }
     // Weka's CSVLoader refuses repeated names too: a model would mix two columns under one.
-    for (j, name) in header.iter().enumerate() {
-        if let Some(first) = header[..j].iter().position(|n| n == name) {
-            return Err(Error::parse(
-                path,
-                1,
-                format!(
-                    "column `{name}` is named twice (columns {} and {})",
-                    first + 1,
-                    j + 1
-                ),
-            ));
-        }
-    }
+    table::refuse_repeated_columns(path, &header, |a, b| a == b)?;
     let mut cells: Vec<Vec<String>> = Vec::new();
     let mut lines = Vec::new();
     for rec in rdr.records() {

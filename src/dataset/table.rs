@@ -14,6 +14,29 @@ pub fn open(path: &Path) -> Result<Box<dyn Read>> {
     crate::profile::compressed::open(path)
 }
 
+/// An error on line 1 where `header` names one column twice (`same` says when two names are
+/// one): a model, a table or a chart would otherwise take two columns for one.
+pub fn refuse_repeated_columns(
+    path: &Path,
+    header: &[String],
+    same: impl Fn(&str, &str) -> bool,
+) -> Result<()> {
+    for (j, name) in header.iter().enumerate() {
+        if let Some(first) = header[..j].iter().position(|n| same(n, name)) {
+            return Err(Error::parse(
+                path,
+                1,
+                format!(
+                    "column `{name}` is named twice (columns {} and {})",
+                    first + 1,
+                    j + 1
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Reads all rows of a CSV table with a header into `T`.
 pub fn read_rows<T: DeserializeOwned>(path: &Path) -> Result<Vec<T>> {
     read_rows_from(path, open(path)?)

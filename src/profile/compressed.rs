@@ -89,6 +89,20 @@ pub fn open(path: &Path) -> Result<Box<dyn Read>> {
     })
 }
 
+/// Writes `bytes` to `path`, gzip-compressed at `level` where the name ends in `.gz`, as the
+/// name says (every reader here tells the packing by the first bytes, so either reads back).
+pub fn write_by_name(path: &Path, bytes: &[u8], level: flate2::Compression) -> Result<()> {
+    use std::io::Write;
+    let mut file = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
+    let written = if path.extension().is_some_and(|e| e == "gz") {
+        let mut gz = flate2::write::GzEncoder::new(file, level);
+        gz.write_all(bytes).and_then(|_| gz.finish().map(drop))
+    } else {
+        file.write_all(bytes)
+    };
+    written.map_err(|e| Error::io(path, e))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,7 +11,7 @@
 //! programs. Only families the catalogue explains are kept: a program's private algorithm
 //! choices (pnpoly's USE_METHOD) mean nothing for another program.
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -274,16 +274,11 @@ impl Advisor {
     pub fn save(&self, path: &Path) -> Result<()> {
         let text = serde_json::to_string(self)
             .map_err(|e| Error::Internal(format!("cannot write advisor: {e}")))?;
-        let file = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
-        let res = if path.extension().is_some_and(|e| e == "gz") {
-            let mut gz = flate2::write::GzEncoder::new(file, flate2::Compression::best());
-            gz.write_all(text.as_bytes())
-                .and_then(|_| gz.finish().map(|_| ()))
-        } else {
-            let mut f = file;
-            f.write_all(text.as_bytes())
-        };
-        res.map_err(|e| Error::io(path, e))
+        crate::profile::compressed::write_by_name(
+            path,
+            text.as_bytes(),
+            flate2::Compression::best(),
+        )
     }
 
     /// Reads an advisor written by `save`.

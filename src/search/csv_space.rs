@@ -39,22 +39,9 @@ pub fn parse(path: &Path, reader: impl Read) -> Result<TuningSpace> {
         .collect();
     // A parameter named twice would make two configurations that differ in it look alike in
     // every table and chart, and `--fix NAME=V` ambiguous.
-    for (j, name) in header.iter().enumerate() {
-        if let Some(first) = header[..j]
-            .iter()
-            .position(|n| n.eq_ignore_ascii_case(name))
-        {
-            return Err(Error::parse(
-                path,
-                1,
-                format!(
-                    "column `{name}` is named twice (columns {} and {})",
-                    first + 1,
-                    j + 1
-                ),
-            ));
-        }
-    }
+    crate::dataset::table::refuse_repeated_columns(path, &header, |a, b| {
+        a.eq_ignore_ascii_case(b)
+    })?;
     let (time_col, scale) = TIME_COLUMNS
         .iter()
         .find_map(|(name, scale)| {

@@ -21,14 +21,11 @@ impl Output {
     /// either).
     pub fn emit(&self, text: &str) -> Result<()> {
         match &self.path {
-            Some(p) if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("gz")) => {
-                let file = std::fs::File::create(p).map_err(|e| Error::io(p, e))?;
-                let mut gz = flate2::write::GzEncoder::new(file, flate2::Compression::default());
-                gz.write_all(text.as_bytes())
-                    .and_then(|_| gz.finish().map(drop))
-                    .map_err(|e| Error::io(p, e))
-            }
-            Some(p) => std::fs::write(p, text).map_err(|e| Error::io(p, e)),
+            Some(p) => advise::profile::compressed::write_by_name(
+                p,
+                text.as_bytes(),
+                flate2::Compression::default(),
+            ),
             None => {
                 let mut out = std::io::stdout().lock();
                 // A closed pipe (`advise parse f | head`) is not an error worth reporting.

@@ -269,10 +269,7 @@ fn switches_of(
 ) -> Result<(Vec<Switch>, BTreeMap<String, String>)> {
     let mut out = Vec::new();
     let mut given = BTreeMap::new();
-    let mut programs: Vec<&str> = table.rows.iter().map(|r| r.key.program.as_str()).collect();
-    programs.sort_unstable();
-    programs.dedup();
-    for p in &programs {
+    for p in &programs_of(table) {
         if let Ok(program) = p.parse::<Program>() {
             out.extend(Switch::bits_of(program));
         }
@@ -296,6 +293,14 @@ fn switches_of(
     Ok((out, given))
 }
 
+/// The programs of a feature table's rows, sorted, each once.
+fn programs_of(table: &FeatureTable) -> Vec<&str> {
+    let mut programs: Vec<&str> = table.rows.iter().map(|r| r.key.program.as_str()).collect();
+    programs.sort_unstable();
+    programs.dedup();
+    programs
+}
+
 /// Says why a folder gave no speedup sample, where `pool_from` found none: no switch to pair
 /// on at all (programs other than NB/BH need a switches.csv), switches naming parameters that
 /// no variant has, or switches whose variants have no timed partner. Other errors pass.
@@ -303,16 +308,13 @@ fn why_nothing_pairs(e: Error, name: &str, table: &FeatureTable, switches: &[Swi
     if !matches!(e, Error::Data(_)) {
         return e;
     }
-    let mut programs: Vec<&str> = table.rows.iter().map(|r| r.key.program.as_str()).collect();
-    programs.sort_unstable();
-    programs.dedup();
     if switches.is_empty() {
         return Error::Data(format!(
             "{name}: no speedup samples: nothing to pair on. The program(s) {} are not NB or BH \
              (whose variants are bit strings), and the folder has no switches.csv \
              (program,param,from,to: which parameter changes are the optimizations; \
              `advise import` writes one)",
-            programs.join(", ")
+            programs_of(table).join(", ")
         ));
     }
     let named: BTreeSet<&str> = table

@@ -150,11 +150,7 @@ pub fn json(
         .iter()
         .filter(|s| pool.simulated.has(s))
         .count();
-    let data = match simulated {
-        0 => "measured",
-        n if n == pool.samples.len() => "SIMULATED",
-        _ => "SIMULATED and measured",
-    };
+    let data = super::result::data_label(simulated, pool.samples.len());
     serde_json::json!({
         "schema_version": 2,
         "dataset": pool.name,

@@ -173,21 +173,16 @@ impl ExperimentResult {
         self.optimizations.iter().map(|o| o.samples.len()).sum()
     }
 
-    /// "SIMULATED" where every test sample was simulated, "SIMULATED and measured" where some
-    /// were, `None` where all were measured: the label every table and chart of it carries.
-    pub fn data_label(&self) -> Option<&'static str> {
-        let all = self.test_samples();
+    /// What its test samples are ([`data_label`]): the label every table and chart of it
+    /// carries.
+    pub fn data_label(&self) -> &'static str {
         let simulated = self
             .optimizations
             .iter()
             .flat_map(|o| &o.samples)
             .filter(|s| s.simulated)
             .count();
-        match simulated {
-            0 => None,
-            n if n == all => Some("SIMULATED"),
-            _ => Some("SIMULATED and measured"),
-        }
+        data_label(simulated, self.test_samples())
     }
 
     fn tuple_ids(&self) -> Vec<usize> {
@@ -195,6 +190,16 @@ impl ExperimentResult {
             .iter()
             .flat_map(|o| o.samples.iter().map(|s| s.group))
             .collect()
+    }
+}
+
+/// "SIMULATED" where all of `samples` were simulated, "SIMULATED and measured" where some
+/// were, "measured" where none was.
+pub fn data_label(simulated: usize, samples: usize) -> &'static str {
+    match simulated {
+        0 => "measured",
+        n if n == samples => "SIMULATED",
+        _ => "SIMULATED and measured",
     }
 }
 

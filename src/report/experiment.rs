@@ -167,7 +167,7 @@ pub fn best_per_experiment(experiments: &[Vec<ExperimentResult>]) -> TextTable {
         };
         t.push([
             m.name.clone(),
-            m.data_label().unwrap_or("measured").to_string(),
+            m.data_label().to_string(),
             m.test_samples().to_string(),
             m.method.clone(),
             pct(m.total.accuracy),
@@ -242,6 +242,7 @@ pub fn render_text(title: &str, experiments: &[Vec<ExperimentResult>], notes: &[
         let _ = writeln!(out, "  {n}");
     }
     out.push('\n');
+    let mut legend = Some(METHODS_LEGEND);
     for results in experiments {
         let Some(first) = results.first() else {
             continue;
@@ -255,8 +256,9 @@ pub fn render_text(title: &str, experiments: &[Vec<ExperimentResult>], notes: &[
         );
         let _ = writeln!(out, "{}\n", verdict(results));
         out.push_str(&methods_table(results).render());
-        if std::ptr::eq(results, &experiments[0]) {
-            out.push_str(METHODS_LEGEND);
+        // Under the first table only.
+        if let Some(legend) = legend.take() {
+            out.push_str(legend);
         }
         out.push('\n');
         for r in results.iter().filter(|r| !r.baseline) {

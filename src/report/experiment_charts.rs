@@ -273,8 +273,8 @@ pub fn accuracy_chart(
 fn data_and_size(r: &ExperimentResult) -> String {
     let n = r.test_samples();
     match r.data_label() {
-        Some(label) => format!("{label}, n = {n}"),
-        None => format!("n = {n}"),
+        "measured" => format!("n = {n}"),
+        label => format!("{label}, n = {n}"),
     }
 }
 

@@ -173,7 +173,7 @@ impl ExperimentResult {
         self.optimizations.iter().map(|o| o.samples.len()).sum()
     }
 
-    /// What its test samples are ([`data_label`]): the label every table and chart of it
+    /// What its test samples are (the module's `data_label`): the label every table and chart of it
     /// carries.
     pub fn data_label(&self) -> &'static str {
         let simulated = self

@@ -1,6 +1,9 @@
 //! `advise merge`: joins shard folders into one campaign folder. Rows are kept byte-for-byte
 //! (all columns, as written); a row whose key was already seen is dropped, and counted as a
-//! conflict when its values differ from the kept one.
+//! conflict when its values differ from the kept one. The folder's records of where its data
+//! came from (`simulator.json` for a simulated campaign, `device.json` for a GPU named by an
+//! import) go with the rows: every shard must hold the same record or none, so that a merged
+//! folder never labels simulated rows measured, nor mixes two configurations or two GPUs.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -8,7 +11,8 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::campaign::{LEDGER, MEASUREMENTS, RAW, REFERENCES, TIMINGS};
-use crate::dataset::table;
+use crate::dataset::devices::DEVICE_FILE;
+use crate::dataset::table::{self, SIMULATOR_RECORD};
 use crate::error::{Error, Result};
 
 /// The key columns of each table: rows with equal keys describe the same thing.
@@ -39,7 +43,12 @@ pub struct MergeSummary {
     pub out: PathBuf,
     pub tables: Vec<TableMerge>,
     pub raw_files: usize,
+    /// The folder records (`simulator.json`, `device.json`) the merged folder holds.
+    pub records: Vec<String>,
 }
+
+/// The records a campaign folder may hold about its data's origin, which merging keeps.
+const RECORDS: [&str; 2] = [SIMULATOR_RECORD, DEVICE_FILE];
 
 /// Merges the campaign folders `sources` into `out` (which may be one of them: its rows come
 /// first then).
@@ -60,14 +69,32 @@ pub fn merge(sources: &[PathBuf], out: &Path) -> Result<MergeSummary> {
             )));
         }
     }
-    std::fs::create_dir_all(out.join(RAW)).map_err(|e| Error::io(out, e))?;
     // The output's own rows count as the first source, so merging is repeatable.
     let mut all: Vec<PathBuf> = vec![out.to_path_buf()];
     all.extend(sources.iter().filter(|s| !same(s, out)).cloned());
+    let with_data: Vec<PathBuf> = all
+        .iter()
+        .filter(|d| holds_campaign(d) || RECORDS.iter().any(|r| d.join(r).is_file()))
+        .cloned()
+        .collect();
+    let records = RECORDS
+        .iter()
+        .map(|r| agreed_record(&with_data, r))
+        .collect::<Result<Vec<_>>>()?;
+    std::fs::create_dir_all(out.join(RAW)).map_err(|e| Error::io(out, e))?;
     let mut summary = MergeSummary {
         out: out.to_path_buf(),
         ..Default::default()
     };
+    for (name, record) in RECORDS.iter().zip(records) {
+        if let Some(from) = record {
+            let target = out.join(name);
+            if !target.is_file() {
+                std::fs::copy(&from, &target).map_err(|e| Error::io(&from, e))?;
+            }
+            summary.records.push(name.to_string());
+        }
+    }
     for (name, keys) in TABLES {
         if let Some(t) = merge_table(&all, out, name, keys)? {
             summary.tables.push(t);
@@ -77,6 +104,67 @@ pub fn merge(sources: &[PathBuf], out: &Path) -> Result<MergeSummary> {
         summary.raw_files += copy_raw(&s.join(RAW), &out.join(RAW))?;
     }
     Ok(summary)
+}
+
+/// The record `name` that every folder of `dirs` holds alike (compared as JSON values), as the
+/// path of its first copy; `None` when no folder holds it. Folders that disagree, or where some
+/// hold it and others do not, are an error naming both.
+fn agreed_record(dirs: &[PathBuf], name: &str) -> Result<Option<PathBuf>> {
+    let mut first: Option<(PathBuf, serde_json::Value)> = None;
+    let mut lacking: Option<&PathBuf> = None;
+    for dir in dirs {
+        let path = dir.join(name);
+        if !path.is_file() {
+            lacking.get_or_insert(dir);
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
+        let value: serde_json::Value = serde_json::from_str(&text)
+            .map_err(|e| Error::format(&path, format!("not a JSON record: {e}")))?;
+        match &first {
+            None => first = Some((path, value)),
+            Some((kept, v)) if *v != value => {
+                return Err(Error::Usage(format!(
+                    "{} and {} differ: the shards come from different {}; merge only shards \
+                     of one {}, or merge each into its own folder",
+                    kept.display(),
+                    path.display(),
+                    what_differs(name).0,
+                    what_differs(name).1
+                )))
+            }
+            Some(_) => {}
+        }
+    }
+    match (first, lacking) {
+        (Some((kept, _)), Some(dir)) => Err(Error::Usage(format!(
+            "{} holds {name} but {} has none: {}; merge each into its own folder",
+            kept.parent().unwrap_or(Path::new(".")).display(),
+            dir.display(),
+            what_differs(name).2
+        ))),
+        (first, _) => Ok(first.map(|(p, _)| p)),
+    }
+}
+
+/// For a record's name: what differing copies mean, what one merge may hold, and what one
+/// present beside one missing means.
+fn what_differs(name: &str) -> (&'static str, &'static str, &'static str) {
+    if name == SIMULATOR_RECORD {
+        (
+            "simulators or configurations",
+            "simulator configuration",
+            "one is SIMULATED and the other is not, and a merged folder would label every row \
+             simulated",
+        )
+    } else {
+        (
+            "GPUs",
+            "GPU",
+            "one names its GPU and the other does not, and a merged folder would give every \
+             row that GPU",
+        )
+    }
 }
 
 /// Whether `dir` holds one of a campaign's tables or its raw folder.
@@ -222,4 +310,84 @@ fn copy_raw(from: &Path, to: &Path) -> Result<usize> {
         }
     }
     Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A shard folder with one timing row and, where given, a simulator record.
+    fn shard(root: &Path, name: &str, record: Option<&str>) -> PathBuf {
+        let dir = root.join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join(TIMINGS),
+            format!("program,input,run,variant,seconds\nNB,{name},0,000000,1.5\n"),
+        )
+        .unwrap();
+        if let Some(r) = record {
+            std::fs::write(dir.join(SIMULATOR_RECORD), r).unwrap();
+        }
+        dir
+    }
+
+    #[test]
+    fn a_record_every_shard_holds_alike_goes_with_the_rows() {
+        let t = tempfile::tempdir().unwrap();
+        let a = shard(t.path(), "a", Some(r#"{"config": "SM7_QV100"}"#));
+        // The same JSON value, written differently.
+        let b = shard(t.path(), "b", Some("{ \"config\":\n \"SM7_QV100\" }"));
+        let out = t.path().join("out");
+        let s = merge(&[a, b], &out).unwrap();
+        assert_eq!(s.records, vec![SIMULATOR_RECORD.to_string()]);
+        assert!(out.join(SIMULATOR_RECORD).is_file());
+        assert!(!out.join(DEVICE_FILE).exists());
+        // Merging again (the output among its own sources) agrees with itself.
+        let c = shard(t.path(), "c", Some(r#"{"config": "SM7_QV100"}"#));
+        merge(&[c], &out).unwrap();
+    }
+
+    #[test]
+    fn simulated_and_measured_shards_do_not_merge() {
+        let t = tempfile::tempdir().unwrap();
+        let a = shard(t.path(), "a", Some(r#"{"config": "SM7_QV100"}"#));
+        let b = shard(t.path(), "b", None);
+        let out = t.path().join("out");
+        let e = merge(&[a.clone(), b.clone()], &out)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("SIMULATED") && e.contains(&b.display().to_string()),
+            "{e}"
+        );
+        assert!(!out.exists(), "nothing is written before the check");
+        // Nor into an output that is itself simulated.
+        let e = merge(&[b], &a).unwrap_err().to_string();
+        assert!(e.contains(SIMULATOR_RECORD), "{e}");
+    }
+
+    #[test]
+    fn shards_of_two_configurations_or_gpus_do_not_merge() {
+        let t = tempfile::tempdir().unwrap();
+        let a = shard(t.path(), "a", Some(r#"{"config": "SM7_QV100"}"#));
+        let b = shard(t.path(), "b", Some(r#"{"config": "SM7_TITANV"}"#));
+        let e = merge(&[a, b], &t.path().join("out"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("different simulators or configurations"), "{e}");
+        let c = shard(t.path(), "c", None);
+        let d = shard(t.path(), "d", None);
+        std::fs::write(c.join(DEVICE_FILE), r#"{"device": "A100"}"#).unwrap();
+        std::fs::write(d.join(DEVICE_FILE), r#"{"device": "H100"}"#).unwrap();
+        let e = merge(&[c.clone(), d], &t.path().join("out2"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("different GPUs"), "{e}");
+        std::fs::write(c.join(DEVICE_FILE), "{").unwrap();
+        let e = merge(&[c], &t.path().join("out3")).unwrap_err().to_string();
+        assert!(
+            e.contains(DEVICE_FILE) && e.contains("not a JSON record"),
+            "{e}"
+        );
+    }
 }

@@ -53,5 +53,11 @@ pub fn run(args: Args) -> Result<()> {
         ));
     }
     text.push_str(&format!("raw files copied: {}\n", summary.raw_files));
+    if !summary.records.is_empty() {
+        text.push_str(&format!(
+            "records kept (the same in every folder): {}\n",
+            summary.records.join(", ")
+        ));
+    }
     out.emit(&text)
 }

@@ -234,8 +234,43 @@ fn describe_status(status: ExitStatus) -> String {
     }
 }
 
+/// A real GPU architecture as nvcc's `-arch` takes it, from `sm_90`, `90`, `sm_90a` or
+/// `sm_100f`: `sm_` and two or three digits with at most one letter after them. `None` for
+/// anything else (`banana`, `compute_90`, `sm_9`), which nvcc would refuse or misread.
+pub fn sm_arch(text: &str) -> Option<String> {
+    let text = text.trim();
+    let rest = text.strip_prefix("sm_").unwrap_or(text);
+    let digits = rest.chars().take_while(|c| c.is_ascii_digit()).count();
+    let suffix = &rest[digits..];
+    let ok = (2..=3).contains(&digits)
+        && (suffix.is_empty()
+            || (suffix.len() == 1 && suffix.chars().all(|c| c.is_ascii_lowercase())));
+    ok.then(|| format!("sm_{rest}"))
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn architectures_are_sm_and_digits() {
+        use super::sm_arch;
+        assert_eq!(sm_arch("sm_90").as_deref(), Some("sm_90"));
+        assert_eq!(sm_arch(" 86 ").as_deref(), Some("sm_86"));
+        assert_eq!(sm_arch("sm_90a").as_deref(), Some("sm_90a"));
+        assert_eq!(sm_arch("sm_100f").as_deref(), Some("sm_100f"));
+        for bad in [
+            "banana",
+            "sm_banana",
+            "compute_90",
+            "sm_9",
+            "sm_9 0",
+            "",
+            "sm_90ab",
+            "sm_1000",
+        ] {
+            assert_eq!(sm_arch(bad), None, "{bad}");
+        }
+    }
+
     use super::*;
 
     #[test]

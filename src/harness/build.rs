@@ -97,19 +97,47 @@ fn modified(p: &Path) -> Option<SystemTime> {
     std::fs::metadata(p).and_then(|m| m.modified()).ok()
 }
 
-fn up_to_date(bin: &Path, inputs: &[PathBuf]) -> bool {
+/// The file beside a binary that records the nvcc arguments it was built with
+/// (`nb_010011.flags`), so that another `--arch` or `--for-simulator` rebuilds it.
+fn flags_record(bin: &Path) -> PathBuf {
+    bin.with_extension("flags")
+}
+
+/// Whether `bin` is newer than its inputs and was built with `flags`.
+fn up_to_date(bin: &Path, inputs: &[PathBuf], flags: &str) -> bool {
     let Some(built) = modified(bin) else {
         return false;
     };
-    inputs
-        .iter()
-        .all(|i| modified(i).is_some_and(|t| t <= built))
+    std::fs::read_to_string(flags_record(bin)).is_ok_and(|f| f == flags)
+        && inputs
+            .iter()
+            .all(|i| modified(i).is_some_and(|t| t <= built))
+}
+
+/// Whether a usable binary of `v` exists for `settings`: the file is there and, where its
+/// flags record is (binaries built before records were kept have none), it was built with
+/// the same nvcc arguments. Collection calls this to build only what it lacks.
+pub fn usable(settings: &BuildSettings, v: Variant) -> bool {
+    let bin = binary(&settings.out, v);
+    let record = nvcc_flags(v, &settings.arch, settings.simulator).join(" ") + "\n";
+    bin.is_file() && std::fs::read_to_string(flags_record(&bin)).map_or(true, |f| f == record)
 }
 
 /// Builds the variants; one result per variant, in catalogue order. Fails early only when
 /// nvcc or a source file is missing; a variant that does not compile is a result with `ok:
 /// false` and the tail of nvcc's messages.
 pub fn build_all(settings: &BuildSettings, progress: &dyn Progress) -> Result<Vec<Built>> {
+    if tool::sm_arch(&settings.arch).as_deref() != Some(settings.arch.as_str()) {
+        return Err(Error::Usage(format!(
+            "--arch {}: expected a real architecture such as sm_70, sm_80 or sm_90",
+            settings.arch
+        )));
+    }
+    if settings.only.as_ref().is_some_and(Vec::is_empty) {
+        return Err(Error::Usage(
+            "no variant to build: --variants names none, or --without leaves none out of it".into(),
+        ));
+    }
     let nvcc = tool::find(tool::NVCC)?;
     for &p in &settings.programs {
         let src = source(&settings.variants_dir, p);
@@ -172,18 +200,35 @@ fn build_one(nvcc: &Path, settings: &BuildSettings, v: Variant) -> Built {
         compiled: false,
         seconds: 0.0,
     };
-    if !settings.force && up_to_date(&out, &inputs_of(&settings.variants_dir, v.program)) {
+    let flags = nvcc_flags(v, &settings.arch, settings.simulator);
+    let record = flags.join(" ") + "\n";
+    let inputs = inputs_of(&settings.variants_dir, v.program);
+    if !settings.force && up_to_date(&out, &inputs, &record) {
         return built;
     }
+    // The old binary and its record go first: a failed build leaves neither behind.
+    let _ = std::fs::remove_file(&out);
+    let _ = std::fs::remove_file(flags_record(&out));
     let mut cmd = Command::new(nvcc);
-    cmd.args(nvcc_flags(v, &settings.arch, settings.simulator))
+    cmd.args(&flags)
         .arg("-o")
         .arg(&out)
         .arg(source(&settings.variants_dir, v.program));
     built.compiled = true;
-    if let Err(e) = tool::run(&mut cmd, None) {
+    let failure = match tool::run(&mut cmd, None) {
+        Err(e) => Some(e.to_string()),
+        Ok(_) if !out.is_file() => Some(format!(
+            "{} exited 0 but wrote no {}",
+            nvcc.display(),
+            out.display()
+        )),
+        Ok(_) => std::fs::write(flags_record(&out), &record)
+            .err()
+            .map(|e| format!("cannot write {}: {e}", flags_record(&out).display())),
+    };
+    if let Some(e) = failure {
         built.ok = false;
-        built.error = Some(e.to_string());
+        built.error = Some(e);
         let _ = std::fs::remove_file(&out);
     }
     built.seconds = start.elapsed().as_secs_f64();

@@ -204,19 +204,10 @@ fn ensure_binaries(
     todo: &[Job],
     progress: &dyn Progress,
 ) -> Result<()> {
-    let mut missing: Vec<Variant> = std::iter::once(baseline)
-        .chain(todo.iter().map(|j| j.variant))
-        .filter(|v| !build::binary(&s.bin_dir, *v).is_file())
-        .collect();
-    missing.sort();
-    missing.dedup();
-    if missing.is_empty() {
-        return Ok(());
-    }
     let cc = config
         .option("gpgpu_ptx_force_max_capability")?
         .unwrap_or_else(|| "70".into());
-    let settings = BuildSettings {
+    let mut settings = BuildSettings {
         programs: vec![s.program],
         arch: format!("sm_{cc}"),
         jobs: std::thread::available_parallelism()
@@ -225,9 +216,19 @@ fn ensure_binaries(
         out: s.bin_dir.clone(),
         variants_dir: s.variants_dir.clone(),
         force: false,
-        only: Some(missing),
+        only: None,
         simulator: true,
     };
+    let mut missing: Vec<Variant> = std::iter::once(baseline)
+        .chain(todo.iter().map(|j| j.variant))
+        .filter(|v| !build::usable(&settings, *v))
+        .collect();
+    missing.sort();
+    missing.dedup();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    settings.only = Some(missing);
     let built = build::build_all(&settings, progress)?;
     if let Some(bad) = built.iter().find(|b| !b.ok) {
         return Err(Error::tool(

@@ -124,6 +124,16 @@ fn build_report(
     }
 }
 
+/// The architecture cuobjdump's SASS listing names (`code for sm_90`), where it names one.
+fn sass_arch(sass: &str) -> Option<String> {
+    let at = sass.find("code for sm_")? + "code for ".len();
+    let name: String = sass[at..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    crate::tool::sm_arch(&name)
+}
+
 /// Analyzes a `.cu`, `.ptx` or `.cubin` file.
 pub fn analyze(path: &Path, opts: &CompileOptions) -> Result<Analysis> {
     let kind = kind_of(path)?;
@@ -139,6 +149,9 @@ pub fn analyze(path: &Path, opts: &CompileOptions) -> Result<Analysis> {
     let mut ptx_text = None;
     // Keeps temporary cubins alive until cuobjdump has read them.
     let mut _keep: Option<nvcc::TempDir> = None;
+    // The architecture the report is for: --arch for a .cu, the PTX's own target for a .ptx
+    // (ptxas assembles for it), the SASS's for a .cubin.
+    let mut arch_used = opts.arch.clone();
     let cubin: Option<PathBuf> = match kind {
         "cu" => {
             let c = nvcc::compile(path, opts)?;
@@ -156,6 +169,7 @@ pub fn analyze(path: &Path, opts: &CompileOptions) -> Result<Analysis> {
                 .map(|m| m.target.split(',').next().unwrap_or("").trim().to_string())
                 .filter(|t| t.starts_with("sm_"))
                 .unwrap_or_else(|| opts.arch.clone());
+            arch_used = arch.clone();
             match nvcc::assemble(path, &arch)? {
                 Some((info, cubin, dir)) => {
                     resources = sass::parse_ptxas_info(&info);
@@ -182,6 +196,11 @@ pub fn analyze(path: &Path, opts: &CompileOptions) -> Result<Analysis> {
                         for r in resources.values_mut() {
                             r.shared_bytes = r.shared_bytes.saturating_sub(1024);
                         }
+                    }
+                }
+                if kind == "cubin" {
+                    if let Some(a) = sass_arch(&sass) {
+                        arch_used = a;
                     }
                 }
                 let banks = metrics::user_constant_banks(&res);
@@ -238,7 +257,7 @@ pub fn analyze(path: &Path, opts: &CompileOptions) -> Result<Analysis> {
     }
     Ok(Analysis {
         file: path.to_path_buf(),
-        arch: opts.arch.clone(),
+        arch: arch_used,
         kernels,
         not_detectable: detect::not_detectable(),
         notes,
@@ -252,7 +271,40 @@ pub fn optimization_facts(
     path: &Path,
     opts: &CompileOptions,
 ) -> Result<(Vec<Detected>, Vec<NotApplicable>)> {
-    let kernels = analyze(path, opts)?.kernels;
+    optimization_facts_for(path, opts, &[])
+}
+
+/// [`optimization_facts`] of the kernels of `path` that ran in a profile, by the profile's
+/// kernel names (mangled, demangled with their arguments, or bare); all kernels when
+/// `profiled` is empty. A file none of whose kernels ran is an error: its facts are another
+/// program's, and would take suggestions away from this one.
+pub fn optimization_facts_for(
+    path: &Path,
+    opts: &CompileOptions,
+    profiled: &[String],
+) -> Result<(Vec<Detected>, Vec<NotApplicable>)> {
+    let mut kernels = analyze(path, opts)?.kernels;
+    if !profiled.is_empty() && !kernels.is_empty() {
+        let analysed: Vec<String> = kernels.iter().map(|k| k.short_name.clone()).collect();
+        kernels.retain(|k| {
+            profiled
+                .iter()
+                .any(|p| bare_name(p) == bare_name(&k.short_name))
+        });
+        if kernels.is_empty() {
+            return Err(Error::Usage(format!(
+                "none of the kernels of {} ({}) ran in the profile ({}): give --source the \
+                 file of the program that was profiled",
+                path.display(),
+                analysed.join(", "),
+                profiled
+                    .iter()
+                    .map(|p| bare_name(p))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+    }
     let mut inapplicable: Vec<NotApplicable> = kernels
         .first()
         .map(|k| k.not_applicable.clone())
@@ -264,6 +316,16 @@ pub fn optimization_facts(
     });
     let applied = kernels.into_iter().flat_map(|k| k.applied).collect();
     Ok((applied, inapplicable))
+}
+
+/// A kernel's name without its namespaces, template arguments, parameters or return type:
+/// `void ns::integrate<float>(float4*, int)` and `_ZN2ns9integrateEv` are both `integrate`.
+fn bare_name(name: &str) -> String {
+    let name = short_name(name.trim());
+    let name = name.split('(').next().unwrap_or("");
+    let name = name.split('<').next().unwrap_or("");
+    let name = name.rsplit("::").next().unwrap_or("");
+    name.rsplit(' ').next().unwrap_or("").trim().to_string()
 }
 
 /// Instruction-mix differences of B against A, kernel by kernel (kernels matched by name;
@@ -299,5 +361,16 @@ mod tests {
         assert_eq!(short_name("_Z1kPKfPfi"), "k");
         assert_eq!(short_name("_ZN2ns6kernelEv"), "ns::kernel");
         assert_eq!(short_name("cn_pnpoly"), "cn_pnpoly");
+    }
+
+    #[test]
+    fn bare_names_match_a_profile_s_kernel_names() {
+        assert_eq!(
+            bare_name("void ns::integrate<float>(float4*, int)"),
+            "integrate"
+        );
+        assert_eq!(bare_name("_ZN2ns9integrateEv"), "integrate");
+        assert_eq!(bare_name("integrate(float4*, int)"), "integrate");
+        assert_eq!(bare_name(" cn_pnpoly "), "cn_pnpoly");
     }
 }

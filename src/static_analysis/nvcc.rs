@@ -31,15 +31,14 @@ impl Default for CompileOptions {
 impl CompileOptions {
     /// Settings from `--arch` and a `--nvcc-flags` string.
     pub fn new(arch: &str, flags: &str) -> Result<Self> {
-        let arch = arch.trim();
-        let digits = arch.strip_prefix("sm_").unwrap_or(arch);
-        if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_alphanumeric()) {
+        let Some(arch) = tool::sm_arch(arch) else {
             return Err(Error::Usage(format!(
-                "--arch {arch}: expected a real architecture such as sm_75, sm_86 or sm_90"
+                "--arch {}: expected a real architecture such as sm_75, sm_86 or sm_90",
+                arch.trim()
             )));
-        }
+        };
         Ok(CompileOptions {
-            arch: format!("sm_{digits}"),
+            arch,
             flags: flags.split_whitespace().map(String::from).collect(),
         })
     }
@@ -203,6 +202,7 @@ mod tests {
         assert_eq!(CompileOptions::new("90", "").unwrap().arch, "sm_90");
         assert_eq!(CompileOptions::new("sm_86", "").unwrap().arch, "sm_86");
         assert!(CompileOptions::new("sm_9 0", "").is_err());
+        assert!(CompileOptions::new("banana", "").is_err());
         let o = CompileOptions::new("sm_75", " -use_fast_math  -O3 ").unwrap();
         assert_eq!(o.flags, ["-use_fast_math", "-O3"]);
     }

@@ -14,6 +14,7 @@ fn build(out: &Path) -> Command {
     let mut cmd = Command::cargo_bin("advise").unwrap();
     cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
         .env_remove("STANDIN_NVCC_FAIL")
+        .env_remove("STANDIN_NVCC_NO_OUTPUT")
         .args(["build", "--jobs", "4", "--out"])
         .arg(out);
     cmd
@@ -95,4 +96,58 @@ fn only_listed_variants_are_built() {
         .assert()
         .success()
         .stdout(predicate::str::contains("built 2 of 2 variants"));
+}
+
+#[test]
+fn another_arch_or_simulator_build_rebuilds_and_a_bad_arch_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("build");
+    let nb = |extra: &[&str]| {
+        let mut cmd = build(&out);
+        cmd.env("NVCC", fake_nvcc())
+            .args(["--program", "nb", "--variants", "000000,101010"])
+            .args(extra);
+        cmd
+    };
+    nb(&[])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("(2 compiled, 0 up to date)"));
+    nb(&["--arch", "sm_80"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("(2 compiled, 0 up to date)"));
+    nb(&["--arch", "sm_80"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("(0 compiled, 2 up to date)"));
+    nb(&["--arch", "sm_80", "--for-simulator"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("(2 compiled, 0 up to date)"));
+    nb(&["--arch", "banana"])
+        .assert()
+        .failure()
+        .code(2)
+        .stderr(predicate::str::contains("--arch banana"));
+    build(&out)
+        .env("NVCC", fake_nvcc())
+        .args(["--program", "nb", "--variants", ","])
+        .assert()
+        .failure()
+        .code(2)
+        .stderr(predicate::str::contains("no variant to build"));
+}
+
+#[test]
+fn nvcc_that_exits_0_without_a_binary_is_a_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    build(&dir.path().join("build"))
+        .env("NVCC", fake_nvcc())
+        .env("STANDIN_NVCC_NO_OUTPUT", "1")
+        .args(["--program", "nb", "--variants", "000000"])
+        .assert()
+        .failure()
+        .code(4)
+        .stdout(predicate::str::contains("exited 0 but wrote no"));
 }

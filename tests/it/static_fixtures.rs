@@ -87,6 +87,10 @@ fn public_kernels_rodinia_hotspot_and_kernel_tuner_pnpoly() {
         &CompileOptions::default(),
     )
     .unwrap();
+    assert_eq!(
+        a.arch, "sm_75",
+        "a PTX file's report is for its own target, not --arch's"
+    );
     let k = a
         .kernels
         .iter()
@@ -126,9 +130,10 @@ fn cubin_is_read_with_cuobjdump() {
     }
     let a = analyze(
         &fixture("nb_opt_fastmath_sm90.cubin"),
-        &CompileOptions::default(),
+        &CompileOptions::new("sm_80", "").unwrap(),
     )
     .unwrap();
+    assert_eq!(a.arch, "sm_90", "a cubin's report is for the SASS it holds");
     let k = &a.kernels[0];
     assert_eq!(k.metrics.source, "sass");
     assert_eq!(k.metrics.shared_bytes, Some(2048));

@@ -85,6 +85,11 @@ pub fn variant_list(
 pub fn run(args: Args) -> Result<()> {
     let args = &args;
     let programs = programs(args.program.as_str())?;
+    if args.jobs == Some(0) {
+        return Err(Error::Usage(
+            "--jobs 0: give at least 1 (the default is the number of CPUs)".into(),
+        ));
+    }
     let settings = BuildSettings {
         only: variant_list(&programs, args.variants.as_deref(), args.without.as_deref())?,
         simulator: args.for_simulator,

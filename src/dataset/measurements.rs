@@ -126,7 +126,69 @@ pub fn read_measurements(path: &Path) -> Result<Vec<MeasurementRow>> {
             ),
         ));
     }
+    refuse_repeated_keys(path, &rows)?;
     Ok(rows)
+}
+
+/// A measurement whose (program, input, run, variant, kernel, launch, metric) another row
+/// already has is an error naming both lines: the features would add the two values up (two
+/// files parsed under one label, or one table appended to itself).
+fn refuse_repeated_keys(path: &Path, rows: &[MeasurementRow]) -> Result<()> {
+    use std::collections::hash_map::{DefaultHasher, Entry};
+    use std::collections::HashMap;
+    use std::hash::{Hash, Hasher};
+    fn key(r: &MeasurementRow) -> (&str, &str, u32, &str, &str, u64, &str) {
+        (
+            &r.program, &r.input, r.run, &r.variant, &r.kernel, r.launch, &r.metric,
+        )
+    }
+    // Hashes first, so a table of millions of rows costs two words a row; two different keys
+    // with one hash (all but never) send the check to a map of the keys themselves.
+    let mut seen: HashMap<u64, usize> = HashMap::with_capacity(rows.len());
+    for (i, row) in rows.iter().enumerate() {
+        let mut h = DefaultHasher::new();
+        key(row).hash(&mut h);
+        match seen.entry(h.finish()) {
+            Entry::Vacant(v) => {
+                v.insert(i);
+            }
+            Entry::Occupied(o) if key(&rows[*o.get()]) == key(row) => {
+                return Err(repeated(path, rows, *o.get(), i))
+            }
+            Entry::Occupied(_) => {
+                let mut by_key = HashMap::with_capacity(rows.len());
+                for (i, row) in rows.iter().enumerate() {
+                    if let Some(first) = by_key.insert(key(row), i) {
+                        return Err(repeated(path, rows, first, i));
+                    }
+                }
+                return Ok(());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The error for row `again` repeating row `first`'s key.
+fn repeated(path: &Path, rows: &[MeasurementRow], first: usize, again: usize) -> Error {
+    let row = &rows[again];
+    Error::parse(
+        path,
+        again + 2,
+        format!(
+            "repeats line {}: program {}, input {}, run {}, variant {}, kernel {}, launch {}, \
+             metric {} again; give each profile of the same variant its own --run when \
+             parsing, and do not append a table to itself",
+            first + 2,
+            row.program,
+            row.input,
+            row.run,
+            row.variant,
+            row.kernel,
+            row.launch,
+            row.metric
+        ),
+    )
 }
 
 /// One row of `timings.csv`: the program's own timing of a run, without the profiler.
@@ -283,5 +345,28 @@ mod timing_tests {
         }
         std::fs::write(&path, format!("{head}{good}")).unwrap();
         assert_eq!(read_measurements(&path).unwrap().len(), 1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEADER: &str = "program,input,run,variant,kernel,launch,invocations,metric,unit,value\n";
+
+    #[test]
+    fn a_repeated_measurement_is_an_error_naming_both_lines() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("measurements.csv");
+        let row = "NB,small,0,000000,k,0,1,dram__bytes_read.sum,byte,10\n";
+        let other = "NB,small,1,000000,k,0,1,dram__bytes_read.sum,byte,10\n";
+        std::fs::write(&path, format!("{HEADER}{row}{other}")).unwrap();
+        assert_eq!(read_measurements(&path).unwrap().len(), 2);
+        std::fs::write(&path, format!("{HEADER}{row}{other}{row}")).unwrap();
+        let e = read_measurements(&path).unwrap_err().to_string();
+        assert!(
+            e.contains("measurements.csv:4:") && e.contains("repeats line 2"),
+            "{e}"
+        );
     }
 }

@@ -76,7 +76,7 @@ pub fn parse(path: &Path, lines: &[Line]) -> Result<ProfileData> {
                 skipping_partitions = false;
             }
             if !skipping_partitions {
-                read_stat_line(dump, l.number, t);
+                read_stat_line(dump, l.number, t).map_err(|e| Error::parse(path, l.number, e))?;
             }
             continue;
         }
@@ -153,8 +153,9 @@ pub fn parse(path: &Path, lines: &[Line]) -> Result<ProfileData> {
     super::gpgpusim_emit::emit(path, &options, &dumps)
 }
 
-/// Reads one line inside a kernel's block.
-fn read_stat_line(dump: &mut Dump, number: usize, t: &str) {
+/// Reads one line inside a kernel's block. A statistic advise keeps (or the launch's id) whose
+/// value is not a number is an error: dropping it would change the measurements unnoticed.
+fn read_stat_line(dump: &mut Dump, number: usize, t: &str) -> std::result::Result<(), String> {
     let t = t.trim();
     if t.starts_with("Stall:") {
         for part in t.split_whitespace() {
@@ -164,25 +165,42 @@ fn read_stat_line(dump: &mut Dump, number: usize, t: &str) {
                 }
             }
         }
-        return;
+        return Ok(());
     }
     let Some((key, value)) = t.split_once('=') else {
-        return;
+        return Ok(());
     };
     let key = key.trim();
     if key.is_empty() || key.contains(':') || key.contains(' ') && !key.starts_with("total dram") {
-        return;
+        return Ok(());
     }
     let token = value.split_whitespace().next().unwrap_or("");
     let token = token.trim_end_matches('%');
+    let not_a_number = || {
+        format!(
+            "`{key}` reads `{}`, not a number: the log is damaged (a statistic GPGPU-Sim \
+             prints as a number)",
+            value.trim()
+        )
+    };
     if key == "kernel_launch_uid" {
-        dump.uid = token.parse().ok();
-        return;
+        dump.uid = Some(token.parse().map_err(|_| not_a_number())?);
+        return Ok(());
     }
-    if let Ok(v) = token.parse::<f64>() {
-        if !dump.stats.iter().any(|(k, _, _)| k == key) {
-            dump.stats.push((key.to_string(), v, number));
+    match token.parse::<f64>() {
+        Ok(v) => {
+            if !dump.stats.iter().any(|(k, _, _)| k == key) {
+                dump.stats.push((key.to_string(), v, number));
+            }
+            Ok(())
         }
+        Err(_)
+            if super::gpgpusim_names::classify(key).scope != super::gpgpusim_names::Scope::Skip =>
+        {
+            Err(not_a_number())
+        }
+        // Statistics advise does not keep may print text (`gpgpu_simulation_rate = ...`).
+        Err(_) => Ok(()),
     }
 }
 

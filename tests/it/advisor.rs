@@ -311,7 +311,7 @@ fn detected_optimizations_in_the_source_are_not_suggested() {
     let cu = s.model.parent().unwrap().join("tiled.cu");
     std::fs::write(
         &cu,
-        "__global__ void k(const float* a, float* b) {\n  __shared__ float t[256];\n  t[threadIdx.x] = a[threadIdx.x];\n  __syncthreads();\n  b[threadIdx.x] = t[255 - threadIdx.x];\n}\n",
+        "__global__ void abstract_classical_spmv(const float* a, float* b) {\n  __shared__ float t[256];\n  t[threadIdx.x] = a[threadIdx.x];\n  __syncthreads();\n  b[threadIdx.x] = t[255 - threadIdx.x];\n}\n",
     )
     .unwrap();
     let with_source = |src: &Path| {
@@ -361,7 +361,7 @@ fn detected_optimizations_in_the_source_are_not_suggested() {
     let root = s.model.parent().unwrap().join("root.cu");
     std::fs::write(
         &root,
-        "__global__ void k(const float* a, float* b, int n) {\n  float s = 0.0f;\n  for (int i = 0; i < n; i++) s += 1.0f / sqrtf(a[i]);\n  b[threadIdx.x] = s;\n}\n",
+        "__global__ void abstract_classical_spmv(const float* a, float* b, int n) {\n  float s = 0.0f;\n  for (int i = 0; i < n; i++) s += 1.0f / sqrtf(a[i]);\n  b[threadIdx.x] = s;\n}\n",
     )
     .unwrap();
     let out = with_source(&root).get_output().stdout.clone();
@@ -371,6 +371,23 @@ fn detected_optimizations_in_the_source_are_not_suggested() {
         reasons(&out)
     );
     assert!(names(&out).iter().any(|n| n == "RSQRT"));
+    // A source none of whose kernels ran in the profile is another program's.
+    let other = s.model.parent().unwrap().join("other.cu");
+    std::fs::write(
+        &other,
+        "__global__ void k(float* b) { b[threadIdx.x] = 1.0f; }\n",
+    )
+    .unwrap();
+    advise()
+        .args(["suggest", "--ncu-csv", GINKGO, "--model"])
+        .arg(&s.model)
+        .arg("--source")
+        .arg(&other)
+        .assert()
+        .failure()
+        .code(2)
+        .stderr(predicate::str::contains("none of the kernels of"))
+        .stderr(predicate::str::contains("abstract_classical_spmv"));
 }
 
 #[test]

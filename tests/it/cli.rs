@@ -45,6 +45,40 @@ fn parse_prints_the_tidy_table() {
 }
 
 #[test]
+fn two_profiles_under_one_label_are_two_runs_and_features_read_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("measurements.csv");
+    let file = fixture("ncu/ncu_details_V100_xplacer_bfs_graph4096_aws.csv");
+    advise()
+        .args(["parse", "--program", "BFS", "--run", "2", "-o"])
+        .arg(&table)
+        .arg(&file)
+        .arg(fixture(
+            "ncu/ncu_details_V100_xplacer_bfs_graph4096_lassen.csv",
+        ))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("labelled run 3"));
+    let text = std::fs::read_to_string(&table).unwrap();
+    assert!(
+        text.contains("\nBFS,,2,") && text.contains("\nBFS,,3,"),
+        "{text}"
+    );
+    // A table appended to itself repeats every key: reading it names the first repeat.
+    let rows: Vec<&str> = text.lines().skip(1).collect();
+    std::fs::write(&table, format!("{text}{}\n", rows[0])).unwrap();
+    advise()
+        .args(["features", "--measurements"])
+        .arg(&table)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(format!(
+            "measurements.csv:{}: repeats line 2",
+            rows.len() + 2
+        )));
+}
+
+#[test]
 fn parse_json_and_rules_file() {
     let dir = tempfile::tempdir().unwrap();
     let rules = dir.path().join("rules.csv");
@@ -379,7 +413,7 @@ fn import_auto_takes_the_tool_the_file_shows() {
 
 /// A Kernel Tuner cache without a single timed configuration is refused before a dataset
 /// folder is written: the folder would only fail later, at its empty tables. (The cache is
-/// the shipped pnpoly one with every time removed: synthetic.)
+/// the shipped pnpoly one with every configuration failed: synthetic.)
 #[test]
 fn an_import_with_nothing_timed_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
@@ -389,7 +423,7 @@ fn an_import_with_nothing_timed_writes_nothing() {
     .unwrap();
     let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
     for entry in v["cache"].as_object_mut().unwrap().values_mut() {
-        entry.as_object_mut().unwrap().remove("time");
+        entry["time"] = serde_json::json!("RuntimeFailedConfig");
     }
     let cache = dir.path().join("no-times.json");
     std::fs::write(&cache, v.to_string()).unwrap();

@@ -138,3 +138,27 @@ fn a_negative_statistic_is_an_error_with_its_line() {
     assert!(e.contains("gpu_sim_cycle = -1234"), "{e}");
     assert!(e.contains("never negative"), "{e}");
 }
+
+#[test]
+fn a_statistic_that_is_not_a_number_is_an_error_with_its_line() {
+    let text = sim_text();
+    for (key, damaged_line) in [
+        ("gpu_sim_cycle = ", "gpu_sim_cycle = abc"),
+        ("kernel_launch_uid = ", "kernel_launch_uid = one"),
+    ] {
+        let at = text.lines().position(|l| l.starts_with(key)).unwrap();
+        let damaged: Vec<&str> = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| if i == at { damaged_line } else { l })
+            .collect();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("damaged.log");
+        std::fs::write(&path, damaged.join("\n")).unwrap();
+        let e = parse_path(&path, FormatChoice::Auto)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(&format!("damaged.log:{}:", at + 1)), "{e}");
+        assert!(e.contains("not a number"), "{e}");
+    }
+}

@@ -116,13 +116,32 @@ impl FileSummary {
     }
 }
 
-/// Parses every file; stops at the first error.
+/// Parses every file; stops at the first error. Files that would get one label (`--program`
+/// given, or two files of one name) are runs of it: the second gets `--run` + 1, the third
+/// + 2, with a note, so that no two rows share a key.
 pub fn parse_all(settings: &ParseSettings) -> Result<Vec<(RunKey, ProfileData)>> {
-    settings
-        .files
-        .iter()
-        .map(|f| Ok((settings.key_for(f), parse_path(f, settings.format)?)))
-        .collect()
+    let mut earlier: Vec<RunKey> = Vec::new();
+    let mut out = Vec::new();
+    for f in &settings.files {
+        let mut key = settings.key_for(f);
+        let same = earlier.iter().filter(|k| **k == key).count() as u32;
+        earlier.push(key.clone());
+        if same > 0 {
+            key.run += same;
+            note(&format!(
+                "{}: labelled run {} (an earlier file has program {}, input {}, variant {}, \
+                 run {}); parse it alone with --run to choose",
+                f.display(),
+                key.run,
+                key.program,
+                key.input,
+                key.variant,
+                settings.run
+            ));
+        }
+        out.push((key, parse_path(f, settings.format)?));
+    }
+    Ok(out)
 }
 
 /// `advise parse`.

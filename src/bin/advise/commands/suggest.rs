@@ -273,7 +273,10 @@ fn suggestions_for(csv: &Path, s: &SuggestSettings, out: &Output) -> Result<()> 
         Some(link) => given_host_link(&mut rows, link, csv)?,
         None => false,
     };
-    let mut not_suggested = source_checks(s, &advisor)?;
+    let mut profiled: Vec<String> = rows.iter().map(|r| r.kernel.clone()).collect();
+    profiled.sort();
+    profiled.dedup();
+    let mut not_suggested = source_checks(s, &advisor, &profiled)?;
     let levels = levels_of(&rows, &s.levels)?;
     let (x, mut summary) = profile_features(&advisor, &rows, &levels)?;
     for (name, reason) in advise::recommend::profile_checks::inapplicable(&advisor, &x) {

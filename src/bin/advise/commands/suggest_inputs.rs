@@ -66,11 +66,15 @@ pub fn levels_of(
 
 /// The optimizations to leave out beyond those the user named (`--applied`), each with why:
 /// those the source already applies or gives nothing to apply to (where `advisor` knows them).
-pub fn source_checks(s: &SuggestSettings, advisor: &Advisor) -> Result<Vec<NotSuggested>> {
+pub fn source_checks(
+    s: &SuggestSettings,
+    advisor: &Advisor,
+    profiled: &[String],
+) -> Result<Vec<NotSuggested>> {
     let mut out: Vec<NotSuggested> = Vec::new();
     if let Some(src) = &s.source {
         let (found, inapplicable) =
-            advise::static_analysis::optimization_facts(src, &Default::default())?;
+            advise::static_analysis::optimization_facts_for(src, &Default::default(), profiled)?;
         let known = |name: &str| {
             advisor
                 .optimizations

@@ -1,12 +1,13 @@
 //! A recorded space as plain CSV (`.csv` or `.csv.gz`): one column per tuning parameter and
 //! one time column, named `time_ms`, `time` (milliseconds), `time_us`, `time_s`, `runtime` or
-//! `duration` (milliseconds). A time cell that is empty or not a positive number
-//! (`CompilationFailedConfig`, `nan`, `inf`) marks a failed configuration.
+//! `duration` (milliseconds). A time cell that is empty, `nan`, `inf` or a failure's name
+//! (`CompilationFailedConfig`, `failed`) marks a failed configuration; any other cell that is
+//! not a positive number (`0.05 ms`, `-0.5`) is an error naming its line.
 
 use std::io::Read;
 use std::path::Path;
 
-use crate::dataset::import::{Config, TuningSpace};
+use crate::dataset::import::{recorded_time, Config, TuningSpace};
 use crate::error::{Error, Result};
 
 /// Accepted time columns and the factor that turns them into milliseconds.
@@ -84,12 +85,9 @@ pub fn parse(path: &Path, reader: impl Read) -> Result<TuningSpace> {
                 format!("{} cells, the header has {}", record.len(), header.len()),
             ));
         }
-        let cell = &record[time_col];
-        let time = cell
-            .parse::<f64>()
-            .ok()
-            .filter(|t| t.is_finite() && *t > 0.0)
-            .map(|t| t * scale);
+        let (time, failure) = recorded_time::from_text(&record[time_col], scale)
+            .map_err(|e| Error::parse(path, line, e))?
+            .split();
         let values = (0..record.len())
             .filter(|&i| i != time_col)
             .map(|i| record[i].to_string())
@@ -97,9 +95,7 @@ pub fn parse(path: &Path, reader: impl Read) -> Result<TuningSpace> {
         configs.push(Config {
             values,
             time_ms: time,
-            failure: time
-                .is_none()
-                .then(|| if cell.is_empty() { "no time" } else { cell }.to_string()),
+            failure,
             counters: Vec::new(),
         });
     }
@@ -142,5 +138,14 @@ mod tests {
             err.to_string(),
             "s.csv:1: column `BX` is named twice (columns 1 and 2)"
         );
+        // A time that is neither a positive number nor a failure mark is not a failure.
+        for bad in ["0.05 ms", "abc", "-0.5", "0"] {
+            let text = format!("bx,time\n1,2\n2,{bad}\n");
+            let err = parse(Path::new("s.csv"), text.as_bytes()).unwrap_err();
+            assert!(
+                err.to_string().starts_with("s.csv:3: time `"),
+                "{bad}: {err}"
+            );
+        }
     }
 }

@@ -74,6 +74,18 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
     }
     let mut configs = Vec::with_capacity(results.len());
     for (i, r) in results.iter().enumerate() {
+        // A parameter the first result lacks would be dropped, and two configurations that
+        // differ only in it would look alike.
+        if let Some((extra, _)) = r.parameters.0.iter().find(|(k, _)| !params.contains(k)) {
+            return Err(Error::format(
+                path,
+                format!(
+                    "result {} has parameter `{extra}`, which the first result has not: every \
+                     result of one file names the same parameters",
+                    i + 1
+                ),
+            ));
+        }
         let values = params
             .iter()
             .map(|p| {
@@ -85,7 +97,8 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
                 })
             })
             .collect::<Result<Vec<_>>>()?;
-        let (time_ms, failure) = time_of(r.time.as_ref());
+        let (time_ms, failure) = time_of(r.time.as_ref())
+            .map_err(|e| Error::format(path, format!("result {}: {e}", i + 1)))?;
         configs.push(Config {
             values,
             time_ms,
@@ -222,5 +235,21 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("result 2 has no parameter `MWG`"), "{err}");
+        let extra = OUTPUT.replacen(
+            r#""MWG": 64, "NWG": 16, "#,
+            r#""MWG": 64, "NWG": 16, "VWM": 2, "#,
+            1,
+        );
+        let err = read(Path::new("c.json"), extra.as_bytes())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("result 2 has parameter `VWM`"), "{err}");
+        for (time, says) in [("\"2.0\"", "time is the text"), ("-2.0", "not positive")] {
+            let bad = OUTPUT.replacen("2.000", time, 1);
+            let err = read(Path::new("c.json"), bad.as_bytes())
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("result 1: ") && err.contains(says), "{err}");
+        }
     }
 }

@@ -20,6 +20,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::kernel_tuner_entries::read_entries;
+use super::kernel_tuner_entries::UNTIMED;
 use super::ktt::{unit_of, COMPILE_METRICS, TIME_METRIC};
 use super::run_noise::summarise;
 use super::space::{check_objective, TuningSpace, CUT_OFF_NOTE};
@@ -142,6 +143,19 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
         .map(|(t, runs)| (*t, runs.as_ref()))
         .collect();
     check_objective(path, cache.objective.as_deref(), &configs)?;
+    if let Some(c) = configs
+        .iter()
+        .find(|c| c.failure.as_deref() == Some(UNTIMED))
+    {
+        return Err(Error::format(
+            path,
+            format!(
+                "the entry of configuration {} has no `time`: Kernel Tuner records a time, or \
+                 a failure's kind, for each",
+                c.values.join(",")
+            ),
+        ));
+    }
     let mut notes = vec![("problem size".to_string(), cache.problem_size.to_string())];
     if repaired {
         notes.push((
@@ -170,13 +184,28 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
     })
 }
 
-/// An entry's time in ms, or why it has none: Kernel Tuner writes a failure's kind as a
-/// string (`"CompilationFailedConfig"`).
-pub(super) fn time_of(time: Option<&serde_json::Value>) -> (Option<f64>, Option<String>) {
+/// An entry's time in ms, or why it has none: Kernel Tuner writes a time as a number and a
+/// failure's kind as a string (`"CompilationFailedConfig"`). Any other time (none, 0 or less,
+/// a number as text, other text) is an error: read as a failure it would leave the
+/// configuration out of the space unseen.
+pub(super) fn time_of(
+    time: Option<&serde_json::Value>,
+) -> std::result::Result<(Option<f64>, Option<String>), String> {
+    use super::recorded_time::{from_number, from_text, RecordedTime, EXPECTED};
     match time {
-        Some(serde_json::Value::Number(n)) => (n.as_f64(), None),
-        Some(serde_json::Value::String(s)) => (None, Some(s.clone())),
-        _ => (None, Some("no time".to_string())),
+        Some(serde_json::Value::Number(n)) => {
+            Ok(from_number(n.as_f64().unwrap_or(f64::NAN), 1.0)?.split())
+        }
+        Some(serde_json::Value::String(s)) => match from_text(s, 1.0) {
+            Ok(RecordedTime::Failed(f)) => Ok((None, Some(f))),
+            Ok(RecordedTime::Ms(_)) => Err(format!(
+                "time is the text \"{s}\": a time is a number, a failure's kind a string such \
+                 as \"CompilationFailedConfig\""
+            )),
+            Err(_) => Err(format!("time \"{s}\" is not {EXPECTED}")),
+        },
+        Some(other) => Err(format!("time {other} is not {EXPECTED}")),
+        None => Err("no `time`".into()),
     }
 }
 
@@ -329,6 +358,12 @@ mod tests {
         );
         // The same objective with times reads as before.
         let timed = cache.replace("\"score\": -1.3", "\"time\": 1.3, \"score\": -1.3");
+        let e = read(Path::new("h.json"), timed.as_bytes()).unwrap_err();
+        assert!(
+            e.to_string().contains("configuration 20 has no `time`"),
+            "an entry without a time beside timed ones: {e}"
+        );
+        let timed = timed.replace("\"score\": -1.1", "\"time\": 1.1, \"score\": -1.1");
         let s = read(Path::new("h.json"), timed.as_bytes()).unwrap();
         assert_eq!(s.configs[0].time_ms, Some(1.3));
     }

@@ -21,6 +21,9 @@ use super::kernel_tuner::{observed, time_of};
 use super::space::{value_text, Config};
 use crate::error::{Error, Result};
 
+/// The failure of an entry without a `time` field, which the cache's reader makes an error.
+pub(super) const UNTIMED: &str = "no `time`";
+
 /// The configurations of a cache, with each working one's time and recorded runs.
 pub(super) struct Entries {
     pub configs: Vec<Config>,
@@ -320,7 +323,14 @@ fn config_of(
             })
         })
         .collect::<Result<Vec<_>>>()?;
-    let (time_ms, failure) = time_of(fields.time.as_ref());
+    // An entry without a time is an error the reader names after checking the file's
+    // objective (a cache of another objective has no times at all).
+    let (time_ms, failure) = match fields.time.as_ref() {
+        None => (None, Some(UNTIMED.to_string())),
+        time => {
+            time_of(time).map_err(|e| Error::format(path, format!("cache entry `{key}`: {e}")))?
+        }
+    };
     // The other fields as a JSON object read whole lists them: the order of a configuration's
     // counters.
     let others = by_name_last_kept(fields.others, |f| &f.0);

@@ -89,7 +89,8 @@ pub(super) fn read(path: &Path, text: &str) -> Result<TuningSpace> {
                 })
             })
             .collect::<Result<Vec<_>>>()?;
-        let (time_ms, failure) = time_of(result.get("time"));
+        let (time_ms, failure) = time_of(result.get("time"))
+            .map_err(|e| Error::format(path, format!("result {}: {e}", n + 1)))?;
         let others = result.0.iter().filter(|(k, _)| !params.contains(k));
         let counters = observed(&kernel, others.map(|(k, v)| (k.as_str(), v)), time_ms);
         configs.push(Config {

@@ -139,6 +139,45 @@ pub(super) fn unit_of(name: &str) -> &'static str {
     }
 }
 
+/// KTT's result statuses (`ResultStatus` in KTT's API); every one but `Ok` is a failure.
+const STATUSES: [&str; 5] = [
+    "Ok",
+    "ComputationFailed",
+    "ValidationFailed",
+    "CompilationFailed",
+    "DeviceLimitsExceeded",
+];
+
+/// Whether a result worked. A status KTT does not write, an `Ok` without a computation, or a
+/// working one's duration that is not a positive number is an error: read as a failure it
+/// would leave the configuration out of the space unseen.
+fn status_ok(r: &KttResult) -> std::result::Result<bool, String> {
+    if !STATUSES.contains(&r.status.as_str()) {
+        return Err(format!(
+            "status `{}` is not one of KTT's ({})",
+            r.status,
+            STATUSES.join(", ")
+        ));
+    }
+    if r.status != "Ok" {
+        return Ok(false);
+    }
+    if r.computation_results.is_empty() {
+        return Err("status Ok but no ComputationResults, so no time".into());
+    }
+    match r
+        .computation_results
+        .iter()
+        .find(|c| !(c.duration.is_finite() && c.duration > 0.0))
+    {
+        Some(c) => Err(format!(
+            "status Ok but Duration {}: a working result's time is a positive number",
+            c.duration
+        )),
+        None => Ok(true),
+    }
+}
+
 /// Reads a KTT output file (`.json` or `.json.gz`).
 pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
     let text = crate::profile::text::read_text_expecting(path, reader, "KTT's JSON output")?;
@@ -163,7 +202,7 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
         if kernel.is_empty() {
             kernel = r.kernel_name.clone().unwrap_or_default();
         }
-        let ok = r.status == "Ok" && !r.computation_results.is_empty();
+        let ok = status_ok(r).map_err(|e| Error::format(path, format!("result {}: {e}", i + 1)))?;
         let mut counters = Vec::new();
         for c in &r.computation_results {
             let k = c.kernel_function.clone().unwrap_or_else(|| kernel.clone());
@@ -311,5 +350,36 @@ mod tests {
             .notes
             .iter()
             .any(|(k, v)| k == "repeated configurations" && v.starts_with("1 results repeat")));
+    }
+
+    /// Synthetic KTT output with one result whose status or duration is damaged.
+    #[test]
+    fn unknown_statuses_and_bad_durations_are_errors() {
+        let file = |status: &str, results: &str| {
+            format!(
+                r#"{{"Metadata":{{"Device":"GPU","TimeUnit":"Microseconds"}},"Results":[
+                {{"Configuration":[{{"Name":"A","Value":1}}],"Status":"{status}",
+                "ComputationResults":[{results}]}}]}}"#
+            )
+        };
+        let ok = |status: &str, results: &str| {
+            read(Path::new("t.json"), file(status, results).as_bytes())
+        };
+        let duration = r#"{"Duration":5.0}"#;
+        assert!(ok("Ok", duration).unwrap().configs[0].time_ms.is_some());
+        assert_eq!(
+            ok("ValidationFailed", duration).unwrap().configs[0]
+                .failure
+                .as_deref(),
+            Some("ValidationFailed")
+        );
+        for (status, results, says) in [
+            ("Fine", duration, "status `Fine`"),
+            ("Ok", "", "no ComputationResults"),
+            ("Ok", r#"{"Duration":-5.0}"#, "Duration -5"),
+        ] {
+            let e = ok(status, results).unwrap_err().to_string();
+            assert!(e.contains("result 1:") && e.contains(says), "{e}");
+        }
     }
 }

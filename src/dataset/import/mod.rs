@@ -7,6 +7,7 @@ pub mod kernel_tuner;
 mod kernel_tuner_entries;
 mod kernel_tuner_list;
 pub mod ktt;
+pub mod recorded_time;
 pub mod run_noise;
 pub mod space;
 pub mod t4;

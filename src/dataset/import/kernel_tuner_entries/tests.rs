@@ -110,3 +110,31 @@ fn an_entry_that_is_not_an_object_or_holds_a_number_out_of_range() {
     assert!(e.starts_with("c.json:11: "), "{e}");
     assert!(e.contains("entry `64`: number out of range"), "{e}");
 }
+
+/// A time that is neither a positive number nor a failure's kind is an error naming the
+/// entry, not a failed configuration that leaves the space unseen.
+#[test]
+fn a_time_that_is_neither_a_time_nor_a_failure_is_named() {
+    for (time, says) in [
+        (r#""1.5""#, "time is the text"),
+        (r#""abc""#, "time \"abc\" is not"),
+        ("-0.5", "time -0.5 is not positive"),
+        ("0", "is not positive"),
+        ("null", "time null is not"),
+    ] {
+        let raw =
+            format!(r#"{{"32": {{"bx": 32, "time": 2.0}}, "64": {{"bx": 64, "time": {time}}}}}"#);
+        let e = read_entries(Path::new("c.json"), &raw, 1, &params(), "k")
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            e.contains("cache entry `64`: ") && e.contains(says),
+            "{time}: {e}"
+        );
+    }
+    // An entry without a time is marked for the reader, which checks the objective first.
+    let raw = r#"{"32": {"bx": 32}}"#;
+    let e = read_entries(Path::new("c.json"), raw, 1, &params(), "k").unwrap();
+    assert_eq!(e.configs[0].failure.as_deref(), Some(UNTIMED));
+}

@@ -64,7 +64,7 @@ impl FeatureTable {
         let mut rows = Vec::new();
         for rec in rdr.records() {
             let rec = rec.map_err(|e| table::csv_error(path, e))?;
-            let line = rec.position().map(|p| p.line() as usize).unwrap_or(0);
+            let line = table::record_line(&rec);
             let num = |s: &str| -> Result<Option<f64>> {
                 if s.trim().is_empty() {
                     return Ok(None);

@@ -189,7 +189,7 @@ pub fn read_csv(path: &Path, reader: impl std::io::Read) -> Result<Instances> {
     let mut lines = Vec::new();
     for rec in rdr.records() {
         let rec = rec.map_err(|e| table::csv_error(path, e))?;
-        let line = rec.position().map(|p| p.line() as usize).unwrap_or(0);
+        let line = table::record_line(&rec);
         if rec.len() == 1 && rec[0].is_empty() {
             continue;
         }

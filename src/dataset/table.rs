@@ -156,6 +156,15 @@ pub fn write_rows<T: Serialize>(out: impl Write, rows: &[T]) -> Result<()> {
     Ok(())
 }
 
+/// The line a record starts on, for error messages, without re-reading the file: the csv
+/// crate's count runs one short where lines end in CRLF, so a record is on at least the line
+/// after the one before it (its index + 1, the header being record 0). Exact for tables of
+/// one record a line, whatever their line endings, and for LF tables with quoted line breaks.
+pub fn record_line(rec: &csv::StringRecord) -> usize {
+    rec.position()
+        .map_or(0, |p| (p.line() as usize).max(p.record() as usize + 1))
+}
+
 /// Converts a csv crate error into a file:line error. The line is counted from the error's
 /// byte offset, re-reading the file up to it: the csv crate's own count runs one short per
 /// CRLF line ending. A read error (a gzip stream cut off) has no position: it is a whole-file
@@ -203,6 +212,23 @@ fn line_at(path: &Path, byte: u64) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn record_lines_count_lf_and_crlf_alike() {
+        for text in [
+            "a,b\n1,x\n2,y\n3,z\n",
+            "a,b\r\n1,x\r\n2,y\r\n3,z\r\n",
+            "a,b\r\n1,x\r\n2,y\r\n3,z",
+        ] {
+            let mut rdr = csv::Reader::from_reader(text.as_bytes());
+            let lines: Vec<usize> = rdr.records().map(|r| record_line(&r.unwrap())).collect();
+            assert_eq!(lines, [2, 3, 4], "{text:?}");
+        }
+        // A quoted line break (LF) puts the next record a line further.
+        let mut rdr = csv::Reader::from_reader("a,b\n1,\"x\ny\"\n2,z\n".as_bytes());
+        let lines: Vec<usize> = rdr.records().map(|r| record_line(&r.unwrap())).collect();
+        assert_eq!(lines, [2, 4]);
+    }
 
     #[derive(serde::Deserialize)]
     #[allow(dead_code)]

@@ -118,3 +118,33 @@ fn a_folder_of_spaces_stands_for_its_files() {
         .failure()
         .stderr(predicate::str::contains("no tuning space in it"));
 }
+
+/// A charts folder that cannot be written is a usage error before any search runs.
+#[test]
+fn an_unwritable_charts_folder_is_refused_before_the_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let space = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/spaces/pnpoly__RTX_2080_Ti.json.gz");
+    advise()
+        .args([
+            "-q",
+            "search-bench",
+            "--strategies",
+            "random",
+            "--budgets",
+            "10",
+            "--space",
+        ])
+        .arg(&space)
+        .arg("--charts-dir")
+        .arg(file.join("charts"))
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(
+            predicate::str::contains("--charts-dir")
+                .and(predicate::str::contains("cannot write there")),
+        );
+}

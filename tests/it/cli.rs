@@ -577,3 +577,70 @@ fn variants_to_a_csv_file_is_csv() {
     assert_eq!(lines[0], "program,variant,optimizations");
     assert!(lines.contains(&"NB,100000,FTZ"), "{text}");
 }
+
+/// An output file that is also an input is refused before anything is written.
+#[test]
+fn an_output_over_an_input_is_refused_and_the_input_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("profile.csv");
+    std::fs::copy(
+        fixture("ncu/ncu_details_V100_xplacer_bfs_graph4096_aws.csv"),
+        &file,
+    )
+    .unwrap();
+    let before = std::fs::read(&file).unwrap();
+    advise()
+        .arg("parse")
+        .arg(&file)
+        .arg("-o")
+        .arg(&file)
+        .assert()
+        .failure()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "both an input and a file to write",
+        ));
+    assert_eq!(std::fs::read(&file).unwrap(), before);
+}
+
+/// An import into a folder that holds another dataset (here a campaign's ledger) is refused;
+/// into an earlier import of its own it is repeated.
+#[test]
+fn an_import_into_another_dataset_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("data");
+    let import = || {
+        let mut cmd = advise();
+        cmd.args(["-q", "import", "kernel-tuner"])
+            .arg(fixture("spaces/pnpoly__RTX_2080_Ti.json.gz"))
+            .arg("--out-dir")
+            .arg(&out);
+        cmd
+    };
+    import().assert().success();
+    import().assert().success();
+    std::fs::write(out.join("ledger.csv"), "job\n").unwrap();
+    import()
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("already holds ledger.csv"));
+}
+
+/// `-o NAME.json` writes JSON without --json, as the name says.
+#[test]
+fn an_output_named_json_is_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("parsed.json");
+    advise()
+        .arg("parse")
+        .arg(fixture(
+            "ncu/ncu_details_V100_xplacer_bfs_graph4096_aws.csv",
+        ))
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success();
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert!(v["measurements"].as_array().is_some_and(|m| !m.is_empty()));
+}

@@ -16,15 +16,20 @@ pub struct OutputArgs {
     /// Print machine-readable JSON instead of a table or CSV.
     #[arg(long)]
     pub json: bool,
-    /// Write the output to this file instead of standard output.
+    /// Write the output to this file instead of standard output. A name ending in `.json`
+    /// (or `.json.gz`) writes JSON, as --json does; one ending in `.gz` is compressed.
     #[arg(short = 'o', long = "output")]
     pub output: Option<PathBuf>,
 }
 
 impl From<OutputArgs> for Output {
     fn from(a: OutputArgs) -> Self {
+        let named_json = a.output.as_ref().is_some_and(|p| {
+            let name = p.to_string_lossy();
+            name.ends_with(".json") || name.ends_with(".json.gz")
+        });
         Output {
-            json: a.json,
+            json: a.json || named_json,
             path: a.output,
         }
     }

@@ -13,14 +13,19 @@ fn main() {
     let cli = cli::Cli::parse();
     commands::output::set_quiet(cli.quiet);
     // Tables fit the terminal; files (`-o`) and pipes get them whole.
-    let to_file = std::env::args().any(|a| a == "-o" || a.starts_with("--output"));
+    // Arguments as text (a name that is not UTF-8 is compared by its lossy text).
+    let args: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let to_file = args.iter().any(|a| a == "-o" || a.starts_with("--output"));
     if !to_file {
         let width = console::Term::stdout()
             .size_checked()
             .map(|(_, c)| c as usize);
         advise::report::table::set_max_width(width);
     }
-    if let Err(e) = cli.command.run() {
+    let result = commands::output::refuse_output_over_input(&args).and_then(|()| cli.command.run());
+    if let Err(e) = result {
         let code = e.exit_code();
         eprintln!("advise: error: {}", one_line(&e));
         std::process::exit(code);

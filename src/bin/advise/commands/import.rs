@@ -37,7 +37,9 @@ pub fn run(args: Args) -> Result<()> {
 }
 
 fn import(tool: ToolArg, file: &Path, out: &Path, json: bool, times_only: bool) -> Result<()> {
-    let command: Vec<String> = std::env::args().collect();
+    let command: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
     let tool = match tool {
         ToolArg::Auto if file.is_dir() => {
             return import(ToolArg::Xplacer, file, out, json, times_only)

@@ -118,3 +118,99 @@ pub fn check_output_file(flag: &str, path: &std::path::Path) -> Result<()> {
         None => Ok(()),
     }
 }
+
+/// A usage error unless `dir` is a folder files can be written into: made where missing, then
+/// tried with a file that is removed again. Said before long work, not after it.
+pub fn check_output_dir(flag: &str, dir: &std::path::Path) -> Result<()> {
+    let probe = dir.join(".advise-write-test");
+    let tried = std::fs::create_dir_all(dir)
+        .and_then(|()| std::fs::write(&probe, b""))
+        .and_then(|()| std::fs::remove_file(&probe));
+    tried.map_err(|e| Error::Usage(format!("{flag} {}: cannot write there: {e}", dir.display())))
+}
+
+/// The options that name a file a command writes.
+const OUTPUT_FLAGS: [&str; 5] = ["-o", "--output", "--trace", "--rules", "--runs-csv"];
+
+/// A usage error where a file an option writes (`-o`, `--trace`, `--rules`, `--runs-csv`) is
+/// also an argument the command reads (`advise parse -o x.csv x.csv`): writing it would
+/// destroy the input before, or while, it is read. Files are compared as the system resolves
+/// them, so `./x.csv` and a link to it are the same file.
+pub fn refuse_output_over_input(args: &[String]) -> Result<()> {
+    // (index of the value in `args`, the value)
+    let mut outputs: Vec<(usize, &str)> = Vec::new();
+    for (i, a) in args.iter().enumerate() {
+        for flag in OUTPUT_FLAGS {
+            if a == flag {
+                if let Some(v) = args.get(i + 1) {
+                    outputs.push((i + 1, v));
+                }
+            } else if let Some(v) = a.strip_prefix(flag).and_then(|r| r.strip_prefix('=')) {
+                outputs.push((i, v));
+            }
+        }
+    }
+    for (at, out) in outputs {
+        let Ok(written) = std::path::Path::new(out).canonicalize() else {
+            continue; // a file that does not exist yet is nobody's input
+        };
+        if !written.is_file() {
+            continue;
+        }
+        for (i, a) in args.iter().enumerate().skip(1) {
+            let value = a
+                .split_once('=')
+                .filter(|_| a.starts_with("--"))
+                .map_or(a.as_str(), |(_, v)| v);
+            if i == at || value.is_empty() {
+                continue;
+            }
+            if std::path::Path::new(value)
+                .canonicalize()
+                .is_ok_and(|p| p == written)
+            {
+                return Err(Error::Usage(format!(
+                    "{out} is both an input and a file to write: writing it would destroy the \
+                     input; name another output file"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_output_that_is_also_an_input_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("in.csv");
+        std::fs::write(&input, "x\n").unwrap();
+        let i = input.display().to_string();
+        let dotted = format!("{}/./in.csv", dir.path().display());
+        let args = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        for bad in [
+            args(&["advise", "parse", "-o", &i, &i]),
+            args(&["advise", "parse", &dotted, &format!("--output={i}")]),
+            args(&[
+                "advise",
+                "search",
+                &format!("--space={i}"),
+                "--trace",
+                &dotted,
+            ]),
+        ] {
+            let e = refuse_output_over_input(&bad).unwrap_err().to_string();
+            assert!(
+                e.contains("both an input and a file to write"),
+                "{bad:?}: {e}"
+            );
+        }
+        let other = dir.path().join("out.csv").display().to_string();
+        assert!(refuse_output_over_input(&args(&["advise", "parse", "-o", &other, &i])).is_ok());
+        std::fs::write(&other, "x\n").unwrap();
+        assert!(refuse_output_over_input(&args(&["advise", "parse", "-o", &other, &i])).is_ok());
+    }
+}

@@ -170,6 +170,9 @@ fn bench_spaces(cmd: &BenchCommand, out: &Output) -> Result<()> {
     if let Some(path) = &cmd.runs_csv {
         super::output::check_output_file("--runs-csv", path)?;
     }
+    if let Some(dir) = &cmd.charts {
+        super::output::check_output_dir("--charts-dir", dir)?;
+    }
     let strategies = strategies(&split_strategies(&cmd.strategies))?;
     let budgets = Budget::parse_list(&cmd.budgets)?;
     let (spaces, unread) = read_spaces(&space_files(&cmd.spaces)?)?;
@@ -224,16 +227,35 @@ fn bench_spaces(cmd: &BenchCommand, out: &Output) -> Result<()> {
             path.display()
         ));
     }
+    // Charts that cannot be drawn fail the command, after its results are out.
     let mut charts = Vec::new();
+    let mut chart_error = None;
     if let Some(dir) = &cmd.charts {
         match write_charts(&report, dir) {
             Ok(paths) => charts = paths,
-            Err(e) => note(&format!("charts not drawn: {e}")),
+            Err(e) => chart_error = Some(e),
         }
         for c in &charts {
             note(&format!("wrote {c}"));
         }
     }
+    let printed = print_report(cmd, out, &spaces, &report, &unread, charts, seconds);
+    match chart_error {
+        Some(e) => printed.and(Err(e)),
+        None => printed,
+    }
+}
+
+/// Prints the results as a table or JSON.
+fn print_report(
+    cmd: &BenchCommand,
+    out: &Output,
+    spaces: &[SearchSpace],
+    report: &BenchReport,
+    unread: &[UnreadFile],
+    charts: Vec<String>,
+    seconds: f64,
+) -> Result<()> {
     if out.json {
         let spaces = spaces
             .iter()
@@ -252,21 +274,21 @@ fn bench_spaces(cmd: &BenchCommand, out: &Output) -> Result<()> {
             spaces,
             results: &report.results,
             standards: &report.standards,
-            unread: &unread,
+            unread,
             skipped: &report.skipped,
             charts,
             seconds,
         });
     }
-    let mut text = render(&report);
-    text += &left_out_section(&unread, &report.skipped);
-    text += &notes_section("How the files were read", &spaces, reading_note);
+    let mut text = render(report);
+    text += &left_out_section(unread, &report.skipped);
+    text += &notes_section("How the files were read", spaces, reading_note);
     text += &notes_section(
         &format!(
             "Recorded noise of {}% or more (scripts/search/noise.py prints every space's)",
             NOISE_WORTH_SAYING * 100.0
         ),
-        &spaces,
+        spaces,
         noise_note,
     );
     out.emit(&text)

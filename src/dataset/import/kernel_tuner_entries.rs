@@ -323,6 +323,17 @@ fn config_of(
             })
         })
         .collect::<Result<Vec<_>>>()?;
+    if !key_matches(key, &values) {
+        return Err(Error::format(
+            path,
+            format!(
+                "cache entry `{key}` holds the configuration {} ({}): Kernel Tuner keys an \
+                 entry by its parameters' values, so the entry or its key is damaged",
+                values.join(","),
+                params.join(",")
+            ),
+        ));
+    }
     // An entry without a time is an error the reader names after checking the file's
     // objective (a cache of another objective has no times at all).
     let (time_ms, failure) = match fields.time.as_ref() {
@@ -343,6 +354,20 @@ fn config_of(
         counters,
     };
     Ok((config, runs))
+}
+
+/// Whether a cache key (`"32,4,1.5"`, Kernel Tuner's values joined by commas) names the
+/// values an entry holds: numbers compare as numbers (`1.0` is `1`), text without case
+/// (Python's `True` is JSON's `true`).
+fn key_matches(key: &str, values: &[String]) -> bool {
+    let parts: Vec<&str> = key.split(',').map(str::trim).collect();
+    parts.len() == values.len()
+        && parts.iter().zip(values).all(|(k, v)| {
+            match (k.parse::<f64>(), v.trim().parse::<f64>()) {
+                (Ok(a), Ok(b)) => a == b || (a - b).abs() <= 1e-9 * a.abs().max(b.abs()),
+                _ => k.eq_ignore_ascii_case(v.trim()),
+            }
+        })
 }
 
 #[cfg(test)]

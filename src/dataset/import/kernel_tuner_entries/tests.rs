@@ -38,7 +38,7 @@ fn entries_sorted_by_key_and_the_last_of_a_repeated_key_kept() {
 /// object read whole; a parameter named `time` is both; a name with an escape reads.
 #[test]
 fn counters_by_name_and_fields_as_read_whole() {
-    let raw = r#"{"a\u0062": {"dram__bytes.sum": 5.0, "bx": 32, "bx": 64, "time": 2.0,
+    let raw = r#"{"6\u0034": {"dram__bytes.sum": 5.0, "bx": 32, "bx": 64, "time": 2.0,
         "num_regs": 40, "dram__bytes.sum": 7.0, "compile_time": 9.0}}"#;
     let e = read_entries(Path::new("c.json"), raw, 1, &params(), "k").unwrap();
     let c = &e.configs[0];
@@ -137,4 +137,24 @@ fn a_time_that_is_neither_a_time_nor_a_failure_is_named() {
     let raw = r#"{"32": {"bx": 32}}"#;
     let e = read_entries(Path::new("c.json"), raw, 1, &params(), "k").unwrap();
     assert_eq!(e.configs[0].failure.as_deref(), Some(UNTIMED));
+}
+
+/// An entry whose values are not those its key names is damaged: an error, not a
+/// configuration that may repeat another's.
+#[test]
+fn an_entry_whose_values_disagree_with_its_key_is_named() {
+    let raw = r#"{"32": {"bx": 32, "time": 2.0}, "64": {"bx": 32, "time": 1.0}}"#;
+    let e = read_entries(Path::new("c.json"), raw, 1, &params(), "k")
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("cache entry `64` holds the configuration 32 (bx)"),
+        "{e}"
+    );
+    assert!(key_matches(
+        "1.0,True,a",
+        &["1".into(), "true".into(), "a".into()]
+    ));
+    assert!(!key_matches("1,2", &["1".into()]));
 }

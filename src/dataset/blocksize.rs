@@ -188,11 +188,38 @@ impl Dataset {
     /// Reads timings.csv, kernels.csv and resources.csv from `dir`.
     pub fn load(dir: &Path) -> Result<Dataset> {
         super::table::require_folder(dir, FOLDER)?;
-        Ok(Dataset {
+        let ds = Dataset {
             timings: read_csv(&dir.join("timings.csv"), TIMING_COLUMNS)?,
             kernels: read_csv(&dir.join("kernels.csv"), KERNEL_COLUMNS)?,
             resources: read_csv(&dir.join("resources.csv"), RESOURCE_COLUMNS)?,
-        })
+        };
+        // A time that is not a positive number would pick its block size as the best.
+        if let Some(i) = ds
+            .timings
+            .iter()
+            .position(|t| !(t.time_ms.is_finite() && t.time_ms > 0.0))
+        {
+            return Err(Error::parse(
+                dir.join("timings.csv"),
+                i + 2,
+                format!(
+                    "time_ms {}: a time is a positive number of milliseconds",
+                    ds.timings[i].time_ms
+                ),
+            ));
+        }
+        for (name, empty) in [
+            ("timings.csv", ds.timings.is_empty()),
+            ("kernels.csv", ds.kernels.is_empty()),
+        ] {
+            if empty {
+                return Err(Error::format(
+                    dir.join(name),
+                    format!("no rows: {FOLDER} holds at least one kernel timed at its sizes"),
+                ));
+            }
+        }
+        Ok(ds)
     }
 
     pub fn save(&self, dir: &Path) -> Result<()> {
@@ -205,5 +232,41 @@ impl Dataset {
     /// The dataset folder shipped in the repository.
     pub fn default_dir() -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/blocksize")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shipped dataset with one table changed (a copy in a temporary folder).
+    fn shipped_with(table: &str, change: impl Fn(&str) -> String) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["timings.csv", "kernels.csv", "resources.csv"] {
+            let text = std::fs::read_to_string(Dataset::default_dir().join(name)).unwrap();
+            let text = if name == table { change(&text) } else { text };
+            std::fs::write(dir.path().join(name), text).unwrap();
+        }
+        dir
+    }
+
+    #[test]
+    fn a_time_that_is_not_positive_or_an_empty_table_is_an_error() {
+        let ok = shipped_with("timings.csv", str::to_string);
+        assert!(Dataset::load(ok.path()).is_ok());
+        let negative = shipped_with("timings.csv", |t| {
+            let mut lines: Vec<String> = t.lines().map(str::to_string).collect();
+            let mut cells: Vec<String> = lines[2].split(',').map(str::to_string).collect();
+            cells[5] = "-1.5".into();
+            lines[2] = cells.join(",");
+            lines.join("\n") + "\n"
+        });
+        let e = Dataset::load(negative.path()).unwrap_err().to_string();
+        assert!(e.contains("timings.csv:3: time_ms -1.5"), "{e}");
+        let empty = shipped_with("kernels.csv", |t| {
+            t.lines().next().unwrap().to_string() + "\n"
+        });
+        let e = Dataset::load(empty.path()).unwrap_err().to_string();
+        assert!(e.contains("kernels.csv") && e.contains("no rows"), "{e}");
     }
 }

@@ -27,7 +27,8 @@ pub struct ProfileRequest {
 }
 
 /// ncu options advise sets itself: given again they would break the CSV it reads.
-const OWN_OPTIONS: [&str; 6] = [
+const OWN_OPTIONS: [&str; 7] = [
+    "-o",
     "--csv",
     "--page",
     "--log-file",
@@ -70,6 +71,12 @@ pub fn split_ncu_args(text: &str) -> Result<Vec<String>> {
     }
     for a in &out {
         let name = a.split('=').next().unwrap_or(a);
+        // `-oFILE` is `-o FILE` (ncu's short form of --export).
+        let name = if name.starts_with("-o") && !name.starts_with("--") {
+            "-o"
+        } else {
+            name
+        };
         if OWN_OPTIONS.contains(&name) {
             return Err(Error::Usage(format!(
                 "--ncu-args: advise sets {name} itself (it reads ncu's raw CSV page); leave it out"
@@ -225,4 +232,29 @@ fn profile_once(r: &ProfileRequest) -> Result<std::result::Result<PathBuf, Strin
         ));
     }
     Ok(Ok(r.csv.clone()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ncu_args_split_as_a_shell_would_and_advise_s_own_are_refused() {
+        assert_eq!(
+            split_ncu_args(r#"--set full -c 10 --nvtx-include "a b" ''"#).unwrap(),
+            ["--set", "full", "-c", "10", "--nvtx-include", "a b", ""]
+        );
+        assert!(split_ncu_args("--set 'full").is_err());
+        for own in [
+            "-o report",
+            "-oreport",
+            "--export=r",
+            "--csv",
+            "--page raw",
+            "--metrics x",
+        ] {
+            let e = split_ncu_args(own).unwrap_err().to_string();
+            assert!(e.contains("advise sets"), "{own}: {e}");
+        }
+    }
 }

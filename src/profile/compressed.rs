@@ -55,7 +55,13 @@ fn unsupported(path: &Path, format: &str, command: &str) -> Error {
 
 /// The error for a gzip or bzip2 file that does not unpack.
 fn broken(path: &Path, format: &str, e: std::io::Error) -> Error {
-    Error::format(path, format!("not a readable {format} file: {e}"))
+    let cut = e.kind() == std::io::ErrorKind::UnexpectedEof || e.to_string().contains("incomplete");
+    let hint = if cut {
+        " (the file is cut off: copy or download it again)"
+    } else {
+        ""
+    };
+    Error::format(path, format!("not a readable {format} file: {e}{hint}"))
 }
 
 /// `bytes` unpacked where they are a gzip or bzip2 file (several members or streams joined, as

@@ -11,7 +11,6 @@
 //! programs. Only families the catalogue explains are kept: a program's private algorithm
 //! choices (pnpoly's USE_METHOD) mean nothing for another program.
 
-use std::io::Read;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -283,10 +282,12 @@ impl Advisor {
 
     /// Reads an advisor written by `save`.
     pub fn load(path: &Path) -> Result<Advisor> {
-        let mut text = String::new();
-        crate::dataset::table::open(path)?
-            .read_to_string(&mut text)
-            .map_err(|e| Error::io(path, e))?;
+        let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+        let text = crate::profile::text::read_text_expecting(
+            path,
+            file,
+            "an advisor file (JSON from `advise train`)",
+        )?;
         let probe: serde_json::Value = serde_json::from_str(&text)
             .map_err(|e| Error::parse(path, e.line(), format!("not an advisor file: {e}")))?;
         if probe.get("format").and_then(|f| f.as_str()) != Some(FORMAT) {

@@ -644,3 +644,24 @@ fn an_output_named_json_is_json() {
         serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert!(v["measurements"].as_array().is_some_and(|m| !m.is_empty()));
 }
+
+/// `explain` takes one name or --all, and a switch written PARAM:FROM->TO.
+#[test]
+fn explain_names_one_entry_or_all_and_switches_in_their_form() {
+    advise().args(["explain", "FTZ"]).assert().success();
+    advise()
+        .args(["explain", "READ_ONLY:0->1"])
+        .assert()
+        .success();
+    advise().args(["explain", "--all"]).assert().success();
+    advise()
+        .args(["explain", "FTZ", "--all"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--all"));
+    advise()
+        .args(["explain", "READ_ONLY:banana"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("PARAM:FROM->TO"));
+}

@@ -177,6 +177,21 @@ fn compare_reads_vola_and_peel() {
     assert!(p.iter().any(|d| d.metric == "loops" && d.b > d.a));
 }
 
+/// Two files without a kernel of the same name have nothing to compare: an error that lists
+/// both files' kernels, not an empty comparison.
+#[test]
+fn compare_without_a_common_kernel_is_an_error() {
+    crate::common::advise()
+        .arg("static")
+        .arg(fixture("rodinia_hotspot_sm75.ptx"))
+        .arg("--compare")
+        .arg(fixture("bh_000000_sm90.ptx"))
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("no kernel of the same name"))
+        .stderr(predicates::str::contains("calculate_temp against clear"));
+}
+
 #[test]
 fn missing_nvcc_is_an_error_with_the_install_hint() {
     // A .cu input with NVCC pointing nowhere must say how to install the toolkit.

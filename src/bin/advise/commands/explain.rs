@@ -62,6 +62,22 @@ pub fn render(e: &Entry) -> String {
 }
 
 fn explain(name: Option<&str>, all: bool, out: &Output) -> Result<()> {
+    if let (Some(n), true) = (name, all) {
+        return Err(Error::Usage(format!(
+            "`{n}` and --all: give one optimization's name or --all for every entry"
+        )));
+    }
+    if let Some((param, change)) = name.and_then(|n| n.split_once(':')) {
+        let ok = change
+            .split_once("->")
+            .is_some_and(|(from, to)| !from.trim().is_empty() && !to.trim().is_empty());
+        if !ok || param.trim().is_empty() {
+            return Err(Error::Usage(format!(
+                "`{param}:{change}`: a tuning switch is written PARAM:FROM->TO, e.g. \
+                 'READ_ONLY:0->1' (quoted for the shell)"
+            )));
+        }
+    }
     let list = if all {
         entries()?
     } else {

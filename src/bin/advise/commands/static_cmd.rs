@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use super::output::Output;
-use advise::error::Result;
+use advise::error::{Error, Result};
 use advise::report::table::TextTable;
 use advise::static_analysis::{analyze, compare, Analysis, CompileOptions};
 
@@ -169,6 +169,23 @@ fn analyze_file(s: &StaticSettings, out: &Output) -> Result<()> {
     };
     let b = analyze(other, &s.options)?;
     let diffs = compare(&a, &b);
+    if diffs.is_empty() {
+        let names = |x: &Analysis| {
+            x.kernels
+                .iter()
+                .map(|k| k.short_name.clone())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        return Err(Error::Usage(format!(
+            "{} and {} have no kernel of the same name to compare ({} against {}); compare \
+             two versions of one program, or two files of one kernel each",
+            a.file.display(),
+            b.file.display(),
+            names(&a),
+            names(&b)
+        )));
+    }
     if out.json {
         let list: Vec<_> = diffs
             .iter()

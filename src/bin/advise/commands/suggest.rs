@@ -365,6 +365,10 @@ fn run_profile(
             "give the program to profile after `--`: advise profile -- ./myapp args".into(),
         )
     })?;
+    // Said before the program runs under ncu (minutes), not after.
+    if let Some(path) = &out.path {
+        super::output::check_output_file("-o", path)?;
+    }
     let model_path = match &s.model {
         Some(p) => p.clone(),
         None => default_model()?,

@@ -43,6 +43,9 @@ pub struct MergeSummary {
     pub out: PathBuf,
     pub tables: Vec<TableMerge>,
     pub raw_files: usize,
+    /// Raw files of a shard that another shard already gave, with other content: the first
+    /// is kept, as for table rows.
+    pub raw_conflicts: Vec<String>,
     /// The folder records (`simulator.json`, `device.json`) the merged folder holds.
     pub records: Vec<String>,
 }
@@ -101,7 +104,9 @@ pub fn merge(sources: &[PathBuf], out: &Path) -> Result<MergeSummary> {
         }
     }
     for s in sources.iter().filter(|s| !same(s, out)) {
-        summary.raw_files += copy_raw(&s.join(RAW), &out.join(RAW))?;
+        let (copied, conflicts) = copy_raw(&s.join(RAW), &out.join(RAW))?;
+        summary.raw_files += copied;
+        summary.raw_conflicts.extend(conflicts);
     }
     Ok(summary)
 }
@@ -295,99 +300,44 @@ fn write_rows<W: std::io::Write>(
     w.into_inner().map_err(|e| Error::write(tmp, e))
 }
 
-/// Copies raw files that `to` does not have yet; returns how many were copied.
-fn copy_raw(from: &Path, to: &Path) -> Result<usize> {
+/// Copies raw files that `to` does not have yet; returns how many were copied, and the
+/// names `to` already has with other content (kept as they are).
+fn copy_raw(from: &Path, to: &Path) -> Result<(usize, Vec<String>)> {
     let Ok(entries) = std::fs::read_dir(from) else {
-        return Ok(0);
+        return Ok((0, Vec::new()));
     };
     let mut n = 0;
+    let mut conflicts = Vec::new();
     for e in entries {
         let e = e.map_err(|e| Error::io(from, e))?;
         let target = to.join(e.file_name());
-        if e.path().is_file() && !target.exists() {
+        if !e.path().is_file() {
+            continue;
+        }
+        if !target.exists() {
             std::fs::copy(e.path(), &target).map_err(|err| Error::io(e.path(), err))?;
             n += 1;
+        } else if !same_content(&e.path(), &target)? {
+            conflicts.push(e.file_name().to_string_lossy().into_owned());
         }
     }
-    Ok(n)
+    conflicts.sort();
+    Ok((n, conflicts))
+}
+
+/// Whether two files hold the same bytes (sizes first).
+fn same_content(a: &Path, b: &Path) -> Result<bool> {
+    let size = |p: &Path| {
+        std::fs::metadata(p)
+            .map(|m| m.len())
+            .map_err(|e| Error::io(p, e))
+    };
+    if size(a)? != size(b)? {
+        return Ok(false);
+    }
+    let read = |p: &Path| std::fs::read(p).map_err(|e| Error::io(p, e));
+    Ok(read(a)? == read(b)?)
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A shard folder with one timing row and, where given, a simulator record.
-    fn shard(root: &Path, name: &str, record: Option<&str>) -> PathBuf {
-        let dir = root.join(name);
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(
-            dir.join(TIMINGS),
-            format!("program,input,run,variant,seconds\nNB,{name},0,000000,1.5\n"),
-        )
-        .unwrap();
-        if let Some(r) = record {
-            std::fs::write(dir.join(SIMULATOR_RECORD), r).unwrap();
-        }
-        dir
-    }
-
-    #[test]
-    fn a_record_every_shard_holds_alike_goes_with_the_rows() {
-        let t = tempfile::tempdir().unwrap();
-        let a = shard(t.path(), "a", Some(r#"{"config": "SM7_QV100"}"#));
-        // The same JSON value, written differently.
-        let b = shard(t.path(), "b", Some("{ \"config\":\n \"SM7_QV100\" }"));
-        let out = t.path().join("out");
-        let s = merge(&[a, b], &out).unwrap();
-        assert_eq!(s.records, vec![SIMULATOR_RECORD.to_string()]);
-        assert!(out.join(SIMULATOR_RECORD).is_file());
-        assert!(!out.join(DEVICE_FILE).exists());
-        // Merging again (the output among its own sources) agrees with itself.
-        let c = shard(t.path(), "c", Some(r#"{"config": "SM7_QV100"}"#));
-        merge(&[c], &out).unwrap();
-    }
-
-    #[test]
-    fn simulated_and_measured_shards_do_not_merge() {
-        let t = tempfile::tempdir().unwrap();
-        let a = shard(t.path(), "a", Some(r#"{"config": "SM7_QV100"}"#));
-        let b = shard(t.path(), "b", None);
-        let out = t.path().join("out");
-        let e = merge(&[a.clone(), b.clone()], &out)
-            .unwrap_err()
-            .to_string();
-        assert!(
-            e.contains("SIMULATED") && e.contains(&b.display().to_string()),
-            "{e}"
-        );
-        assert!(!out.exists(), "nothing is written before the check");
-        // Nor into an output that is itself simulated.
-        let e = merge(&[b], &a).unwrap_err().to_string();
-        assert!(e.contains(SIMULATOR_RECORD), "{e}");
-    }
-
-    #[test]
-    fn shards_of_two_configurations_or_gpus_do_not_merge() {
-        let t = tempfile::tempdir().unwrap();
-        let a = shard(t.path(), "a", Some(r#"{"config": "SM7_QV100"}"#));
-        let b = shard(t.path(), "b", Some(r#"{"config": "SM7_TITANV"}"#));
-        let e = merge(&[a, b], &t.path().join("out"))
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("different simulators or configurations"), "{e}");
-        let c = shard(t.path(), "c", None);
-        let d = shard(t.path(), "d", None);
-        std::fs::write(c.join(DEVICE_FILE), r#"{"device": "A100"}"#).unwrap();
-        std::fs::write(d.join(DEVICE_FILE), r#"{"device": "H100"}"#).unwrap();
-        let e = merge(&[c.clone(), d], &t.path().join("out2"))
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("different GPUs"), "{e}");
-        std::fs::write(c.join(DEVICE_FILE), "{").unwrap();
-        let e = merge(&[c], &t.path().join("out3")).unwrap_err().to_string();
-        assert!(
-            e.contains(DEVICE_FILE) && e.contains("not a JSON record"),
-            "{e}"
-        );
-    }
-}
+mod tests;

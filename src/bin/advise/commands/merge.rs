@@ -53,6 +53,12 @@ pub fn run(args: Args) -> Result<()> {
         ));
     }
     text.push_str(&format!("raw files copied: {}\n", summary.raw_files));
+    if !summary.raw_conflicts.is_empty() {
+        text.push_str(&format!(
+            "raw files given again with other content (the first was kept): {}\n",
+            summary.raw_conflicts.join(", ")
+        ));
+    }
     if !summary.records.is_empty() {
         text.push_str(&format!(
             "records kept (the same in every folder): {}\n",

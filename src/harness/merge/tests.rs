@@ -1,0 +1,98 @@
+//! Merging shard folders (synthetic shards in temporary folders).
+
+use super::*;
+
+/// A shard folder with one timing row and, where given, a simulator record.
+fn shard(root: &Path, name: &str, record: Option<&str>) -> PathBuf {
+    let dir = root.join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join(TIMINGS),
+        format!("program,input,run,variant,seconds\nNB,{name},0,000000,1.5\n"),
+    )
+    .unwrap();
+    if let Some(r) = record {
+        std::fs::write(dir.join(SIMULATOR_RECORD), r).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn a_record_every_shard_holds_alike_goes_with_the_rows() {
+    let t = tempfile::tempdir().unwrap();
+    let a = shard(t.path(), "a", Some(r#"{"config": "SM7_QV100"}"#));
+    // The same JSON value, written differently.
+    let b = shard(t.path(), "b", Some("{ \"config\":\n \"SM7_QV100\" }"));
+    let out = t.path().join("out");
+    let s = merge(&[a, b], &out).unwrap();
+    assert_eq!(s.records, vec![SIMULATOR_RECORD.to_string()]);
+    assert!(out.join(SIMULATOR_RECORD).is_file());
+    assert!(!out.join(DEVICE_FILE).exists());
+    // Merging again (the output among its own sources) agrees with itself.
+    let c = shard(t.path(), "c", Some(r#"{"config": "SM7_QV100"}"#));
+    merge(&[c], &out).unwrap();
+}
+
+#[test]
+fn a_raw_file_given_twice_with_other_content_is_counted() {
+    let t = tempfile::tempdir().unwrap();
+    let a = shard(t.path(), "a", None);
+    let b = shard(t.path(), "b", None);
+    for (dir, text) in [(&a, "one"), (&b, "two")] {
+        std::fs::create_dir_all(dir.join(RAW)).unwrap();
+        std::fs::write(dir.join(RAW).join("nb_000000.csv"), text).unwrap();
+        std::fs::write(dir.join(RAW).join("same.csv"), "x").unwrap();
+    }
+    let out = t.path().join("out");
+    let s = merge(&[a, b], &out).unwrap();
+    assert_eq!(s.raw_files, 2);
+    assert_eq!(s.raw_conflicts, ["nb_000000.csv"]);
+    assert_eq!(
+        std::fs::read_to_string(out.join(RAW).join("nb_000000.csv")).unwrap(),
+        "one"
+    );
+}
+
+#[test]
+fn simulated_and_measured_shards_do_not_merge() {
+    let t = tempfile::tempdir().unwrap();
+    let a = shard(t.path(), "a", Some(r#"{"config": "SM7_QV100"}"#));
+    let b = shard(t.path(), "b", None);
+    let out = t.path().join("out");
+    let e = merge(&[a.clone(), b.clone()], &out)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("SIMULATED") && e.contains(&b.display().to_string()),
+        "{e}"
+    );
+    assert!(!out.exists(), "nothing is written before the check");
+    // Nor into an output that is itself simulated.
+    let e = merge(&[b], &a).unwrap_err().to_string();
+    assert!(e.contains(SIMULATOR_RECORD), "{e}");
+}
+
+#[test]
+fn shards_of_two_configurations_or_gpus_do_not_merge() {
+    let t = tempfile::tempdir().unwrap();
+    let a = shard(t.path(), "a", Some(r#"{"config": "SM7_QV100"}"#));
+    let b = shard(t.path(), "b", Some(r#"{"config": "SM7_TITANV"}"#));
+    let e = merge(&[a, b], &t.path().join("out"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("different simulators or configurations"), "{e}");
+    let c = shard(t.path(), "c", None);
+    let d = shard(t.path(), "d", None);
+    std::fs::write(c.join(DEVICE_FILE), r#"{"device": "A100"}"#).unwrap();
+    std::fs::write(d.join(DEVICE_FILE), r#"{"device": "H100"}"#).unwrap();
+    let e = merge(&[c.clone(), d], &t.path().join("out2"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("different GPUs"), "{e}");
+    std::fs::write(c.join(DEVICE_FILE), "{").unwrap();
+    let e = merge(&[c], &t.path().join("out3")).unwrap_err().to_string();
+    assert!(
+        e.contains(DEVICE_FILE) && e.contains("not a JSON record"),
+        "{e}"
+    );
+}

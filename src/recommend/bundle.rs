@@ -304,7 +304,21 @@ impl Advisor {
                 format!("advisor format version is not {VERSION}; retrain it with this advise"),
             ));
         }
-        crate::json_nan::from_value(probe)
-            .map_err(|e| Error::format(path, format!("invalid advisor: {e}")))
+        let advisor: Advisor = crate::json_nan::from_value(probe)
+            .map_err(|e| Error::format(path, format!("invalid advisor: {e}")))?;
+        if let Some(p) = advisor.calibration.problem() {
+            return Err(Error::format(
+                path,
+                format!("invalid advisor: its calibration map is damaged: {p}"),
+            ));
+        }
+        if advisor.optimizations.is_empty() {
+            return Err(Error::format(
+                path,
+                "the advisor holds no optimization's model, so it has nothing to suggest; \
+                 train one with `advise train`",
+            ));
+        }
+        Ok(advisor)
     }
 }

@@ -96,6 +96,27 @@ impl Calibration {
         }
     }
 
+    /// Why a map read from a file cannot be one `fit` made: steps and probabilities of
+    /// different counts, bounds not ascending, or probabilities outside 0..=1 or decreasing.
+    pub fn problem(&self) -> Option<String> {
+        if self.bounds.len() != self.values.len() {
+            return Some(format!(
+                "{} bounds but {} probabilities",
+                self.bounds.len(),
+                self.values.len()
+            ));
+        }
+        if self.bounds.iter().any(|b| b.is_nan()) || self.bounds.windows(2).any(|w| w[0] > w[1]) {
+            return Some("its bounds are not in ascending order".into());
+        }
+        if self.values.iter().any(|v| !(0.0..=1.0).contains(v))
+            || self.values.windows(2).any(|w| w[0] > w[1])
+        {
+            return Some("its probabilities are not non-decreasing values in 0..=1".into());
+        }
+        None
+    }
+
     /// The calibrated probability of a raw score (the step it falls in; the last step above).
     pub fn apply(&self, raw: f64) -> f64 {
         if self.values.is_empty() {
@@ -159,6 +180,28 @@ pub fn binned(scored: &[(f64, bool)]) -> Vec<ReliabilityRow> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_map_that_fit_could_not_make_is_named() {
+        let map = |bounds: &[f64], values: &[f64]| Calibration {
+            bounds: bounds.to_vec(),
+            values: values.to_vec(),
+        };
+        assert_eq!(map(&[0.2, 0.5], &[0.4, 0.7]).problem(), None);
+        assert!(map(&[0.5, 0.2], &[0.4, 0.7])
+            .problem()
+            .unwrap()
+            .contains("ascending"));
+        assert!(map(&[0.2, 0.5], &[0.7, 0.4])
+            .problem()
+            .unwrap()
+            .contains("non-decreasing"));
+        assert!(map(&[0.2], &[0.4, 0.7])
+            .problem()
+            .unwrap()
+            .contains("1 bounds"));
+        assert!(map(&[0.2], &[1.5]).problem().is_some());
+    }
     use advise_ml::SplitMix64;
 
     fn pt(raw: f64, correct: bool, group: usize) -> Point {

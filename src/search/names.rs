@@ -52,6 +52,19 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
                 .ok_or_else(|| Error::Usage(format!("strategy option `{kv}` is not KEY=VALUE")))
         })
         .collect::<Result<_>>()?;
+    if let Some((i, (k, _))) = opts
+        .iter()
+        .enumerate()
+        .find(|(i, (k, _))| opts[..*i].iter().any(|(j, _)| j == k))
+    {
+        return Err(Error::Usage(format!(
+            "strategy `{name}`: option `{k}` is given twice (`{k}={}` and `{k}={}`); give it once",
+            opts.iter()
+                .find(|(j, _)| j == k)
+                .map_or("", |(_, v)| v.as_str()),
+            opts[i].1
+        )));
+    }
     let name = match name {
         "iterml-cart" | "iterml-knn" | "iterml-svr" | "iterml-rf" => {
             opts.push(("model".into(), name["iterml-".len()..].into()));
@@ -307,6 +320,11 @@ mod tests {
         assert_eq!(s.name(), "auto-mr0.5-g0.7");
         let err = strategy("auto:shake=3").err().unwrap().to_string();
         assert!(err.contains("no option `shake`"), "{err}");
+        let err = strategy("auto:temp=1,temp=2").err().unwrap().to_string();
+        assert!(
+            err.contains("option `temp` is given twice (`temp=1` and `temp=2`)"),
+            "{err}"
+        );
     }
 
     #[test]

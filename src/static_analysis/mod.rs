@@ -162,7 +162,16 @@ pub fn analyze(path: &Path, opts: &CompileOptions) -> Result<Analysis> {
             Some(p)
         }
         "ptx" => {
-            ptx_text = Some(std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?);
+            let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+            let text = crate::profile::text::read_text_expecting(path, file, "PTX (text)")?;
+            if !text.contains(".version") || !text.contains(".target") {
+                return Err(Error::format(
+                    path,
+                    "not PTX: no `.version` or `.target` directive (PTX from `nvcc -ptx` \
+                     starts with both)",
+                ));
+            }
+            ptx_text = Some(text);
             let arch = ptx_text
                 .as_deref()
                 .map(ptx::parse)

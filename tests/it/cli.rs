@@ -665,3 +665,52 @@ fn explain_names_one_entry_or_all_and_switches_in_their_form() {
         .code(2)
         .stderr(predicate::str::contains("PARAM:FROM->TO"));
 }
+
+/// An advisor without models, one with a damaged calibration map, and a .ptx that is not PTX
+/// are bad input (exit 3) that says what is wrong.
+#[test]
+fn an_empty_advisor_and_a_file_that_is_not_ptx_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::io::read_to_string(flate2::read::GzDecoder::new(
+        std::fs::File::open(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("models/default.advisor.json.gz"),
+        )
+        .unwrap(),
+    ))
+    .unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let model = dir.path().join("a.json");
+    let suggest = |model: &Path| {
+        let mut cmd = advise();
+        cmd.args(["suggest", "--ncu-csv"])
+            .arg(fixture(
+                "ncu/ncu_metrics_RTX4090_instroofline_ginkgo_spmm.csv",
+            ))
+            .arg("--model")
+            .arg(model);
+        cmd
+    };
+    v["calibration"]["bounds"] = serde_json::json!([0.9, 0.1]);
+    v["calibration"]["values"] = serde_json::json!([0.5, 0.6]);
+    std::fs::write(&model, v.to_string()).unwrap();
+    suggest(&model)
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("calibration map is damaged"));
+    v["optimizations"] = serde_json::json!([]);
+    v["calibration"]["bounds"] = serde_json::json!([]);
+    v["calibration"]["values"] = serde_json::json!([]);
+    std::fs::write(&model, v.to_string()).unwrap();
+    suggest(&model)
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("holds no optimization's model"));
+    let ptx = dir.path().join("k.ptx");
+    std::fs::write(&ptx, "__global__ void k() {}\n").unwrap();
+    advise()
+        .arg("static")
+        .arg(&ptx)
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("not PTX"));
+}

@@ -276,7 +276,22 @@ fn switches_of(
     }
     if let Some(path) = table_path(dir, "switches") {
         let rows: Vec<SwitchRow> = read_rows_with(&path, &["program", "param", "from", "to"])?;
-        for r in rows {
+        let named = parameters_named(table);
+        for (i, r) in rows.into_iter().enumerate() {
+            // A switch of a parameter no variant has pairs nothing: beside switches that do
+            // pair it would be left out unseen (a row from another dataset, a misspelling).
+            if !named.is_empty() && !named.contains(r.param.trim()) {
+                let example = table.rows.first().map_or("", |r| r.key.variant.as_str());
+                return Err(Error::parse(
+                    &path,
+                    i + 2,
+                    format!(
+                        "parameter `{}` is in no variant of the measurements (a variant here \
+                         reads `{example}`): a switch of another dataset, or misspelt?",
+                        r.param
+                    ),
+                ));
+            }
             let s = Switch::Param {
                 param: r.param,
                 from: r.from,
@@ -291,6 +306,17 @@ fn switches_of(
         }
     }
     Ok((out, given))
+}
+
+/// The parameters the variants of a feature table name (`bx` of `bx=32,by=4`); none where
+/// the variants are bit strings.
+fn parameters_named(table: &FeatureTable) -> BTreeSet<&str> {
+    table
+        .rows
+        .iter()
+        .flat_map(|r| r.key.variant.split(','))
+        .filter_map(|kv| kv.split_once('=').map(|(k, _)| k.trim()))
+        .collect()
 }
 
 /// The programs of a feature table's rows, sorted, each once.
@@ -317,12 +343,7 @@ fn why_nothing_pairs(e: Error, name: &str, table: &FeatureTable, switches: &[Swi
             programs_of(table).join(", ")
         ));
     }
-    let named: BTreeSet<&str> = table
-        .rows
-        .iter()
-        .flat_map(|r| r.key.variant.split(','))
-        .filter_map(|kv| kv.split_once('=').map(|(k, _)| k.trim()))
-        .collect();
+    let named = parameters_named(table);
     let unknown: BTreeSet<&str> = switches
         .iter()
         .filter_map(|s| match s {
@@ -380,9 +401,18 @@ mod tests {
         .unwrap();
         let e = said();
         assert!(
-            e.contains("switches.csv names parameter(s) BLOCK_SIZE that no variant has"),
+            e.contains("switches.csv:2: parameter `BLOCK_SIZE` is in no variant"),
             "{e}"
         );
+        // Beside switches that pair, too.
+        let good = std::fs::read_to_string(real.join("switches.csv")).unwrap();
+        std::fs::write(
+            copy.join("switches.csv"),
+            format!("{good}Pnpoly,BLOCK_SIZE,32,64\n"),
+        )
+        .unwrap();
+        let e = said();
+        assert!(e.contains("parameter `BLOCK_SIZE` is in no variant"), "{e}");
         std::fs::write(copy.join("switches.csv"), "param,from\nBLOCK_SIZE,32\n").unwrap();
         assert!(said().contains("switches.csv:1: the header lacks the column(s) program, to"));
         std::fs::copy(real.join("switches.csv"), copy.join("switches.csv")).unwrap();

@@ -110,55 +110,41 @@ fn a_killed_simulation_is_a_clear_error_with_the_line() {
     assert!(e.contains("did not finish"), "{e}");
 }
 
-#[test]
-fn a_negative_statistic_is_an_error_with_its_line() {
+/// The error of parsing the shipped log with its first line that starts with `key` replaced
+/// by `damaged`, and that line's number.
+fn error_for_damaged_line(key: &str, damaged: &str) -> (String, usize) {
     let text = sim_text();
-    let at = text
-        .lines()
-        .position(|l| l.starts_with("gpu_sim_cycle = "))
-        .unwrap();
-    let damaged: Vec<String> = text
+    let at = text.lines().position(|l| l.starts_with(key)).unwrap();
+    let lines: Vec<&str> = text
         .lines()
         .enumerate()
-        .map(|(i, l)| {
-            if i == at {
-                "gpu_sim_cycle = -1234".to_string()
-            } else {
-                l.to_string()
-            }
-        })
+        .map(|(i, l)| if i == at { damaged } else { l })
         .collect();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("damaged.log");
-    std::fs::write(&path, damaged.join("\n")).unwrap();
+    std::fs::write(&path, lines.join("\n")).unwrap();
     let e = parse_path(&path, FormatChoice::Auto)
         .unwrap_err()
         .to_string();
-    assert!(e.contains(&format!("damaged.log:{}:", at + 1)), "{e}");
+    (e, at + 1)
+}
+
+#[test]
+fn a_negative_statistic_is_an_error_with_its_line() {
+    let (e, line) = error_for_damaged_line("gpu_sim_cycle = ", "gpu_sim_cycle = -1234");
+    assert!(e.contains(&format!("damaged.log:{line}:")), "{e}");
     assert!(e.contains("gpu_sim_cycle = -1234"), "{e}");
     assert!(e.contains("never negative"), "{e}");
 }
 
 #[test]
 fn a_statistic_that_is_not_a_number_is_an_error_with_its_line() {
-    let text = sim_text();
-    for (key, damaged_line) in [
+    for (key, damaged) in [
         ("gpu_sim_cycle = ", "gpu_sim_cycle = abc"),
         ("kernel_launch_uid = ", "kernel_launch_uid = one"),
     ] {
-        let at = text.lines().position(|l| l.starts_with(key)).unwrap();
-        let damaged: Vec<&str> = text
-            .lines()
-            .enumerate()
-            .map(|(i, l)| if i == at { damaged_line } else { l })
-            .collect();
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("damaged.log");
-        std::fs::write(&path, damaged.join("\n")).unwrap();
-        let e = parse_path(&path, FormatChoice::Auto)
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains(&format!("damaged.log:{}:", at + 1)), "{e}");
+        let (e, line) = error_for_damaged_line(key, damaged);
+        assert!(e.contains(&format!("damaged.log:{line}:")), "{e}");
         assert!(e.contains("not a number"), "{e}");
     }
 }

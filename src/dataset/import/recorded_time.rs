@@ -76,26 +76,19 @@ mod tests {
     #[test]
     fn times_failures_and_errors() {
         assert_eq!(from_text("2.5", 1e-3), Ok(RecordedTime::Ms(2.5e-3)));
-        assert_eq!(
-            from_text("CompilationFailedConfig", 1.0),
-            Ok(RecordedTime::Failed("CompilationFailedConfig".into()))
-        );
-        assert_eq!(
-            from_text(" ", 1.0),
-            Ok(RecordedTime::Failed("no time".into()))
-        );
-        assert_eq!(
-            from_text("NaN", 1.0),
-            Ok(RecordedTime::Failed("NaN".into()))
-        );
-        assert_eq!(
-            from_text("-inf", 1.0),
-            Ok(RecordedTime::Failed("-inf".into()))
-        );
-        assert_eq!(
-            from_text("timeout", 1.0),
-            Ok(RecordedTime::Failed("timeout".into()))
-        );
+        for (cell, mark) in [
+            ("CompilationFailedConfig", "CompilationFailedConfig"),
+            (" ", "no time"),
+            ("NaN", "NaN"),
+            ("-inf", "-inf"),
+            ("timeout", "timeout"),
+        ] {
+            assert_eq!(
+                from_text(cell, 1.0),
+                Ok(RecordedTime::Failed(mark.into())),
+                "{cell:?}"
+            );
+        }
         for bad in ["0.05 ms", "abc", "-0.5", "0"] {
             let e = from_text(bad, 1.0).unwrap_err();
             assert!(e.contains("failure mark"), "{bad}: {e}");

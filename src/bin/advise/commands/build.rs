@@ -94,7 +94,8 @@ pub fn run(args: Args) -> Result<()> {
         only: variant_list(&programs, args.variants.as_deref(), args.without.as_deref())?,
         simulator: args.for_simulator,
         programs,
-        arch: args.arch.clone(),
+        // `90` is `sm_90`; anything else that is not an architecture is refused by build_all.
+        arch: advise::tool::sm_arch(&args.arch).unwrap_or_else(|| args.arch.clone()),
         jobs: args.jobs.unwrap_or_else(|| {
             std::thread::available_parallelism()
                 .map(|n| n.get())

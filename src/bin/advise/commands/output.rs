@@ -139,7 +139,9 @@ const OUTPUT_FLAGS: [&str; 5] = ["-o", "--output", "--trace", "--rules", "--runs
 pub fn refuse_output_over_input(args: &[String]) -> Result<()> {
     // (index of the value in `args`, the value)
     let mut outputs: Vec<(usize, &str)> = Vec::new();
-    for (i, a) in args.iter().enumerate() {
+    // After `--` come the profiled program's own arguments, whose `-o` is its own.
+    let own = args.iter().position(|a| a == "--").unwrap_or(args.len());
+    for (i, a) in args[..own].iter().enumerate() {
         for flag in OUTPUT_FLAGS {
             if a == flag {
                 if let Some(v) = args.get(i + 1) {
@@ -208,6 +210,11 @@ mod tests {
                 "{bad:?}: {e}"
             );
         }
+        // The profiled program's own -o is its business.
+        assert!(
+            refuse_output_over_input(&args(&["advise", "profile", "--", "app", "-o", &i, &i]))
+                .is_ok()
+        );
         let other = dir.path().join("out.csv").display().to_string();
         assert!(refuse_output_over_input(&args(&["advise", "parse", "-o", &other, &i])).is_ok());
         std::fs::write(&other, "x\n").unwrap();

@@ -193,6 +193,7 @@ impl Dataset {
             kernels: read_csv(&dir.join("kernels.csv"), KERNEL_COLUMNS)?,
             resources: read_csv(&dir.join("resources.csv"), RESOURCE_COLUMNS)?,
         };
+        ds.check_rows(dir)?;
         // A time that is not a positive number would pick its block size as the best.
         if let Some(i) = ds
             .timings
@@ -220,6 +221,55 @@ impl Dataset {
             }
         }
         Ok(ds)
+    }
+
+    /// A kernel on a GPU listed twice in kernels.csv (it would count twice in every mean), a
+    /// block size timed twice for one of them, or a block size outside 1..=1024 (no CUDA GPU
+    /// runs another) is an error naming its line.
+    fn check_rows(&self, dir: &Path) -> Result<()> {
+        let mut seen = std::collections::HashMap::new();
+        for (i, k) in self.kernels.iter().enumerate() {
+            if let Some(first) = seen.insert((&k.kernel, &k.gpu), i) {
+                return Err(Error::parse(
+                    dir.join("kernels.csv"),
+                    i + 2,
+                    format!(
+                        "kernel {} on {} again (line {}): each kernel and GPU once",
+                        k.kernel,
+                        k.gpu,
+                        first + 2
+                    ),
+                ));
+            }
+        }
+        let mut seen = std::collections::HashMap::new();
+        for (i, t) in self.timings.iter().enumerate() {
+            let line = i + 2;
+            if !(1..=1024).contains(&t.block_size) {
+                return Err(Error::parse(
+                    dir.join("timings.csv"),
+                    line,
+                    format!(
+                        "block size {}: a block holds 1 to 1024 threads",
+                        t.block_size
+                    ),
+                ));
+            }
+            if let Some(first) = seen.insert((&t.kernel, &t.gpu, t.block_size), i) {
+                return Err(Error::parse(
+                    dir.join("timings.csv"),
+                    line,
+                    format!(
+                        "kernel {} on {} at block size {} again (line {}): one time each",
+                        t.kernel,
+                        t.gpu,
+                        t.block_size,
+                        first + 2
+                    ),
+                ));
+            }
+        }
+        Ok(())
     }
 
     pub fn save(&self, dir: &Path) -> Result<()> {
@@ -263,6 +313,15 @@ mod tests {
         });
         let e = Dataset::load(negative.path()).unwrap_err().to_string();
         assert!(e.contains("timings.csv:3: time_ms -1.5"), "{e}");
+        let twice = shipped_with("kernels.csv", |t| {
+            let second = t.lines().nth(1).unwrap();
+            format!("{t}{second}\n")
+        });
+        let e = Dataset::load(twice.path()).unwrap_err().to_string();
+        assert!(e.contains("again (line 2)"), "{e}");
+        let zero = shipped_with("timings.csv", |t| t.replacen(",64,", ",0,", 1));
+        let e = Dataset::load(zero.path()).unwrap_err().to_string();
+        assert!(e.contains("timings.csv:2: block size 0"), "{e}");
         let empty = shipped_with("kernels.csv", |t| {
             t.lines().next().unwrap().to_string() + "\n"
         });

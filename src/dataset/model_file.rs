@@ -34,8 +34,12 @@ pub fn read(text: &str, source: &str) -> Result<FittedModel> {
              {MODEL_VERSION} (fit the model again with this advise)"
         )));
     }
-    crate::json_nan::from_value(probe)
-        .map_err(|e| Error::Data(format!("{source}: invalid model: {e}")))
+    let model: FittedModel = crate::json_nan::from_value(probe)
+        .map_err(|e| Error::Data(format!("{source}: invalid model: {e}")))?;
+    model
+        .check()
+        .map_err(|e| Error::Data(format!("{source}: damaged model: {e}")))?;
+    Ok(model)
 }
 
 #[cfg(test)]

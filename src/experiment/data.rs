@@ -292,6 +292,16 @@ fn switches_of(
                     ),
                 ));
             }
+            if r.from.trim() == r.to.trim() {
+                return Err(Error::parse(
+                    &path,
+                    i + 2,
+                    format!(
+                        "{}:{}->{} changes nothing (FROM and TO are the same value)",
+                        r.param, r.from, r.to
+                    ),
+                ));
+            }
             let s = Switch::Param {
                 param: r.param,
                 from: r.from,

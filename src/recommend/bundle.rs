@@ -96,6 +96,30 @@ impl OptimizationModel {
             None => self.name.clone(),
         }
     }
+
+    /// Why a model read from a file cannot be one `train` made (a damaged or hand-edited
+    /// file), where its state says so: its fitted models' own checks, training rows, ids and
+    /// speedups of different counts, none at all, or rows and ranges of another width than
+    /// the advisor's `features`.
+    pub fn problem(&self, features: usize) -> Option<String> {
+        for m in [&self.primary, &self.secondary] {
+            if let Err(e) = m.check() {
+                return Some(e);
+            }
+        }
+        let n = self.rows.len();
+        if n == 0 || self.ids.len() != n || self.speedups.len() != n {
+            return Some(format!(
+                "{n} training rows, {} ids and {} speedups",
+                self.ids.len(),
+                self.speedups.len()
+            ));
+        }
+        if self.ranges.len() != features || self.rows.iter().any(|r| r.len() != features) {
+            return Some(format!("training rows or ranges are not {features} wide"));
+        }
+        None
+    }
 }
 
 /// The training samples the majority rule answers from, summed up.
@@ -306,6 +330,14 @@ impl Advisor {
         }
         let advisor: Advisor = crate::json_nan::from_value(probe)
             .map_err(|e| Error::format(path, format!("invalid advisor: {e}")))?;
+        for o in &advisor.optimizations {
+            if let Some(p) = o.problem(advisor.features.len()) {
+                return Err(Error::format(
+                    path,
+                    format!("invalid advisor: the model of {} is damaged: {p}", o.name),
+                ));
+            }
+        }
         if let Some(p) = advisor.calibration.problem() {
             return Err(Error::format(
                 path,

@@ -714,3 +714,34 @@ fn an_empty_advisor_and_a_file_that_is_not_ptx_are_named() {
         .code(3)
         .stderr(predicate::str::contains("not PTX"));
 }
+
+/// A parameter switch must change something and be written PARAM:FROM->TO.
+#[test]
+fn a_switch_that_changes_nothing_or_is_malformed_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let features = dir.path().join("f.csv");
+    std::fs::write(
+        &features,
+        "program,input,run,variant,time_ms,a\nP,s,0,X=0,1.0,2\nP,s,0,X=1,0.5,2\n",
+    )
+    .unwrap();
+    for (switch, says) in [
+        ("X:0->0", "changes nothing"),
+        ("X:0->", "each part given once"),
+        ("X:0->1->2", "each part given once"),
+    ] {
+        advise()
+            .args(["samples", "--features"])
+            .arg(&features)
+            .args(["--optimization", switch])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(says));
+    }
+    advise()
+        .args(["samples", "--features"])
+        .arg(&features)
+        .args(["--optimization", "X:0->1"])
+        .assert()
+        .success();
+}

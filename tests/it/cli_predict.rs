@@ -285,3 +285,52 @@ fn more_than_one_model_or_an_empty_training_file_is_said_as_such() {
             "header.csv: no data rows to learn from",
         ));
 }
+
+/// A model file whose state was damaged (a coefficient dropped) is an error at load, not a
+/// panic at prediction; a linear fit over more columns than its matrix can hold is refused.
+/// (Synthetic data, written here.)
+#[test]
+fn a_damaged_model_and_a_too_wide_linear_fit_are_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let train = dir.path().join("t.csv");
+    let mut text = String::from("a,b,y\n");
+    for i in 0..12 {
+        text += &format!("{i},{},{}\n", (i * 7) % 5, 2 * i + (i * 7) % 5);
+    }
+    std::fs::write(&train, text).unwrap();
+    let test = dir.path().join("test.csv");
+    std::fs::write(&test, "a,b\n1,1\n20,3\n").unwrap();
+    let model = dir.path().join("m.json");
+    advise()
+        .args(["fit", "-q", "--method", "linear", "-t"])
+        .arg(&train)
+        .arg("-o")
+        .arg(&model)
+        .assert()
+        .success();
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&model).unwrap()).unwrap();
+    v["model"]["state"]["fit"]["coefficients"] = serde_json::json!([1.0]);
+    std::fs::write(&model, v.to_string()).unwrap();
+    advise()
+        .args(["predict", "--model"])
+        .arg(&model)
+        .arg("-T")
+        .arg(&test)
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("damaged model"));
+    let wide = dir.path().join("wide.csv");
+    let header: Vec<String> = (0..8200).map(|i| format!("c{i}")).collect();
+    let mut text = header.join(",") + ",y\n";
+    for r in 0..3 {
+        text += &(vec![format!("{r}.5"); 8200].join(",") + &format!(",{r}\n"));
+    }
+    std::fs::write(&wide, text).unwrap();
+    advise()
+        .args(["predict", "--method", "linear", "-x", "2", "-t"])
+        .arg(&wide)
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("would need a"));
+}

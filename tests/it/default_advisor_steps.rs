@@ -60,9 +60,16 @@ fn a_level_given_by_the_user_brings_its_step_model() {
     run("FOO=2")
         .failure()
         .stderr(predicate::str::contains("FOO has no levels"));
-    run("BLOCK_SIZE=-4")
-        .failure()
-        .stderr(predicate::str::contains("positive number"));
+    for bad in [
+        "BLOCK_SIZE=-4",
+        "BLOCK_SIZE=2048",
+        "BLOCK_SIZE=3.5",
+        "TILE_SIZE=1e30",
+    ] {
+        run(bad)
+            .failure()
+            .stderr(predicate::str::contains("whole number from 1 to 1024"));
+    }
 }
 
 /// The AWS page has too few of the counters of any model but unified memory's on PCIe hosts

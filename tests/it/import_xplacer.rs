@@ -152,13 +152,15 @@ fn transfer_on_hotspot(cwd: &Path) -> assert_cmd::assert::Assert {
 }
 
 /// One small program: no k-fold or leave-one-program-out split exists, and `bench transfer`
-/// says so for each instead of stopping at the first.
+/// says so for each instead of stopping at the first; with nothing evaluated at all, it fails
+/// (exit 3) with those reasons.
 #[test]
 fn transfer_on_one_small_program_notes_the_missing_splits() {
     let empty = tempfile::tempdir().unwrap();
-    transfer_on_hotspot(empty.path()).success().stdout(
-        predicate::str::contains("note: grouped k-fold:")
-            .and(predicate::str::contains("note: leave one program out:")),
+    transfer_on_hotspot(empty.path()).code(3).stderr(
+        predicate::str::contains("no evaluation could be made")
+            .and(predicate::str::contains("grouped k-fold:"))
+            .and(predicate::str::contains("leave one program out:")),
     );
 }
 
@@ -167,8 +169,8 @@ fn transfer_on_one_small_program_notes_the_missing_splits() {
 #[test]
 fn named_datasets_leave_other_gpu_pairs_out() {
     transfer_on_hotspot(Path::new(env!("CARGO_MANIFEST_DIR")))
-        .success()
-        .stdout(predicate::str::contains("leave one GPU out").not());
+        .code(3)
+        .stderr(predicate::str::contains("leave one GPU out").not());
 }
 
 /// A measurement folder itself (`lassen-kernel-level-measurement`: `dataset.csv` and

@@ -193,6 +193,17 @@ impl FittedModel {
         self.params.method()
     }
 
+    /// Why a model read from a file cannot be one `fit` made, where its state says so (a
+    /// damaged or hand-edited file): checked for the nearest-neighbour and linear models,
+    /// whose predictions index their state directly.
+    pub fn check(&self) -> std::result::Result<(), String> {
+        match &self.model {
+            Fitted::Ibk(m) => m.check(),
+            Fitted::Linear(m) => m.check(),
+            _ => Ok(()),
+        }
+    }
+
     /// Predicts `data`, whose columns must be the training columns.
     pub fn predict(&self, data: &Data) -> Result<Vec<f64>> {
         if data.features != self.features {

@@ -27,7 +27,7 @@ fn main() {
     let result = commands::output::refuse_output_over_input(&args).and_then(|()| cli.command.run());
     if let Err(e) = result {
         let code = e.exit_code();
-        eprintln!("advise: error: {}", one_line(&e));
+        commands::output::to_stderr(&format!("advise: error: {}", one_line(&e)));
         std::process::exit(code);
     }
 }

@@ -72,6 +72,31 @@ pub struct Ibk {
     mean: f64,
 }
 
+impl Ibk {
+    /// Why a model read from a file cannot be one `fit` made: its rows, targets, ranges and
+    /// nominal flags disagree in count (a damaged or hand-edited file), which would make a
+    /// prediction index past their end.
+    pub fn check(&self) -> std::result::Result<(), String> {
+        let width = self.nominal.len();
+        if self.y.len() != self.x.len() {
+            return Err(format!(
+                "{} training rows but {} targets",
+                self.x.len(),
+                self.y.len()
+            ));
+        }
+        if self.ranges.len() != width || self.x.iter().any(|r| r.len() != width) {
+            return Err(format!(
+                "rows, ranges and nominal flags are not all {width} wide"
+            ));
+        }
+        if self.k == 0 {
+            return Err("k is 0".into());
+        }
+        Ok(())
+    }
+}
+
 impl Fit<Data> for IbkParams {
     type Model = Ibk;
 

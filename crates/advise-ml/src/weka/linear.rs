@@ -68,6 +68,19 @@ impl LinearFit {
         result + self.intercept
     }
 
+    /// Why a fit read from a file cannot be one `fit_columns` made: a coefficient count other
+    /// than the selected columns'.
+    pub fn check(&self) -> std::result::Result<(), String> {
+        let selected = self.selected.iter().filter(|&&s| s).count();
+        if selected != self.coefficients.len() {
+            return Err(format!(
+                "{selected} selected columns but {} coefficients",
+                self.coefficients.len()
+            ));
+        }
+        Ok(())
+    }
+
     /// One coefficient per column, zero where not selected (Weka's `coefficients()`).
     pub fn full_coefficients(&self) -> Vec<f64> {
         let mut it = self.coefficients.iter();
@@ -103,6 +116,16 @@ impl Fit<Data> for LinearParams {
         let to_binary = NominalToBinary::fit(&data.x, &data.y, &nominal);
         let rows: Vec<Vec<f64>> = data.x.iter().map(|r| to_binary.apply(r)).collect();
         let width = to_binary.width();
+        // The normal equations hold a width x width matrix: refused where it would take more
+        // memory than a regression of a few rows is worth (40,000 columns: 12.8 GB).
+        const MAX_COLUMNS: usize = 8192;
+        if width > MAX_COLUMNS {
+            return Err(MlError::Data(format!(
+                "linear regression over {width} columns would need a {:.1} GB matrix; keep at \
+                 most {MAX_COLUMNS} columns (--ignore, or fewer features), or use another method",
+                (width * width * 8) as f64 / 1e9
+            )));
+        }
         let missing = ReplaceMissing::fit(&rows, &vec![None; width]);
         let mut cols = vec![Vec::with_capacity(rows.len()); width];
         for mut r in rows {
@@ -116,6 +139,21 @@ impl Fit<Data> for LinearParams {
             missing,
             fit: fit_columns(&cols, &data.y, self),
         })
+    }
+}
+
+impl LinearRegression {
+    /// See [`LinearFit::check`]; the row width is checked against the filters' too.
+    pub fn check(&self) -> std::result::Result<(), String> {
+        self.fit.check()?;
+        if self.fit.selected.len() != self.to_binary.width() {
+            return Err(format!(
+                "{} column flags for {} columns",
+                self.fit.selected.len(),
+                self.to_binary.width()
+            ));
+        }
+        Ok(())
     }
 }
 

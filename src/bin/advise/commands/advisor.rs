@@ -74,6 +74,13 @@ pub fn train(args: TrainArgs) -> Result<()> {
         ));
     }
     super::output::check_output_file("-o", &args.output)?;
+    let name = args.output.to_string_lossy().to_ascii_lowercase();
+    if !(name.ends_with(".json") || name.ends_with(".json.gz")) {
+        return Err(Error::Usage(format!(
+            "-o {}: an advisor is JSON; name the file .json or .json.gz",
+            args.output.display()
+        )));
+    }
     run_train(
         &args.dataset,
         method,

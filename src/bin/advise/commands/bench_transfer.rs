@@ -375,6 +375,14 @@ pub fn run_command(s: &TransferSettings, out: &Output) -> Result<()> {
         )));
     }
     let (evals, notes) = evaluate(s)?;
+    // Nothing evaluated is a failure, with the notes that say why (a script reading the JSON
+    // must not take an empty list for a result).
+    if evals.is_empty() {
+        return Err(Error::Data(format!(
+            "bench transfer: no evaluation could be made: {}",
+            notes.join("; ")
+        )));
+    }
     if out.json {
         return out.emit_json(&serde_json::json!({
             "schema_version": 1,

@@ -131,13 +131,13 @@ fn features(cmd: &FeaturesCommand, out: &Output) -> Result<()> {
         let timed = table.rows.iter().filter(|r| r.time_ms.is_some()).count();
         if timed == 0 && !table.rows.is_empty() {
             // Always said, -q or not: an empty time column breaks every later step.
-            eprintln!(
-                "advise: warning: none of the {} rows of {} matches a run of the measurements \
+            super::output::warn(&format!(
+                "none of the {} rows of {} matches a run of the measurements \
                  (program, input, run, variant): the time_ms column is empty. Is it the same \
                  campaign's timings.csv?",
                 timings.len(),
                 p.display()
-            );
+            ));
         } else if timed < table.rows.len() {
             note(&format!(
                 "{} of {} rows have no time in {}",

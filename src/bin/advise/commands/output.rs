@@ -54,6 +54,15 @@ impl Output {
         self.emit(&text)
     }
 
+    /// Whether `-o` names a CSV file (`x.csv`, or `x.csv.gz` compressed), for commands whose
+    /// result is a table that prints as text or CSV.
+    pub fn named_csv(&self) -> bool {
+        self.path.as_ref().is_some_and(|p| {
+            let name = p.to_string_lossy().to_ascii_lowercase();
+            name.ends_with(".csv") || name.ends_with(".csv.gz")
+        })
+    }
+
     /// Writes bytes produced by a CSV writer.
     pub fn emit_csv(&self, write: impl FnOnce(&mut Vec<u8>) -> Result<()>) -> Result<()> {
         let mut buf = Vec::new();
@@ -79,8 +88,19 @@ pub fn quiet() -> bool {
 /// A note for the user on standard error (progress, summaries), kept apart from results.
 pub fn note(text: &str) {
     if !quiet() {
-        eprintln!("{text}");
+        to_stderr(text);
     }
+}
+
+/// A warning on standard error, said even with `--quiet`: something the user must know.
+pub fn warn(text: &str) {
+    to_stderr(&format!("advise: warning: {text}"));
+}
+
+/// One line on standard error. A closed stderr (`advise ... 2>&1 | head -1`) is no reason to
+/// fail: `eprintln!` would panic there.
+pub fn to_stderr(text: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{text}");
 }
 
 /// A progress bar on standard error for work of `len` steps (hidden with `--quiet`).
@@ -129,6 +149,19 @@ pub fn check_output_dir(flag: &str, dir: &std::path::Path) -> Result<()> {
     tried.map_err(|e| Error::Usage(format!("{flag} {}: cannot write there: {e}", dir.display())))
 }
 
+/// The tables of a dataset or campaign folder (each also `.gz`).
+const DATA_TABLES: [&str; 9] = [
+    "measurements.csv",
+    "timings.csv",
+    "switches.csv",
+    "ledger.csv",
+    "references.csv",
+    "kernels.csv",
+    "resources.csv",
+    "simulator.json",
+    "device.json",
+];
+
 /// The options that name a file a command writes.
 const OUTPUT_FLAGS: [&str; 5] = ["-o", "--output", "--trace", "--rules", "--runs-csv"];
 
@@ -152,6 +185,14 @@ pub fn refuse_output_over_input(args: &[String]) -> Result<()> {
             }
         }
     }
+    // Two outputs in one file: the second would overwrite the first.
+    for (i, (_, a)) in outputs.iter().enumerate() {
+        if outputs[..i].iter().any(|(_, b)| resolved(a) == resolved(b)) {
+            return Err(Error::Usage(format!(
+                "{a} is named for two outputs: each would overwrite the other; name two files"
+            )));
+        }
+    }
     for (at, out) in outputs {
         let Ok(written) = std::path::Path::new(out).canonicalize() else {
             continue; // a file that does not exist yet is nobody's input
@@ -159,6 +200,13 @@ pub fn refuse_output_over_input(args: &[String]) -> Result<()> {
         if !written.is_file() {
             continue;
         }
+        // A dataset folder named as an input is read whole: its tables are inputs too.
+        let table = written.file_name().is_some_and(|n| {
+            let n = n.to_string_lossy();
+            DATA_TABLES
+                .iter()
+                .any(|t| n == *t || n == format!("{t}.gz"))
+        });
         for (i, a) in args.iter().enumerate().skip(1) {
             let value = a
                 .split_once('=')
@@ -167,10 +215,18 @@ pub fn refuse_output_over_input(args: &[String]) -> Result<()> {
             if i == at || value.is_empty() {
                 continue;
             }
-            if std::path::Path::new(value)
-                .canonicalize()
-                .is_ok_and(|p| p == written)
+            let input = std::path::Path::new(value).canonicalize();
+            if table
+                && input
+                    .as_ref()
+                    .is_ok_and(|d| d.is_dir() && written.parent() == Some(d.as_path()))
             {
+                return Err(Error::Usage(format!(
+                    "{out} is a table of the dataset folder {value}, which this command reads: \
+                     writing it would destroy the data; name a file outside the folder"
+                )));
+            }
+            if input.is_ok_and(|p| p == written) {
                 return Err(Error::Usage(format!(
                     "{out} is both an input and a file to write: writing it would destroy the \
                      input; name another output file"
@@ -179,6 +235,22 @@ pub fn refuse_output_over_input(args: &[String]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// A path as the system resolves it, where its folder exists (the file itself need not).
+fn resolved(path: &str) -> std::path::PathBuf {
+    let p = std::path::Path::new(path);
+    if let Ok(c) = p.canonicalize() {
+        return c;
+    }
+    let parent = p
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    match (parent.canonicalize(), p.file_name()) {
+        (Ok(d), Some(name)) => d.join(name),
+        _ => p.to_path_buf(),
+    }
 }
 
 #[cfg(test)]
@@ -210,12 +282,28 @@ mod tests {
                 "{bad:?}: {e}"
             );
         }
+        // A dataset folder's table, where the folder is an input.
+        let table = dir.path().join("timings.csv");
+        std::fs::write(&table, "x\n").unwrap();
+        let folder = dir.path().display().to_string();
+        let t = table.display().to_string();
+        let e =
+            refuse_output_over_input(&args(&["advise", "train", "--dataset", &folder, "-o", &t]))
+                .unwrap_err()
+                .to_string();
+        assert!(e.contains("a table of the dataset folder"), "{e}");
         // The profiled program's own -o is its business.
         assert!(
             refuse_output_over_input(&args(&["advise", "profile", "--", "app", "-o", &i, &i]))
                 .is_ok()
         );
         let other = dir.path().join("out.csv").display().to_string();
+        let e = refuse_output_over_input(&args(&[
+            "advise", "search", "--trace", &other, "-o", &other,
+        ]))
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("named for two outputs"), "{e}");
         assert!(refuse_output_over_input(&args(&["advise", "parse", "-o", &other, &i])).is_ok());
         std::fs::write(&other, "x\n").unwrap();
         assert!(refuse_output_over_input(&args(&["advise", "parse", "-o", &other, &i])).is_ok());

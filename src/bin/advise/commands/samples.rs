@@ -44,10 +44,21 @@ pub fn parse_switch(text: &str, program: Option<&str>) -> Result<Switch> {
                 "`{text}`: write a parameter switch as PARAM:FROM->TO"
             ))
         })?;
+        let (param, from, to) = (param.trim(), from.trim(), to.trim());
+        if param.is_empty() || from.is_empty() || to.is_empty() || to.contains("->") {
+            return Err(Error::Usage(format!(
+                "`{text}`: write a parameter switch as PARAM:FROM->TO, each part given once"
+            )));
+        }
+        if from == to {
+            return Err(Error::Usage(format!(
+                "`{text}`: FROM and TO are the same value, so the switch changes nothing"
+            )));
+        }
         return Ok(Switch::Param {
-            param: param.trim().into(),
-            from: from.trim().into(),
-            to: to.trim().into(),
+            param: param.into(),
+            from: from.into(),
+            to: to.into(),
         });
     }
     let opt: Optimization = text.parse()?;

@@ -318,7 +318,7 @@ fn read_spaces(files: &[PathBuf]) -> Result<(Vec<SearchSpace>, Vec<UnreadFile>)>
             Err(e) => {
                 // A lone file's error is the command's own: no warning repeats it.
                 if files.len() > 1 {
-                    eprintln!("advise: warning: {e}; left out of the benchmark");
+                    super::output::warn(&format!("{e}; left out of the benchmark"));
                 }
                 unread.push(UnreadFile {
                     file: path.display().to_string(),

@@ -235,11 +235,11 @@ fn suggestions_for(csv: &Path, s: &SuggestSettings, out: &Output) -> Result<()> 
             .any(|m| advise::recommend::suggest::is_applied(&m.name, a));
         if !known {
             // Always said: a misspelt name would otherwise be suggested after all.
-            eprintln!(
-                "advise: warning: --applied {a}: {} knows no such optimization; it knows {}",
+            super::output::warn(&format!(
+                "--applied {a}: {} knows no such optimization; it knows {}",
                 model_path.display(),
                 known_names(&advisor).join(", ")
-            );
+            ));
         }
     }
     let data = parse_path(csv, FormatChoice::Auto)?;

@@ -45,13 +45,17 @@ pub fn levels_of(
     for g in given {
         let bad = || {
             Error::Usage(format!(
-                "--level {g}: write FAMILY=VALUE with a positive number, e.g. BLOCK_SIZE=256"
+                "--level {g}: write FAMILY=VALUE with a whole number from 1 to 1024, e.g. \
+                 BLOCK_SIZE=256 (threads per block, which no GPU takes over 1024), TILE_SIZE=4 \
+                 or UNROLL=2"
             ))
         };
         let (family, value) = g.split_once('=').ok_or_else(bad)?;
         let family = family.trim().to_ascii_uppercase();
         let value: f64 = value.trim().parse().map_err(|_| bad())?;
-        if !(value.is_finite() && value > 0.0) {
+        // Threads per block, outputs per thread and unroll factors are whole numbers, and a
+        // level far outside any training space would be extrapolated into nonsense.
+        if !((1.0..=1024.0).contains(&value) && value.fract() == 0.0) {
             return Err(bad());
         }
         if advise::recommend::step_model::level_meaning(&family).is_none() {

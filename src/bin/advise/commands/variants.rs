@@ -53,11 +53,7 @@ fn list(program: &str, out: &Output) -> Result<()> {
             .collect();
         return out.emit_json(&serde_json::json!({ "variants": rows }));
     }
-    if out
-        .path
-        .as_ref()
-        .is_some_and(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv")))
-    {
+    if out.named_csv() {
         // `-o FILE.csv`: one CSV table of every variant, optimizations joined by `+`.
         return out.emit_csv(|buf| {
             let mut w = csv::Writer::from_writer(buf);

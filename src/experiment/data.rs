@@ -347,9 +347,9 @@ fn why_nothing_pairs(e: Error, name: &str, table: &FeatureTable, switches: &[Swi
     if switches.is_empty() {
         return Error::Data(format!(
             "{name}: no speedup samples: nothing to pair on. The program(s) {} are not NB or BH \
-             (whose variants are bit strings), and the folder has no switches.csv \
-             (program,param,from,to: which parameter changes are the optimizations; \
-             `advise import` writes one)",
+             (whose variants are bit strings), and the folder has no switches.csv, or one \
+             without rows (program,param,from,to: which parameter changes are the \
+             optimizations; `advise import` writes one)",
             programs_of(table).join(", ")
         ));
     }

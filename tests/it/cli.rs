@@ -745,3 +745,36 @@ fn a_switch_that_changes_nothing_or_is_malformed_is_refused() {
         .assert()
         .success();
 }
+
+/// A program named in lower case is the data's; a binary compiled for another architecture
+/// than --arch is said to be.
+#[test]
+fn a_program_without_case_and_a_binary_of_another_arch_are_understood() {
+    advise()
+        .args([
+            "-q",
+            "experiment",
+            "--method",
+            "baselines",
+            "--exp",
+            "1",
+            "--program",
+            "nb",
+        ])
+        .arg("--dataset")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/sim-qv100-nb"))
+        .assert()
+        .success();
+    advise()
+        .arg("blocksize")
+        .arg(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/data/static/nb_opt_fastmath_sm90.cubin"),
+        )
+        .args(["--arch", "sm_75"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "is compiled for sm_90, not --arch sm_75",
+        ));
+}

@@ -51,6 +51,18 @@ pub struct BlocksizeSettings {
 fn recommend_sizes(s: &BlocksizeSettings, out: &Output) -> Result<()> {
     let arch = Arch::parse(&s.options.arch)?;
     let a = analyze(&s.file, &s.options)?;
+    // A .ptx or .cubin was analysed for its own target: its registers and shared memory are
+    // that architecture's, and a cubin runs on no other major version.
+    if a.arch != s.options.arch {
+        super::output::warn(&format!(
+            "{} is compiled for {}, not --arch {}: its registers and shared memory are {}'s, \
+             and the occupancy below is --arch's; compile the source for --arch to match",
+            s.file.display(),
+            a.arch,
+            s.options.arch,
+            a.arch
+        ));
+    }
     if a.kernels.is_empty() {
         return Err(Error::Data(format!(
             "{}: no kernels found",

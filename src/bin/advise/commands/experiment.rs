@@ -253,20 +253,27 @@ pub fn run_command(cmd: &ExperimentCommand, out: &Output) -> Result<()> {
         ));
     }
     let mut pool = load_pools_view(&cmd.datasets, cmd.view)?;
-    // A --program the data lacks would be ignored by the experiments that pool programs.
+    // A --program the data lacks would be ignored by the experiments that pool programs. It
+    // is matched without case (`nb` is NB, as `variants` and `samples` take it) and used as
+    // the data spells it.
+    let mut spelled = cmd.clone();
     if let Some(p) = &cmd.program {
         let programs: BTreeSet<&str> = pool
             .samples
             .iter()
             .map(|s| s.key.program.as_str())
             .collect();
-        if !programs.contains(p.as_str()) {
-            return Err(Error::Usage(format!(
-                "--program {p}: the datasets hold {}",
-                programs.into_iter().collect::<Vec<_>>().join(", ")
-            )));
+        match programs.iter().find(|q| q.eq_ignore_ascii_case(p)) {
+            Some(q) => spelled.program = Some(q.to_string()),
+            None => {
+                return Err(Error::Usage(format!(
+                    "--program {p}: the datasets hold {}",
+                    programs.into_iter().collect::<Vec<_>>().join(", ")
+                )))
+            }
         }
     }
+    let cmd = &spelled;
     apply(&mut pool, cmd.step);
     let parts: Vec<&str> = cmd.experiments.split(',').map(str::trim).collect();
     if pool.columns.is_empty() {

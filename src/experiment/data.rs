@@ -4,14 +4,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
+use super::data_switches::{switches_of, why_nothing_pairs};
 use crate::dataset::families;
 use crate::dataset::features::{build, FeatureSettings, FeatureTable, Normalize, View};
-use crate::dataset::import::SwitchRow;
 use crate::dataset::measurements::{read_measurements, read_timings};
 use crate::dataset::samples::{pair, SpeedupSample, Switch};
-use crate::dataset::table::{read_rows_with, table_path};
+use crate::dataset::table::table_path;
 use crate::error::{Error, Result};
-use crate::variant::Program;
 
 /// All speedup samples of a dataset, with the feature columns they share.
 #[derive(Debug, Clone)]
@@ -261,115 +260,12 @@ pub fn pool_from(name: String, table: &FeatureTable, switches: &[Switch]) -> Res
     })
 }
 
-/// NB/BH bits for the programs the table holds, plus the switches file for the others (with
-/// the families it gives, by switch name).
-fn switches_of(
-    dir: &Path,
-    table: &FeatureTable,
-) -> Result<(Vec<Switch>, BTreeMap<String, String>)> {
-    let mut out = Vec::new();
-    let mut given = BTreeMap::new();
-    for p in &programs_of(table) {
-        if let Ok(program) = p.parse::<Program>() {
-            out.extend(Switch::bits_of(program));
-        }
-    }
-    if let Some(path) = table_path(dir, "switches") {
-        let rows: Vec<SwitchRow> = read_rows_with(&path, &["program", "param", "from", "to"])?;
-        let named = parameters_named(table);
-        for (i, r) in rows.into_iter().enumerate() {
-            // A switch of a parameter no variant has pairs nothing: beside switches that do
-            // pair it would be left out unseen (a row from another dataset, a misspelling).
-            if !named.is_empty() && !named.contains(r.param.trim()) {
-                let example = table.rows.first().map_or("", |r| r.key.variant.as_str());
-                return Err(Error::parse(
-                    &path,
-                    i + 2,
-                    format!(
-                        "parameter `{}` is in no variant of the measurements (a variant here \
-                         reads `{example}`): a switch of another dataset, or misspelt?",
-                        r.param
-                    ),
-                ));
-            }
-            if r.from.trim() == r.to.trim() {
-                return Err(Error::parse(
-                    &path,
-                    i + 2,
-                    format!(
-                        "{}:{}->{} changes nothing (FROM and TO are the same value)",
-                        r.param, r.from, r.to
-                    ),
-                ));
-            }
-            let s = Switch::Param {
-                param: r.param,
-                from: r.from,
-                to: r.to,
-            };
-            if !r.family.trim().is_empty() {
-                given.insert(s.to_string(), r.family.clone());
-            }
-            if !out.contains(&s) {
-                out.push(s);
-            }
-        }
-    }
-    Ok((out, given))
-}
-
-/// The parameters the variants of a feature table name (`bx` of `bx=32,by=4`); none where
-/// the variants are bit strings.
-fn parameters_named(table: &FeatureTable) -> BTreeSet<&str> {
-    table
-        .rows
-        .iter()
-        .flat_map(|r| r.key.variant.split(','))
-        .filter_map(|kv| kv.split_once('=').map(|(k, _)| k.trim()))
-        .collect()
-}
-
 /// The programs of a feature table's rows, sorted, each once.
-fn programs_of(table: &FeatureTable) -> Vec<&str> {
+pub(super) fn programs_of(table: &FeatureTable) -> Vec<&str> {
     let mut programs: Vec<&str> = table.rows.iter().map(|r| r.key.program.as_str()).collect();
     programs.sort_unstable();
     programs.dedup();
     programs
-}
-
-/// Says why a folder gave no speedup sample, where `pool_from` found none: no switch to pair
-/// on at all (programs other than NB/BH need a switches.csv), switches naming parameters that
-/// no variant has, or switches whose variants have no timed partner. Other errors pass.
-fn why_nothing_pairs(e: Error, name: &str, table: &FeatureTable, switches: &[Switch]) -> Error {
-    if !matches!(e, Error::Data(_)) {
-        return e;
-    }
-    if switches.is_empty() {
-        return Error::Data(format!(
-            "{name}: no speedup samples: nothing to pair on. The program(s) {} are not NB or BH \
-             (whose variants are bit strings), and the folder has no switches.csv, or one \
-             without rows (program,param,from,to: which parameter changes are the \
-             optimizations; `advise import` writes one)",
-            programs_of(table).join(", ")
-        ));
-    }
-    let named = parameters_named(table);
-    let unknown: BTreeSet<&str> = switches
-        .iter()
-        .filter_map(|s| match s {
-            Switch::Param { param, .. } if !named.contains(param.as_str()) => Some(param.as_str()),
-            _ => None,
-        })
-        .collect();
-    if !unknown.is_empty() {
-        let example = table.rows.first().map_or("", |r| r.key.variant.as_str());
-        return Error::Data(format!(
-            "{name}: no speedup samples: switches.csv names parameter(s) {} that no variant has \
-             (a variant here reads `{example}`)",
-            unknown.into_iter().collect::<Vec<_>>().join(", ")
-        ));
-    }
-    e
 }
 
 #[cfg(test)]

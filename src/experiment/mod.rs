@@ -4,6 +4,7 @@
 mod answer;
 pub mod confusion;
 pub mod data;
+mod data_switches;
 pub mod fidelity;
 pub mod grouping;
 pub mod host_links;

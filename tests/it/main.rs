@@ -9,6 +9,7 @@ mod catalogue_snippets;
 mod cli;
 mod cli_experiment;
 mod cli_predict;
+mod cli_refusals;
 #[allow(dead_code)]
 mod common;
 mod data_robustness;

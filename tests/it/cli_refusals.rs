@@ -1,0 +1,211 @@
+//! Bad input on the command line that must be refused before any work (an output over an
+//! input, another dataset's folder, a malformed switch, a damaged advisor, a file that is not
+//! PTX), and loose spellings that must be understood.
+
+use std::path::Path;
+
+use predicates::prelude::*;
+
+use crate::cli::fixture;
+use crate::common::advise;
+
+/// An output file that is also an input is refused before anything is written.
+#[test]
+fn an_output_over_an_input_is_refused_and_the_input_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("profile.csv");
+    std::fs::copy(
+        fixture("ncu/ncu_details_V100_xplacer_bfs_graph4096_aws.csv"),
+        &file,
+    )
+    .unwrap();
+    let before = std::fs::read(&file).unwrap();
+    advise()
+        .arg("parse")
+        .arg(&file)
+        .arg("-o")
+        .arg(&file)
+        .assert()
+        .failure()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "both an input and a file to write",
+        ));
+    assert_eq!(std::fs::read(&file).unwrap(), before);
+}
+
+/// An import into a folder that holds another dataset (here a campaign's ledger) is refused;
+/// into an earlier import of its own it is repeated.
+#[test]
+fn an_import_into_another_dataset_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("data");
+    let import = || {
+        let mut cmd = advise();
+        cmd.args(["-q", "import", "kernel-tuner"])
+            .arg(fixture("spaces/pnpoly__RTX_2080_Ti.json.gz"))
+            .arg("--out-dir")
+            .arg(&out);
+        cmd
+    };
+    import().assert().success();
+    import().assert().success();
+    std::fs::write(out.join("ledger.csv"), "job\n").unwrap();
+    import()
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("already holds ledger.csv"));
+}
+
+/// `-o NAME.json` writes JSON without --json, as the name says.
+#[test]
+fn an_output_named_json_is_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("parsed.json");
+    advise()
+        .arg("parse")
+        .arg(fixture(
+            "ncu/ncu_details_V100_xplacer_bfs_graph4096_aws.csv",
+        ))
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success();
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert!(v["measurements"].as_array().is_some_and(|m| !m.is_empty()));
+}
+
+/// `explain` takes one name or --all, and a switch written PARAM:FROM->TO.
+#[test]
+fn explain_names_one_entry_or_all_and_switches_in_their_form() {
+    advise().args(["explain", "FTZ"]).assert().success();
+    advise()
+        .args(["explain", "READ_ONLY:0->1"])
+        .assert()
+        .success();
+    advise().args(["explain", "--all"]).assert().success();
+    advise()
+        .args(["explain", "FTZ", "--all"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--all"));
+    advise()
+        .args(["explain", "READ_ONLY:banana"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("PARAM:FROM->TO"));
+}
+
+/// An advisor without models, one with a damaged calibration map, and a .ptx that is not PTX
+/// are bad input (exit 3) that says what is wrong.
+#[test]
+fn an_empty_advisor_and_a_file_that_is_not_ptx_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::io::read_to_string(flate2::read::GzDecoder::new(
+        std::fs::File::open(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("models/default.advisor.json.gz"),
+        )
+        .unwrap(),
+    ))
+    .unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let model = dir.path().join("a.json");
+    let suggest = |model: &Path| {
+        let mut cmd = advise();
+        cmd.args(["suggest", "--ncu-csv"])
+            .arg(fixture(
+                "ncu/ncu_metrics_RTX4090_instroofline_ginkgo_spmm.csv",
+            ))
+            .arg("--model")
+            .arg(model);
+        cmd
+    };
+    v["calibration"]["bounds"] = serde_json::json!([0.9, 0.1]);
+    v["calibration"]["values"] = serde_json::json!([0.5, 0.6]);
+    std::fs::write(&model, v.to_string()).unwrap();
+    suggest(&model)
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("calibration map is damaged"));
+    v["optimizations"] = serde_json::json!([]);
+    v["calibration"]["bounds"] = serde_json::json!([]);
+    v["calibration"]["values"] = serde_json::json!([]);
+    std::fs::write(&model, v.to_string()).unwrap();
+    suggest(&model)
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("holds no optimization's model"));
+    let ptx = dir.path().join("k.ptx");
+    std::fs::write(&ptx, "__global__ void k() {}\n").unwrap();
+    advise()
+        .arg("static")
+        .arg(&ptx)
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("not PTX"));
+}
+
+/// A parameter switch must change something and be written PARAM:FROM->TO.
+#[test]
+fn a_switch_that_changes_nothing_or_is_malformed_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let features = dir.path().join("f.csv");
+    std::fs::write(
+        &features,
+        "program,input,run,variant,time_ms,a\nP,s,0,X=0,1.0,2\nP,s,0,X=1,0.5,2\n",
+    )
+    .unwrap();
+    for (switch, says) in [
+        ("X:0->0", "changes nothing"),
+        ("X:0->", "each part given once"),
+        ("X:0->1->2", "each part given once"),
+    ] {
+        advise()
+            .args(["samples", "--features"])
+            .arg(&features)
+            .args(["--optimization", switch])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(says));
+    }
+    advise()
+        .args(["samples", "--features"])
+        .arg(&features)
+        .args(["--optimization", "X:0->1"])
+        .assert()
+        .success();
+}
+
+/// A program named in lower case is the data's; a binary compiled for another architecture
+/// than --arch is said to be.
+#[test]
+fn a_program_without_case_and_a_binary_of_another_arch_are_understood() {
+    advise()
+        .args([
+            "-q",
+            "experiment",
+            "--method",
+            "baselines",
+            "--exp",
+            "1",
+            "--program",
+            "nb",
+        ])
+        .arg("--dataset")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/sim-qv100-nb"))
+        .assert()
+        .success();
+    advise()
+        .arg("blocksize")
+        .arg(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/data/static/nb_opt_fastmath_sm90.cubin"),
+        )
+        .args(["--arch", "sm_75"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "is compiled for sm_90, not --arch sm_75",
+        ));
+}

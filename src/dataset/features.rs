@@ -166,6 +166,27 @@ pub fn build(
         (Some(n), _, _) => Some(n.clone()),
         (None, n, _) => pick_normalizer(&groups, n)?,
     };
+    // A normalizer no run measured is a misspelling or another campaign's metric, not a
+    // metric some runs missed.
+    if let Some(n) = &normalizer {
+        if !groups.values().any(|g| g.contains_key(n.as_str())) {
+            let some: Vec<&str> = groups
+                .values()
+                .flat_map(|g| g.keys().map(String::as_str))
+                .collect::<BTreeSet<_>>()
+                .into_iter()
+                .take(5)
+                .collect();
+            return Err(Error::MissingMetric {
+                metric: n.clone(),
+                context: "in every run: no measurement has this metric (misspelt?)".into(),
+                hint: format!(
+                    "name one the measurements have, such as {}, or use --normalize none",
+                    some.join(", ")
+                ),
+            });
+        }
+    }
     let counter_columns: Vec<String> = match settings.view {
         View::Portable => Vec::new(),
         _ => groups

@@ -209,3 +209,31 @@ fn a_program_without_case_and_a_binary_of_another_arch_are_understood() {
             "is compiled for sm_90, not --arch sm_75",
         ));
 }
+
+/// A normalizer that no run measured is a misspelling, said as such (not "profile every run
+/// with the same metric list"). Synthetic measurements.
+#[test]
+fn a_normalizer_no_run_has_is_named_as_a_misspelling() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("measurements.csv");
+    std::fs::write(
+        &table,
+        "program,input,run,variant,kernel,launch,invocations,metric,unit,value\n\
+         P,s,0,X=0,k,0,1,sm__cycles_active.sum,cycle,100\n\
+         P,s,0,X=0,k,0,1,dram__bytes_read.sum,byte,10\n",
+    )
+    .unwrap();
+    advise()
+        .args([
+            "features",
+            "--normalizer",
+            "sm__cycles_activ.sum",
+            "--measurements",
+        ])
+        .arg(&table)
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "no measurement has this metric (misspelt?)",
+        ));
+}

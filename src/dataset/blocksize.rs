@@ -194,21 +194,6 @@ impl Dataset {
             resources: read_csv(&dir.join("resources.csv"), RESOURCE_COLUMNS)?,
         };
         ds.check_rows(dir)?;
-        // A time that is not a positive number would pick its block size as the best.
-        if let Some(i) = ds
-            .timings
-            .iter()
-            .position(|t| !(t.time_ms.is_finite() && t.time_ms > 0.0))
-        {
-            return Err(Error::parse(
-                dir.join("timings.csv"),
-                i + 2,
-                format!(
-                    "time_ms {}: a time is a positive number of milliseconds",
-                    ds.timings[i].time_ms
-                ),
-            ));
-        }
         for (name, empty) in [
             ("timings.csv", ds.timings.is_empty()),
             ("kernels.csv", ds.kernels.is_empty()),
@@ -224,8 +209,8 @@ impl Dataset {
     }
 
     /// A kernel on a GPU listed twice in kernels.csv (it would count twice in every mean), a
-    /// block size timed twice for one of them, or a block size outside 1..=1024 (no CUDA GPU
-    /// runs another) is an error naming its line.
+    /// block size timed twice for one of them, a block size outside 1..=1024 (no CUDA GPU runs
+    /// another) or a time that is not a positive number is an error naming its line.
     fn check_rows(&self, dir: &Path) -> Result<()> {
         let mut seen = std::collections::HashMap::new();
         for (i, k) in self.kernels.iter().enumerate() {
@@ -245,6 +230,17 @@ impl Dataset {
         let mut seen = std::collections::HashMap::new();
         for (i, t) in self.timings.iter().enumerate() {
             let line = i + 2;
+            // A time that is not a positive number would pick its block size as the best.
+            if !(t.time_ms.is_finite() && t.time_ms > 0.0) {
+                return Err(Error::parse(
+                    dir.join("timings.csv"),
+                    line,
+                    format!(
+                        "time_ms {}: a time is a positive number of milliseconds",
+                        t.time_ms
+                    ),
+                ));
+            }
             if !(1..=1024).contains(&t.block_size) {
                 return Err(Error::parse(
                     dir.join("timings.csv"),

@@ -119,8 +119,13 @@ fn up_to_date(bin: &Path, inputs: &[PathBuf], flags: &str) -> bool {
 /// the same nvcc arguments. Collection calls this to build only what it lacks.
 pub fn usable(settings: &BuildSettings, v: Variant) -> bool {
     let bin = binary(&settings.out, v);
-    let record = nvcc_flags(v, &settings.arch, settings.simulator).join(" ") + "\n";
+    let record = record_text(&nvcc_flags(v, &settings.arch, settings.simulator));
     bin.is_file() && std::fs::read_to_string(flags_record(&bin)).map_or(true, |f| f == record)
+}
+
+/// What a flags record holds: the nvcc arguments on one line.
+fn record_text(flags: &[String]) -> String {
+    flags.join(" ") + "\n"
 }
 
 /// Builds the variants; one result per variant, in catalogue order. Fails early only when
@@ -201,7 +206,7 @@ fn build_one(nvcc: &Path, settings: &BuildSettings, v: Variant) -> Built {
         seconds: 0.0,
     };
     let flags = nvcc_flags(v, &settings.arch, settings.simulator);
-    let record = flags.join(" ") + "\n";
+    let record = record_text(&flags);
     let inputs = inputs_of(&settings.variants_dir, v.program);
     if !settings.force && up_to_date(&out, &inputs, &record) {
         return built;

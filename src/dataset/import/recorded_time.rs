@@ -32,7 +32,7 @@ pub const EXPECTED: &str = "a positive number, or a failure mark (empty, nan, in
                             such as CompilationFailedConfig, failed, error or timeout)";
 
 /// Whether `text` marks a failure in words.
-pub fn is_failure_mark(text: &str) -> bool {
+fn is_failure_mark(text: &str) -> bool {
     let lower = text.to_ascii_lowercase();
     FAILURE_WORDS.iter().any(|w| lower.contains(w))
 }

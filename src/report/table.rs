@@ -159,6 +159,24 @@ impl TextTable {
         out
     }
 
+    /// The table as CSV (RFC 4180): a cell holding a comma, a quote or a line break is
+    /// quoted, its quotes doubled; cells are written as shown, never cut.
+    pub fn to_csv(&self) -> String {
+        let cell = |c: &String| {
+            if c.contains([',', '"', '\n', '\r']) {
+                format!("\"{}\"", c.replace('"', "\"\""))
+            } else {
+                c.clone()
+            }
+        };
+        let mut out = String::new();
+        for row in std::iter::once(&self.header).chain(&self.rows) {
+            out.push_str(&row.iter().map(cell).collect::<Vec<_>>().join(","));
+            out.push('\n');
+        }
+        out
+    }
+
     /// The table as an HTML `<table>` (cells escaped).
     pub fn to_html(&self) -> String {
         let mut out = String::from("<table>\n<thead><tr>");
@@ -237,6 +255,17 @@ mod tests {
         assert_eq!(
             t.render(),
             "variant  n\n-------  --\n011111    1\n100000   10\n"
+        );
+    }
+
+    #[test]
+    fn csv_quotes_only_cells_that_need_it() {
+        let mut t = TextTable::new(["name", "note"]);
+        t.push(["a", "plain"]);
+        t.push(["b,c", "say \"hi\"\nthere"]);
+        assert_eq!(
+            t.to_csv(),
+            "name,note\na,plain\n\"b,c\",\"say \"\"hi\"\"\nthere\"\n"
         );
     }
 

@@ -133,6 +133,71 @@ pub enum Command {
 }
 
 impl Command {
+    /// The result file options of a command with `-o`, and whether a `.csv` name there gets
+    /// CSV: commands whose result is one table do; the rest write a text report or JSON and
+    /// refuse a `.csv` name before any work. `None`: no such `-o` (`train` writes its advisor
+    /// there, named as the user likes).
+    pub fn result_file(&self) -> Option<(&crate::args::OutputArgs, bool)> {
+        use bench::Which;
+        match self {
+            Command::Variants(a) => Some((&a.out, true)),
+            Command::Parse(a) => Some((&a.out, true)),
+            Command::Features(a) => Some((&a.out, true)),
+            Command::Samples(a) => Some((&a.out, true)),
+            Command::Predict(a) => Some((&a.out, true)),
+            Command::MetricMap(a) => Some((&a.out, true)),
+            Command::Bench(Which::Models(a)) => Some((&a.out, true)),
+            Command::Bench(Which::Experiments(a)) => Some((&a.out, false)),
+            Command::Bench(Which::Transfer(a)) => Some((&a.out, false)),
+            Command::Bench(Which::Search(a)) => Some((&a.out, false)),
+            Command::Demo(a) => Some((&a.out, false)),
+            Command::Explain(a) => Some((&a.out, false)),
+            Command::Fit(a) => Some((&a.out, false)),
+            Command::Search(a) => Some((&a.out, false)),
+            Command::SearchBench(a) => Some((&a.out, false)),
+            Command::Suggest(a) => Some((&a.options.out, false)),
+            Command::Profile(a) => Some((&a.options.out, false)),
+            Command::Import(_)
+            | Command::Experiment(_)
+            | Command::Build(_)
+            | Command::Collect(_)
+            | Command::Merge(_)
+            | Command::Train(_)
+            | Command::Static(_)
+            | Command::Blocksize(_)
+            | Command::Statuner(_)
+            | Command::Completions(_)
+            | Command::Man => None,
+        }
+    }
+
+    /// A usage error where `-o` names a CSV file the command cannot write, or `--json` and a
+    /// `.csv` name ask for two formats; said before any work.
+    pub fn check_result_file(&self) -> advise::Result<()> {
+        let Some((out, csv)) = self.result_file() else {
+            return Ok(());
+        };
+        let Some(path) = &out.output else {
+            return Ok(());
+        };
+        let name = path.to_string_lossy().to_ascii_lowercase();
+        if !(name.ends_with(".csv") || name.ends_with(".csv.gz")) {
+            return Ok(());
+        }
+        let problem = if !csv {
+            "this command's result is a text report or JSON, not one table, so it has no CSV \
+             form; name a .txt file, or a .json file for JSON"
+        } else if out.json {
+            "--json asks for JSON and the name for CSV; drop --json, or name a .json file"
+        } else {
+            return Ok(());
+        };
+        Err(advise::Error::Usage(format!(
+            "-o {}: {problem}",
+            path.display()
+        )))
+    }
+
     /// Runs the command.
     pub fn run(self) -> advise::Result<()> {
         match self {

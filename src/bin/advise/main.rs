@@ -24,7 +24,9 @@ fn main() {
             .map(|(_, c)| c as usize);
         advise::report::table::set_max_width(width);
     }
-    let result = commands::output::refuse_output_over_input(&args).and_then(|()| cli.command.run());
+    let result = commands::output::refuse_output_over_input(&args)
+        .and_then(|()| cli.command.check_result_file())
+        .and_then(|()| cli.command.run());
     if let Err(e) = result {
         let code = e.exit_code();
         commands::output::to_stderr(&format!("advise: error: {}", one_line(&e)));

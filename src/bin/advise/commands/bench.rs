@@ -341,5 +341,5 @@ fn models(s: &BenchSettings, out: &Output) -> Result<()> {
             r.median_ratio.map_or("-".into(), |x| format!("{x:.1}x")),
         ]);
     }
-    out.emit(&t.render())
+    out.emit_table(&t)
 }

@@ -26,6 +26,14 @@ pub fn run(args: Args) -> Result<()> {
                 "metrics": advise::profile::gpgpusim_names::SIM_MAP,
             }));
         }
+        if out.named_csv() {
+            let mut t = TextTable::new(["ncu", "computed_from", "same_quantity", "note"]);
+            for m in advise::profile::gpgpusim_names::SIM_MAP {
+                let same = if m.exact { "yes" } else { "approximately" };
+                t.push([m.ncu, m.from, same, m.note]);
+            }
+            return out.emit_table(&t);
+        }
         return out.emit(&advise::profile::gpgpusim_names::markdown());
     }
     nvprof_map(&out)
@@ -51,5 +59,5 @@ fn nvprof_map(out: &Output) -> Result<()> {
             p.note.to_string(),
         ]);
     }
-    out.emit(&t.render())
+    out.emit_table(&t)
 }

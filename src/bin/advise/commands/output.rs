@@ -63,6 +63,15 @@ impl Output {
         })
     }
 
+    /// Writes one table: CSV where `-o` names a `.csv` file, else as text.
+    pub fn emit_table(&self, table: &advise::report::table::TextTable) -> Result<()> {
+        if self.named_csv() {
+            self.emit(&table.to_csv())
+        } else {
+            self.emit(&table.render())
+        }
+    }
+
     /// Writes bytes produced by a CSV writer.
     pub fn emit_csv(&self, write: impl FnOnce(&mut Vec<u8>) -> Result<()>) -> Result<()> {
         let mut buf = Vec::new();

@@ -490,3 +490,39 @@ fn fidelity_of(a: &str, b: &str) -> serde_json::Value {
         b,
     ])
 }
+
+/// Options that none of the chosen experiments reads are refused, not ignored without a word;
+/// so are a report folder for a table alone and --summary without JSON.
+#[test]
+fn options_no_chosen_experiment_reads_are_refused() {
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/sim-qv100-nb");
+    for (args, said) in [
+        (
+            vec!["--exp", "kfold", "--train-run", "1"],
+            "--train-run is read by experiments 1 and 2 only",
+        ),
+        (vec!["--exp", "1", "--folds", "5"], "--folds is read by experiment kfold only"),
+        (
+            vec!["--exp", "kfold", "--program", "NB"],
+            "--program is read by experiments 1-4 and loio only",
+        ),
+        (
+            vec!["--exp", "fidelity", "--out-dir", "unused"],
+            "--exp fidelity prints one table (or --json) and reads only --dataset; leave --out-dir out",
+        ),
+        (
+            vec!["--exp", "1", "--summary"],
+            "--summary shortens the JSON (no per-sample predictions): add --json",
+        ),
+    ] {
+        advise()
+            .args(["-q", "experiment"])
+            .args(&args)
+            .arg("--dataset")
+            .arg(&data)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(said));
+    }
+    assert!(!std::path::Path::new("unused").exists());
+}

@@ -169,6 +169,20 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<()> {
     let out: Output = args.out.into();
+    if args.summary && (args.fixtures || !out.json) {
+        return Err(Error::Usage(
+            "--summary shortens the experiments' JSON (no per-sample predictions): add --json \
+             (and leave out --fixtures, which prints features)"
+                .into(),
+        ));
+    }
+    if args.data.is_some() && !args.fixtures {
+        return Err(Error::Usage(
+            "--data names the profiler files of --fixtures; add --fixtures, or leave --data \
+             out (the demo reads its datasets/)"
+                .into(),
+        ));
+    }
     if args.fixtures {
         super::demo_fixtures::run_fixtures(args.data, &args.out_dir, &out)
     } else {
@@ -306,6 +320,7 @@ fn demo(methods: &str, seed: u64, summary: bool, report_dir: &Path, out: &Output
             train_run: None,
             train_input: None,
             kfolds: 10,
+            folds_given: false,
             layout: advise::experiment::splits::FoldLayout::Grouped,
             view: Default::default(),
             step: Default::default(),

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use indicatif::ProgressBar;
 
-use super::experiment_specs::{parse_experiments, parse_folds};
+use super::experiment_specs::{check_options_read, parse_experiments, parse_folds, ChosenOptions};
 use super::output::{note, Output};
 use crate::args::{exp_spec, method_spec, ExpArg, JsonArg, MethodArg, StepArg, ViewArg};
 use advise::dataset::features::View;
@@ -31,6 +31,8 @@ pub struct ExperimentCommand {
     pub train_run: Option<u32>,
     pub train_input: Option<String>,
     pub kfolds: usize,
+    /// Whether --folds was given (a usage error where no experiment reads it).
+    pub folds_given: bool,
     /// How k-fold assigns samples to folds.
     pub layout: FoldLayout,
     pub view: View,
@@ -183,8 +185,9 @@ pub struct Args {
     /// Folds of `kfold`: a number K (grouped: samples of one program, input and
     /// configuration family never sit on both sides), `ungrouped:K` (samples shuffled one by
     /// one, which leaks), or `weka` / `weka:K` (exactly Weka's `-x K -s SEED` layout).
-    #[arg(long, default_value = "10")]
-    pub folds: String,
+    /// Default 10.
+    #[arg(long)]
+    pub folds: Option<String>,
     /// Seed of the fold shuffles, the bootstrap intervals, the sign-flip tests and the random
     /// baseline. The random forest and boosted trees draw from fixed seeds of their own, so
     /// their models do not change with it.
@@ -205,7 +208,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let (kfolds, layout) = parse_folds(&args.folds)?;
+    let (kfolds, layout) = parse_folds(args.folds.as_deref().unwrap_or("10"))?;
     if !(args.band >= 0.0 && args.band < 1.0) {
         return Err(Error::Usage(format!(
             "--band {}: the half-width of the no-clear-effect band is a share of 1.0, at least \
@@ -222,6 +225,7 @@ pub fn run(args: Args) -> Result<()> {
             train_run: args.train_run,
             train_input: args.train_input,
             kfolds,
+            folds_given: args.folds.is_some(),
             layout,
             view: args.features.into(),
             step: args.step.into(),
@@ -239,7 +243,44 @@ pub fn run(args: Args) -> Result<()> {
 }
 
 pub fn run_command(cmd: &ExperimentCommand, out: &Output) -> Result<()> {
-    if cmd.experiments.trim() == "statuner" {
+    if cmd.summary && !out.json {
+        return Err(Error::Usage(
+            "--summary shortens the JSON (no per-sample predictions): add --json".into(),
+        ));
+    }
+    let alone = cmd.experiments.trim();
+    if alone == "statuner" || alone == "fidelity" {
+        let unread = [
+            (cmd.out_dir.is_some(), "--out-dir"),
+            (cmd.summary, "--summary"),
+            (alone == "statuner" && cmd.program.is_some(), "--program"),
+            (
+                alone == "statuner" && cmd.train_run.is_some(),
+                "--train-run",
+            ),
+            (
+                alone == "statuner" && cmd.train_input.is_some(),
+                "--train-input",
+            ),
+            (alone == "statuner" && cmd.folds_given, "--folds"),
+            (
+                alone == "statuner" && cmd.datasets.len() > 1,
+                "a second --dataset",
+            ),
+        ];
+        if let Some((_, flag)) = unread.into_iter().find(|(set, _)| *set) {
+            let reads = if alone == "statuner" {
+                "--dataset and --seed"
+            } else {
+                "--dataset"
+            };
+            return Err(Error::Usage(format!(
+                "--exp {alone} prints one table (or --json) and reads only {reads}; leave \
+                 {flag} out"
+            )));
+        }
+    }
+    if alone == "statuner" {
         let settings = super::statuner::StatunerSettings {
             dataset: cmd.datasets.first().cloned(),
             seed: cmd.settings.seed,
@@ -274,6 +315,21 @@ pub fn run_command(cmd: &ExperimentCommand, out: &Output) -> Result<()> {
         }
     }
     let cmd = &spelled;
+    check_options_read(
+        &parse_experiments(
+            &cmd.experiments,
+            &pool,
+            cmd.kfolds,
+            cmd.settings.seed,
+            cmd.layout,
+        )?,
+        ChosenOptions {
+            folds: cmd.folds_given,
+            program: cmd.program.is_some(),
+            train_run: cmd.train_run.is_some(),
+            train_input: cmd.train_input.is_some(),
+        },
+    )?;
     apply(&mut pool, cmd.step);
     let parts: Vec<&str> = cmd.experiments.split(',').map(str::trim).collect();
     if pool.columns.is_empty() {

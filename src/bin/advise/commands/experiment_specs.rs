@@ -72,9 +72,104 @@ pub fn parse_experiments(
     Ok(out)
 }
 
+/// The options of `advise experiment` that only some experiments read, as given.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ChosenOptions {
+    pub folds: bool,
+    pub program: bool,
+    pub train_run: bool,
+    pub train_input: bool,
+}
+
+/// A usage error where an option was given that none of the experiments in `list` reads: it
+/// would be ignored without a word (`--train-run` with `kfold`, `--folds` with experiment 1).
+pub fn check_options_read(list: &[Experiment], given: ChosenOptions) -> Result<()> {
+    let any = |f: &dyn Fn(&Experiment) -> bool| list.iter().any(f);
+    let unread = [
+        (
+            given.folds,
+            "--folds",
+            "experiment kfold",
+            any(&|e| matches!(e, Experiment::KFold { .. })),
+        ),
+        (
+            given.program,
+            "--program",
+            "experiments 1-4 and loio",
+            any(&|e| matches!(e, Experiment::Thesis(1..=4) | Experiment::LeaveOneInputOut)),
+        ),
+        (
+            given.train_run,
+            "--train-run",
+            "experiments 1 and 2",
+            any(&|e| matches!(e, Experiment::Thesis(1 | 2))),
+        ),
+        (
+            given.train_input,
+            "--train-input",
+            "experiment 4",
+            any(&|e| matches!(e, Experiment::Thesis(4))),
+        ),
+    ]
+    .into_iter()
+    .find(|(set, _, _, read)| *set && !read);
+    match unread {
+        Some((_, flag, readers, _)) => {
+            let names: Vec<String> = list.iter().map(Experiment::name).collect();
+            Err(Error::Usage(format!(
+                "{flag} is read by {readers} only, and none of those runs here \
+                 ({}); leave {flag} out or add one of them to --exp",
+                if names.is_empty() {
+                    "fidelity alone".to_string()
+                } else {
+                    names.join(", ")
+                }
+            )))
+        }
+        None => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_option_no_experiment_reads_is_refused() {
+        let kfold = Experiment::KFold {
+            k: 10,
+            seed: 1,
+            layout: FoldLayout::Grouped,
+        };
+        let run = ChosenOptions {
+            train_run: true,
+            ..Default::default()
+        };
+        let err = check_options_read(std::slice::from_ref(&kfold), run)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("--train-run is read by experiments 1 and 2"),
+            "{err}"
+        );
+        assert!(err.contains("(kfold10)"), "{err}");
+        assert!(check_options_read(&[kfold.clone(), Experiment::Thesis(2)], run).is_ok());
+        let folds = ChosenOptions {
+            folds: true,
+            ..Default::default()
+        };
+        assert!(check_options_read(&[Experiment::Thesis(1)], folds).is_err());
+        assert!(check_options_read(&[kfold], folds).is_ok());
+        let program = ChosenOptions {
+            program: true,
+            ..Default::default()
+        };
+        assert!(check_options_read(&[Experiment::LeaveOneProgramOut], program).is_err());
+        assert!(check_options_read(&[Experiment::LeaveOneInputOut], program).is_ok());
+        let err = check_options_read(&[], program).unwrap_err().to_string();
+        assert!(err.contains("(fidelity alone)"), "{err}");
+        assert!(check_options_read(&[], ChosenOptions::default()).is_ok());
+    }
 
     #[test]
     fn folds_default_to_grouped_and_name_their_layout_otherwise() {

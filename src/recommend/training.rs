@@ -276,12 +276,13 @@ impl Context<'_> {
             None,
         )?;
         // A user's program is new: where the optimization was validated across programs,
-        // that decides between the model and the majority rule, else the grouped validation.
+        // that decides between the model and the majority rule, else the grouped validation;
+        // a model that neither validated (too few samples or groups) has not earned its place.
         let follows_rule = across_outcome
             .as_ref()
             .map(|o| &o.validation)
             .or(validation.as_ref())
-            .is_some_and(super::validation::follows_rule);
+            .is_none_or(super::validation::follows_rule);
         if follows_rule {
             points = rule_points;
         }

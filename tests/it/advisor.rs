@@ -438,26 +438,47 @@ fn profile_report_is_self_contained_and_explains_every_suggestion() {
     );
 }
 
-/// An advisor trained on one sample per optimization could validate nothing: every verdict is
-/// "uncertain", and the reason says why (a real dataset, KTT's Coulomb sum on a GTX 1070).
+/// An advisor whose training pairs all fall in one group could validate nothing: every
+/// verdict is "uncertain", the majority rule answers, and the reason says why. Synthetic data
+/// made here: one NB pair (000000 -> 000001, UNROLL) in 24 runs of one input, with a
+/// register count the B200 profile also has.
 #[test]
 fn an_advisor_that_could_validate_nothing_gives_no_verdict() {
     let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("one-group");
+    std::fs::create_dir(&data).unwrap();
+    let mut m =
+        String::from("program,input,run,variant,kernel,launch,invocations,metric,unit,value\n");
+    let mut t = String::from("program,input,run,variant,time_ms,repetitions,checksum_ok\n");
+    for run in 1..=24 {
+        for (variant, ms, registers) in [("000000", 100.0, 32), ("000001", 90.0, 40)] {
+            m.push_str(&format!(
+                "NB,synthetic,{run},{variant},force,0,1,launch__registers_per_thread,register/thread,{registers}\n"
+            ));
+            t.push_str(&format!(
+                "NB,synthetic,{run},{variant},{},5,true\n",
+                ms + run as f64 * 0.1
+            ));
+        }
+    }
+    std::fs::write(data.join("measurements.csv"), m).unwrap();
+    std::fs::write(data.join("timings.csv"), t).unwrap();
     let model = dir.path().join("one.json");
-    advise()
+    let trained = advise()
         .current_dir(root())
-        .args([
-            "-q",
-            "train",
-            "--dataset",
-            "datasets/ktt-coulomb-gtx1070",
-            "--max-samples",
-            "1",
-            "-o",
-        ])
+        .args(["-q", "train", "--dataset"])
+        .arg(&data)
+        .arg("-o")
         .arg(&model)
         .assert()
         .success();
+    let table = String::from_utf8_lossy(&trained.get_output().stdout).to_string();
+    assert!(
+        table
+            .lines()
+            .any(|l| l.starts_with("UNROLL") && l.ends_with("majority rule")),
+        "{table}"
+    );
     let out = advise()
         .current_dir(root())
         .args([
@@ -477,9 +498,12 @@ fn an_advisor_that_could_validate_nothing_gives_no_verdict() {
     assert!(!list.is_empty());
     for s in list {
         assert_eq!(s["verdict"], "uncertain", "{s}");
+        assert_eq!(s["follows_rule"], true, "{s}");
+        let reason = s["reason"].as_str().unwrap();
         assert!(
-            s["reason"].as_str().unwrap().contains("never validated"),
+            reason.contains("model could not be validated, so the rule answers"),
             "{s}"
         );
+        assert!(reason.contains("never validated"), "{s}");
     }
 }

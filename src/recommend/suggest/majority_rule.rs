@@ -161,11 +161,6 @@ fn by_program(b: &RuleBasis) -> Option<String> {
 
 /// Why the rule answers, in words.
 pub(super) fn reason(m: &OptimizationModel, model_says: f64) -> String {
-    let (where_, v) = match (&m.across_programs, &m.validation) {
-        (Some(a), _) => ("on programs it had not seen", a),
-        (None, Some(v)) => ("in grouped validation", v),
-        (None, None) => return String::new(),
-    };
     let b = basis(m);
     let which = pairs(m, &b);
     let split = [split(m, &b), by_program(&b)]
@@ -173,6 +168,23 @@ pub(super) fn reason(m: &OptimizationModel, model_says: f64) -> String {
         .flatten()
         .map(|s| format!("; {s}"))
         .collect::<String>();
+    let learned = format!(
+        "follows the majority rule: {:.0}% of the {which} got faster (median speedup {}x{split})",
+        100.0 * b.positive_rate,
+        crate::number_format::fmt_sig(speedup(m), 3),
+    );
+    let (where_, v) = match (&m.across_programs, &m.validation) {
+        (Some(a), _) => ("on programs it had not seen", a),
+        (None, Some(v)) => ("in grouped validation", v),
+        // Too few groups to hold any out: the model has not earned its place either.
+        (None, None) => {
+            return format!(
+                "{learned}; this optimization's model could not be validated, so the rule \
+                 answers; the model predicts {}x here",
+                crate::number_format::fmt_sig(model_says, 3)
+            )
+        }
+    };
     // Worse than the rule, level with it, or ahead but not significantly (McNemar p >= 0.05).
     let standing = if v.accuracy < v.majority_accuracy {
         "worse"
@@ -183,11 +195,9 @@ pub(super) fn reason(m: &OptimizationModel, model_says: f64) -> String {
     };
     let p = format!("p {}", crate::number_format::fmt_p(v.p_value));
     format!(
-        "follows the majority rule: {:.0}% of the {which} got faster (median speedup {}x{split}); \
-         this optimization's model was right {:.0}% of the time {where_} against the rule's \
-         {:.0}% (McNemar {p}), {standing}, so the rule answers; the model predicts {}x here",
-        100.0 * b.positive_rate,
-        crate::number_format::fmt_sig(speedup(m), 3),
+        "{learned}; this optimization's model was right {:.0}% of the time {where_} against the \
+         rule's {:.0}% (McNemar {p}), {standing}, so the rule answers; the model predicts {}x \
+         here",
         100.0 * v.accuracy,
         100.0 * v.majority_accuracy,
         crate::number_format::fmt_sig(model_says, 3),

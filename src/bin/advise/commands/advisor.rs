@@ -68,10 +68,14 @@ pub fn train(args: TrainArgs) -> Result<()> {
             args.output.display()
         )));
     }
-    if args.max_samples == 0 {
-        return Err(Error::Usage(
-            "--max-samples must be at least 1 (600 by default)".into(),
-        ));
+    // Each optimization is validated on grouped folds of its samples: two per fold at least.
+    let least = 2 * TrainSettings::default().folds;
+    if args.max_samples < least {
+        return Err(Error::Usage(format!(
+            "--max-samples {}: the validation needs at least {least} samples per optimization \
+             (two per fold); 600 by default",
+            args.max_samples
+        )));
     }
     super::output::check_output_file("-o", &args.output)?;
     let name = args.output.to_string_lossy().to_ascii_lowercase();

@@ -209,6 +209,20 @@ fn bench_models_rejects_empty_sizes_before_timing() {
             .failure()
             .stderr(predicate::str::contains(says));
     }
+    advise()
+        .args([
+            "bench",
+            "experiments",
+            "--no-weka",
+            "--quiet",
+            "--cols",
+            "0",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--cols 0: at least 1 counter column",
+        ));
 }
 
 #[test]
@@ -518,7 +532,7 @@ fn senseless_values_are_usage_errors() {
                 "-o",
                 "x.json",
             ],
-            "--max-samples must be at least 1",
+            "--max-samples 0: the validation needs at least 20 samples",
         ),
         (
             &["train", "--dataset", "datasets/sim-qv100-nb", "-o", "."],

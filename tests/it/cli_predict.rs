@@ -71,6 +71,29 @@ fn fit_then_predict_with_saved_model() {
         .stdout
         .clone();
     assert_eq!(numbers(&out), golden("ktt_conv__M5P__R.txt"));
+    // The model knows its target: another --target is refused, its own accepted.
+    let with_target = |target: &str| {
+        let mut cmd = advise();
+        cmd.args(["predict", "--target", target, "--model"])
+            .arg(&model)
+            .arg("--test")
+            .arg(data("ktt_conv_test.csv"));
+        cmd
+    };
+    with_target("nosuch")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("was fitted to predict"));
+    let target = std::fs::read_to_string(data("ktt_conv_train.csv")).unwrap();
+    let target = target
+        .lines()
+        .next()
+        .unwrap()
+        .rsplit(',')
+        .next()
+        .unwrap()
+        .to_string();
+    with_target(&target).assert().success();
 }
 
 #[test]

@@ -237,3 +237,101 @@ fn a_normalizer_no_run_has_is_named_as_a_misspelling() {
             "no measurement has this metric (misspelt?)",
         ));
 }
+
+/// `-o NAME.csv` writes CSV where the result is one table (the metric map, both of them), and
+/// is refused before any work where it is a report (a search) or where --json asks for JSON.
+#[test]
+fn a_csv_name_gets_csv_or_a_refusal() {
+    let dir = tempfile::tempdir().unwrap();
+    let map = dir.path().join("map.csv");
+    advise()
+        .args(["metric-map", "-o"])
+        .arg(&map)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&map).unwrap();
+    assert!(
+        text.starts_with("nvprof,ncu,match,scale,kind,note\n"),
+        "{text}"
+    );
+    assert!(text.contains("\"nvprof ratio 0-1, ncu percent\""), "{text}");
+    advise()
+        .args(["metric-map", "--gpgpu-sim", "-o"])
+        .arg(&map)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&map).unwrap();
+    assert!(
+        text.starts_with("ncu,computed_from,same_quantity,note\n"),
+        "{text}"
+    );
+    let report = dir.path().join("search.csv");
+    advise()
+        .args(["search", "--budget", "2%", "--space"])
+        .arg(fixture("spaces/pnpoly__RTX_2080_Ti.json.gz"))
+        .arg("-o")
+        .arg(&report)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("has no CSV form"));
+    assert!(!report.exists());
+    advise()
+        .args(["variants", "--json", "-o"])
+        .arg(dir.path().join("v.csv"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--json asks for JSON"));
+}
+
+/// Options that shape the counters view only are refused with the portable view, which would
+/// ignore them (a misspelt --normalizer went unnoticed) or lose its columns (--keep-names).
+#[test]
+fn counter_view_options_are_refused_with_the_portable_view() {
+    let m =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/h200-nb-20261130/measurements.csv.gz");
+    for (view, option) in [
+        ("portable", vec!["--normalizer", "nosuch"]),
+        ("portable", vec!["--normalize", "all"]),
+        ("portable", vec!["--keep-names"]),
+        ("both", vec!["--keep-names"]),
+    ] {
+        advise()
+            .args(["features", "--view", view, "--measurements"])
+            .arg(&m)
+            .args(&option)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!(
+                "{} shapes the counters view only",
+                option[0]
+            )));
+    }
+}
+
+/// The demo's options that only some of its modes read are refused elsewhere, before the
+/// demo's minutes of work.
+#[test]
+fn demo_options_outside_their_mode_are_refused() {
+    for (args, said) in [
+        (
+            vec!["--summary"],
+            "--summary shortens the experiments' JSON",
+        ),
+        (
+            vec!["--fixtures", "--json", "--summary"],
+            "leave out --fixtures",
+        ),
+        (
+            vec!["--data", "tests/fixtures"],
+            "--data names the profiler files of --fixtures",
+        ),
+    ] {
+        advise()
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .arg("demo")
+            .args(&args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(said));
+    }
+}

@@ -46,6 +46,9 @@ struct Row {
 }
 
 pub fn run_bench(counters: usize, seed: u64, with_weka: bool, out: &Output) -> Result<()> {
+    if counters == 0 {
+        return Err(Error::Usage("--cols 0: at least 1 counter column".into()));
+    }
     let (m, t) = campaign(counters, seed);
     let table = build(&m, &t, &FeatureSettings::default())?;
     let switches: Vec<Switch> = Program::ALL.into_iter().flat_map(Switch::bits_of).collect();

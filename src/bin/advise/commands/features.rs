@@ -21,18 +21,19 @@ pub struct Args {
     /// timings.csv (program,input,run,variant,time_ms,...); optional.
     #[arg(long)]
     pub timings: Option<PathBuf>,
-    /// Which metrics to divide by active cycles: `units` (counts only, default), `all`
-    /// (everything, as the thesis did) or `none`.
-    #[arg(long, value_enum, default_value = "units")]
-    pub normalize: NormalizeArg,
+    /// Which metrics to divide by active cycles: `units` (counts only, the default), `all`
+    /// (everything, as the thesis did) or `none`. The counters view only.
+    #[arg(long, value_enum)]
+    pub normalize: Option<NormalizeArg>,
     /// Divide by this metric instead of active cycles (e.g. gpu__time_duration.sum for
-    /// imported KTT spaces, which record no active cycles).
+    /// imported KTT spaces, which record no active cycles). The counters view only.
     #[arg(long)]
     pub normalizer: Option<String>,
     /// One row per kernel instead of per run.
     #[arg(long)]
     pub per_kernel: bool,
-    /// Keep nvprof metric names instead of translating them to Nsight Compute names.
+    /// Keep nvprof metric names instead of translating them to Nsight Compute names (the
+    /// counters view only: the portable ratios read Nsight Compute names).
     #[arg(long)]
     pub keep_names: bool,
     /// Columns: every metric, the portable ratios, or both.
@@ -54,16 +55,48 @@ pub fn run(args: Args) -> Result<()> {
     let measurements = args
         .measurements
         .ok_or_else(|| advise::Error::Usage("give --measurements FILE".into()))?;
+    check_view_options(
+        &args.view,
+        &args.normalizer,
+        args.normalize,
+        args.keep_names,
+    )?;
     let mut cmd = FeaturesCommand::new(
         measurements,
         args.timings,
-        args.normalize,
+        args.normalize.unwrap_or(NormalizeArg::Units),
         args.per_kernel,
         args.keep_names,
     );
     cmd.settings.normalizer = args.normalizer;
     cmd.settings.view = args.view.into();
     features(&cmd, &out)
+}
+
+/// A usage error for options the chosen view would ignore: the portable ratios are
+/// normalized by their own formulas and read Nsight Compute names, so --normalize,
+/// --normalizer and --keep-names shape the counters view only.
+fn check_view_options(
+    view: &ViewArg,
+    normalizer: &Option<String>,
+    normalize: Option<NormalizeArg>,
+    keep_names: bool,
+) -> Result<()> {
+    let ignored = match view {
+        ViewArg::Counters => None,
+        ViewArg::Portable if normalizer.is_some() => Some("--normalizer"),
+        ViewArg::Portable if normalize.is_some() => Some("--normalize"),
+        ViewArg::Portable | ViewArg::Both if keep_names => Some("--keep-names"),
+        ViewArg::Portable | ViewArg::Both => None,
+    };
+    match ignored {
+        Some(flag) => Err(advise::Error::Usage(format!(
+            "{flag} shapes the counters view only; the portable ratios have their own \
+             formulas over Nsight Compute names (`advise features --formulas`): use \
+             --view counters, or leave {flag} out"
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// Inputs and settings of `advise features`.

@@ -273,6 +273,14 @@ fn predict(s: &PredictSettings, out: &Output) -> Result<()> {
                     )));
                 }
             }
+            if let Some(t) = s.train.target.as_deref().filter(|t| *t != model.target) {
+                return Err(Error::Usage(format!(
+                    "--target {t} but {} was fitted to predict {}; leave --target out with \
+                     --model",
+                    path.display(),
+                    model.target
+                )));
+            }
             model
         }
         None => s.train.fit()?,

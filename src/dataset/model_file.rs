@@ -60,6 +60,58 @@ mod tests {
         }
     }
 
+    /// A hand-edited or damaged model whose state no fit makes is refused when read, not
+    /// left to panic or loop in a prediction: a tree node that is its own child, a split on a
+    /// column past the row's end, k = 0, a linear model of another width, fewer features
+    /// than the filters cover.
+    #[test]
+    fn damaged_models_are_refused_when_read() {
+        let data = synthetic(60, 6, 5);
+        let damaged = |method: Method, edit: &dyn Fn(&mut serde_json::Value)| {
+            let model = method.default_params().fit(&data).unwrap();
+            let mut doc: serde_json::Value = serde_json::from_str(&write(&model).unwrap()).unwrap();
+            edit(&mut doc["model"]["state"]);
+            read(&doc.to_string(), "m.json")
+                .map(|_| ())
+                .unwrap_err()
+                .to_string()
+        };
+        let loop_ = |trees: &'static str| {
+            move |s: &mut serde_json::Value| s[trees]["trees"][0]["nodes"][0]["left"] = 0.into()
+        };
+        let err = damaged(Method::Forest, &loop_("forest"));
+        assert!(
+            err.contains("damaged model: tree 0: node 0 has child 0"),
+            "{err}"
+        );
+        let err = damaged(Method::Gbrt, &loop_("boosted"));
+        assert!(
+            err.contains("damaged model: tree 0: node 0 has child 0"),
+            "{err}"
+        );
+        let err = damaged(Method::Gbrt, &|s| {
+            s["boosted"]["trees"][0]["nodes"][0]["feature"] = 6.into()
+        });
+        assert!(err.contains("node 0 splits column 6 of 6"), "{err}");
+        let err = damaged(Method::Knn, &|s| s["neighbours"]["k"] = 0.into());
+        assert!(err.contains("k is 0"), "{err}");
+        let err = damaged(Method::Knn, &|s| {
+            s["neighbours"]["points"].as_array_mut().unwrap().pop();
+        });
+        assert!(err.contains("points 6 wide"), "{err}");
+        let err = damaged(Method::M5p, &|s| {
+            s["root"]["model"]["coefficients"] = serde_json::json!([1.0])
+        });
+        assert!(err.contains("a linear model of 1 coefficients"), "{err}");
+        let err = damaged(Method::Forest, &|s| {
+            s["encoder"]["missing"]["fill"]
+                .as_array_mut()
+                .unwrap()
+                .pop();
+        });
+        assert!(err.contains("its filters cover 5 and 6 columns"), "{err}");
+    }
+
     #[test]
     fn refuses_other_formats_and_versions() {
         let data = synthetic(30, 3, 5);

@@ -119,6 +119,17 @@ impl<T: Copy + PartialOrd + Default> Boosted<T> {
     }
 }
 
+impl<T: Copy + PartialOrd> Boosted<T> {
+    /// Why an ensemble read from a file cannot be one boosting made for rows `width` wide: a
+    /// tree that fails [`Tree::check`].
+    pub fn check(&self, width: usize) -> std::result::Result<(), String> {
+        for (i, t) in self.trees.iter().enumerate() {
+            t.check(width).map_err(|e| format!("tree {i}: {e}"))?;
+        }
+        Ok(())
+    }
+}
+
 impl<T: Copy + PartialOrd> PredictRow<T> for Boosted<T> {
     fn predict_row(&self, row: &[T]) -> f64 {
         let rate = self.learning_rate;
@@ -214,6 +225,13 @@ impl Fit<Data> for GbrtParams {
             &mut Rng::new(self.seed),
         );
         Ok(Gbrt { encoder, boosted })
+    }
+}
+
+impl Gbrt {
+    /// Why a model read from a file cannot be one `fit` made for rows of `width` features.
+    pub fn check(&self, width: usize) -> std::result::Result<(), String> {
+        self.boosted.check(self.encoder.check(width)?)
     }
 }
 

@@ -43,6 +43,20 @@ impl<T: Copy + PartialOrd + Default> Bagged<T> {
     }
 }
 
+impl<T: Copy + PartialOrd> Bagged<T> {
+    /// Why an ensemble read from a file cannot be one [`Bagged::grow`] made for rows `width`
+    /// wide: no tree, or a tree that fails [`Tree::check`].
+    pub fn check(&self, width: usize) -> std::result::Result<(), String> {
+        if self.trees.is_empty() {
+            return Err("no tree".into());
+        }
+        for (i, t) in self.trees.iter().enumerate() {
+            t.check(width).map_err(|e| format!("tree {i}: {e}"))?;
+        }
+        Ok(())
+    }
+}
+
 impl<T: Copy + PartialOrd> PredictRow<T> for Bagged<T> {
     fn predict_row(&self, row: &[T]) -> f64 {
         if self.trees.is_empty() {
@@ -117,6 +131,13 @@ impl Fit<Data> for ForestParams {
             &mut rng,
         );
         Ok(Forest { encoder, forest })
+    }
+}
+
+impl Forest {
+    /// Why a forest read from a file cannot be one `fit` made for rows of `width` features.
+    pub fn check(&self, width: usize) -> std::result::Result<(), String> {
+        self.forest.check(self.encoder.check(width)?)
     }
 }
 

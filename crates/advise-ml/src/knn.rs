@@ -48,6 +48,24 @@ impl Neighbours {
         }
     }
 
+    /// Why neighbours read from a file cannot be ones built for points `width` wide: another
+    /// width, points and targets of different counts (a prediction would read past the
+    /// points' end), or k = 0.
+    pub fn check(&self, width: usize) -> std::result::Result<(), String> {
+        if self.width != width || self.points.len() != width * self.y.len() {
+            return Err(format!(
+                "{} values for {} points {} wide, not {width}",
+                self.points.len(),
+                self.y.len(),
+                self.width
+            ));
+        }
+        if self.k == 0 {
+            return Err("k is 0".into());
+        }
+        Ok(())
+    }
+
     fn distance2(&self, i: usize, q: &[f64]) -> f64 {
         let p = &self.points[i * self.width..(i + 1) * self.width];
         p.iter().zip(q).map(|(a, b)| (a - b) * (a - b)).sum()
@@ -200,6 +218,20 @@ impl Fit<Data> for KnnParams {
             scale,
             neighbours,
         })
+    }
+}
+
+impl Knn {
+    /// Why a model read from a file cannot be one `fit` made for rows of `width` features.
+    pub fn check(&self, width: usize) -> std::result::Result<(), String> {
+        let encoded = self.encoder.check(width)?;
+        if self.scale.len() != encoded {
+            return Err(format!(
+                "{} column scales for {encoded} columns",
+                self.scale.len()
+            ));
+        }
+        self.neighbours.check(encoded)
     }
 }
 

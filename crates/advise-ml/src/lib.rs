@@ -194,13 +194,17 @@ impl FittedModel {
     }
 
     /// Why a model read from a file cannot be one `fit` made, where its state says so (a
-    /// damaged or hand-edited file): checked for the nearest-neighbour and linear models,
-    /// whose predictions index their state directly.
+    /// damaged or hand-edited file): counts that disagree, which a prediction would index
+    /// past, or tree links that would lead it past the end or round a loop.
     pub fn check(&self) -> std::result::Result<(), String> {
+        let width = self.features.len();
         match &self.model {
             Fitted::Ibk(m) => m.check(),
             Fitted::Linear(m) => m.check(),
-            _ => Ok(()),
+            Fitted::M5p(m) => m.check(width),
+            Fitted::Forest(m) => m.check(width),
+            Fitted::Gbrt(m) => m.check(width),
+            Fitted::Knn(m) => m.check(width),
         }
     }
 

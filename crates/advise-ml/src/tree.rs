@@ -70,6 +70,33 @@ impl<T: Copy + PartialOrd> Tree<T> {
     pub fn size(&self) -> usize {
         self.nodes.len()
     }
+
+    /// Why a tree read from a file cannot be one [`grow`] made for rows `width` wide: no
+    /// node, a split on a column past the row's end, or a child that is not a later node
+    /// (the builder appends children after their parent), which a prediction would follow
+    /// past the end or round a loop for ever.
+    pub fn check(&self, width: usize) -> std::result::Result<(), String> {
+        if self.nodes.is_empty() {
+            return Err("a tree without nodes".into());
+        }
+        for (k, n) in self.nodes.iter().enumerate() {
+            if n.feature == LEAF {
+                continue;
+            }
+            if n.feature as usize >= width {
+                return Err(format!("node {k} splits column {} of {width}", n.feature));
+            }
+            for child in [n.left as usize, n.right as usize] {
+                if child <= k || child >= self.nodes.len() {
+                    return Err(format!(
+                        "node {k} has child {child}, not a later node of {}",
+                        self.nodes.len()
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 impl<T: Copy + PartialOrd> PredictRow<T> for Tree<T> {

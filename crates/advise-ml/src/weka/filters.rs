@@ -178,6 +178,18 @@ impl RemoveUseless {
     pub fn kept(&self) -> &[usize] {
         &self.keep
     }
+
+    /// Why a filter read from a file cannot be one fitted on rows `width` wide: it keeps a
+    /// column past their end, or one twice or out of order. Else the width it leaves.
+    pub fn check(&self, width: usize) -> std::result::Result<usize, String> {
+        if self.keep.windows(2).any(|w| w[0] >= w[1]) || self.keep.last() >= Some(&width) {
+            return Err(format!(
+                "it keeps columns {:?} of {width}, not ascending within them",
+                self.keep
+            ));
+        }
+        Ok(self.keep.len())
+    }
 }
 
 /// Missing values to means/modes, then nominal to binary: the all-numeric, complete matrix that
@@ -212,6 +224,30 @@ impl Encoder {
         self.missing.apply(&mut r);
         self.to_binary.apply(&r)
     }
+
+    /// Why an encoder read from a file cannot be one `fit` made for rows `width` wide (see
+    /// [`check_filters`]); else the width of the rows it makes.
+    pub fn check(&self, width: usize) -> std::result::Result<usize, String> {
+        check_filters(&self.missing, &self.to_binary, width)
+    }
+}
+
+/// Why missing-value and nominal filters read from a file cannot be ones fitted on rows
+/// `width` wide: either is another width (its rows would come out short, and a model would
+/// index past their end). Else the width of the rows they make.
+pub fn check_filters(
+    missing: &ReplaceMissing,
+    to_binary: &NominalToBinary,
+    width: usize,
+) -> std::result::Result<usize, String> {
+    if missing.fill.len() != width || to_binary.order.len() != width {
+        return Err(format!(
+            "its filters cover {} and {} columns, not the model's {width}",
+            missing.fill.len(),
+            to_binary.order.len()
+        ));
+    }
+    Ok(to_binary.width())
 }
 
 #[cfg(test)]

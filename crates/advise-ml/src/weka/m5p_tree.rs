@@ -87,6 +87,32 @@ impl Node {
         }
     }
 
+    /// Why a tree read from a file cannot be one the builder grew on rows `width` wide: a
+    /// split on a column past the row's end, a split without both children (or children
+    /// without a split), a leaf without a linear model, or a model of another width.
+    pub fn check(&self, width: usize) -> std::result::Result<(), String> {
+        if let Some(m) = &self.model {
+            if m.coefficients.len() != width {
+                return Err(format!(
+                    "a linear model of {} coefficients for {width} columns",
+                    m.coefficients.len()
+                ));
+            }
+        }
+        match (&self.split, &self.left, &self.right) {
+            (Some((att, _)), Some(l), Some(r)) => {
+                if *att >= width {
+                    return Err(format!("a split on column {att} of {width}"));
+                }
+                l.check(width)?;
+                r.check(width)
+            }
+            (None, None, None) if self.model.is_some() => Ok(()),
+            (None, None, None) => Err("a leaf without a linear model".into()),
+            _ => Err("a split without both children, or children without a split".into()),
+        }
+    }
+
     pub(super) fn is_leaf(&self) -> bool {
         self.left.is_none()
     }

@@ -6,7 +6,9 @@ use std::path::PathBuf;
 
 use indicatif::ProgressBar;
 
-use super::experiment_specs::{check_options_read, parse_experiments, parse_folds, ChosenOptions};
+use super::experiment_specs::{
+    check_options_read, check_table_alone, parse_experiments, parse_folds, ChosenOptions,
+};
 use super::output::{note, Output};
 use crate::args::{exp_spec, method_spec, ExpArg, JsonArg, MethodArg, StepArg, ViewArg};
 use advise::dataset::features::View;
@@ -243,43 +245,8 @@ pub fn run(args: Args) -> Result<()> {
 }
 
 pub fn run_command(cmd: &ExperimentCommand, out: &Output) -> Result<()> {
-    if cmd.summary && !out.json {
-        return Err(Error::Usage(
-            "--summary shortens the JSON (no per-sample predictions): add --json".into(),
-        ));
-    }
+    check_table_alone(cmd, out.json)?;
     let alone = cmd.experiments.trim();
-    if alone == "statuner" || alone == "fidelity" {
-        let unread = [
-            (cmd.out_dir.is_some(), "--out-dir"),
-            (cmd.summary, "--summary"),
-            (alone == "statuner" && cmd.program.is_some(), "--program"),
-            (
-                alone == "statuner" && cmd.train_run.is_some(),
-                "--train-run",
-            ),
-            (
-                alone == "statuner" && cmd.train_input.is_some(),
-                "--train-input",
-            ),
-            (alone == "statuner" && cmd.folds_given, "--folds"),
-            (
-                alone == "statuner" && cmd.datasets.len() > 1,
-                "a second --dataset",
-            ),
-        ];
-        if let Some((_, flag)) = unread.into_iter().find(|(set, _)| *set) {
-            let reads = if alone == "statuner" {
-                "--dataset and --seed"
-            } else {
-                "--dataset"
-            };
-            return Err(Error::Usage(format!(
-                "--exp {alone} prints one table (or --json) and reads only {reads}; leave \
-                 {flag} out"
-            )));
-        }
-    }
     if alone == "statuner" {
         let settings = super::statuner::StatunerSettings {
             dataset: cmd.datasets.first().cloned(),

@@ -5,6 +5,8 @@ use advise::error::{Error, Result};
 use advise::experiment::data::SamplePool;
 use advise::experiment::splits::{Experiment, FoldLayout};
 
+use super::experiment::ExperimentCommand;
+
 /// Parses `--folds`: a number K (grouped folds, the default), `ungrouped:K`, or `weka` /
 /// `weka:K` (Weka's layout).
 pub fn parse_folds(spec: &str) -> Result<(usize, FoldLayout)> {
@@ -128,6 +130,50 @@ pub fn check_options_read(list: &[Experiment], given: ChosenOptions) -> Result<(
         }
         None => Ok(()),
     }
+}
+
+/// A usage error for options that a run cannot use: --summary without JSON, and with
+/// `--exp statuner` or `fidelity` alone (one table, or JSON) a report folder, --summary, or
+/// the options of the other experiments.
+pub fn check_table_alone(cmd: &ExperimentCommand, json: bool) -> Result<()> {
+    if cmd.summary && !json {
+        return Err(Error::Usage(
+            "--summary shortens the JSON (no per-sample predictions): add --json".into(),
+        ));
+    }
+    let alone = cmd.experiments.trim();
+    if alone == "statuner" || alone == "fidelity" {
+        let unread = [
+            (cmd.out_dir.is_some(), "--out-dir"),
+            (cmd.summary, "--summary"),
+            (alone == "statuner" && cmd.program.is_some(), "--program"),
+            (
+                alone == "statuner" && cmd.train_run.is_some(),
+                "--train-run",
+            ),
+            (
+                alone == "statuner" && cmd.train_input.is_some(),
+                "--train-input",
+            ),
+            (alone == "statuner" && cmd.folds_given, "--folds"),
+            (
+                alone == "statuner" && cmd.datasets.len() > 1,
+                "a second --dataset",
+            ),
+        ];
+        if let Some((_, flag)) = unread.into_iter().find(|(set, _)| *set) {
+            let reads = if alone == "statuner" {
+                "--dataset and --seed"
+            } else {
+                "--dataset"
+            };
+            return Err(Error::Usage(format!(
+                "--exp {alone} prints one table (or --json) and reads only {reads}; leave \
+                 {flag} out"
+            )));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

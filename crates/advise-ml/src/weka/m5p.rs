@@ -217,7 +217,7 @@ impl Fit<Data> for M5pParams {
 
 impl M5p {
     /// Why a model read from a file cannot be one `fit` made for rows of `width` features:
-    /// filters of another width, or a tree that fails [`Node::check`] on the rows they make.
+    /// filters of another width, or a tree whose nodes fail their check on the rows they make.
     pub fn check(&self, width: usize) -> std::result::Result<(), String> {
         let encoded = super::filters::check_filters(&self.missing, &self.to_binary, width)?;
         self.root.check(self.useless.check(encoded)?)

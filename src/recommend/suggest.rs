@@ -37,6 +37,7 @@ use super::validation::{raw_score, Validation};
 use crate::error::Result;
 use crate::experiment::step_features::StepValues;
 use advise_ml::Data;
+use caveats::Caveats;
 
 /// A predicted speedup within this of 1.0 is reported as "no clear effect".
 pub const NO_EFFECT_BAND: f64 = 0.02;
@@ -173,10 +174,6 @@ pub fn suggest(
         // The accuracy of what answers: the model's, or the rule's where it follows the rule.
         let answering = |v: &Validation| v.answering(rule);
         let score_accuracy = across.or(m.validation.as_ref()).map(answering);
-        let beats_majority = m
-            .validation
-            .as_ref()
-            .is_some_and(|v| v.accuracy > v.majority_accuracy);
         // The step model's closeness is whether the level lies in its training levels.
         let (d_score, typical_score) = if step.is_some() {
             (0.0, 1.0)
@@ -292,65 +289,20 @@ pub fn suggest(
             ),
             None => reason(m, q, nearest, &deciding, extrapolation),
         };
-        if let Some(a) = pooled_cap {
-            reason.push_str(&format!(
-                "; never validated on a program the advisor had not seen, so its confidence is at \
-                 most the {:.0}% its models reached on such programs",
-                100.0 * a
-            ));
-        }
-        if let (Some(v), UNCERTAIN, false) = (coin_toss, verdict, confidence < EVEN_ODDS) {
-            reason.push_str(&format!(
-                "; uncertain: right on {:.1}% of {} held-out directions, no better than a coin \
-                 toss by the sign test",
-                100.0 * answering(v),
-                v.pp + v.pn + v.np + v.nn
-            ));
-        }
-        if unvalidated {
-            reason.push_str(&format!(
-                "; uncertain: never validated (its {} training pairs fall in fewer than two \
-                 groups, so none could be held out)",
-                m.samples
-            ));
-        }
-        if let Some(u) = &unseen {
-            reason.push_str(&format!("; uncertain: {u}"));
-        }
-        if let Some(h) = host.reason() {
-            reason.push_str(&h);
-        }
-        if m.simulated_only {
-            reason.push_str(&format!(
-                "; learned only from SIMULATED data ({} on GPGPU-Sim): no GPU measurement backs it",
-                m.programs.join(", ")
-            ));
-        } else if m.programs.iter().any(|p| p.contains("(SIMULATED")) {
-            reason.push_str(&format!(
-                "; learned partly from SIMULATED data (GPGPU-Sim): {}",
-                m.programs.join(", ")
-            ));
-        }
-        if let (None, false, false, Some(v)) = (&step, rule, beats_majority, &m.validation) {
-            reason.push_str(&format!(
-                "; validated accuracy {:.0}% is no better than the majority rule's ({:.0}%)",
-                100.0 * v.accuracy,
-                100.0 * v.majority_accuracy
-            ));
-        }
-        if let (None, Some(a)) = (&step, &m.across_programs) {
-            let second = a
-                .secondary_accuracy
-                .map(|s| format!(" (the second model's {:.0}%)", 100.0 * s))
-                .unwrap_or_default();
-            reason.push_str(&format!(
-                "; on a program it had not seen (leave one program out over {}) its direction \
-                 was right {:.0}% of the time{second}, the majority rule's {:.0}%",
-                m.programs.join(", "),
-                100.0 * a.accuracy,
-                100.0 * a.majority_accuracy
-            ));
-        }
+        let under_even_odds = confidence < EVEN_ODDS;
+        reason.push_str(
+            &Caveats {
+                model: m,
+                pooled_cap,
+                coin_toss: coin_toss.filter(|_| verdict == UNCERTAIN && !under_even_odds),
+                rule,
+                unvalidated,
+                unseen: unseen.as_deref(),
+                host: host.reason(),
+                counters_answer: step.is_none(),
+            }
+            .text(),
+        );
         out.push(Suggestion {
             optimization: m.name.clone(),
             predicted_speedup: p,
@@ -418,6 +370,7 @@ pub fn is_applied(name: &str, applied: &str) -> bool {
     !a.is_empty() && (name.eq_ignore_ascii_case(a) || family.eq_ignore_ascii_case(a))
 }
 
+mod caveats;
 mod majority_rule;
 mod step_answer;
 use step_answer::StepAnswer;

@@ -10,6 +10,7 @@ mod experiment_tables;
 pub mod fidelity;
 pub mod font;
 mod reason_clauses;
+mod suggestion_card;
 pub mod suggestions;
 pub mod table;
 mod training_text;

@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use indicatif::ProgressBar;
 
 use super::experiment_specs::{
-    check_options_read, check_table_alone, parse_experiments, parse_folds, ChosenOptions,
+    check_options_read, check_table_alone, keep, parse_experiments, parse_folds, trained_on,
+    ChosenOptions,
 };
 use super::output::{note, Output};
 use crate::args::{exp_spec, method_spec, ExpArg, JsonArg, MethodArg, StepArg, ViewArg};
@@ -46,32 +47,6 @@ pub struct ExperimentCommand {
     pub out_dir: Option<PathBuf>,
     /// `--json` without per-sample predictions.
     pub summary: bool,
-}
-
-fn keep(fold: &Fold, cmd: &ExperimentCommand) -> bool {
-    let run_ok = cmd.train_run.is_none_or(|r| {
-        !fold.choice.contains("train-run=") || fold.choice.contains(&format!("train-run={r}"))
-    });
-    let input_ok = cmd.train_input.as_ref().is_none_or(|i| {
-        !fold.choice.contains("train-input=") || fold.choice.contains(&format!("train-input={i} "))
-    });
-    run_ok && input_ok
-}
-
-/// The `train-run=R` and `train-input=I` parts of a fold's choice (as `--train-run R`,
-/// `--train-input I`).
-fn trained_on(choice: &str) -> Vec<String> {
-    choice
-        .split(' ')
-        .filter_map(|part| {
-            if let Some(r) = part.strip_prefix("train-run=") {
-                Some(format!("--train-run {r}"))
-            } else {
-                part.strip_prefix("train-input=")
-                    .map(|i| format!("--train-input {i}"))
-            }
-        })
-        .collect()
 }
 
 /// Runs the experiments; returns one result list per experiment, the notes for skipped ones
@@ -320,7 +295,7 @@ pub fn run_command(cmd: &ExperimentCommand, out: &Output) -> Result<()> {
     });
     if parts == ["fidelity"] {
         let (rows, agreement) = fidelity.unwrap_or_default();
-        let gpus = gpu_agreement(&cmd.datasets)?;
+        let gpus = super::transfer_inputs::gpu_agreement(&cmd.datasets)?;
         if out.json {
             return out.emit_json(&serde_json::json!({
                 "schema_version": 2,
@@ -400,36 +375,4 @@ fn describe_pool(pool: &SamplePool, dirs: &[PathBuf]) -> String {
             .map(|n| format!(", counts divided by {n}"))
             .unwrap_or_default()
     )
-}
-
-/// The project's campaigns of the same programs on two GPUs among `datasets` (named
-/// `<gpu>-<program>-<date>`), each pair once, and two campaigns of one program on the same
-/// GPU (`X`, `X-2`): their names and how the two agree on the inputs both have (a pair without
-/// one is left out).
-fn gpu_agreement(
-    datasets: &[PathBuf],
-) -> Result<Vec<(String, String, Vec<advise::experiment::fidelity::Agreement>)>> {
-    use advise::experiment::pool_merge::load_pools;
-    let names = |d: &[PathBuf]| {
-        d.iter()
-            .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().to_string()))
-            .collect::<Vec<_>>()
-            .join("+")
-    };
-    let mut out = Vec::new();
-    let pairs = super::transfer_inputs::harness_gpu_pairs(datasets)
-        .into_iter()
-        .chain(super::transfer_inputs::repeated_campaigns(datasets));
-    for (a, b) in pairs {
-        let (na, nb) = (names(&a), names(&b));
-        if na < nb {
-            let rows =
-                advise::experiment::fidelity::agreement_between(&load_pools(&a)?, &load_pools(&b)?);
-            // Campaigns of other inputs (a second input's `X-<n>` folder) share no pair.
-            if !rows.is_empty() {
-                out.push((na, nb, rows));
-            }
-        }
-    }
-    Ok(out)
 }

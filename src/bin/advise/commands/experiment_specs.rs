@@ -1,9 +1,10 @@
-//! `advise experiment`'s two specifications: which experiments (`--exp`) and how k-fold
-//! cross-validation lays out its folds (`--folds`).
+//! `advise experiment`'s two specifications, which experiments (`--exp`) and how k-fold
+//! cross-validation lays out its folds (`--folds`); the options each experiment reads, and
+//! the folds `--train-run` and `--train-input` keep.
 
 use advise::error::{Error, Result};
 use advise::experiment::data::SamplePool;
-use advise::experiment::splits::{Experiment, FoldLayout};
+use advise::experiment::splits::{Experiment, Fold, FoldLayout};
 
 use super::experiment::ExperimentCommand;
 
@@ -174,6 +175,34 @@ pub fn check_table_alone(cmd: &ExperimentCommand, json: bool) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Whether a fold trains on the run and input `--train-run` and `--train-input` chose (a fold
+/// whose choice names neither is kept).
+pub fn keep(fold: &Fold, cmd: &ExperimentCommand) -> bool {
+    let run_ok = cmd.train_run.is_none_or(|r| {
+        !fold.choice.contains("train-run=") || fold.choice.contains(&format!("train-run={r}"))
+    });
+    let input_ok = cmd.train_input.as_ref().is_none_or(|i| {
+        !fold.choice.contains("train-input=") || fold.choice.contains(&format!("train-input={i} "))
+    });
+    run_ok && input_ok
+}
+
+/// The `train-run=R` and `train-input=I` parts of a fold's choice (as `--train-run R`,
+/// `--train-input I`).
+pub fn trained_on(choice: &str) -> Vec<String> {
+    choice
+        .split(' ')
+        .filter_map(|part| {
+            if let Some(r) = part.strip_prefix("train-run=") {
+                Some(format!("--train-run {r}"))
+            } else {
+                part.strip_prefix("train-input=")
+                    .map(|i| format!("--train-input {i}"))
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

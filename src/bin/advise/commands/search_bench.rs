@@ -5,20 +5,13 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use serde::Serialize;
 
 use super::output::{note, Output};
 use super::search_bench_files::{write_charts, write_runs};
-use super::space_notes::{
-    left_out_section, noise_note, notes_section, reading_note, UnreadFile, NOISE_WORTH_SAYING,
-};
+use super::space_notes::UnreadFile;
 use crate::args::OutputArgs;
-use advise::dataset::import::run_noise::RunNoise;
 use advise::error::{Error, Result};
-use advise::report::table::TextTable;
-use advise::search::bench::{
-    bench, BenchReport, BenchRow, BenchSettings, Budget, SkippedCell, StandardRow,
-};
+use advise::search::bench::{bench, BenchSettings, Budget};
 use advise::search::space_files::space_files;
 use advise::search::{strategies, SearchSpace};
 
@@ -35,37 +28,6 @@ pub struct BenchCommand {
     pub charts: Option<PathBuf>,
     /// CSV file for every run's result; `None` writes none.
     pub runs_csv: Option<PathBuf>,
-}
-
-#[derive(Serialize)]
-struct JsonReport<'a> {
-    /// What reproduces the figures: the first seed (runs take seed, seed + 1, ...) and the
-    /// runs per cell. `seconds` and the rows' times per run are wall-clock, not reproducible.
-    seed: u64,
-    repeats: usize,
-    spaces: Vec<JsonSpace<'a>>,
-    results: &'a [BenchRow],
-    standards: &'a [StandardRow],
-    /// Files that could not be read, left out.
-    unread: &'a [UnreadFile],
-    /// (space, budget) pairs left out: the budget is larger than the space.
-    skipped: &'a [SkippedCell],
-    charts: Vec<String>,
-    seconds: f64,
-}
-
-/// A space as the JSON report names it: its size and, where the recording keeps each
-/// configuration's runs, how finely they tell its fastest configurations apart.
-#[derive(Serialize)]
-struct JsonSpace<'a> {
-    space: &'a str,
-    configurations: usize,
-    failed_configurations: usize,
-    run_noise: Option<RunNoise>,
-    /// Whether the file was cut off and only its complete entries were read.
-    cut_off: bool,
-    /// Entries that repeat a configuration listed before them (the first one's time stands).
-    repeated_entries: usize,
 }
 
 /// Splits `a,b:k=1,j=2,c` into strategies, keeping `KEY=VALUE` pieces with the strategy
@@ -239,59 +201,13 @@ fn bench_spaces(cmd: &BenchCommand, out: &Output) -> Result<()> {
             note(&format!("wrote {c}"));
         }
     }
-    let printed = print_report(cmd, out, &spaces, &report, &unread, charts, seconds);
+    let printed = super::search_bench_report::print_report(
+        cmd, out, &spaces, &report, &unread, charts, seconds,
+    );
     match chart_error {
         Some(e) => printed.and(Err(e)),
         None => printed,
     }
-}
-
-/// Prints the results as a table or JSON.
-fn print_report(
-    cmd: &BenchCommand,
-    out: &Output,
-    spaces: &[SearchSpace],
-    report: &BenchReport,
-    unread: &[UnreadFile],
-    charts: Vec<String>,
-    seconds: f64,
-) -> Result<()> {
-    if out.json {
-        let spaces = spaces
-            .iter()
-            .map(|s| JsonSpace {
-                space: &s.name,
-                configurations: s.len(),
-                failed_configurations: s.failed(),
-                run_noise: s.run_noise,
-                cut_off: s.cut_off,
-                repeated_entries: s.repeated,
-            })
-            .collect();
-        return out.emit_json(&JsonReport {
-            seed: cmd.seed,
-            repeats: cmd.repeats,
-            spaces,
-            results: &report.results,
-            standards: &report.standards,
-            unread,
-            skipped: &report.skipped,
-            charts,
-            seconds,
-        });
-    }
-    let mut text = render(report);
-    text += &left_out_section(unread, &report.skipped);
-    text += &notes_section("How the files were read", spaces, reading_note);
-    text += &notes_section(
-        &format!(
-            "Recorded noise of {}% or more (scripts/search/noise.py prints every space's)",
-            NOISE_WORTH_SAYING * 100.0
-        ),
-        spaces,
-        noise_note,
-    );
-    out.emit(&text)
 }
 
 /// Reads the spaces, each named as soon as it is read so that a long list shows its progress.
@@ -333,63 +249,6 @@ fn read_spaces(files: &[PathBuf]) -> Result<(Vec<SearchSpace>, Vec<UnreadFile>)>
         (true, None) => Err(Error::Usage("no tuning space given".into())),
         _ => Ok((spaces, unread)),
     }
-}
-
-/// The results and standards as text tables.
-pub fn render(report: &BenchReport) -> String {
-    let mut t = TextTable::new([
-        "space",
-        "strategy",
-        "budget",
-        "evals",
-        "used",
-        "median",
-        "95% interval",
-        "p5",
-        "95% interval",
-        "mean",
-        "evals to 95%",
-        "runs reaching 95%",
-    ]);
-    for r in &report.results {
-        t.push([
-            r.space.clone(),
-            r.strategy.clone(),
-            r.budget.clone(),
-            r.budget_evaluations.to_string(),
-            format!("{:.1}", r.mean_evaluations),
-            format!("{:.3}", r.median_fraction),
-            interval(r.median_interval),
-            format!("{:.3}", r.p5_fraction),
-            interval(r.p5_interval),
-            format!("{:.3}", r.mean_fraction),
-            r.evals_to_95.map_or("-".into(), |e| format!("{e:.0}")),
-            format!("{:.0}%", r.reached_95 * 100.0),
-        ]);
-    }
-    let mut s = TextTable::new(["space", "strategy", "standard 1", "standard 2"]);
-    for r in &report.standards {
-        let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "not reached".into());
-        s.push([
-            r.space.clone(),
-            r.strategy.clone(),
-            show(&r.standard1),
-            show(&r.standard2),
-        ]);
-    }
-    format!(
-        "Fraction of the optimum (optimum time / found time) over repeated runs; beside the median \
-         and 5th percentile, the range that holds the true one with 95% confidence \
-         (order statistics; 0 or 1 where the runs are too few for a bound)\n\n{}\n\
-         Smallest budget whose median (standard 1) or 5th percentile (standard 2) reaches 95%\n\n{}",
-        t.render(),
-        s.render()
-    )
-}
-
-/// A quantile's 95% interval as `0.912-0.987`.
-fn interval([lo, hi]: [f64; 2]) -> String {
-    format!("{lo:.3}-{hi:.3}")
 }
 
 #[cfg(test)]

@@ -7,10 +7,12 @@ use serde::Serialize;
 
 use super::advisor::default_model;
 use super::output::{note, Output};
-use super::suggest_inputs::{launch_of, leave_out, levels_of, source_checks};
+use super::suggest_inputs::{
+    given_host_link, known_names, launch_of, leave_out, levels_of, source_checks,
+};
 use crate::args::OutputArgs;
-use advise::dataset::host_link::{HostLink, COHERENT_SIGNS};
-use advise::dataset::measurements::{rows_of, MeasurementRow, RunKey};
+use advise::dataset::host_link::HostLink;
+use advise::dataset::measurements::{rows_of, RunKey};
 use advise::error::{Error, Result};
 use advise::harness::profile_app::{kernel_pattern, ProfileRequest};
 use advise::profile::{parse_path, FormatChoice};
@@ -159,46 +161,6 @@ struct AdvisorInfo<'a> {
     file: String,
     method: String,
     datasets: &'a [String],
-}
-
-/// `--host-link`: where the profile shows no link, its rows get the device attribute a raw
-/// page would carry (`COHERENT_SIGNS`' first: 1 coherent, 0 PCIe), so that every step reads
-/// the link as from the profile; where it shows the other link, an error. Returns whether the
-/// link is the user's (the profile showed none).
-fn given_host_link(rows: &mut Vec<MeasurementRow>, link: HostLink, csv: &Path) -> Result<bool> {
-    match HostLink::of_rows(rows) {
-        Some(own) if own != link => Err(Error::Usage(format!(
-            "--host-link {}: {} shows {} in its device attributes; leave --host-link out",
-            link.label(),
-            csv.display(),
-            own.describe()
-        ))),
-        Some(_) => Ok(false),
-        None => {
-            let Some(first) = rows.first() else {
-                return Ok(false);
-            };
-            let mut row = first.clone();
-            row.metric = COHERENT_SIGNS[0].to_string();
-            row.unit = String::new();
-            row.value = if link == HostLink::Coherent { 1.0 } else { 0.0 };
-            rows.push(row);
-            Ok(true)
-        }
-    }
-}
-
-/// The advisor's optimizations as `--applied` takes them: the families of step models
-/// (`TILE_SIZE`), each name once.
-fn known_names(advisor: &Advisor) -> Vec<String> {
-    let mut names: Vec<String> = advisor
-        .optimizations
-        .iter()
-        .map(|m| advise::recommend::step_model::family_of(&m.name).to_string())
-        .collect();
-    names.sort_unstable();
-    names.dedup();
-    names
 }
 
 /// Settings shared by suggest and profile.

@@ -1,10 +1,15 @@
 //! What `advise suggest` and `advise profile` are given besides the counters: the launch facts
 //! (with the GPU the user named), the levels of the tuning parameters (with those the user
 //! gave), and the optimizations left out because the source already applies them or has
-//! nothing for them to change.
+//! nothing for them to change; the host link the user gave (`--host-link`) and the names
+//! `--applied` takes.
+
+use std::path::Path;
 
 use super::output::note;
 use super::suggest::SuggestSettings;
+use advise::dataset::host_link::{HostLink, COHERENT_SIGNS};
+use advise::dataset::measurements::MeasurementRow;
 use advise::error::{Error, Result};
 use advise::recommend::bundle::Advisor;
 use advise::recommend::suggest::{self as suggesting, NotSuggested};
@@ -122,4 +127,44 @@ pub fn leave_out(out: &mut Vec<NotSuggested>, named: &[String], name: &str, reas
             reason,
         });
     }
+}
+
+/// `--host-link`: where the profile shows no link, its rows get the device attribute a raw
+/// page would carry (`COHERENT_SIGNS`' first: 1 coherent, 0 PCIe), so that every step reads
+/// the link as from the profile; where it shows the other link, an error. Returns whether the
+/// link is the user's (the profile showed none).
+pub fn given_host_link(rows: &mut Vec<MeasurementRow>, link: HostLink, csv: &Path) -> Result<bool> {
+    match HostLink::of_rows(rows) {
+        Some(own) if own != link => Err(Error::Usage(format!(
+            "--host-link {}: {} shows {} in its device attributes; leave --host-link out",
+            link.label(),
+            csv.display(),
+            own.describe()
+        ))),
+        Some(_) => Ok(false),
+        None => {
+            let Some(first) = rows.first() else {
+                return Ok(false);
+            };
+            let mut row = first.clone();
+            row.metric = COHERENT_SIGNS[0].to_string();
+            row.unit = String::new();
+            row.value = if link == HostLink::Coherent { 1.0 } else { 0.0 };
+            rows.push(row);
+            Ok(true)
+        }
+    }
+}
+
+/// The advisor's optimizations as `--applied` takes them: the families of step models
+/// (`TILE_SIZE`), each name once.
+pub fn known_names(advisor: &Advisor) -> Vec<String> {
+    let mut names: Vec<String> = advisor
+        .optimizations
+        .iter()
+        .map(|m| advise::recommend::step_model::family_of(&m.name).to_string())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
 }

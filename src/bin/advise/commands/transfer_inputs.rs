@@ -1,9 +1,11 @@
 //! Which datasets `advise bench transfer` evaluates by default: those of `datasets/` with
-//! counters, and the pairs of the same spaces on two GPUs or machines (leave one GPU out).
+//! counters, and the pairs of the same spaces on two GPUs or machines (leave one GPU out);
+//! and how the NB/BH campaigns of two GPUs agree, for `advise experiment --exp fidelity`.
 
 use std::path::{Path, PathBuf};
 
 use advise::dataset::table::table_path;
+use advise::error::Result;
 
 /// Leave one GPU out: datasets whose counters train (GPU or machine A) and datasets of the
 /// same spaces whose speedups are predicted (B), each side joined.
@@ -186,6 +188,38 @@ fn counters_of(dir: &Path) -> usize {
 }
 
 pub use advise::dataset::table::is_simulated;
+
+/// The project's campaigns of the same programs on two GPUs among `datasets` (named
+/// `<gpu>-<program>-<date>`), each pair once, and two campaigns of one program on the same
+/// GPU (`X`, `X-2`): their names and how the two agree on the inputs both have (a pair without
+/// one is left out).
+pub fn gpu_agreement(
+    datasets: &[PathBuf],
+) -> Result<Vec<(String, String, Vec<advise::experiment::fidelity::Agreement>)>> {
+    use advise::experiment::pool_merge::load_pools;
+    let names = |d: &[PathBuf]| {
+        d.iter()
+            .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().to_string()))
+            .collect::<Vec<_>>()
+            .join("+")
+    };
+    let mut out = Vec::new();
+    let pairs = harness_gpu_pairs(datasets)
+        .into_iter()
+        .chain(repeated_campaigns(datasets));
+    for (a, b) in pairs {
+        let (na, nb) = (names(&a), names(&b));
+        if na < nb {
+            let rows =
+                advise::experiment::fidelity::agreement_between(&load_pools(&a)?, &load_pools(&b)?);
+            // Campaigns of other inputs (a second input's `X-<n>` folder) share no pair.
+            if !rows.is_empty() {
+                out.push((na, nb, rows));
+            }
+        }
+    }
+    Ok(out)
+}
 
 #[cfg(test)]
 mod tests {

@@ -113,6 +113,24 @@ mod tests {
     }
 
     #[test]
+    fn models_of_another_feature_count_are_refused_when_read() {
+        let data = synthetic(60, 6, 5);
+        for (method, want) in [
+            (Method::Ibk, "6 nominal flags for the model's 7 features"),
+            (Method::Linear, "not the model's 7 features"),
+        ] {
+            let model = method.default_params().fit(&data).unwrap();
+            let mut doc: serde_json::Value = serde_json::from_str(&write(&model).unwrap()).unwrap();
+            let features = doc["features"].as_array_mut().unwrap();
+            let mut extra = features[0].clone();
+            extra["name"] = "extra".into();
+            features.push(extra);
+            let err = read(&doc.to_string(), "m.json").unwrap_err().to_string();
+            assert!(err.contains(want), "{method}: {err}");
+        }
+    }
+
+    #[test]
     fn refuses_other_formats_and_versions() {
         let data = synthetic(30, 3, 5);
         let model = Method::Linear.default_params().fit(&data).unwrap();

@@ -199,8 +199,8 @@ impl FittedModel {
     pub fn check(&self) -> std::result::Result<(), String> {
         let width = self.features.len();
         match &self.model {
-            Fitted::Ibk(m) => m.check(),
-            Fitted::Linear(m) => m.check(),
+            Fitted::Ibk(m) => m.check(width),
+            Fitted::Linear(m) => m.check(width),
             Fitted::M5p(m) => m.check(width),
             Fitted::Forest(m) => m.check(width),
             Fitted::Gbrt(m) => m.check(width),

@@ -60,6 +60,11 @@ impl ReplaceMissing {
         ReplaceMissing { fill }
     }
 
+    /// The number of columns it fills.
+    pub fn width(&self) -> usize {
+        self.fill.len()
+    }
+
     pub fn apply(&self, row: &mut [f64]) {
         for (v, &f) in row.iter_mut().zip(&self.fill) {
             if v.is_nan() {
@@ -111,6 +116,11 @@ impl NominalToBinary {
     /// Whether any input column is nominal.
     pub fn has_nominal(&self) -> bool {
         self.order.iter().any(Option::is_some)
+    }
+
+    /// The number of input columns.
+    pub fn input_width(&self) -> usize {
+        self.order.len()
     }
 
     /// The number of output columns.

@@ -74,9 +74,14 @@ pub struct Ibk {
 impl Ibk {
     /// Why a model read from a file cannot be one `fit` made: its rows, targets, ranges and
     /// nominal flags disagree in count (a damaged or hand-edited file), which would make a
-    /// prediction index past their end.
-    pub fn check(&self) -> std::result::Result<(), String> {
-        let width = self.nominal.len();
+    /// prediction index past their end; or a width other than the model's `width` features.
+    pub fn check(&self, width: usize) -> std::result::Result<(), String> {
+        if self.nominal.len() != width {
+            return Err(format!(
+                "{} nominal flags for the model's {width} features",
+                self.nominal.len()
+            ));
+        }
         if self.y.len() != self.x.len() {
             return Err(format!(
                 "{} training rows but {} targets",

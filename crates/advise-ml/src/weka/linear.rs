@@ -143,9 +143,19 @@ impl Fit<Data> for LinearParams {
 }
 
 impl LinearRegression {
-    /// See [`LinearFit::check`]; the row width is checked against the filters' too.
-    pub fn check(&self) -> std::result::Result<(), String> {
+    /// See [`LinearFit::check`]; the filters are checked against the model's `width`
+    /// features, and the row width against the filters'.
+    pub fn check(&self, width: usize) -> std::result::Result<(), String> {
         self.fit.check()?;
+        if self.to_binary.input_width() != width || self.missing.width() != self.to_binary.width() {
+            return Err(format!(
+                "its filters cover {} and {} columns, not the model's {width} features and the \
+                 {} columns they make",
+                self.to_binary.input_width(),
+                self.missing.width(),
+                self.to_binary.width()
+            ));
+        }
         if self.fit.selected.len() != self.to_binary.width() {
             return Err(format!(
                 "{} column flags for {} columns",

@@ -62,11 +62,16 @@ pub fn parse_experiments(
             "loio" => out.push(Experiment::LeaveOneInputOut),
             "lopo" => out.push(Experiment::LeaveOneProgramOut),
             "kfold" => out.push(Experiment::KFold { k, seed, layout }),
+            "statuner" => {
+                return Err(Error::Usage(
+                    "experiment statuner runs alone: give `--exp statuner` without others".into(),
+                ))
+            }
             n => match n.parse::<u8>() {
                 Ok(n @ 1..=6) => out.push(Experiment::Thesis(n)),
                 _ => {
                     return Err(Error::Usage(format!(
-                        "unknown experiment `{n}`: use 1-6, all, loio, lopo, kfold or fidelity"
+                        "unknown experiment `{n}`: use 1-6, all, loio, lopo, kfold, fidelity or statuner (alone)"
                     )))
                 }
             },

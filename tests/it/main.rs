@@ -2,12 +2,15 @@
 //! file): a module per area, shared set-up in `common`.
 
 mod advisor;
+mod advisor_profile_failures;
 mod architecture;
 mod bench_search_cli;
 mod bench_transfer;
 mod catalogue_snippets;
 mod cli;
+mod cli_commands;
 mod cli_experiment;
+mod cli_experiment_datasets;
 mod cli_predict;
 mod cli_refusals;
 #[allow(dead_code)]

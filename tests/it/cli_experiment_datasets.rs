@@ -1,0 +1,171 @@
+//! `advise experiment` on the shipped measured and simulated datasets: the fidelity command
+//! between two GPUs and two visits to one GPU, McNemar's pairs on pooled visits, and the JSON's
+//! label for simulated samples.
+
+/// The measured NB campaigns of an H200 and an H100 (same input and variants): the fidelity
+/// command compares the two GPUs pair by pair. RSQRT and SHMEM speed up every NB pair on both.
+#[test]
+fn fidelity_compares_two_gpus_campaigns_pair_by_pair() {
+    let v = fidelity_of("datasets/h200-nb-20261126", "datasets/h100-nb-20261126");
+    let gpus = v["gpu_agreement"].as_array().unwrap();
+    assert_eq!(gpus.len(), 1);
+    assert_eq!(gpus[0]["first"], "h100-nb-20261126");
+    assert_eq!(gpus[0]["second"], "h200-nb-20261126");
+    let rows = gpus[0]["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 6);
+    for r in rows {
+        assert_eq!(r["pairs"], 32, "{r}");
+        if r["optimization"] == "RSQRT" || r["optimization"] == "SHMEM" {
+            assert_eq!(r["same_direction"], 1.0, "{r}");
+        }
+    }
+    // No simulated side: no simulator table.
+    assert!(v["agreement"].as_array().unwrap().is_empty());
+}
+
+/// Two BH campaigns on H200 machines of two visits (`X` and `X-2`): the fidelity command
+/// compares them like two GPUs. On the pairs both have, WARP and SORT went the same way every
+/// time.
+#[test]
+fn fidelity_compares_two_visits_to_one_gpu() {
+    let v = fidelity_of("datasets/h200-bh-20261126", "datasets/h200-bh-20261126-2");
+    let gpus = v["gpu_agreement"].as_array().unwrap();
+    assert_eq!(gpus.len(), 1);
+    assert_eq!(gpus[0]["first"], "h200-bh-20261126");
+    assert_eq!(gpus[0]["second"], "h200-bh-20261126-2");
+    let rows = gpus[0]["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 6);
+    for r in rows {
+        if r["optimization"] == "WARP" || r["optimization"] == "SORT" {
+            assert_eq!(r["same_direction"], 1.0, "{r}");
+        }
+    }
+}
+
+/// Two campaigns of one program and input on one GPU share sample keys; pooled, each sample
+/// keeps its own id, so McNemar pairs every method's answer with the majority rule's on the
+/// same sample: the discordant counts differ by exactly the difference in right answers.
+#[test]
+fn pooled_visits_to_one_gpu_pair_mcnemar_on_the_same_samples() {
+    let v = crate::common::run_json([
+        "experiment",
+        "--exp",
+        "kfold",
+        "--method",
+        "ibk",
+        "--json",
+        "--dataset",
+        "datasets/h200-bh-20261126",
+        "--dataset",
+        "datasets/h200-bh-20261126-2",
+    ]);
+    let results: Vec<&serde_json::Value> = v["experiments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|e| e.as_array().map_or_else(|| vec![e], |a| a.iter().collect()))
+        .collect();
+    let right = |r: &serde_json::Value| {
+        let n: usize = r["optimizations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["samples"].as_array().unwrap().len())
+            .sum();
+        (r["total"]["accuracy"].as_f64().unwrap() * n as f64).round() as i64
+    };
+    let majority = results
+        .iter()
+        .find(|r| r["method"] == "baseline:majority")
+        .unwrap();
+    for r in results
+        .iter()
+        .filter(|r| r["method"] == "ibk" || r["method"] == "baseline:always")
+    {
+        for o in r["optimizations"].as_array().unwrap() {
+            let mut ids: Vec<String> = o["samples"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| format!("{}|{}", s["choice"], s["id"]))
+                .collect();
+            let n = ids.len();
+            ids.sort();
+            ids.dedup();
+            assert_eq!(ids.len(), n, "{} {}", r["method"], o["name"]);
+        }
+        let m = &r["vs_majority"];
+        let (this, maj) = (
+            m["only_this"].as_i64().unwrap(),
+            m["only_majority"].as_i64().unwrap(),
+        );
+        assert_eq!(
+            this - maj,
+            right(r) - right(majority),
+            "{}: {m}",
+            r["method"]
+        );
+    }
+}
+
+/// The JSON says whether its samples were simulated, and the random baseline is tested as the
+/// coin it is: its discordant counts against the majority rule are the expected ones (their
+/// difference the difference in expected right answers), not those of a majority vote of its
+/// seeds, which is the majority rule itself (McNemar p 1.000 at 83.6% against 90.0%).
+#[test]
+fn experiment_json_labels_simulated_data_and_tests_the_coin_as_a_coin() {
+    let v = crate::common::run_json([
+        "experiment",
+        "--exp",
+        "1",
+        "--method",
+        "ibk",
+        "--json",
+        "--dataset",
+        "datasets/sim-qv100-nb",
+        "--dataset",
+        "datasets/sim-qv100-bh",
+        "--program",
+        "NB",
+    ]);
+    assert_eq!(v["data"], "SIMULATED", "{}", v["data"]);
+    assert_eq!(v["simulated_samples"], v["samples"]);
+    let results: Vec<&serde_json::Value> = v["experiments"].as_array().unwrap().iter().collect();
+    let by = |m: &str| *results.iter().find(|r| r["method"] == m).unwrap();
+    let (coin, majority) = (by("baseline:random"), by("baseline:majority"));
+    let n: f64 = coin["optimizations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["samples"].as_array().unwrap().len() as f64)
+        .sum();
+    let acc = |r: &serde_json::Value| r["total"]["accuracy"].as_f64().unwrap();
+    let m = &coin["vs_majority"];
+    let diff = m["only_this"].as_f64().unwrap() - m["only_majority"].as_f64().unwrap();
+    assert!(
+        (diff - n * (acc(coin) - acc(majority))).abs() <= 1.0,
+        "{m} over {n} samples"
+    );
+    if acc(coin) + 0.03 < acc(majority) {
+        assert!(m["p_value"].as_f64().unwrap() < 0.05, "{m}");
+    }
+    // The model is tested against the best baseline as well.
+    assert!(by("ibk")["vs_best_baseline"]["baseline"]
+        .as_str()
+        .unwrap()
+        .starts_with("baseline:"));
+}
+
+/// `advise experiment --exp fidelity --json` on two datasets.
+fn fidelity_of(a: &str, b: &str) -> serde_json::Value {
+    crate::common::run_json([
+        "experiment",
+        "--exp",
+        "fidelity",
+        "--json",
+        "--dataset",
+        a,
+        "--dataset",
+        b,
+    ])
+}

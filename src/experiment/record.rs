@@ -84,27 +84,15 @@ impl FoldLog {
     }
 }
 
-/// The results document without per-sample predictions: the tables, totals, intervals and
-/// tests of every method, and the folds (`results.json` of a report folder, `--summary`).
-pub fn summary(doc: &mut serde_json::Value) {
-    if let Some(exps) = doc.get_mut("experiments").and_then(|e| e.as_array_mut()) {
-        for e in exps {
-            if let Some(opts) = e.get_mut("optimizations").and_then(|o| o.as_array_mut()) {
-                for o in opts {
-                    if let Some(map) = o.as_object_mut() {
-                        map.remove("samples");
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// Every test sample's prediction as CSV rows (experiment, method, optimization, sample,
-/// predicted, actual, recommended): what `summary` leaves out of the JSON.
-pub fn predictions_csv(results: &[Vec<ExperimentResult>]) -> String {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let mut rows = vec![[
+/// Writes every test sample's prediction as CSV rows (experiment, method, optimization,
+/// sample, predicted, actual, recommended), what [`json`] leaves out with `Samples::Left`, one
+/// row at a time: the demo's 1.3 million rows never sit in memory whole.
+pub fn write_predictions_csv(
+    results: &[Vec<ExperimentResult>],
+    out: impl std::io::Write,
+) -> csv::Result<()> {
+    let mut w = csv::Writer::from_writer(out);
+    w.write_record([
         "experiment",
         "method",
         "optimization",
@@ -112,28 +100,46 @@ pub fn predictions_csv(results: &[Vec<ExperimentResult>]) -> String {
         "predicted",
         "actual",
         "recommended",
-    ]
-    .map(String::from)];
+    ])?;
     for r in results.iter().flatten() {
         for o in &r.optimizations {
             for s in &o.samples {
-                rows.push([
-                    r.name.clone(),
-                    r.method.clone(),
-                    o.name.clone(),
-                    s.id.clone(),
-                    s.predicted.map(|p| p.to_string()).unwrap_or_default(),
-                    s.actual.to_string(),
-                    s.recommended.to_string(),
-                ]);
+                let predicted = s.predicted.map(|p| p.to_string()).unwrap_or_default();
+                w.write_record([
+                    r.name.as_str(),
+                    r.method.as_str(),
+                    o.name.as_str(),
+                    s.id.as_str(),
+                    predicted.as_str(),
+                    s.actual.to_string().as_str(),
+                    s.recommended.to_string().as_str(),
+                ])?;
             }
         }
     }
-    for row in rows {
-        // Writing to memory cannot fail.
-        let _ = w.write_record(&row);
+    w.flush()?;
+    Ok(())
+}
+
+/// Whether the results document carries every test sample's prediction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Samples {
+    /// Per optimization, every sample's prediction (`--json` without `--summary`).
+    Kept,
+    /// The tables, totals, intervals and tests of every method, and the folds, without the
+    /// per-sample predictions (`results.json` of a report folder, `--summary`).
+    Left,
+}
+
+impl Samples {
+    /// `Left` where a summary was asked for (`--summary`), else `Kept`.
+    pub fn left_out_if(summary: bool) -> Samples {
+        if summary {
+            Samples::Left
+        } else {
+            Samples::Kept
+        }
     }
-    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
 }
 
 /// The results document (`results.json`).
@@ -142,8 +148,21 @@ pub fn json(
     seed: u64,
     results: &[Vec<ExperimentResult>],
     folds: &FoldLog,
+    samples: Samples,
 ) -> serde_json::Value {
-    let flat: Vec<&ExperimentResult> = results.iter().flatten().collect();
+    // One result at a time, its samples dropped at once where they are left out: the whole
+    // document's samples as JSON values would take gigabytes on the demo.
+    let flat: Vec<serde_json::Value> = results
+        .iter()
+        .flatten()
+        .map(|r| {
+            let mut v = serde_json::to_value(r).unwrap_or(serde_json::Value::Null);
+            if samples == Samples::Left {
+                leave_samples_out(&mut v);
+            }
+            v
+        })
+        .collect();
     // Simulated samples say so in the document itself, not only in the text's notes.
     let simulated = pool
         .samples
@@ -162,4 +181,18 @@ pub fn json(
         "experiments": flat,
         "folds": folds,
     })
+}
+
+/// Removes the per-sample predictions from one result's JSON.
+fn leave_samples_out(result: &mut serde_json::Value) {
+    if let Some(opts) = result
+        .get_mut("optimizations")
+        .and_then(|o| o.as_array_mut())
+    {
+        for o in opts {
+            if let Some(map) = o.as_object_mut() {
+                map.remove("samples");
+            }
+        }
+    }
 }

@@ -166,20 +166,27 @@ pub fn write_report(dir: &Path, r: &Report<'_>) -> Result<()> {
         charts: which,
     } = *r;
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    let mut json = crate::experiment::record::json(pool, seed, results, folds);
-    crate::experiment::record::summary(&mut json);
+    let json = crate::experiment::record::json(
+        pool,
+        seed,
+        results,
+        folds,
+        crate::experiment::record::Samples::Left,
+    );
     let text = serde_json::to_string_pretty(&json)
         .map_err(|e| Error::Internal(format!("cannot write JSON: {e}")))?;
     write(&dir.join("results.json"), &(text + "\n"))?;
     let path = dir.join("predictions.csv.gz");
     let file = std::fs::File::create(&path).map_err(|e| Error::io(&path, e))?;
-    let mut gz = flate2::write::GzEncoder::new(file, flate2::Compression::default());
-    std::io::Write::write_all(
-        &mut gz,
-        crate::experiment::record::predictions_csv(results).as_bytes(),
-    )
-    .and_then(|_| gz.finish().map(drop))
-    .map_err(|e| Error::io(&path, e))?;
+    let mut gz = flate2::write::GzEncoder::new(
+        std::io::BufWriter::new(file),
+        flate2::Compression::default(),
+    );
+    crate::experiment::record::write_predictions_csv(results, &mut gz)
+        .map_err(std::io::Error::from)
+        .and_then(|()| gz.finish())
+        .and_then(|mut buf| std::io::Write::flush(&mut buf))
+        .map_err(|e| Error::io(&path, e))?;
     let d = document(dir, title, notes, results, which)?;
     write(&dir.join("report.md"), &d.to_markdown())?;
     write(&dir.join("index.html"), &d.to_html())

@@ -239,6 +239,65 @@ fn experiment_on_a_synthetic_campaign_writes_a_self_contained_report() {
     ] {
         assert!(out.join(f).is_file(), "{f} missing");
     }
+    // results.json is the summary; predictions.csv.gz has one row per sample of the JSON,
+    // with the same predicted and measured speedups.
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    let file_exps = file["experiments"].as_array().unwrap();
+    assert_eq!(file_exps.len(), exps.len());
+    assert!(file_exps
+        .iter()
+        .flat_map(|e| e["optimizations"].as_array().unwrap())
+        .all(|o| o.get("samples").is_none() && o.get("pp").is_some()));
+    let gz = std::fs::File::open(out.join("predictions.csv.gz")).unwrap();
+    let mut csv = String::new();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(gz), &mut csv).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some("experiment,method,optimization,sample,predicted,actual,recommended")
+    );
+    let rows: Vec<&str> = lines.collect();
+    let samples: Vec<(&serde_json::Value, &serde_json::Value, &serde_json::Value)> = exps
+        .iter()
+        .flat_map(|e| {
+            e["optimizations"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(move |o| {
+                    o["samples"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(move |s| (e, o, s))
+                })
+        })
+        .collect();
+    assert_eq!(rows.len(), samples.len());
+    for (row, (e, o, s)) in rows.iter().zip(&samples) {
+        let text = |v: &serde_json::Value| v.as_str().unwrap().to_string();
+        let head = format!(
+            "{},{},{},",
+            text(&e["name"]),
+            text(&e["method"]),
+            text(&o["name"])
+        );
+        assert!(row.starts_with(&head), "{row} {head}");
+        let fields: Vec<f64> = row
+            .rsplitn(3, ',')
+            .take(2)
+            .map(|f| f.parse().unwrap())
+            .collect();
+        assert_eq!(
+            fields,
+            [
+                s["recommended"].as_f64().unwrap(),
+                s["actual"].as_f64().unwrap()
+            ],
+            "{row} {s}"
+        );
+    }
     crate::common::render_check(&out.join("index.html"), &["Summary", "kfold4"]);
     let html = std::fs::read_to_string(out.join("index.html")).unwrap();
     assert!(html.contains("<svg"));

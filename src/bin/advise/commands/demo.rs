@@ -123,7 +123,7 @@ fn demo(methods: &str, seed: u64, summary: bool, report_dir: &Path, out: &Output
     use super::experiment::{execute, ExperimentCommand};
     use advise::experiment::fidelity::{agreement as agreement_of, agreement_between, fidelity};
     use advise::experiment::pool_merge::load_pools;
-    use advise::experiment::record::json;
+    use advise::experiment::record::{json, Samples};
     use advise::experiment::run::RunSettings;
     use advise::report::experiment::render_text;
     use advise::report::experiment_files::write_report;
@@ -295,10 +295,13 @@ fn demo(methods: &str, seed: u64, summary: bool, report_dir: &Path, out: &Output
         report_dir.display()
     ));
     if out.json {
-        let mut doc = json(&pools[last], seed, &all, &folds);
-        if summary {
-            advise::experiment::record::summary(&mut doc);
-        }
+        let mut doc = json(
+            &pools[last],
+            seed,
+            &all,
+            &folds,
+            Samples::left_out_if(summary),
+        );
         if !sim.is_empty() {
             doc["fidelity"] = serde_json::json!(sim_fidelity);
         }

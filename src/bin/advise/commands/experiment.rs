@@ -17,7 +17,7 @@ use advise::error::{Error, Result};
 use advise::experiment::data::SamplePool;
 use advise::experiment::method::{contenders, occupancy_rule, Contender};
 use advise::experiment::pool_merge::load_pools_view;
-use advise::experiment::record::{json, FoldLog};
+use advise::experiment::record::{json, FoldLog, Samples};
 use advise::experiment::run::{self as running, ExperimentResult, RunSettings};
 use advise::experiment::splits::{folds, Fold, FoldLayout};
 use advise::experiment::step_features::{apply, Step};
@@ -343,10 +343,13 @@ pub fn run_command(cmd: &ExperimentCommand, out: &Output) -> Result<()> {
         ));
     }
     if out.json {
-        let mut doc = json(&pool, cmd.settings.seed, &results, &log);
-        if cmd.summary {
-            advise::experiment::record::summary(&mut doc);
-        }
+        let mut doc = json(
+            &pool,
+            cmd.settings.seed,
+            &results,
+            &log,
+            Samples::left_out_if(cmd.summary),
+        );
         if let Some((rows, agreement)) = &fidelity {
             doc["fidelity"] = serde_json::json!(rows);
             doc["agreement"] = serde_json::json!(agreement);

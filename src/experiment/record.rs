@@ -1,6 +1,8 @@
 //! What an experiment run leaves behind for readers and checkers: the results document
 //! (`results.json`) with every method's tables and the folds with their validation groups.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
 use super::data::SamplePool;
@@ -142,27 +144,85 @@ impl Samples {
     }
 }
 
-/// The results document (`results.json`).
-pub fn json(
-    pool: &SamplePool,
-    seed: u64,
-    results: &[Vec<ExperimentResult>],
-    folds: &FoldLog,
+/// The results document (`results.json`, `--json`): the dataset, the seed, every experiment's
+/// results and the folds, and what a command adds ([`ResultsDocument::insert`]). It is
+/// written without being built whole: each result becomes JSON alone as it is written (the
+/// demo's full document is 245 MB of text; as JSON values it took gigabytes). Its keys come
+/// out sorted, at every level, as serde_json's maps sort them.
+pub struct ResultsDocument<'a> {
+    fields: BTreeMap<String, serde_json::Value>,
+    experiments: &'a [Vec<ExperimentResult>],
     samples: Samples,
-) -> serde_json::Value {
-    // One result at a time, its samples dropped at once where they are left out: the whole
-    // document's samples as JSON values would take gigabytes on the demo.
-    let flat: Vec<serde_json::Value> = results
-        .iter()
-        .flatten()
-        .map(|r| {
-            let mut v = serde_json::to_value(r).unwrap_or(serde_json::Value::Null);
-            if samples == Samples::Left {
+}
+
+/// The key of the experiments' results, written lazily.
+const EXPERIMENTS: &str = "experiments";
+
+impl ResultsDocument<'_> {
+    /// Adds a top-level entry (a command's own tables, such as `fidelity`); the experiments'
+    /// key is the document's own and is left alone.
+    pub fn insert(&mut self, key: &str, value: impl Serialize) {
+        if key != EXPERIMENTS {
+            let value = serde_json::to_value(value).unwrap_or(serde_json::Value::Null);
+            self.fields.insert(key.to_string(), value);
+        }
+    }
+}
+
+impl Serialize for ResultsDocument<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let results = LazyResults {
+            experiments: self.experiments,
+            samples: self.samples,
+        };
+        let mut map = s.serialize_map(Some(self.fields.len() + 1))?;
+        let mut pending = true;
+        for (key, value) in &self.fields {
+            if pending && key.as_str() > EXPERIMENTS {
+                map.serialize_entry(EXPERIMENTS, &results)?;
+                pending = false;
+            }
+            map.serialize_entry(key, value)?;
+        }
+        if pending {
+            map.serialize_entry(EXPERIMENTS, &results)?;
+        }
+        map.end()
+    }
+}
+
+/// Every result as JSON, one at a time, its samples dropped where they are left out.
+struct LazyResults<'a> {
+    experiments: &'a [Vec<ExperimentResult>],
+    samples: Samples,
+}
+
+impl Serialize for LazyResults<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{Error, SerializeSeq};
+        let count = self.experiments.iter().map(Vec::len).sum();
+        let mut seq = s.serialize_seq(Some(count))?;
+        for r in self.experiments.iter().flatten() {
+            // Through a JSON value, whose maps sort their keys, as the rest of the document.
+            let mut v = serde_json::to_value(r).map_err(S::Error::custom)?;
+            if self.samples == Samples::Left {
                 leave_samples_out(&mut v);
             }
-            v
-        })
-        .collect();
+            seq.serialize_element(&v)?;
+        }
+        seq.end()
+    }
+}
+
+/// The results document of `results` on `pool` (see [`ResultsDocument`]).
+pub fn json<'a>(
+    pool: &SamplePool,
+    seed: u64,
+    results: &'a [Vec<ExperimentResult>],
+    folds: &FoldLog,
+    samples: Samples,
+) -> ResultsDocument<'a> {
     // Simulated samples say so in the document itself, not only in the text's notes.
     let simulated = pool
         .samples
@@ -170,17 +230,20 @@ pub fn json(
         .filter(|s| pool.simulated.has(s))
         .count();
     let data = super::result::data_label(simulated, pool.samples.len());
-    serde_json::json!({
-        "schema_version": 2,
-        "dataset": pool.name,
-        "data": data,
-        "simulated_samples": simulated,
-        "samples": pool.samples.len(),
-        "seed": seed,
-        "normalizer": pool.normalizer,
-        "experiments": flat,
-        "folds": folds,
-    })
+    let mut doc = ResultsDocument {
+        fields: BTreeMap::new(),
+        experiments: results,
+        samples,
+    };
+    doc.insert("schema_version", 2);
+    doc.insert("dataset", &pool.name);
+    doc.insert("data", data);
+    doc.insert("simulated_samples", simulated);
+    doc.insert("samples", pool.samples.len());
+    doc.insert("seed", seed);
+    doc.insert("normalizer", &pool.normalizer);
+    doc.insert("folds", folds);
+    doc
 }
 
 /// Removes the per-sample predictions from one result's JSON.

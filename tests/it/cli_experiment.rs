@@ -219,6 +219,12 @@ fn experiment_on_a_synthetic_campaign_writes_a_self_contained_report() {
         .stdout
         .clone();
     let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    // Written without being built whole, the document is still what its JSON value prints:
+    // keys sorted at every level, the experiments among them in their place.
+    assert_eq!(
+        String::from_utf8(json.clone()).unwrap(),
+        serde_json::to_string_pretty(&v).unwrap() + "\n"
+    );
     let exps = v["experiments"].as_array().unwrap();
     assert!(exps.iter().any(|e| e["method"] == "baseline:majority"));
     for e in exps {

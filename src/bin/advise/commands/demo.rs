@@ -303,18 +303,18 @@ fn demo(methods: &str, seed: u64, summary: bool, report_dir: &Path, out: &Output
             Samples::left_out_if(summary),
         );
         if !sim.is_empty() {
-            doc["fidelity"] = serde_json::json!(sim_fidelity);
+            doc.insert("fidelity", &sim_fidelity);
         }
         if !gpu.is_empty() {
-            doc["fidelity_measured"] = serde_json::json!(gpu_fidelity);
+            doc.insert("fidelity_measured", &gpu_fidelity);
         }
         if !agreement.is_empty() {
-            doc["agreement"] = serde_json::json!(agreement);
+            doc.insert("agreement", &agreement);
         }
         if !gpus.is_empty() {
-            doc["gpu_agreement"] = serde_json::json!(gpus);
+            doc.insert("gpu_agreement", &gpus);
         }
-        return out.emit_json(&doc);
+        return out.emit_json_streamed(&doc);
     }
     let mut text = String::new();
     if !sim.is_empty() {

@@ -351,10 +351,10 @@ pub fn run_command(cmd: &ExperimentCommand, out: &Output) -> Result<()> {
             Samples::left_out_if(cmd.summary),
         );
         if let Some((rows, agreement)) = &fidelity {
-            doc["fidelity"] = serde_json::json!(rows);
-            doc["agreement"] = serde_json::json!(agreement);
+            doc.insert("fidelity", rows);
+            doc.insert("agreement", agreement);
         }
-        return out.emit_json(&doc);
+        return out.emit_json_streamed(&doc);
     }
     let mut text = String::new();
     if let Some((rows, agreement)) = &fidelity {

@@ -54,6 +54,27 @@ impl Output {
         self.emit(&text)
     }
 
+    /// Writes a large document as pretty JSON without first making it a JSON value (which
+    /// [`Output::emit_json`] does to add its `schema_version`): `value` must carry its own.
+    pub fn emit_json_streamed<T: Serialize>(&self, value: &T) -> Result<()> {
+        let failed = |e: serde_json::Error| Error::Internal(format!("cannot write JSON: {e}"));
+        if self.path.is_some() {
+            let mut text = serde_json::to_vec_pretty(value).map_err(failed)?;
+            text.push(b'\n');
+            return self.emit(&String::from_utf8_lossy(&text));
+        }
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        let written = serde_json::to_writer_pretty(&mut out, value)
+            .map_err(std::io::Error::from)
+            .and_then(|()| out.write_all(b"\n"))
+            .and_then(|()| out.flush());
+        // A closed pipe (`advise demo --json | head`) is not an error worth reporting.
+        match written {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Error::io("<stdout>", e)),
+            _ => Ok(()),
+        }
+    }
+
     /// Whether `-o` names a CSV file (`x.csv`, or `x.csv.gz` compressed), for commands whose
     /// result is a table that prints as text or CSV.
     pub fn named_csv(&self) -> bool {

@@ -133,35 +133,6 @@ fn features_without_active_cycles_says_how_to_fix_it() {
     }
 }
 
-/// A run or input filter that keeps no fold is an error that lists what the folds train on
-/// (the SIMULATED NB campaign, three runs), not an empty result with exit 0; a bad band too.
-#[test]
-fn experiment_filters_that_keep_nothing_and_a_bad_band_are_usage_errors() {
-    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/sim-qv100-nb");
-    advise()
-        .args([
-            "-q",
-            "experiment",
-            "--exp",
-            "1",
-            "--train-run",
-            "9",
-            "--dataset",
-        ])
-        .arg(&data)
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(
-            "no fold matches --train-run/--train-input; the folds train on --train-run 1",
-        ));
-    advise()
-        .args(["-q", "experiment", "--exp", "1", "--band=-1", "--dataset"])
-        .arg(&data)
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("--band -1"));
-}
-
 /// Timings of another campaign (real: BH's timings beside NB's measurements, H200) match no
 /// run: a warning says so, even with -q, instead of an empty time column passing unnoticed.
 #[test]
@@ -386,44 +357,4 @@ fn a_report_on_simulated_data_names_the_simulator_commit_and_configuration() {
         md.contains("SIMULATED: ") && md.contains("commit abc123") && md.contains("SM7_QV100"),
         "{md}"
     );
-}
-
-/// Options that none of the chosen experiments reads are refused, not ignored without a word;
-/// so are a report folder for a table alone and --summary without JSON.
-#[test]
-fn options_no_chosen_experiment_reads_are_refused() {
-    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/sim-qv100-nb");
-    for (args, said) in [
-        (
-            vec!["--exp", "kfold", "--train-run", "1"],
-            "--train-run is read by experiments 1 and 2 only",
-        ),
-        (vec!["--exp", "1", "--folds", "5"], "--folds is read by experiment kfold only"),
-        (
-            vec!["--exp", "kfold", "--program", "NB"],
-            "--program is read by experiments 1-4 and loio only",
-        ),
-        (
-            vec!["--exp", "fidelity", "--out-dir", "unused"],
-            "--exp fidelity prints one table (or --json) and reads only --dataset; leave --out-dir out",
-        ),
-        (
-            vec!["--exp", "statuner,1"],
-            "experiment statuner runs alone: give `--exp statuner` without others",
-        ),
-        (
-            vec!["--exp", "1", "--summary"],
-            "--summary shortens the JSON (no per-sample predictions): add --json",
-        ),
-    ] {
-        advise()
-            .args(["-q", "experiment"])
-            .args(&args)
-            .arg("--dataset")
-            .arg(&data)
-            .assert()
-            .code(2)
-            .stderr(predicate::str::contains(said));
-    }
-    assert!(!std::path::Path::new("unused").exists());
 }

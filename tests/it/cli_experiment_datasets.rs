@@ -1,6 +1,10 @@
 //! `advise experiment` on the shipped measured and simulated datasets: the fidelity command
 //! between two GPUs and two visits to one GPU, McNemar's pairs on pooled visits, and the JSON's
-//! label for simulated samples.
+//! label for simulated samples; filters and options that keep or read nothing, refused.
+
+use predicates::prelude::*;
+
+use crate::common::advise;
 
 /// The measured NB campaigns of an H200 and an H100 (same input and variants): the fidelity
 /// command compares the two GPUs pair by pair. RSQRT and SHMEM speed up every NB pair on both.
@@ -168,4 +172,73 @@ fn fidelity_of(a: &str, b: &str) -> serde_json::Value {
         "--dataset",
         b,
     ])
+}
+
+/// A run or input filter that keeps no fold is an error that lists what the folds train on
+/// (the SIMULATED NB campaign, three runs), not an empty result with exit 0; a bad band too.
+#[test]
+fn experiment_filters_that_keep_nothing_and_a_bad_band_are_usage_errors() {
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/sim-qv100-nb");
+    advise()
+        .args([
+            "-q",
+            "experiment",
+            "--exp",
+            "1",
+            "--train-run",
+            "9",
+            "--dataset",
+        ])
+        .arg(&data)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "no fold matches --train-run/--train-input; the folds train on --train-run 1",
+        ));
+    advise()
+        .args(["-q", "experiment", "--exp", "1", "--band=-1", "--dataset"])
+        .arg(&data)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--band -1"));
+}
+
+/// Options that none of the chosen experiments reads are refused, not ignored without a word;
+/// so are a report folder for a table alone and --summary without JSON.
+#[test]
+fn options_no_chosen_experiment_reads_are_refused() {
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/sim-qv100-nb");
+    for (args, said) in [
+        (
+            vec!["--exp", "kfold", "--train-run", "1"],
+            "--train-run is read by experiments 1 and 2 only",
+        ),
+        (vec!["--exp", "1", "--folds", "5"], "--folds is read by experiment kfold only"),
+        (
+            vec!["--exp", "kfold", "--program", "NB"],
+            "--program is read by experiments 1-4 and loio only",
+        ),
+        (
+            vec!["--exp", "fidelity", "--out-dir", "unused"],
+            "--exp fidelity prints one table (or --json) and reads only --dataset; leave --out-dir out",
+        ),
+        (
+            vec!["--exp", "statuner,1"],
+            "experiment statuner runs alone: give `--exp statuner` without others",
+        ),
+        (
+            vec!["--exp", "1", "--summary"],
+            "--summary shortens the JSON (no per-sample predictions): add --json",
+        ),
+    ] {
+        advise()
+            .args(["-q", "experiment"])
+            .args(&args)
+            .arg("--dataset")
+            .arg(&data)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(said));
+    }
+    assert!(!std::path::Path::new("unused").exists());
 }

@@ -118,6 +118,30 @@ pub fn verdict(results: &[ExperimentResult]) -> String {
     )
 }
 
+/// For an experiment that holds out whole programs (`lopo`): what its intervals and tests do
+/// not cover. They resample the held-out programs' own inputs and runs, so they say how sure
+/// the figures are for these programs; how a program outside them would fare varies from
+/// program to program, and a handful of programs are a handful of draws of that.
+pub fn programs_caveat(results: &[ExperimentResult]) -> Option<String> {
+    let first = results.first()?;
+    if first.name != "lopo" && !first.name.starts_with("lopo ") {
+        return None;
+    }
+    let programs: std::collections::BTreeSet<&str> = first
+        .optimizations
+        .iter()
+        .flat_map(|o| &o.samples)
+        .filter_map(|s| s.id.split('/').next())
+        .collect();
+    let n = programs.len();
+    Some(format!(
+        "Each of the {n} programs is held out in turn. The intervals and tests resample the \
+         held-out programs' own inputs and runs: they say how sure these figures are for these \
+         {n} programs, not how well advice carries over to a program outside them, of which \
+         {n} programs are only {n} samples."
+    ))
+}
+
 /// The closing table of several experiments: each one's best model beside its best baseline
 /// (the verdict lines, side by side).
 pub fn best_per_experiment(experiments: &[Vec<ExperimentResult>]) -> TextTable {
@@ -255,6 +279,9 @@ pub fn render_text(title: &str, experiments: &[Vec<ExperimentResult>], notes: &[
             sizes_text(first)
         );
         let _ = writeln!(out, "{}\n", verdict(results));
+        if let Some(caveat) = programs_caveat(results) {
+            let _ = writeln!(out, "{caveat}\n");
+        }
         out.push_str(&methods_table(results).render());
         // Under the first table only.
         if let Some(legend) = legend.take() {

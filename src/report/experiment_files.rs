@@ -113,6 +113,9 @@ pub fn document(
             plain(format!("{} ({} folds; {sizes})", r[0].name, r[0].folds)),
         ));
         d.push(Block::Lead(plain(verdict(r))));
+        if let Some(caveat) = super::experiment::programs_caveat(r) {
+            d.push(Block::Paragraph(plain(caveat)));
+        }
         d.push(Block::Table(methods_table(r)));
         for m in r.iter().filter(|m| !m.baseline) {
             d.push(Block::Heading(

@@ -242,3 +242,29 @@ fn options_no_chosen_experiment_reads_are_refused() {
     }
     assert!(!std::path::Path::new("unused").exists());
 }
+
+/// Holding out whole programs, the report says what its intervals do not cover: they resample
+/// the held-out programs' own inputs and runs, and two programs are two samples of programs.
+/// Experiments that hold out no program say nothing of it.
+#[test]
+fn leaving_programs_out_says_what_its_intervals_do_not_cover() {
+    let run = |exp: &str| {
+        let out = advise()
+            .args(["-q", "experiment", "--exp", exp, "--method", "ibk"])
+            .args(["--dataset", "datasets/h200-nb-20261126"])
+            .args(["--dataset", "datasets/h200-bh-20261126"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        String::from_utf8(out).unwrap()
+    };
+    let lopo = run("lopo");
+    assert!(
+        lopo.contains("Each of the 2 programs is held out in turn.")
+            && lopo.contains("of which 2 programs are only 2 samples"),
+        "{lopo}"
+    );
+    assert!(!run("kfold").contains("held out in turn"));
+}

@@ -28,8 +28,6 @@ pub struct SampleResult {
     pub simulated: bool,
     #[serde(skip)]
     pub(super) group: usize,
-    #[serde(skip)]
-    pub(super) variant_key: String,
 }
 
 impl SampleResult {

@@ -118,7 +118,6 @@ fn result_of(
                 choice: fold.choice.clone(),
                 simulated: pool.simulated.has(s),
                 group: groups[i],
-                variant_key: format!("{}|{}", fold.choice, s.id()),
             });
         }
     }

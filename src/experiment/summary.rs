@@ -229,11 +229,12 @@ pub(super) fn summarize(
 /// For each test variant with predictions for two or more optimizations: is the one predicted
 /// best also the one measured best?
 fn rank_accuracy(all: &[&SampleResult]) -> Option<f64> {
-    let mut by_variant: BTreeMap<&str, Vec<&SampleResult>> = BTreeMap::new();
+    // A test variant is a sample id within one fold's choice.
+    let mut by_variant: BTreeMap<(&str, &str), Vec<&SampleResult>> = BTreeMap::new();
     for s in all {
         s.predicted?;
         by_variant
-            .entry(s.variant_key.as_str())
+            .entry((s.choice.as_str(), s.id.as_str()))
             .or_default()
             .push(s);
     }
@@ -270,7 +271,6 @@ mod tests {
             noisy: false,
             simulated: false,
             group: 0,
-            variant_key: String::new(),
         }
     }
 

@@ -109,7 +109,13 @@ impl Fit<Data> for IbkParams {
             return Err(MlError::Parameter("ibk: k must be at least 1".into()));
         }
         let mut all = data.with_known_target();
-        let mean = all.y.iter().sum::<f64>() / all.y.len().max(1) as f64;
+        // Without a known target the mean is 0, as Weka's ZeroR leaves it: not the -0.0 that
+        // an empty floating-point sum gives.
+        let mean = if all.y.is_empty() {
+            0.0
+        } else {
+            all.y.iter().sum::<f64>() / all.y.len() as f64
+        };
         let start = if self.window > 0 && all.y.len() > self.window {
             all.y.len() - self.window
         } else {

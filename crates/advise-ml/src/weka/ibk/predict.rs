@@ -111,4 +111,14 @@ mod tests {
         let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
         assert_eq!(bits(&one), bits(&shared));
     }
+
+    /// Synthetic rows whose targets are all missing: the prediction is 0, not -0.
+    #[test]
+    fn no_known_target_predicts_a_plain_zero() {
+        let mut train = synthetic(10, 3, 4);
+        train.y.iter_mut().for_each(|y| *y = f64::NAN);
+        let model = IbkParams::default().fit(&train).unwrap();
+        let p = model.predict_sharing(&train.x, usize::MAX).unwrap();
+        assert!(p.iter().all(|v| v.to_bits() == 0.0f64.to_bits()), "{p:?}");
+    }
 }

@@ -26,30 +26,19 @@ impl Output {
                 text.as_bytes(),
                 flate2::Compression::default(),
             ),
-            None => {
-                let mut out = std::io::stdout().lock();
-                // A closed pipe (`advise parse f | head`) is not an error worth reporting.
-                match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-                    Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-                        Err(Error::io("<stdout>", e))
-                    }
-                    _ => Ok(()),
-                }
-            }
+            None => to_stdout(|out| out.write_all(text.as_bytes())),
         }
     }
 
     /// Writes `value` as pretty JSON. Every document carries a `schema_version` (1 unless the
     /// command set its own), so scripts can tell when a layout changes.
     pub fn emit_json<T: Serialize>(&self, value: &T) -> Result<()> {
-        let mut doc = serde_json::to_value(value)
-            .map_err(|e| Error::Internal(format!("cannot write JSON: {e}")))?;
+        let mut doc = serde_json::to_value(value).map_err(json_failed)?;
         if let serde_json::Value::Object(map) = &mut doc {
             map.entry("schema_version")
                 .or_insert(serde_json::Value::from(SCHEMA_VERSION));
         }
-        let mut text = serde_json::to_string_pretty(&doc)
-            .map_err(|e| Error::Internal(format!("cannot write JSON: {e}")))?;
+        let mut text = serde_json::to_string_pretty(&doc).map_err(json_failed)?;
         text.push('\n');
         self.emit(&text)
     }
@@ -57,22 +46,15 @@ impl Output {
     /// Writes a large document as pretty JSON without first making it a JSON value (which
     /// [`Output::emit_json`] does to add its `schema_version`): `value` must carry its own.
     pub fn emit_json_streamed<T: Serialize>(&self, value: &T) -> Result<()> {
-        let failed = |e: serde_json::Error| Error::Internal(format!("cannot write JSON: {e}"));
         if self.path.is_some() {
-            let mut text = serde_json::to_vec_pretty(value).map_err(failed)?;
+            let mut text = serde_json::to_vec_pretty(value).map_err(json_failed)?;
             text.push(b'\n');
             return self.emit(&String::from_utf8_lossy(&text));
         }
-        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        let written = serde_json::to_writer_pretty(&mut out, value)
-            .map_err(std::io::Error::from)
-            .and_then(|()| out.write_all(b"\n"))
-            .and_then(|()| out.flush());
-        // A closed pipe (`advise demo --json | head`) is not an error worth reporting.
-        match written {
-            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Error::io("<stdout>", e)),
-            _ => Ok(()),
-        }
+        to_stdout(|out| {
+            serde_json::to_writer_pretty(&mut *out, value)?;
+            out.write_all(b"\n")
+        })
     }
 
     /// Whether `-o` names a CSV file (`x.csv`, or `x.csv.gz` compressed), for commands whose
@@ -99,6 +81,21 @@ impl Output {
         write(&mut buf)?;
         self.emit(&String::from_utf8_lossy(&buf))
     }
+}
+
+/// Writes to standard output through `write`. A closed pipe (`advise parse f | head`) is not
+/// an error worth reporting.
+fn to_stdout(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<()> {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    match write(&mut out).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Error::io("<stdout>", e)),
+        _ => Ok(()),
+    }
+}
+
+/// A document that serde_json could not write (a map key that is not a string).
+fn json_failed(e: serde_json::Error) -> Error {
+    Error::Internal(format!("cannot write JSON: {e}"))
 }
 
 /// The schema version of JSON documents that do not state their own.

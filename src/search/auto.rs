@@ -41,8 +41,12 @@
 //!   apart (at least 4, at most one in 20 against) find one way faster is monotone (a
 //!   clock frequency: src/search/ils/monotone.rs): the adjacent and single-change stages and
 //!   the jumps no longer move it the other way, and the adjacent stage first tries its
-//!   farthest unmeasured level its way. It stops once a third of the budget, and at least
-//!   4,000 evaluations, found nothing faster.
+//!   farthest unmeasured level its way. Where no adjacent value is faster, the single-change
+//!   stage measures at most 4 other values of a parameter (those the model ranks first) whose
+//!   measured values one step either way are within 3% of the configuration's time: a long,
+//!   flat line (pnpoly's 31 block sizes, dedispersion's 29) otherwise takes most of a small
+//!   budget at every local minimum (src/search/ils/neighbourhood.rs). It stops once a third
+//!   of the budget, and at least 4,000 evaluations, found nothing faster.
 //!
 //! Why this mix (docs/search-results.md has the measurements): on the recorded convolution
 //! spaces the adjacent neighbourhood escapes traps that the single-parameter (Hamming)
@@ -305,6 +309,8 @@ impl Default for Auto {
                 model_rows: 1.0,
                 gate: 0.65,
                 scan: 0,
+                line_cap: 4,
+                line_flat: 0.03,
                 restart: 0,
                 rebest: 2,
                 repair_floor: 8,

@@ -19,7 +19,9 @@ use advise_ml::Rng;
 use far_starts::FarStarts;
 use monotone::MonotoneParameters;
 pub use neighbourhood::FreeMoves;
-use neighbourhood::{faster_measured, mean_single_changes, repairs_to_measure, RepairMemo};
+use neighbourhood::{
+    cap_lines, faster_measured, mean_single_changes, repairs_to_measure, RepairMemo,
+};
 use restart::{measure_jump, measure_random_share, random_share, random_start};
 
 /// Which configurations are neighbours.
@@ -54,6 +56,12 @@ pub struct Ils {
     pub gate: f64,
     /// Most unimproving neighbours measured in one descent step (0: all).
     pub scan: usize,
+    /// Most neighbours of the Hamming stage that change any one parameter, the first in the
+    /// model's order (0: all; `cap_lines` in src/search/ils/neighbourhood.rs).
+    pub line_cap: usize,
+    /// With `line_cap`, only the lines of parameters whose measured levels one step either
+    /// way are within this share of the configuration's time are cut (0: every line).
+    pub line_flat: f64,
     /// Jumps in a row that do not improve the best before a restart from a fresh random
     /// configuration (0: never restart).
     pub restart: usize,
@@ -154,18 +162,6 @@ enum Stage {
     Hamming,
     Twin,
     Repair,
-}
-
-impl Ils {
-    /// Whether enough of the space is measured for free moves (`free_from`).
-    fn frees_now(&self, ev: &Evaluator) -> bool {
-        ev.used() as f64 >= self.free_from * ev.space().len() as f64
-    }
-
-    /// Whether a search of this budget takes Bayesian steps (`bo_min`, `bo_budget`).
-    fn bayesian_budget(&self, budget: usize) -> bool {
-        budget >= self.bo_min && (self.bo_budget == 0 || budget <= self.bo_budget)
-    }
 }
 
 impl Strategy for Ils {
@@ -294,6 +290,16 @@ impl Strategy for Ils {
                     }
                     if matches!(stage, Stage::Adjacent) {
                         self.leap_first(ev, cur.0, &mut nb, &mut preds, &mono);
+                    }
+                    if matches!(stage, Stage::Hamming) && self.line_cap > 0 {
+                        whole &= !cap_lines(
+                            ev,
+                            cur.0,
+                            &mut nb,
+                            &mut preds,
+                            self.line_cap,
+                            self.line_flat,
+                        );
                     }
                     let limit = match stage {
                         Stage::Repair => {

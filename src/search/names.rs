@@ -215,6 +215,8 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
                 "gate",
                 "noise",
                 "scan",
+                "linecap",
+                "lineflat",
                 "restart",
                 "momentum",
                 "twins",

@@ -24,7 +24,8 @@ const COUNTS: [(&str, &str, Field<usize>); 11] = [
 ];
 
 /// Those that take a whole number, with what 0 means.
-const WHOLES: [(&str, &str, &str, Field<usize>); 10] = [
+const WHOLES: [(&str, &str, &str, Field<usize>); 11] = [
+    ("linecap", "lc", "no cap", |s| &mut s.line_cap),
     ("mirrorgemm", "mg", "any budget", |s| {
         &mut s.mirror_gemm_from
     }),
@@ -44,7 +45,8 @@ const WHOLES: [(&str, &str, &str, Field<usize>); 10] = [
 ];
 
 /// Those that take a number >= 0.
-const NUMBERS: [(&str, &str, Field<f64>); 8] = [
+const NUMBERS: [(&str, &str, Field<f64>); 9] = [
+    ("lineflat", "lf", |s| &mut s.line_flat),
     ("freefrom", "ff", |s| &mut s.free_from),
     ("stall", "st", |s| &mut s.stall),
     ("bowideat", "bwa", |s| &mut s.bo_wide_at),

@@ -17,6 +17,8 @@ impl Ils {
             model_rows: 0.0,
             gate: 0.0,
             scan: 0,
+            line_cap: 0,
+            line_flat: 0.0,
             restart: 0,
             rebest: 0,
             repair_floor: 0,

@@ -1,7 +1,8 @@
 //! What a descent of the iterated local search (src/search/ils.rs) measures: the order it
 //! tries neighbours in, whether it moves to a measured one without measuring, how many repairs
-//! it checks a local minimum against (and those it found, kept for the next visit), and how
-//! wide a configuration's single-change neighbourhood is for the budget.
+//! it checks a local minimum against (and those it found, kept for the next visit), how many
+//! single changes of one parameter it measures, and how wide a configuration's single-change
+//! neighbourhood is for the budget.
 
 use super::restart::normal;
 use super::Ils;
@@ -89,6 +90,16 @@ impl RepairMemo {
 }
 
 impl Ils {
+    /// Whether enough of the space is measured for free moves (`free_from`).
+    pub(super) fn frees_now(&self, ev: &Evaluator) -> bool {
+        ev.used() as f64 >= self.free_from * ev.space().len() as f64
+    }
+
+    /// Whether a search of this budget takes Bayesian steps (`bo_min`, `bo_budget`).
+    pub(super) fn bayesian_budget(&self, budget: usize) -> bool {
+        budget >= self.bo_min && (self.bo_budget == 0 || budget <= self.bo_budget)
+    }
+
     /// Puts neighbours in the order they are tried: predicted fastest first, or at random;
     /// while the measurements are few, `preds` gets each neighbour's prediction in the new
     /// order for the model's record (empty otherwise, and without a model).
@@ -141,6 +152,83 @@ impl Ils {
     }
 }
 
+/// Keeps, of single-change neighbours of `from` in the order they are to be tried, at most
+/// `cap` that change any one parameter (with their predictions, where `preds` holds one per
+/// neighbour); with `flat` > 0 only for parameters whose measured adjacent levels (one step
+/// either way from `from`) are within that share of `from`'s time, at least one of them
+/// measured. Returns whether any was left out.
+pub(super) fn cap_lines(
+    ev: &Evaluator,
+    from: usize,
+    nb: &mut Vec<usize>,
+    preds: &mut Vec<f64>,
+    cap: usize,
+    flat: f64,
+) -> bool {
+    let space = ev.space();
+    let base = space.levels(from);
+    let with_preds = preds.len() == nb.len();
+    let mut per = vec![0usize; base.len()];
+    // Per parameter: 0 not yet known, 1 capped, 2 not capped.
+    let mut capped = vec![0u8; base.len()];
+    let t0 = space.time(from);
+    let mut keep = 0;
+    for i in 0..nb.len() {
+        let c = nb[i];
+        let levels = space.levels(c);
+        let kept = match (0..base.len()).find(|&j| levels[j] != base[j]) {
+            Some(j) => {
+                per[j] += 1;
+                if per[j] <= cap {
+                    true
+                } else {
+                    if capped[j] == 0 {
+                        capped[j] = if flat <= 0.0 || flat_line(ev, from, j, t0, flat) {
+                            1
+                        } else {
+                            2
+                        };
+                    }
+                    capped[j] == 2
+                }
+            }
+            None => true,
+        };
+        if kept {
+            nb[keep] = c;
+            if with_preds {
+                preds[keep] = preds[i];
+            }
+            keep += 1;
+        }
+    }
+    let cut = keep < nb.len();
+    nb.truncate(keep);
+    if with_preds {
+        preds.truncate(keep);
+    }
+    cut
+}
+
+/// Whether the levels of parameter `j` one step either way from `from` that are measured
+/// (at least one) are all within the share `flat` of `from`'s time `t0`.
+fn flat_line(ev: &Evaluator, from: usize, j: usize, t0: Option<f64>, flat: f64) -> bool {
+    let Some(t0) = t0 else { return false };
+    let space = ev.space();
+    let mut seen = 0;
+    for d in [-1i64, 1] {
+        if let Some(c) = crate::search::neighbours::stepped(space, from, j, d) {
+            if ev.is_evaluated(c) {
+                match space.time(c) {
+                    Some(t) if (t - t0).abs() <= flat * t0 => seen += 1,
+                    _ => return false,
+                }
+            }
+        }
+    }
+    seen > 0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,6 +263,52 @@ mod tests {
             .all(|&c| time(c) >= found.1));
         // Nothing measured beats the fastest measured one itself.
         assert_eq!(faster_measured(&ev, &working, found.1), None);
+    }
+
+    /// At most `cap` neighbours a parameter are kept, in the order given and with their
+    /// predictions; with `flat`, only a line whose measured adjacent levels are that close to
+    /// the configuration's time is cut (SYNTHETIC bowl, 12 x 10 x 4 levels).
+    #[test]
+    fn lines_are_cut_to_the_cap_where_they_are_flat() {
+        let space = grid_space();
+        let at = |a: u16, b: u16, c: u16| space.find(&[a, b, c]).unwrap();
+        // The bowl's bottom (a 8, b 2, unroll 0; time 1): a step of bx costs 1 (to 2), of
+        // tile 0.5 (to 1.5).
+        let from = at(8, 2, 0);
+        let mut all = Vec::new();
+        hamming(&space, from, &mut all);
+        let line = |nb: &[usize], j: usize| {
+            nb.iter()
+                .filter(|&&c| space.levels(c)[j] != space.levels(from)[j])
+                .count()
+        };
+        assert_eq!((line(&all, 0), line(&all, 1), line(&all, 2)), (9, 8, 3));
+        let ev = Evaluator::new(&space, 100);
+        let (mut nb, mut preds) = (all.clone(), (0..all.len()).map(|i| i as f64).collect());
+        assert!(cap_lines(&ev, from, &mut nb, &mut preds, 2, 0.0));
+        assert_eq!((line(&nb, 0), line(&nb, 1), line(&nb, 2)), (2, 2, 2));
+        assert!(nb.iter().zip(&preds).all(|(c, &p)| all[p as usize] == *c));
+        // Nothing measured beside it: no line counts as flat.
+        let mut nb = all.clone();
+        assert!(!cap_lines(&ev, from, &mut nb, &mut Vec::new(), 2, 1.5));
+        assert_eq!(nb, all);
+        // Its measured bx steps are 100% slower, its tile steps 50%.
+        let mut ev = Evaluator::new(&space, 100);
+        for c in [at(7, 2, 0), at(9, 2, 0), at(8, 1, 0), at(8, 3, 0), from] {
+            ev.evaluate(c);
+        }
+        for (flat, cut) in [(0.6, (9, 2, 3)), (1.5, (2, 2, 3)), (0.3, (9, 8, 3))] {
+            let mut nb = all.clone();
+            assert_eq!(
+                cap_lines(&ev, from, &mut nb, &mut Vec::new(), 2, flat),
+                cut != (9, 8, 3)
+            );
+            assert_eq!(
+                (line(&nb, 0), line(&nb, 1), line(&nb, 2)),
+                cut,
+                "flat {flat}"
+            );
+        }
     }
 
     /// A memo answers as [`repairs`] does, a configuration asked for again included, and

@@ -79,7 +79,10 @@ pub struct Args {
     /// pairs one change of a parameter of six or more levels apart that, at most one in 20
     /// disagreeing, make it monotone (a clock frequency): no step or jump then moves it the
     /// slower way and the descent tries its farthest level the faster way first, 0 for never
-    /// [4]; and, for trying its parts one
+    /// [4]; linecap and lineflat, where no adjacent value is faster, at most linecap other
+    /// values of one parameter measured, those the model ranks first, where the measured values
+    /// one step either way are within lineflat of the time, 0 for no cap and for every
+    /// parameter [4, 0.03]; and, for trying its parts one
     /// at a time, the local search's nb (vnd|adjacent|hamming) [vnd], model (0: neighbours in
     /// random order) [1],
     /// noise, scan and restart [0]. greedy_ils and basinhopping take nb, perturb, temp, restart,

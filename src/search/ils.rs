@@ -19,9 +19,7 @@ use advise_ml::Rng;
 use far_starts::FarStarts;
 use monotone::MonotoneParameters;
 pub use neighbourhood::FreeMoves;
-use neighbourhood::{
-    cap_lines, faster_measured, mean_single_changes, repairs_to_measure, RepairMemo,
-};
+use neighbourhood::{faster_measured, mean_single_changes, repairs_to_measure, RepairMemo};
 use restart::{measure_jump, measure_random_share, random_share, random_start};
 
 /// Which configurations are neighbours.
@@ -291,15 +289,8 @@ impl Strategy for Ils {
                     if matches!(stage, Stage::Adjacent) {
                         self.leap_first(ev, cur.0, &mut nb, &mut preds, &mono);
                     }
-                    if matches!(stage, Stage::Hamming) && self.line_cap > 0 {
-                        whole &= !cap_lines(
-                            ev,
-                            cur.0,
-                            &mut nb,
-                            &mut preds,
-                            self.line_cap,
-                            self.line_flat,
-                        );
+                    if matches!(stage, Stage::Hamming) {
+                        whole &= !self.cap_hamming_lines(ev, cur.0, &mut nb, &mut preds);
                     }
                     let limit = match stage {
                         Stage::Repair => {

@@ -100,6 +100,18 @@ impl Ils {
         budget >= self.bo_min && (self.bo_budget == 0 || budget <= self.bo_budget)
     }
 
+    /// [`cap_lines`] with the search's `line_cap` and `line_flat`, where `line_cap` is on:
+    /// whether any neighbour was left out.
+    pub(super) fn cap_hamming_lines(
+        &self,
+        ev: &Evaluator,
+        from: usize,
+        nb: &mut Vec<usize>,
+        preds: &mut Vec<f64>,
+    ) -> bool {
+        self.line_cap > 0 && cap_lines(ev, from, nb, preds, self.line_cap, self.line_flat)
+    }
+
     /// Puts neighbours in the order they are tried: predicted fastest first, or at random;
     /// while the measurements are few, `preds` gets each neighbour's prediction in the new
     /// order for the model's record (empty otherwise, and without a model).

@@ -9,7 +9,7 @@ use super::Ils;
 use crate::search::evaluator::Evaluator;
 use crate::search::key_index::KeyMap;
 use crate::search::model_rows::{ModelRecord, ModelRows};
-use crate::search::neighbours::{hamming, repairs};
+use crate::search::neighbours::{hamming, repairs, stepped};
 use crate::search::space::SearchSpace;
 use advise_ml::Rng;
 
@@ -181,8 +181,8 @@ pub(super) fn cap_lines(
     let base = space.levels(from);
     let with_preds = preds.len() == nb.len();
     let mut per = vec![0usize; base.len()];
-    // Per parameter: 0 not yet known, 1 capped, 2 not capped.
-    let mut capped = vec![0u8; base.len()];
+    // Per parameter, once a neighbour past the cap asks: whether its line is cut.
+    let mut cut_line: Vec<Option<bool>> = vec![None; base.len()];
     let t0 = space.time(from);
     let mut keep = 0;
     for i in 0..nb.len() {
@@ -191,18 +191,9 @@ pub(super) fn cap_lines(
         let kept = match (0..base.len()).find(|&j| levels[j] != base[j]) {
             Some(j) => {
                 per[j] += 1;
-                if per[j] <= cap {
-                    true
-                } else {
-                    if capped[j] == 0 {
-                        capped[j] = if flat <= 0.0 || flat_line(ev, from, j, t0, flat) {
-                            1
-                        } else {
-                            2
-                        };
-                    }
-                    capped[j] == 2
-                }
+                per[j] <= cap
+                    || !*cut_line[j]
+                        .get_or_insert_with(|| flat <= 0.0 || flat_line(ev, from, j, t0, flat))
             }
             None => true,
         };
@@ -229,7 +220,7 @@ fn flat_line(ev: &Evaluator, from: usize, j: usize, t0: Option<f64>, flat: f64) 
     let space = ev.space();
     let mut seen = 0;
     for d in [-1i64, 1] {
-        if let Some(c) = crate::search::neighbours::stepped(space, from, j, d) {
+        if let Some(c) = stepped(space, from, j, d) {
             if ev.is_evaluated(c) {
                 match space.time(c) {
                     Some(t) if (t - t0).abs() <= flat * t0 => seen += 1,

@@ -265,6 +265,25 @@ impl Dataset {
                 ));
             }
         }
+        // Every kernel the folder lists is timed: a cut-off timings.csv loses the last ones.
+        for (i, k) in self.kernels.iter().enumerate() {
+            if !seen
+                .keys()
+                .any(|(kernel, gpu, _)| **kernel == k.kernel && **gpu == k.gpu)
+            {
+                return Err(Error::parse(
+                    dir.join("kernels.csv"),
+                    i + 2,
+                    format!(
+                        "kernel {} on {} has no row in {} (is timings.csv cut off?): each \
+                         kernel listed is timed at its block sizes",
+                        k.kernel,
+                        k.gpu,
+                        dir.join("timings.csv").display()
+                    ),
+                ));
+            }
+        }
         Ok(())
     }
 
@@ -323,5 +342,14 @@ mod tests {
         });
         let e = Dataset::load(empty.path()).unwrap_err().to_string();
         assert!(e.contains("kernels.csv") && e.contains("no rows"), "{e}");
+        // A timings.csv cut off after its first 20 rows loses kernels kernels.csv lists.
+        let cut = shipped_with("timings.csv", |t| {
+            t.lines().take(21).collect::<Vec<_>>().join("\n") + "\n"
+        });
+        let e = Dataset::load(cut.path()).unwrap_err().to_string();
+        assert!(
+            e.contains("kernels.csv:") && e.contains("(is timings.csv cut off?)"),
+            "{e}"
+        );
     }
 }

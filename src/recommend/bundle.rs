@@ -118,6 +118,29 @@ impl OptimizationModel {
         if self.ranges.len() != features || self.rows.iter().any(|r| r.len() != features) {
             return Some(format!("training rows or ranges are not {features} wide"));
         }
+        // Each validation holds every training row out at most once.
+        for (what, v) in [
+            ("validation", &self.validation),
+            ("across_programs", &self.across_programs),
+        ] {
+            let Some(v) = v else { continue };
+            let held_out = [v.pp, v.pn, v.np, v.nn]
+                .into_iter()
+                .try_fold(0usize, usize::checked_add);
+            if held_out.is_none_or(|h| h > n) {
+                return Some(format!(
+                    "its {what} counts more held-out samples (pp, pn, np, nn) than its {n} \
+                     training rows"
+                ));
+            }
+        }
+        if let Some([right, all]) = self.across_nested {
+            if right > all || all > n {
+                return Some(format!(
+                    "across_nested says {right} of {all} right, over {n} training rows"
+                ));
+            }
+        }
         None
     }
 }

@@ -219,9 +219,17 @@ fn whole(key: &str, v: &str, zero: &str) -> Result<usize> {
     })
 }
 
+/// The largest count an option takes: the counts are steps, draws or model sizes within one
+/// search, and beyond this one they only make a search run for hours.
+pub(super) const MOST: usize = 100_000;
+
 pub(super) fn count(key: &str, v: &str) -> Result<usize> {
     v.parse::<usize>()
         .ok()
-        .filter(|x| *x > 0)
-        .ok_or_else(|| Error::Usage(format!("option {key}={v}: expected a positive integer")))
+        .filter(|x| (1..=MOST).contains(x))
+        .ok_or_else(|| {
+            Error::Usage(format!(
+                "option {key}={v}: expected a positive integer, at most {MOST}"
+            ))
+        })
 }

@@ -132,7 +132,18 @@ impl SearchSpace {
             .iter()
             .try_fold(1u64, |acc, &r| acc.checked_mul(r as u64))
             .ok_or_else(|| {
-                Error::Data("too many parameter combinations to index (over 2^64)".into())
+                let names: Vec<&str> = varying.iter().map(|&i| space.params[i].as_str()).collect();
+                Error::Data(format!(
+                    "too many parameter combinations to index (over 2^64): {} parameters vary \
+                     ({}); where some of them are measurements, not tuning parameters (a CSV \
+                     space reads every column but time_ms as one), drop those columns",
+                    names.len(),
+                    if names.len() > 6 {
+                        format!("{}, ...", names[..6].join(", "))
+                    } else {
+                        names.join(", ")
+                    }
+                ))
             })?;
         let mut strides = vec![1u64; radix.len()];
         for j in (0..radix.len().saturating_sub(1)).rev() {
@@ -185,7 +196,9 @@ impl SearchSpace {
         }
         out.index = KeyIndex::new(index.into_iter().collect(), out.key_bound());
         if out.times.is_empty() {
-            return Err(Error::Data("the space has no configurations".into()));
+            return Err(Error::Data(
+                "the space has no configurations: the file holds no entries".into(),
+            ));
         }
         if !out.optimum.1.is_finite() {
             return Err(Error::Data(

@@ -72,6 +72,29 @@ fn cached(key: &str, compute: impl FnOnce() -> Result<String>) -> Result<String>
 /// and kernel sources in `sources`; `progress` hears about each (kernel, GPU).
 pub fn build(caches: &Path, sources: &Path, mut progress: impl FnMut(&str)) -> Result<Dataset> {
     let mut ds = Dataset::default();
+    // Every cache is there before the first (slow) compilation.
+    let missing: Vec<String> = SPECS
+        .iter()
+        .flat_map(|spec| {
+            spec.gpus
+                .iter()
+                .map(move |(gpu, _)| format!("{}__{gpu}.json.gz", spec.kernel))
+        })
+        .filter(|name| !caches.join(name).is_file())
+        .collect();
+    if !missing.is_empty() {
+        return Err(Error::format(
+            caches,
+            format!(
+                "--build-dataset reads Kernel Tuner caches named <kernel>__<GPU>.json.gz, and \
+                 {} of them are not in this folder ({}{}); the public caches it was built \
+                 from are in ../shared/data/kerneltuner-caches-rtx",
+                missing.len(),
+                missing[..missing.len().min(3)].join(", "),
+                if missing.len() > 3 { ", ..." } else { "" }
+            ),
+        ));
+    }
     // The generated wrapper includes the source by absolute path.
     let sources = &sources.canonicalize().map_err(|e| Error::io(sources, e))?;
     for spec in SPECS {
@@ -94,7 +117,7 @@ pub fn build(caches: &Path, sources: &Path, mut progress: impl FnMut(&str)) -> R
                 let y: u32 = by
                     .map_or(Some(1), |i| c.values[i].parse().ok())
                     .unwrap_or(0);
-                let threads = x * y;
+                let threads = x.saturating_mul(y);
                 if threads == 0 || !threads.is_multiple_of(32) || threads > 1024 {
                     continue;
                 }

@@ -72,9 +72,46 @@ fn sibling_of_nvcc(t: tool::Tool) -> Option<PathBuf> {
     tool::find(t).ok()
 }
 
-/// Runs a CUDA tool; returns (stdout, stderr), or the tool error with its stderr tail.
-pub fn run_tool(program: &Path, args: &[&str]) -> Result<(String, String)> {
-    let out = tool::run(Command::new(program).args(args), None)?;
+/// How long one nvcc, ptxas or cuobjdump call may run before it is stopped: nvcc compiles
+/// the largest Barnes-Hut variant in under a minute, while ptxas given a PTX file that
+/// declares a billion registers runs on for hours. `ADVISE_TOOL_TIMEOUT` (seconds) overrides.
+const TOOL_SECONDS: u64 = 600;
+
+fn tool_limit() -> std::time::Duration {
+    let seconds = std::env::var("ADVISE_TOOL_TIMEOUT")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|&s| s > 0)
+        .unwrap_or(TOOL_SECONDS);
+    std::time::Duration::from_secs(seconds)
+}
+
+/// Runs a CUDA tool on `subject` (the file it reads, named in its errors); returns (stdout,
+/// stderr), or the tool error with its stderr tail.
+pub fn run_tool(program: &Path, args: &[&str], subject: &Path) -> Result<(String, String)> {
+    let on = |program: String| format!("{program} on {}", subject.display());
+    let out =
+        tool::run(Command::new(program).args(args), Some(tool_limit())).map_err(|e| match e {
+            tool::ToolError::Failed {
+                program,
+                status,
+                stderr_tail,
+            } => tool::ToolError::Failed {
+                program: on(program),
+                status,
+                stderr_tail,
+            },
+            tool::ToolError::TimedOut {
+                program,
+                seconds,
+                stderr_tail,
+            } => tool::ToolError::TimedOut {
+                program: on(program),
+                seconds,
+                stderr_tail,
+            },
+            e => e,
+        })?;
     Ok((out.stdout, out.stderr))
 }
 
@@ -104,7 +141,7 @@ pub fn compile(source: &Path, opts: &CompileOptions) -> Result<Compiled> {
     let ptx_out = ptx_path.to_string_lossy().into_owned();
     let mut args = common.clone();
     args.extend(["-ptx", src.as_str(), "-o", ptx_out.as_str()]);
-    run_tool(&nvcc, &args)?;
+    run_tool(&nvcc, &args, source)?;
 
     let cubin_out = cubin_path.to_string_lossy().into_owned();
     let mut args = common;
@@ -116,7 +153,7 @@ pub fn compile(source: &Path, opts: &CompileOptions) -> Result<Compiled> {
         "-o",
         cubin_out.as_str(),
     ]);
-    let (_, ptxas_info) = run_tool(&nvcc, &args)?;
+    let (_, ptxas_info) = run_tool(&nvcc, &args, source)?;
     let ptx = std::fs::read_to_string(&ptx_path).map_err(|e| Error::io(&ptx_path, e))?;
     Ok(Compiled {
         ptx,
@@ -143,7 +180,7 @@ pub fn resources(source: &Path, opts: &CompileOptions) -> Result<String> {
         "-o",
         cubin.as_str(),
     ]);
-    Ok(run_tool(&nvcc, &args)?.1)
+    Ok(run_tool(&nvcc, &args, source)?.1)
 }
 
 /// Assembles a PTX file with ptxas to learn registers and shared memory, where ptxas exists.
@@ -157,7 +194,7 @@ pub fn assemble(ptx: &Path, arch: &str) -> Result<Option<(String, PathBuf, TempD
     let arch = format!("-arch={arch}");
     let src = ptx.to_string_lossy().into_owned();
     let out = cubin.to_string_lossy().into_owned();
-    let (stdout, stderr) = run_tool(&ptxas, &[&arch, "-v", &src, "-o", &out])?;
+    let (stdout, stderr) = run_tool(&ptxas, &[&arch, "-v", &src, "-o", &out], ptx)?;
     Ok(Some((stdout + &stderr, cubin, dir)))
 }
 
@@ -167,8 +204,8 @@ pub fn disassemble(cubin: &Path) -> Result<Option<(String, String)>> {
         return Ok(None);
     };
     let path = cubin.to_string_lossy().into_owned();
-    let (sass, _) = run_tool(&tool, &["-sass", &path])?;
-    let (res, _) = run_tool(&tool, &["-res-usage", &path])?;
+    let (sass, _) = run_tool(&tool, &["-sass", &path], cubin)?;
+    let (res, _) = run_tool(&tool, &["-res-usage", &path], cubin)?;
     Ok(Some((sass, res)))
 }
 

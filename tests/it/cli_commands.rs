@@ -286,7 +286,7 @@ fn senseless_values_are_usage_errors() {
         ),
         (
             &["train", "--dataset", "datasets/sim-qv100-nb", "-o", "."],
-            "-o .: a folder; name the advisor file to write",
+            "-o .: a folder; name a file to write",
         ),
     ];
     for (args, said) in cases {

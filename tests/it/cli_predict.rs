@@ -310,7 +310,8 @@ fn more_than_one_model_or_an_empty_training_file_is_said_as_such() {
 }
 
 /// A model file whose state was damaged (a coefficient dropped) is an error at load, not a
-/// panic at prediction; a linear fit over more columns than its matrix can hold is refused.
+/// panic at prediction; one whose numbers make an infinite prediction is an error naming the
+/// row; a linear fit over more columns than its matrix can hold is refused.
 /// (Synthetic data, written here.)
 #[test]
 fn a_damaged_model_and_a_too_wide_linear_fit_are_errors() {
@@ -343,6 +344,18 @@ fn a_damaged_model_and_a_too_wide_linear_fit_are_errors() {
         .assert()
         .code(3)
         .stderr(predicate::str::contains("damaged model"));
+    // Coefficients of the right count but too large for a finite prediction.
+    v["model"]["state"]["fit"]["coefficients"] = serde_json::json!([1e308, 1e308]);
+    std::fs::write(&model, v.to_string()).unwrap();
+    advise()
+        .args(["predict", "--model"])
+        .arg(&model)
+        .arg("-T")
+        .arg(&test)
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("predicts inf for data row 1"))
+        .stderr(predicate::str::contains("the model file is damaged"));
     let wide = dir.path().join("wide.csv");
     let header: Vec<String> = (0..8200).map(|i| format!("c{i}")).collect();
     let mut text = header.join(",") + ",y\n";

@@ -97,8 +97,8 @@ fn explain_names_one_entry_or_all_and_switches_in_their_form() {
         .stderr(predicate::str::contains("PARAM:FROM->TO"));
 }
 
-/// An advisor without models, one with a damaged calibration map, and a .ptx that is not PTX
-/// are bad input (exit 3) that says what is wrong.
+/// An advisor without models, one with held-out counts beyond its rows, one with a damaged
+/// calibration map, and a .ptx that is not PTX are bad input (exit 3) that says what is wrong.
 #[test]
 fn an_empty_advisor_and_a_file_that_is_not_ptx_are_named() {
     let dir = tempfile::tempdir().unwrap();
@@ -121,6 +121,18 @@ fn an_empty_advisor_and_a_file_that_is_not_ptx_are_named() {
             .arg(model);
         cmd
     };
+    // Held-out counts beyond the training rows (a McNemar test over 10^11 samples took
+    // minutes before the check).
+    let mut huge = v.clone();
+    huge["optimizations"][0]["validation"]["nn"] = serde_json::json!(99_999_999_999u64);
+    std::fs::write(&model, huge.to_string()).unwrap();
+    suggest(&model)
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "validation counts more held-out samples (pp, pn, np, nn) than its",
+        ));
     v["calibration"]["bounds"] = serde_json::json!([0.9, 0.1]);
     v["calibration"]["values"] = serde_json::json!([0.5, 0.6]);
     std::fs::write(&model, v.to_string()).unwrap();

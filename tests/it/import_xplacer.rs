@@ -135,6 +135,21 @@ fn wrong_folders_and_values_are_clear_errors() {
             predicate::str::contains("dataset.csv:2")
                 .and(predicate::str::contains("not a launch number")),
         );
+    // A kernel_stat.csv with its header only imports nothing: an error, not an empty dataset.
+    let header = "kernel,InputData,advise0,variant,TimePerc,Time,calls,AVG,MIN,MAX\n";
+    let counters = "Benchmark,InputData,ID,Kernel,Duration\ngaussian,16,0,Fan1,1000\n";
+    let b = synthetic_folder(&dir.path().join("header-only"), header, counters);
+    advise()
+        .args(["import", "xplacer", "--out-dir"])
+        .arg(dir.path().join("out"))
+        .arg(&b)
+        .assert()
+        .code(3)
+        .stderr(
+            predicate::str::contains("kernel_stat.csv: no rows below the header")
+                .and(predicate::str::contains("cut off")),
+        );
+    assert!(!dir.path().join("out").exists());
 }
 
 /// `bench transfer --method baselines --dataset <hotspot imported into a temporary folder>`,

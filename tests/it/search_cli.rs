@@ -232,6 +232,14 @@ fn auto_takes_its_settings_and_names_a_bad_one() {
         ),
         ("auto:bo=lots", "option bo=lots"),
         (
+            "auto:spread=100000000",
+            "option spread=100000000: expected a positive integer, at most 100000",
+        ),
+        (
+            "brt:hc=1000000000",
+            "option hc=1000000000: expected a positive integer, at most 100000",
+        ),
+        (
             "auto:repair=-1",
             "option repair=-1: expected a whole number",
         ),

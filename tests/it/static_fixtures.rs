@@ -327,3 +327,44 @@ fn the_table_shows_dependent_loads_and_data_branches_on_ptx_only() {
     assert_eq!(rows(&cubin, "dependent loads"), [["-", "-"]]);
     assert_eq!(rows(&cubin, "data branches"), [["-", "-"]]);
 }
+
+fn stuck_tool() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stand-ins/stuck_cuda_tool.sh")
+}
+
+/// A CUDA tool that fails names the file it was run on; one that hangs (ptxas on a PTX file
+/// declaring a billion registers runs for hours) is stopped at the time limit with exit 4.
+#[test]
+fn a_failing_or_hanging_cuda_tool_names_the_file_and_is_stopped() {
+    let ptx = fixture("nb_plain_sm90.ptx");
+    let out = crate::common::advise()
+        .arg("static")
+        .arg(&ptx)
+        .env("PTXAS", stuck_tool())
+        .env_remove("STANDIN_TOOL_HANG")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{text}");
+    assert!(
+        text.contains(&format!("on {} failed (exit status 255)", ptx.display()))
+            && text.contains("cannot read the input"),
+        "{text}"
+    );
+    let start = std::time::Instant::now();
+    let out = crate::common::advise()
+        .arg("static")
+        .arg(fixture("nb_opt_fastmath_sm90.cubin"))
+        .env("CUOBJDUMP", stuck_tool())
+        .env("STANDIN_TOOL_HANG", "1")
+        .env("ADVISE_TOOL_TIMEOUT", "1")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{text}");
+    assert!(
+        text.contains("nb_opt_fastmath_sm90.cubin ran longer than 1 s"),
+        "{text}"
+    );
+    assert!(start.elapsed().as_secs() < 30, "{:?}", start.elapsed());
+}

@@ -172,4 +172,18 @@ fn a_folder_that_is_not_a_block_size_dataset_says_what_it_lacks() {
         .stderr(predicates::str::contains(
             "timings.csv: no such file: the folder is not a block-size dataset folder",
         ));
+    // --build-dataset from a folder without the caches: said before any compilation, and
+    // nothing is written.
+    let out = empty.path().join("built");
+    advise()
+        .args(["statuner", "--build-dataset"])
+        .arg(empty.path())
+        .arg("--dataset")
+        .arg(&out)
+        .assert()
+        .code(3)
+        .stderr(predicates::str::contains(
+            "14 of them are not in this folder (convolution__RTX_2080_Ti.json.gz,",
+        ));
+    assert!(!out.exists());
 }

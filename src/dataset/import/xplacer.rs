@@ -200,6 +200,13 @@ fn read_times(
         let input = rec.get(c_input).unwrap_or_default().to_string();
         records.push((kernel, input, digits, avg));
     }
+    if records.is_empty() {
+        return Err(Error::format(
+            &stat_path,
+            "no rows below the header: XPlacer's kernel_stat.csv holds a kernel's time per \
+             input and placement policy (is the file cut off?)",
+        ));
+    }
     // Objects whose policy the file varies (bfs keeps two of its six at 0).
     let varying: Vec<usize> = (0..advise.len())
         .filter(|&k| records.iter().any(|r| r.2[k] != "0"))

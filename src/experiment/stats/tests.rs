@@ -138,3 +138,31 @@ fn rank_correlation_of_monotone_reversed_and_tied_pairs() {
     assert_eq!(rank_correlation(&a, &[1.0; 4]), None);
     assert_eq!(rank_correlation(&a[..2], &a[..2]), None);
 }
+
+/// Counts beyond the term-by-term sum (as a damaged advisor file gives) return at once and
+/// agree with it where both apply.
+#[test]
+fn mcnemar_of_huge_counts_is_quick_and_agrees() {
+    for (a, b) in [(100_001, 100_001), (100_001, 101_000), (120_000, 100_500)] {
+        let k = a.min(b);
+        let forward = {
+            let n = a + b;
+            let ln_half_n = -(n as f64) * std::f64::consts::LN_2;
+            let (mut ln_c, mut tail) = (0.0, 0.0);
+            for i in 0..=k {
+                if i > 0 {
+                    ln_c += ((n - i + 1) as f64).ln() - (i as f64).ln();
+                }
+                tail += (ln_c + ln_half_n).exp();
+            }
+            (2.0 * tail).min(1.0)
+        };
+        let p = mcnemar_exact(a, b);
+        assert!(
+            (p - forward).abs() < 1e-7 * forward.max(1e-300),
+            "{a} {b}: {p} {forward}"
+        );
+    }
+    assert!(mcnemar_exact(99_999_999_999, 99_999_999_999) > 0.99);
+    assert!(mcnemar_exact(99_999_999_999, 99_000_000_000) < 1e-100);
+}

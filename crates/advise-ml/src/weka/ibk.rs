@@ -212,7 +212,9 @@ impl Ibk {
                 return out;
             }
         }
-        let mut heap = Heap::new(k);
+        // No search returns more rows than there are (Weka's neither), so a k larger than the
+        // training set only reserves room for the rows.
+        let mut heap = Heap::new(k.min(self.x.len()));
         let mut filled = 0;
         for i in 0..self.x.len() {
             if Some(i) == skip {
@@ -284,6 +286,10 @@ impl Ibk {
 
     /// `IBk.crossValidate`: the k in 1..=upper with the least hold-one-out error.
     fn hold_one_out_k(&self, upper: usize, mean_squared: bool) -> usize {
+        // Held out, a row has n - 1 others: every k from n - 1 on sees them all and predicts
+        // the same, and the strict comparison below keeps the smallest of equal k, so the
+        // upper bound is cut there (a huge -K would otherwise size two vectors by it).
+        let upper = upper.min(self.x.len().saturating_sub(1)).max(1);
         let mut abs = vec![0.0; upper];
         let mut sq = vec![0.0; upper];
         let scaled = Scaled::new(&self.x, &self.nominal, self.ranges.clone());

@@ -60,14 +60,6 @@ pub fn train(args: TrainArgs) -> Result<()> {
         .method
         .method()
         .ok_or_else(|| Error::Usage("--method: name one model, not all or baselines".into()))?;
-    if args.output.is_dir() {
-        // Said before the training, which takes minutes, not after it.
-        return Err(Error::Usage(format!(
-            "-o {}: a folder; name the advisor file to write (e.g. {}/advisor.json.gz)",
-            args.output.display(),
-            args.output.display()
-        )));
-    }
     // Each optimization is validated on grouped folds of its samples: two per fold at least.
     let least = 2 * TrainSettings::default().folds;
     if args.max_samples < least {
@@ -77,6 +69,8 @@ pub fn train(args: TrainArgs) -> Result<()> {
             args.max_samples
         )));
     }
+    // Said before the training, which takes minutes, not after it (main checks every output
+    // option the same way; this keeps `train` safe when called on its own).
     super::output::check_output_file("-o", &args.output)?;
     let name = args.output.to_string_lossy().to_ascii_lowercase();
     if !(name.ends_with(".json") || name.ends_with(".json.gz")) {

@@ -192,35 +192,43 @@ const DATA_TABLES: [&str; 9] = [
 /// The options that name a file a command writes.
 const OUTPUT_FLAGS: [&str; 5] = ["-o", "--output", "--trace", "--rules", "--runs-csv"];
 
-/// A usage error where a file an option writes (`-o`, `--trace`, `--rules`, `--runs-csv`) is
-/// also an argument the command reads (`advise parse -o x.csv x.csv`): writing it would
+/// A usage error where a file an option writes (`-o`, `--trace`, `--rules`, `--runs-csv`)
+/// cannot be written ([`check_output_file`]: a folder, or in a folder that does not exist), or
+/// is also an argument the command reads (`advise parse -o x.csv x.csv`): writing it would
 /// destroy the input before, or while, it is read. Files are compared as the system resolves
 /// them, so `./x.csv` and a link to it are the same file.
 pub fn refuse_output_over_input(args: &[String]) -> Result<()> {
-    // (index of the value in `args`, the value)
-    let mut outputs: Vec<(usize, &str)> = Vec::new();
+    // (index of the value in `args`, the value, the option)
+    let mut outputs: Vec<(usize, &str, &str)> = Vec::new();
     // After `--` come the profiled program's own arguments, whose `-o` is its own.
     let own = args.iter().position(|a| a == "--").unwrap_or(args.len());
     for (i, a) in args[..own].iter().enumerate() {
         for flag in OUTPUT_FLAGS {
             if a == flag {
                 if let Some(v) = args.get(i + 1) {
-                    outputs.push((i + 1, v));
+                    outputs.push((i + 1, v, flag));
                 }
             } else if let Some(v) = a.strip_prefix(flag).and_then(|r| r.strip_prefix('=')) {
-                outputs.push((i, v));
+                outputs.push((i, v, flag));
             }
         }
     }
+    // A file that cannot be written is said before the work, not after it.
+    for (_, out, flag) in &outputs {
+        check_output_file(flag, std::path::Path::new(out))?;
+    }
     // Two outputs in one file: the second would overwrite the first.
-    for (i, (_, a)) in outputs.iter().enumerate() {
-        if outputs[..i].iter().any(|(_, b)| resolved(a) == resolved(b)) {
+    for (i, (_, a, _)) in outputs.iter().enumerate() {
+        if outputs[..i]
+            .iter()
+            .any(|(_, b, _)| resolved(a) == resolved(b))
+        {
             return Err(Error::Usage(format!(
                 "{a} is named for two outputs: each would overwrite the other; name two files"
             )));
         }
     }
-    for (at, out) in outputs {
+    for (at, out, _) in outputs {
         let Ok(written) = std::path::Path::new(out).canonicalize() else {
             continue; // a file that does not exist yet is nobody's input
         };
@@ -334,5 +342,22 @@ mod tests {
         assert!(refuse_output_over_input(&args(&["advise", "parse", "-o", &other, &i])).is_ok());
         std::fs::write(&other, "x\n").unwrap();
         assert!(refuse_output_over_input(&args(&["advise", "parse", "-o", &other, &i])).is_ok());
+        // A file in a folder that does not exist, or a folder, before any work.
+        let nowhere = dir.path().join("no/such/x.json").display().to_string();
+        for (bad, says) in [
+            (
+                args(&["advise", "search", &format!("--trace={nowhere}")]),
+                "--trace ",
+            ),
+            (args(&["advise", "explain", "-o", &nowhere]), "-o "),
+            (args(&["advise", "parse", "--rules", &folder]), "a folder"),
+        ] {
+            let e = refuse_output_over_input(&bad).unwrap_err().to_string();
+            assert!(e.starts_with(says) || e.contains(says), "{bad:?}: {e}");
+        }
+        let e = refuse_output_over_input(&args(&["advise", "search", "-o", &nowhere]))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("does not exist; create it first"), "{e}");
     }
 }

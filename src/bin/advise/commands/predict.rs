@@ -294,6 +294,22 @@ fn predict(s: &PredictSettings, out: &Output) -> Result<()> {
         &model.target,
     )?;
     let predicted = model.predict(&data)?;
+    if let Some(i) = predicted.iter().position(|p| !p.is_finite()) {
+        // Fitted on finite rows, no method predicts NaN or infinity for a finite row.
+        let source = match &s.model {
+            Some(path) => format!("the model in {}", path.display()),
+            None => "the model".to_string(),
+        };
+        return Err(Error::format(
+            test_path,
+            format!(
+                "{source} predicts {} for data row {}: the model file is damaged (fit it \
+                 again with `advise fit`), or that row holds an infinite value",
+                predicted[i],
+                i + 1
+            ),
+        ));
+    }
     let rows: Vec<usize> = (0..predicted.len()).collect();
     emit(out, &test, &rows, None, &predicted)
 }

@@ -121,4 +121,24 @@ mod tests {
         let p = model.predict_sharing(&train.x, usize::MAX).unwrap();
         assert!(p.iter().all(|v| v.to_bits() == 0.0f64.to_bits()), "{p:?}");
     }
+
+    /// Synthetic rows: a k far beyond the training rows (as `-K 99999999999` asks) predicts
+    /// as k = all rows does, with and without hold-one-out selection, instead of reserving
+    /// memory for k rows.
+    #[test]
+    fn a_k_beyond_the_rows_predicts_as_all_rows() {
+        let train = synthetic(30, 4, 2);
+        let test = synthetic(8, 4, 5).x;
+        let fit = |k: usize, cross_validate: bool| {
+            let params = IbkParams {
+                k,
+                cross_validate,
+                ..IbkParams::default()
+            };
+            let model = params.fit(&train).unwrap();
+            model.predict_sharing(&test, usize::MAX).unwrap()
+        };
+        assert_eq!(fit(99_999_999_999, false), fit(30, false));
+        assert_eq!(fit(99_999_999_999, true), fit(29, true));
+    }
 }

@@ -171,6 +171,8 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
     let mut configs = Vec::with_capacity(file.results.len());
     // The first objective other than the time that a result without a time names.
     let mut objective: Option<&str> = None;
+    // The first objective measured in a unit that is not one of time, and that unit.
+    let mut untimed_unit: Option<(&str, &str)> = None;
     for (i, r) in file.results.iter().enumerate() {
         let values = params
             .iter()
@@ -182,6 +184,18 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
             .collect::<Result<Vec<_>>>()?;
         // The time, even where the run optimised another objective (which may grow as it gets faster).
         let time = time_of(r, scale);
+        if time.is_none() && untimed_unit.is_none() {
+            // The objective is measured, but not in a unit of time advise knows.
+            // Only where the objective looks like a duration or states a unit: a tuning
+            // score without a unit is another objective (check_objective says so).
+            untimed_unit = r.objectives.first().and_then(|o| {
+                let m = r.measurements.iter().find(|m| &m.name == o)?;
+                let unit = m.unit.as_deref().unwrap_or("").trim();
+                let lower = o.to_ascii_lowercase();
+                let duration = lower.contains("duration") || lower.contains("time");
+                (duration || !unit.is_empty()).then_some((o.as_str(), unit))
+            });
+        }
         if time.is_none() && objective.is_none() {
             objective = r
                 .objectives
@@ -245,6 +259,21 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
             failure,
             counters,
         });
+    }
+    if let Some((o, unit)) = untimed_unit.filter(|_| configs.iter().all(|c| c.time_ms.is_none())) {
+        let unit = if unit.is_empty() {
+            "states no unit".to_string()
+        } else {
+            format!("is in `{unit}`")
+        };
+        return Err(Error::format(
+            path,
+            format!(
+                "no result has a `{TIME}` measurement, and the measurement of the objective \
+                 `{o}` {unit}, not a unit of time (seconds, milliseconds, microseconds, \
+                 nanoseconds, or s, ms, us, ns): advise reads each configuration's run time"
+            ),
+        ));
     }
     check_objective(path, objective, &configs)?;
     // The same space searched from either file gives the same runs.

@@ -167,5 +167,20 @@ fn an_objective_measured_in_a_unit_of_time_is_the_time() {
     let err = read(Path::new("c.json"), unitless.as_bytes())
         .unwrap_err()
         .to_string();
-    assert!(err.contains("objective is `TotalDuration`"), "{err}");
+    assert!(
+        err.contains(
+            "the measurement of the objective `TotalDuration` states no unit, not a unit of time"
+        ),
+        "{err}"
+    );
+    let parsecs = converted
+        .replace("\"Microseconds\"", "\"parsecs\"")
+        .replace("\"us\"", "\"parsecs\"");
+    let err = read(Path::new("c.json"), parsecs.as_bytes())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("`TotalDuration` is in `parsecs`, not a unit of time"),
+        "{err}"
+    );
 }

@@ -188,6 +188,23 @@ fn unknown_strategy_oversized_budget_and_a_folder_exit_2_and_a_missing_space_5()
         .stderr(predicate::str::contains(
             "advise search-bench --space tests/fixtures/spaces",
         ));
+    // Repeats beyond a million are refused before any space is read (they ran for hours).
+    for repeats in ["0", "100000000"] {
+        advise()
+            .args([
+                "search-bench",
+                "--no-charts",
+                "--repeats",
+                repeats,
+                "--space",
+            ])
+            .arg(space())
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!(
+                "--repeats {repeats}: from 1 to 1000000"
+            )));
+    }
 }
 
 #[test]

@@ -123,11 +123,22 @@ pub fn run(args: Args) -> Result<()> {
 /// The most worker threads `search-bench` starts (each run is one search on one thread).
 const MAX_THREADS: usize = 256;
 
+/// The most repeats `search-bench` takes: a million searches of one cell take minutes, and
+/// every run's result is kept for the percentiles.
+const MOST_REPEATS: usize = 1_000_000;
+
 fn bench_spaces(cmd: &BenchCommand, out: &Output) -> Result<()> {
     if cmd.threads == Some(0) {
         return Err(Error::Usage(
             "--threads must be at least 1 (leave it out for all cores)".into(),
         ));
+    }
+    if !(1..=MOST_REPEATS).contains(&cmd.repeats) {
+        return Err(Error::Usage(format!(
+            "--repeats {}: from 1 to {MOST_REPEATS} (each repeat is one search of every space, \
+             strategy and budget; 100 tell strategies apart)",
+            cmd.repeats
+        )));
     }
     if let Some(path) = &cmd.runs_csv {
         super::output::check_output_file("--runs-csv", path)?;

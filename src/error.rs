@@ -191,6 +191,17 @@ pub enum ToolError {
     Unusable { tool: String, message: String },
 }
 
+impl ToolError {
+    /// The same error with the file the tool was run on named after the tool ("ptxas on
+    /// k.ptx failed ..."), where it says that the tool failed or ran too long.
+    pub fn on_file(mut self, file: &std::path::Path) -> Self {
+        if let ToolError::Failed { program, .. } | ToolError::TimedOut { program, .. } = &mut self {
+            *program = format!("{program} on {}", file.display());
+        }
+        self
+    }
+}
+
 fn tail_suffix(tail: &str) -> String {
     if tail.trim().is_empty() {
         String::new()

@@ -89,29 +89,8 @@ fn tool_limit() -> std::time::Duration {
 /// Runs a CUDA tool on `subject` (the file it reads, named in its errors); returns (stdout,
 /// stderr), or the tool error with its stderr tail.
 pub fn run_tool(program: &Path, args: &[&str], subject: &Path) -> Result<(String, String)> {
-    let on = |program: String| format!("{program} on {}", subject.display());
-    let out =
-        tool::run(Command::new(program).args(args), Some(tool_limit())).map_err(|e| match e {
-            tool::ToolError::Failed {
-                program,
-                status,
-                stderr_tail,
-            } => tool::ToolError::Failed {
-                program: on(program),
-                status,
-                stderr_tail,
-            },
-            tool::ToolError::TimedOut {
-                program,
-                seconds,
-                stderr_tail,
-            } => tool::ToolError::TimedOut {
-                program: on(program),
-                seconds,
-                stderr_tail,
-            },
-            e => e,
-        })?;
+    let out = tool::run(Command::new(program).args(args), Some(tool_limit()))
+        .map_err(|e| e.on_file(subject))?;
     Ok((out.stdout, out.stderr))
 }
 

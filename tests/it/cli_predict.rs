@@ -334,26 +334,20 @@ fn a_damaged_model_and_a_too_wide_linear_fit_are_errors() {
         .success();
     let mut v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&model).unwrap()).unwrap();
-    v["model"]["state"]["fit"]["coefficients"] = serde_json::json!([1.0]);
-    std::fs::write(&model, v.to_string()).unwrap();
-    advise()
-        .args(["predict", "--model"])
-        .arg(&model)
-        .arg("-T")
-        .arg(&test)
-        .assert()
-        .code(3)
-        .stderr(predicate::str::contains("damaged model"));
+    let mut predict_with = |coefficients: serde_json::Value| {
+        v["model"]["state"]["fit"]["coefficients"] = coefficients;
+        std::fs::write(&model, v.to_string()).unwrap();
+        advise()
+            .args(["predict", "--model"])
+            .arg(&model)
+            .arg("-T")
+            .arg(&test)
+            .assert()
+            .code(3)
+    };
+    predict_with(serde_json::json!([1.0])).stderr(predicate::str::contains("damaged model"));
     // Coefficients of the right count but too large for a finite prediction.
-    v["model"]["state"]["fit"]["coefficients"] = serde_json::json!([1e308, 1e308]);
-    std::fs::write(&model, v.to_string()).unwrap();
-    advise()
-        .args(["predict", "--model"])
-        .arg(&model)
-        .arg("-T")
-        .arg(&test)
-        .assert()
-        .code(3)
+    predict_with(serde_json::json!([1e308, 1e308]))
         .stderr(predicate::str::contains("predicts inf for data row 1"))
         .stderr(predicate::str::contains("the model file is damaged"));
     let wide = dir.path().join("wide.csv");

@@ -147,6 +147,8 @@ pub fn analyze(path: &Path, opts: &CompileOptions) -> Result<Analysis> {
     let mut resources = BTreeMap::new();
     let mut sass_text = None;
     let mut ptx_text = None;
+    // A .ptx file's module, parsed once for its target and its kernels.
+    let mut ptx_module = None;
     // Keeps temporary cubins alive until cuobjdump has read them.
     let mut _keep: Option<nvcc::TempDir> = None;
     // The architecture the report is for: --arch for a .cu, the PTX's own target for a .ptx
@@ -171,13 +173,20 @@ pub fn analyze(path: &Path, opts: &CompileOptions) -> Result<Analysis> {
                      starts with both)",
                 ));
             }
+            let module = ptx::parse(&text);
+            let arch = Some(
+                module
+                    .target
+                    .split(',')
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .to_string(),
+            )
+            .filter(|t| t.starts_with("sm_"))
+            .unwrap_or_else(|| opts.arch.clone());
             ptx_text = Some(text);
-            let arch = ptx_text
-                .as_deref()
-                .map(ptx::parse)
-                .map(|m| m.target.split(',').next().unwrap_or("").trim().to_string())
-                .filter(|t| t.starts_with("sm_"))
-                .unwrap_or_else(|| opts.arch.clone());
+            ptx_module = Some(module);
             arch_used = arch.clone();
             match nvcc::assemble(path, &arch)? {
                 Some((info, cubin, dir)) => {
@@ -232,7 +241,7 @@ pub fn analyze(path: &Path, opts: &CompileOptions) -> Result<Analysis> {
     };
     let mut kernels = Vec::new();
     if let Some(text) = &ptx_text {
-        let module = ptx::parse(text);
+        let module = ptx_module.unwrap_or_else(|| ptx::parse(text));
         for f in module.kernels() {
             let m = metrics::from_ptx(f).with_resources(resources.get(&f.name));
             let m = if m.shared_bytes.is_none() {

@@ -150,7 +150,9 @@ impl Samples {
 /// demo's full document is 245 MB of text; as JSON values it took gigabytes). Its keys come
 /// out sorted, at every level, as serde_json's maps sort them.
 pub struct ResultsDocument<'a> {
-    fields: BTreeMap<String, serde_json::Value>,
+    /// Each entry as JSON, or why it could not become JSON (said when the document is
+    /// written, not turned into a silent `null`).
+    fields: BTreeMap<String, Result<serde_json::Value, String>>,
     experiments: &'a [Vec<ExperimentResult>],
     samples: Samples,
 }
@@ -163,7 +165,7 @@ impl ResultsDocument<'_> {
     /// key is the document's own and is left alone.
     pub fn insert(&mut self, key: &str, value: impl Serialize) {
         if key != EXPERIMENTS {
-            let value = serde_json::to_value(value).unwrap_or(serde_json::Value::Null);
+            let value = serde_json::to_value(value).map_err(|e| e.to_string());
             self.fields.insert(key.to_string(), value);
         }
     }
@@ -183,7 +185,14 @@ impl Serialize for ResultsDocument<'_> {
                 map.serialize_entry(EXPERIMENTS, &results)?;
                 pending = false;
             }
-            map.serialize_entry(key, value)?;
+            match value {
+                Ok(value) => map.serialize_entry(key, value)?,
+                Err(why) => {
+                    return Err(serde::ser::Error::custom(format!(
+                        "the entry `{key}` cannot be written as JSON: {why}"
+                    )))
+                }
+            }
         }
         if pending {
             map.serialize_entry(EXPERIMENTS, &results)?;
@@ -257,5 +266,32 @@ fn leave_samples_out(result: &mut serde_json::Value) {
                 map.remove("samples");
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An entry that cannot become JSON (a map keyed by pairs) makes writing the document an
+    /// error that names it, not a silent `null`.
+    #[test]
+    fn an_entry_that_is_not_json_is_an_error_when_written() {
+        let mut doc = ResultsDocument {
+            fields: BTreeMap::new(),
+            experiments: &[],
+            samples: Samples::Left,
+        };
+        doc.insert("seed", 7);
+        assert_eq!(
+            serde_json::to_string(&doc).unwrap(),
+            r#"{"experiments":[],"seed":7}"#
+        );
+        doc.insert("pairs", BTreeMap::from([((1, 2), 3)]));
+        let e = serde_json::to_string(&doc).unwrap_err().to_string();
+        assert!(
+            e.contains("the entry `pairs` cannot be written as JSON"),
+            "{e}"
+        );
     }
 }

@@ -133,8 +133,15 @@ pub fn run(cmd: &mut Command, timeout: Option<Duration>) -> Result<Captured, Too
     let out = child.stdout.take().map(reader_thread);
     let err = child.stderr.take().map(reader_thread);
     let status = wait(&mut child, timeout);
-    let stdout = out.map(join_reader).unwrap_or_default();
-    let stderr = err.map(join_reader).unwrap_or_default();
+    // A child stopped for its time may have started processes of its own (a shell script's
+    // commands) that still hold its output open: what they wrote so far is read, not waited
+    // for to the end.
+    let patience = match status {
+        Ok(None) => Some(Instant::now() + Duration::from_secs(2)),
+        _ => None,
+    };
+    let stdout = out.map(|r| join_reader(r, patience)).unwrap_or_default();
+    let stderr = err.map(|r| join_reader(r, patience)).unwrap_or_default();
     let elapsed = start.elapsed();
     match status {
         Ok(Some(status)) if status.success() => Ok(Captured {
@@ -195,16 +202,42 @@ fn wait(
     }
 }
 
-fn reader_thread(mut r: impl Read + Send + 'static) -> std::thread::JoinHandle<String> {
+/// Reads a stream to its end on a thread of its own; the text comes back in pieces as it
+/// arrives, so that a reader given up on still yields what it read.
+fn reader_thread(mut r: impl Read + Send + 'static) -> std::sync::mpsc::Receiver<Vec<u8>> {
+    let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = r.read_to_end(&mut buf);
-        String::from_utf8_lossy(&buf).into_owned()
-    })
+        let mut buf = [0u8; 8192];
+        loop {
+            match r.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    if tx.send(buf[..n].to_vec()).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    rx
 }
 
-fn join_reader(h: std::thread::JoinHandle<String>) -> String {
-    h.join().unwrap_or_default()
+/// The text a reader read: to the stream's end, or, with a deadline, what arrived before it.
+fn join_reader(rx: std::sync::mpsc::Receiver<Vec<u8>>, deadline: Option<Instant>) -> String {
+    let mut text = Vec::new();
+    loop {
+        let piece = match deadline {
+            None => rx.recv().ok(),
+            Some(d) => rx
+                .recv_timeout(d.saturating_duration_since(Instant::now()))
+                .ok(),
+        };
+        match piece {
+            Some(piece) => text.extend_from_slice(&piece),
+            None => break,
+        }
+    }
+    String::from_utf8_lossy(&text).into_owned()
 }
 
 /// The last `STDERR_TAIL` bytes of `text`, cut at a character boundary.
@@ -315,6 +348,26 @@ mod tests {
         cmd.args(["-c", "sleep 5"]);
         let e = run(&mut cmd, Some(Duration::from_millis(200))).unwrap_err();
         assert!(matches!(e, ToolError::TimedOut { .. }), "{e}");
+    }
+
+    /// A script stopped for its time whose own command (here `sleep`, forked because more
+    /// follows it) still holds its output open: the run ends within seconds, not when the
+    /// command does, and keeps what the script wrote before.
+    #[test]
+    fn timeout_does_not_wait_for_what_the_child_started() {
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", "echo started >&2; sleep 30; echo never"]);
+        let start = Instant::now();
+        let e = run(&mut cmd, Some(Duration::from_millis(300))).unwrap_err();
+        assert!(
+            start.elapsed() < Duration::from_secs(15),
+            "{:?}",
+            start.elapsed()
+        );
+        match e {
+            ToolError::TimedOut { stderr_tail, .. } => assert!(stderr_tail.contains("started")),
+            e => panic!("{e}"),
+        }
     }
 
     #[test]

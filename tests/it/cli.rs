@@ -201,6 +201,15 @@ fn bench_models_rejects_empty_sizes_before_timing() {
             vec!["--rows", "3", "--cols", "0"],
             "--cols 0: at least 1 feature column",
         ),
+        // Tables of 10^12 values aborted on the allocation.
+        (
+            vec!["--rows", "10", "--cols", "99999999999"],
+            "--rows 10 --cols 99999999999: at most 100000000 values",
+        ),
+        (
+            vec!["--rows", "99999999999", "--cols", "1"],
+            "--rows 99999999999 --cols 1: at most 100000000 values",
+        ),
     ] {
         advise()
             .args(["bench", "models", "--no-weka", "--quiet"])
@@ -221,7 +230,7 @@ fn bench_models_rejects_empty_sizes_before_timing() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "--cols 0: at least 1 counter column",
+            "--cols 0: from 1 to 1000 counter columns",
         ));
 }
 

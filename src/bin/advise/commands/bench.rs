@@ -251,6 +251,9 @@ pub fn run(which: Which) -> Result<()> {
     }
 }
 
+/// The most values (rows times columns) a synthetic table of `bench models` holds: 800 MB.
+const MOST_VALUES: usize = 100_000_000;
+
 fn models(s: &BenchSettings, out: &Output) -> Result<()> {
     if let Some(&n) = s.rows.iter().find(|&&n| n < 2) {
         return Err(Error::Usage(format!(
@@ -259,6 +262,17 @@ fn models(s: &BenchSettings, out: &Output) -> Result<()> {
     }
     if s.cols == 0 {
         return Err(Error::Usage("--cols 0: at least 1 feature column".into()));
+    }
+    if let Some(&n) = s
+        .rows
+        .iter()
+        .find(|&&n| n.checked_mul(s.cols).is_none_or(|v| v > MOST_VALUES))
+    {
+        return Err(Error::Usage(format!(
+            "--rows {n} --cols {}: at most {MOST_VALUES} values in one synthetic table (8 \
+             bytes each; the large size is 19200 x 250)",
+            s.cols
+        )));
     }
     let dir = std::env::temp_dir().join(format!("advise-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;

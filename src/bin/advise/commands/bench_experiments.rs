@@ -45,9 +45,17 @@ struct Row {
     weka_estimated_shared_s: Option<f64>,
 }
 
+/// The most counter columns of the synthetic campaign: each of its runs (program, input, run
+/// and variant: about 1,700) holds a measurement row per counter, and every experiment fits
+/// its models on all of them.
+const MOST_COUNTERS: usize = 1_000;
+
 pub fn run_bench(counters: usize, seed: u64, with_weka: bool, out: &Output) -> Result<()> {
-    if counters == 0 {
-        return Err(Error::Usage("--cols 0: at least 1 counter column".into()));
+    if counters == 0 || counters > MOST_COUNTERS {
+        return Err(Error::Usage(format!(
+            "--cols {counters}: from 1 to {MOST_COUNTERS} counter columns (the thesis's \
+             campaign has 250)"
+        )));
     }
     let (m, t) = campaign(counters, seed);
     let table = build(&m, &t, &FeatureSettings::default())?;

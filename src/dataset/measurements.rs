@@ -237,8 +237,15 @@ impl TimingRow {
     }
 }
 
+/// The shortest and longest time a timings table holds, in ms: a picosecond and 30 years.
+/// Outside them a time is damaged (1e308 or 1e-320 made infinite and denormal speedups that
+/// reached the advice as "NaNx").
+const TIME_MS_LEAST: f64 = 1e-9;
+const TIME_MS_MOST: f64 = 1e12;
+
 /// Reads `timings.csv` (or `.csv.gz`). A time that is not a positive finite number (0, a
-/// negative one, NaN, inf) is an error naming its line: a speedup from it would be infinite,
+/// negative one, NaN, inf) or lies outside [`TIME_MS_LEAST`]..[`TIME_MS_MOST`] is an error
+/// naming its line: a speedup from it would be infinite,
 /// zero or NaN, and a sample that silently fell out or went infinite would change every
 /// accuracy computed on the table. Failed runs are left out of the table, not recorded as 0.
 pub fn read_timings(path: &Path) -> Result<Vec<TimingRow>> {
@@ -247,16 +254,16 @@ pub fn read_timings(path: &Path) -> Result<Vec<TimingRow>> {
     if let Some((i, row)) = rows
         .iter()
         .enumerate()
-        .find(|(_, r)| !(r.time_ms.is_finite() && r.time_ms > 0.0))
+        .find(|(_, r)| !(TIME_MS_LEAST..=TIME_MS_MOST).contains(&r.time_ms))
     {
         // The header is line 1 and the project's tables hold one row a line.
         return Err(Error::parse(
             path,
             i + 2,
             format!(
-                "time_ms {}: a kernel time must be a positive number of milliseconds (a failed \
-                 run is left out of the table)",
-                row.time_ms
+                "time_ms {}: a kernel time must be a positive number of milliseconds from \
+                 {TIME_MS_LEAST:e} to {TIME_MS_MOST:e} (a failed run is left out of the table)",
+                crate::number_format::fmt_sig(row.time_ms, 6)
             ),
         ));
     }
@@ -287,7 +294,8 @@ mod timing_tests {
     fn a_time_that_is_not_a_positive_number_names_its_line() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("timings.csv");
-        for bad in ["0", "-5", "NaN", "inf", "1e400"] {
+        // 1e308 and 1e-320 are finite but make infinite and denormal speedups.
+        for bad in ["0", "-5", "NaN", "inf", "1e400", "1e308", "1e-320"] {
             let text = format!(
                 "program,input,run,variant,time_ms\nNB,512,1,000000,2.5\nNB,512,1,000001,{bad}\n"
             );

@@ -13,6 +13,7 @@ use serde::Serialize;
 use super::features::{fmt_opt, FeatureTable};
 use super::measurements::RunKey;
 use crate::error::{Error, Result};
+use crate::number_format::fmt_sig;
 use crate::variant::{Optimization, Program, Variant};
 
 /// An optimization as a change of variant.
@@ -179,6 +180,19 @@ pub fn pair(table: &FeatureTable, switch: &Switch) -> Result<SampleSet> {
         };
         let other = index.get(&pkey).map(|&i| &table.rows[i]);
         match (row.time_ms, other.and_then(|o| o.time_ms)) {
+            (Some(t), Some(tp)) if tp > 0.0 && !(t / tp).is_normal() => {
+                return Err(Error::Data(format!(
+                    "program {} input {} run {}: variant {} took {t} ms and {partner} {tp} ms, \
+                     a speedup of {}: one of the times is damaged (fix or drop its row)",
+                    row.key.program,
+                    row.key.input,
+                    row.key.run,
+                    row.key.variant,
+                    t / tp,
+                    t = fmt_sig(t, 6),
+                    tp = fmt_sig(tp, 6),
+                )))
+            }
             (Some(t), Some(tp)) if tp > 0.0 => set.samples.push(SpeedupSample {
                 switch: switch.to_string(),
                 key: row.key.clone(),

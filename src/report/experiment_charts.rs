@@ -98,7 +98,12 @@ impl Chart for Strips {
         for (i, (_, ratios)) in self.strips.iter().enumerate() {
             let points: Vec<(f64, f64)> = ratios
                 .iter()
-                .map(|&x| (x, i as f64 + 0.3 * (rng.next_f64() - 0.5)))
+                .map(|&x| {
+                    (
+                        on_axis(x, (lo, hi)),
+                        i as f64 + 0.3 * (rng.next_f64() - 0.5),
+                    )
+                })
                 .collect();
             chart
                 .draw_series(points.into_iter().map(|p| Cross::new(p, 3, BLUE.mix(0.6))))
@@ -164,11 +169,10 @@ impl Chart for Scatter {
                 .map_err(e)?;
         }
         chart
-            .draw_series(
-                self.points
-                    .iter()
-                    .map(|&p| Circle::new(p, 2, BLUE.mix(0.5).filled())),
-            )
+            .draw_series(self.points.iter().map(|&(a, p)| {
+                let at = (on_axis(a, (lo, hi)), on_axis(p, (lo, hi)));
+                Circle::new(at, 2, BLUE.mix(0.5).filled())
+            }))
             .map_err(e)?;
         Ok(())
     }
@@ -278,10 +282,47 @@ fn data_and_size(r: &ExperimentResult) -> String {
     }
 }
 
-/// Log-axis bounds that contain `values` and `must`, with a margin.
+/// The widest log axis a chart draws: speedups and their ratios beyond a million either way
+/// come only from damaged timings (a time of 1e308 ms), and an axis over hundreds of decades
+/// made the plotting library loop for ever. Points outside are drawn at its edges.
+const AXIS_MOST: f64 = 1e6;
+
+/// Log-axis bounds that contain `values` and `must`, with a margin, within [`AXIS_MOST`].
 fn bounds(values: &[f64], must: f64) -> (f64, f64) {
     let pos = values.iter().copied().filter(|v| *v > 0.0 && v.is_finite());
     let lo = pos.clone().fold(must, f64::min);
     let hi = pos.fold(must, f64::max);
-    (lo / 1.1, hi * 1.1)
+    ((lo / 1.1).max(1.0 / AXIS_MOST), (hi * 1.1).min(AXIS_MOST))
+}
+
+/// `v` moved inside the axis `lo..hi`.
+fn on_axis(v: f64, (lo, hi): (f64, f64)) -> f64 {
+    if v.is_nan() {
+        lo
+    } else {
+        v.clamp(lo, hi)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Speedups from damaged timings (1e308 ms against 0.3 ms) give an axis of twelve
+    /// decades, not hundreds (over which the plotting library looped for ever), and a chart
+    /// that is written, its extreme points at the axis' edges.
+    #[test]
+    fn extreme_speedups_stay_on_a_bounded_axis() {
+        let (lo, hi) = bounds(&[1e300, 1e-320, 1.2, f64::INFINITY], 1.0);
+        assert_eq!((lo, hi), (1.0 / AXIS_MOST, AXIS_MOST));
+        assert_eq!(on_axis(f64::NAN, (lo, hi)), lo);
+        assert_eq!(on_axis(3e307, (lo, hi)), hi);
+        let dir = tempfile::tempdir().unwrap();
+        let scatter = Scatter {
+            title: "synthetic".into(),
+            points: vec![(1e300, 1.1), (1.3, 1e-320), (0.9, 1.0)],
+        };
+        let files = both(dir.path(), "extreme", &scatter).unwrap();
+        assert!(files.iter().all(|f| f.exists()), "{files:?}");
+    }
 }

@@ -91,7 +91,10 @@ pub fn parse_switch(text: &str, program: Option<&str>) -> Result<Switch> {
 fn samples(features: &Path, optimization: &str, program: Option<&str>, out: &Output) -> Result<()> {
     let switch = parse_switch(optimization, program)?;
     let table = FeatureTable::read_csv(features)?;
-    let set = pair(&table, &switch)?;
+    let set = pair(&table, &switch).map_err(|e| match e {
+        Error::Data(m) => Error::format(features, m),
+        e => e,
+    })?;
     if set.samples.is_empty() {
         return Err(Error::Data(if set.unpaired > 0 {
             format!(

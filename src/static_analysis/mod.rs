@@ -204,7 +204,11 @@ pub fn analyze(path: &Path, opts: &CompileOptions) -> Result<Analysis> {
     };
     let mut user_banks = vec![3];
     if let Some(cubin) = &cubin {
-        match nvcc::disassemble(cubin)? {
+        let read = nvcc::disassemble(cubin).map_err(|e| match kind {
+            "cubin" => nvcc::unreadable_cubin(path, e),
+            _ => e,
+        });
+        match read? {
             Some((sass, res)) => {
                 if resources.is_empty() {
                     resources = sass::parse_res_usage(&res);

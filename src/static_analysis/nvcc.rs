@@ -188,6 +188,31 @@ pub fn disassemble(cubin: &Path) -> Result<Option<(String, String)>> {
     Ok(Some((sass, res)))
 }
 
+/// The error for a user's own .cubin that cuobjdump failed on: bad input (exit 3) that says
+/// what to do, not a tool failure. Other errors are returned as they are.
+pub fn unreadable_cubin(path: &Path, e: Error) -> Error {
+    match e {
+        Error::Tool(tool::ToolError::Failed {
+            status,
+            stderr_tail,
+            ..
+        }) => Error::format(
+            path,
+            format!(
+                "cuobjdump cannot read it ({status}{}): the file is damaged, not a cubin, or \
+                 for a GPU newer than this cuobjdump knows; `nvcc -cubin -arch=sm_XX k.cu` \
+                 writes one, or pass the .cu or .ptx instead",
+                if stderr_tail.trim().is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", stderr_tail.trim())
+                }
+            ),
+        ),
+        e => e,
+    }
+}
+
 /// A private temporary folder (made with owner-only permissions under a random name, so
 /// another user of a shared machine cannot plant it), removed on drop.
 #[derive(Debug)]

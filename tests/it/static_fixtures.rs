@@ -332,8 +332,9 @@ fn stuck_tool() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stand-ins/stuck_cuda_tool.sh")
 }
 
-/// A CUDA tool that fails names the file it was run on; one that hangs (ptxas on a PTX file
-/// declaring a billion registers runs for hours) is stopped at the time limit with exit 4.
+/// A CUDA tool that fails names the file it was run on (a .cubin cuobjdump cannot read is
+/// bad input, exit 3); one that hangs (ptxas on a PTX file declaring a billion registers
+/// runs for hours) is stopped at the time limit with exit 4.
 #[test]
 fn a_failing_or_hanging_cuda_tool_names_the_file_and_is_stopped() {
     let ptx = fixture("nb_plain_sm90.ptx");
@@ -349,6 +350,21 @@ fn a_failing_or_hanging_cuda_tool_names_the_file_and_is_stopped() {
     assert!(
         text.contains(&format!("on {} failed (exit status 255)", ptx.display()))
             && text.contains("cannot read the input"),
+        "{text}"
+    );
+    // A .cubin of the user's that cuobjdump cannot read is bad input with the fix.
+    let out = crate::common::advise()
+        .arg("static")
+        .arg(fixture("nb_opt_fastmath_sm90.cubin"))
+        .env("CUOBJDUMP", stuck_tool())
+        .env_remove("STANDIN_TOOL_HANG")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{text}");
+    assert!(
+        text.contains("nb_opt_fastmath_sm90.cubin: cuobjdump cannot read it (exit status 255")
+            && text.contains("nvcc -cubin"),
         "{text}"
     );
     let start = std::time::Instant::now();

@@ -161,8 +161,11 @@ pub fn measure(s: &SearchCostSettings) -> Result<(Vec<CostRow>, bool)> {
         .into_iter()
         .next()
         .ok_or_else(|| Error::Usage("no strategy given".into()))?;
-    if s.repeats == 0 {
-        return Err(Error::Usage("--repeats must be at least 1".into()));
+    if !(1..=1_000_000).contains(&s.repeats) {
+        return Err(Error::Usage(format!(
+            "--repeats {}: from 1 to 1000000 searches per space and budget",
+            s.repeats
+        )));
     }
     let mut rows = Vec::new();
     let mut cpu_clock = true;

@@ -159,7 +159,13 @@ fn features(cmd: &FeaturesCommand, out: &Output) -> Result<()> {
         Some(p) => read_timings(p)?,
         None => Vec::new(),
     };
-    let table = build(&measurements, &timings, &cmd.settings)?;
+    // What the measurements lack is said with their file's name.
+    let table = build(&measurements, &timings, &cmd.settings).map_err(|e| match e {
+        e @ advise::Error::MissingMetric { .. } => {
+            advise::Error::format(&cmd.measurements, e.to_string())
+        }
+        e => e,
+    })?;
     if let Some(p) = &cmd.timings {
         let timed = table.rows.iter().filter(|r| r.time_ms.is_some()).count();
         if timed == 0 && !table.rows.is_empty() {

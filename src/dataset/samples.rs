@@ -171,6 +171,15 @@ pub fn pair(table: &FeatureTable, switch: &Switch) -> Result<SampleSet> {
         if program.is_some_and(|p| !row.key.program.eq_ignore_ascii_case(p)) {
             continue;
         }
+        // A row of NB or BH whose variant is no bit string would fall out of every pair.
+        if let Switch::Bit(p, _) = switch {
+            if let Err(e) = Variant::parse(*p, &row.key.variant) {
+                return Err(Error::Data(format!(
+                    "program {} input {} run {}: {e}",
+                    row.key.program, row.key.input, row.key.run
+                )));
+            }
+        }
         let Some(partner) = switch.partner(&row.key.variant) else {
             continue;
         };

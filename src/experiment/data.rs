@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use super::data_switches::{switches_of, why_nothing_pairs};
+use super::data_switches::{check_bit_variants, switches_of, why_nothing_pairs};
 use crate::dataset::families;
 use crate::dataset::features::{build, FeatureSettings, FeatureTable, Normalize, View};
 use crate::dataset::measurements::{read_measurements, read_timings};
@@ -175,6 +175,7 @@ pub fn load_pool_view(dir: &Path, view: View) -> Result<SamplePool> {
             build(&measurements, &timings, &settings)?
         }
     };
+    check_bit_variants(dir, &table)?;
     let (switches, given) = switches_of(dir, &table)?;
     let name = dir
         .file_name()

@@ -108,7 +108,9 @@ fn features_without_active_cycles_says_how_to_fix_it() {
         .assert()
         .code(3)
         .stderr(predicate::str::contains("--normalize none"))
-        .stderr(predicate::str::contains("m.csv: metric active cycles is missing"));
+        .stderr(predicate::str::contains(
+            "m.csv: metric active cycles is missing",
+        ));
     std::fs::write(
         &m,
         "program,input,run,variant,kernel,launch,invocations,metric,unit,value\nX,,notanumber,,k,0,1,m,u,5\n",

@@ -268,3 +268,33 @@ fn leaving_programs_out_says_what_its_intervals_do_not_cover() {
     );
     assert!(!run("kfold").contains("held out in turn"));
 }
+
+/// A row of NB whose variant is no bit string (`00000x` for `000000`) is an error naming the
+/// folder and the row, not a sample that silently falls out of every pair.
+#[test]
+fn a_variant_that_is_no_bit_string_is_named() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/sim-qv100-nb");
+    let dir = tempfile::tempdir().unwrap();
+    let timings = std::fs::read_to_string(root.join("timings.csv")).unwrap();
+    std::fs::write(
+        dir.path().join("timings.csv"),
+        timings.replace(",000000,", ",00000x,"),
+    )
+    .unwrap();
+    let measurements = std::io::read_to_string(flate2::read::GzDecoder::new(
+        std::fs::File::open(root.join("measurements.csv.gz")).unwrap(),
+    ))
+    .unwrap();
+    std::fs::write(
+        dir.path().join("measurements.csv"),
+        measurements.replace(",000000,", ",00000x,"),
+    )
+    .unwrap();
+    advise()
+        .args(["experiment", "--exp", "1", "--method", "ibk", "--dataset"])
+        .arg(dir.path())
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("`00000x` is not a variant"))
+        .stderr(predicate::str::contains("program NB input"));
+}

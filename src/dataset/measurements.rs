@@ -267,6 +267,15 @@ pub fn read_timings(path: &Path) -> Result<Vec<TimingRow>> {
             ),
         ));
     }
+    // A wrong answer's time is no speedup: `collect` leaves such runs out.
+    if let Some(i) = rows.iter().position(|r| r.checksum_ok == Some(false)) {
+        return Err(Error::parse(
+            path,
+            i + 2,
+            "checksum_ok is false: the run computed a wrong result, so its time measures no \
+             optimization; drop the row (advise collect leaves such runs out of the table)",
+        ));
+    }
     // One run of one variant has one time: a second row would silently replace the first.
     let mut first_line: std::collections::HashMap<RunKey, usize> = Default::default();
     for (i, row) in rows.iter().enumerate() {
@@ -294,6 +303,14 @@ mod timing_tests {
     fn a_time_that_is_not_a_positive_number_names_its_line() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("timings.csv");
+        // A run whose checksum failed.
+        std::fs::write(
+            &path,
+            "program,input,run,variant,time_ms,checksum_ok\nNB,512,1,000000,2.5,true\nNB,512,1,000001,2.4,false\n",
+        )
+        .unwrap();
+        let e = read_timings(&path).err().unwrap().to_string();
+        assert!(e.contains("timings.csv:3: checksum_ok is false"), "{e}");
         // 1e308 and 1e-320 are finite but make infinite and denormal speedups.
         for bad in ["0", "-5", "NaN", "inf", "1e400", "1e308", "1e-320"] {
             let text = format!(

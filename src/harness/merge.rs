@@ -48,7 +48,12 @@ pub struct MergeSummary {
     pub raw_conflicts: Vec<String>,
     /// The folder records (`simulator.json`, `device.json`) the merged folder holds.
     pub records: Vec<String>,
+    /// Whether the merged folder has a PROVENANCE.md (the shards' joined).
+    pub provenance: bool,
 }
+
+/// Where a folder says where its data came from, in words.
+const PROVENANCE: &str = "PROVENANCE.md";
 
 /// The records a campaign folder may hold about its data's origin, which merging keeps.
 const RECORDS: [&str; 2] = [SIMULATOR_RECORD, DEVICE_FILE];
@@ -108,7 +113,55 @@ pub fn merge(sources: &[PathBuf], out: &Path) -> Result<MergeSummary> {
         summary.raw_files += copied;
         summary.raw_conflicts.extend(conflicts);
     }
+    summary.provenance = merge_provenance(sources, out)?;
     Ok(summary)
+}
+
+/// The shards' PROVENANCE.md files joined into the merged folder's: the first as it is, each
+/// other one whose text is not already there under a heading naming its shard, then a line
+/// naming the shards merged (once). Whether the folder has one.
+fn merge_provenance(sources: &[PathBuf], out: &Path) -> Result<bool> {
+    let target = out.join(PROVENANCE);
+    let read = |p: &Path| std::fs::read_to_string(p).map_err(|e| Error::io(p, e));
+    let mut text = if target.is_file() {
+        read(&target)?
+    } else {
+        String::new()
+    };
+    let before = text.clone();
+    let shards: Vec<&PathBuf> = sources.iter().filter(|s| !same(s, out)).collect();
+    for s in &shards {
+        let file = s.join(PROVENANCE);
+        if !file.is_file() {
+            continue;
+        }
+        let theirs = read(&file)?;
+        if text.contains(theirs.trim()) {
+            continue;
+        }
+        if text.trim().is_empty() {
+            text = theirs;
+        } else {
+            text = format!(
+                "{}\n\n## Provenance of the shard {}\n\n{}",
+                text.trim_end(),
+                s.display(),
+                theirs.trim()
+            );
+        }
+    }
+    if text.trim().is_empty() {
+        return Ok(false);
+    }
+    let names: Vec<String> = shards.iter().map(|s| s.display().to_string()).collect();
+    let line = format!("Merged with `advise merge` from: {}.", names.join(", "));
+    if !text.contains(&line) {
+        text = format!("{}\n\n{line}\n", text.trim_end());
+    }
+    if text != before {
+        std::fs::write(&target, text).map_err(|e| Error::io(&target, e))?;
+    }
+    Ok(true)
 }
 
 /// The record `name` that every folder of `dirs` holds alike (compared as JSON values), as the

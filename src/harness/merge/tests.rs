@@ -96,3 +96,33 @@ fn shards_of_two_configurations_or_gpus_do_not_merge() {
         "{e}"
     );
 }
+
+/// The shards' PROVENANCE.md files go with their rows: one text once, another under a
+/// heading naming its shard, and the merge named once however often it is repeated.
+#[test]
+fn the_shards_provenance_is_joined() {
+    let t = tempfile::tempdir().unwrap();
+    let a = shard(t.path(), "a", None);
+    let b = shard(t.path(), "b", None);
+    let c = shard(t.path(), "c", None);
+    std::fs::write(a.join(PROVENANCE), "# Campaign\nGPU: H100, 2026-11-26\n").unwrap();
+    std::fs::write(b.join(PROVENANCE), "# Campaign\nGPU: H100, 2026-11-26\n").unwrap();
+    std::fs::write(c.join(PROVENANCE), "# Campaign\nGPU: H100, 2026-11-27\n").unwrap();
+    let out = t.path().join("out");
+    let sources = [a.clone(), b.clone(), c.clone()];
+    assert!(merge(&sources, &out).unwrap().provenance);
+    let text = std::fs::read_to_string(out.join(PROVENANCE)).unwrap();
+    assert_eq!(text.matches("2026-11-26").count(), 1, "{text}");
+    assert!(
+        text.contains(&format!("## Provenance of the shard {}", c.display())),
+        "{text}"
+    );
+    assert!(text.contains("Merged with `advise merge` from: "), "{text}");
+    merge(&sources, &out).unwrap();
+    assert_eq!(std::fs::read_to_string(out.join(PROVENANCE)).unwrap(), text);
+    // Shards without one leave the merged folder without one, and the summary says so.
+    let bare = t.path().join("bare");
+    let d = shard(t.path(), "d", None);
+    assert!(!merge(&[d], &bare).unwrap().provenance);
+    assert!(!bare.join(PROVENANCE).exists());
+}

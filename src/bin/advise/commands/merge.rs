@@ -53,6 +53,12 @@ pub fn run(args: Args) -> Result<()> {
         ));
     }
     text.push_str(&format!("raw files copied: {}\n", summary.raw_files));
+    text.push_str(if summary.provenance {
+        "PROVENANCE.md: the shards' joined\n"
+    } else {
+        "PROVENANCE.md: no shard has one; write one (hardware or simulator, versions, date, \
+         the exact command)\n"
+    });
     if !summary.raw_conflicts.is_empty() {
         text.push_str(&format!(
             "raw files given again with other content (the first was kept): {}\n",

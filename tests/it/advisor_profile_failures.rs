@@ -138,3 +138,15 @@ fn no_panic_on_any_recorded_file() {
         }
     }
 }
+
+/// A --kernel that is no regular expression is refused before ncu runs the program (it was
+/// passed to ncu, which matched nothing, and the error blamed the program).
+#[test]
+fn a_kernel_filter_that_is_no_regular_expression_is_refused_first() {
+    advise()
+        .env("NCU", "/nonexistent/ncu")
+        .args(["profile", "--kernel", "(", "--", "/bin/true"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--kernel: regex parse error"));
+}

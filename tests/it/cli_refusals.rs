@@ -337,6 +337,11 @@ fn demo_options_outside_their_mode_are_refused() {
             vec!["--data", "tests/fixtures"],
             "--data names the profiler files of --fixtures",
         ),
+        // Said before minutes of experiments.
+        (
+            vec!["--method", "baselines", "--out-dir", "README.md"],
+            "--out-dir README.md: a file, not a folder",
+        ),
     ] {
         advise()
             .current_dir(env!("CARGO_MANIFEST_DIR"))

@@ -104,6 +104,8 @@ pub fn run(args: Args) -> Result<()> {
                 .into(),
         ));
     }
+    // Said before minutes of experiments, not after them.
+    super::output::check_output_dir("--out-dir", &args.out_dir)?;
     if args.fixtures {
         super::demo_fixtures::run_fixtures(args.data, &args.out_dir, &out)
     } else {

@@ -169,6 +169,12 @@ pub fn check_output_file(flag: &str, path: &std::path::Path) -> Result<()> {
 /// A usage error unless `dir` is a folder files can be written into: made where missing, then
 /// tried with a file that is removed again. Said before long work, not after it.
 pub fn check_output_dir(flag: &str, dir: &std::path::Path) -> Result<()> {
+    if dir.is_file() {
+        return Err(Error::Usage(format!(
+            "{flag} {}: a file, not a folder; name a folder to write into",
+            dir.display()
+        )));
+    }
     let probe = dir.join(".advise-write-test");
     let tried = std::fs::create_dir_all(dir)
         .and_then(|()| std::fs::write(&probe, b""))

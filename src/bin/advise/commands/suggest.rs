@@ -331,6 +331,10 @@ fn run_profile(
     if let Some(path) = &out.path {
         super::output::check_output_file("-o", path)?;
     }
+    if let Some(re) = &s.kernel {
+        regex::Regex::new(kernel_pattern(re))
+            .map_err(|e| Error::Usage(format!("--kernel: {e}")))?;
+    }
     let model_path = match &s.model {
         Some(p) => p.clone(),
         None => default_model()?,

@@ -85,11 +85,43 @@ fn read_rows_requiring<T: DeserializeOwned>(
             ),
         ));
     }
+    let names: Vec<String> = header.iter().map(|h| h.trim().to_string()).collect();
     let mut rows = Vec::new();
     for row in rdr.deserialize() {
-        rows.push(row.map_err(|e| csv_error(path, e))?);
+        rows.push(row.map_err(|e| named_csv_error(path, e, &names))?);
     }
     Ok(rows)
+}
+
+/// [`csv_error`] with the column a value failed in named from the header, and what it must
+/// hold said in words ("column 7 (invocations): `-3` is not a whole number from 0").
+fn named_csv_error(path: &Path, e: csv::Error, names: &[String]) -> Error {
+    let csv::ErrorKind::Deserialize { pos, err } = e.kind() else {
+        return csv_error(path, e);
+    };
+    let Some(field) = err.field() else {
+        return csv_error(path, e);
+    };
+    let line = pos
+        .as_ref()
+        .map(|p| line_at(path, p.byte()).unwrap_or(p.line() as usize))
+        .unwrap_or_default();
+    let column = match names.get(field as usize) {
+        Some(name) => format!("column {} ({name})", field + 1),
+        None => format!("column {}", field + 1),
+    };
+    let what = match err.kind() {
+        csv::DeserializeErrorKind::ParseInt(e) => match e.kind() {
+            std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow => {
+                "a whole number too large for it"
+            }
+            _ => "not a whole number from 0 (digits only)",
+        },
+        csv::DeserializeErrorKind::ParseFloat(_) => "not a number",
+        csv::DeserializeErrorKind::ParseBool(_) => "not true or false",
+        _ => return csv_error(path, e),
+    };
+    Error::parse(path, line, format!("{column}: the value is {what}"))
 }
 
 /// The file that marks a campaign folder as simulated (harness::collect_sim writes it: the
@@ -248,6 +280,22 @@ mod tests {
             let e = read_rows::<Row>(&path).err().unwrap().to_string();
             assert!(e.contains(&format!("{name}:4:")), "{e}");
             assert!(e.contains("column 1"), "{e}");
+        }
+        // Through the reader that knows the header: the column named, the fix in words.
+        let path = dir.path().join("named.csv");
+        for (cell, says) in [
+            ("-3", "column 1 (a): the value is not a whole number from 0"),
+            (
+                "99999999999",
+                "column 1 (a): the value is a whole number too large",
+            ),
+        ] {
+            std::fs::write(&path, format!("a,b\n1,x\n{cell},y\n")).unwrap();
+            let e = read_rows_with::<Row>(&path, &["a"])
+                .err()
+                .unwrap()
+                .to_string();
+            assert!(e.contains(&format!("named.csv:3: {says}")), "{e}");
         }
     }
 

@@ -159,6 +159,9 @@ pub fn profile(r: &ProfileRequest) -> Result<Profiled> {
     }
 }
 
+/// What ncu prints when the program it profiles exits with an error.
+const APP_FAILED: &str = "The application returned an error code";
+
 /// One ncu run of the request: its CSV, or (inner `Err`) the name of a metric ncu stopped at
 /// because it does not know it (possibly empty).
 fn profile_once(r: &ProfileRequest) -> Result<std::result::Result<PathBuf, String>> {
@@ -197,6 +200,30 @@ fn profile_once(r: &ProfileRequest) -> Result<std::result::Result<PathBuf, Strin
         return Ok(Err(metric));
     }
     match outcome {
+        // ncu says so when the program failed under it; an ncu that failed by itself
+        // (`NCU=/bin/false`) is not the program's fault.
+        Err(ToolError::Failed {
+            status,
+            stderr_tail,
+            ..
+        }) if !log.contains(APP_FAILED) && !stderr_tail.contains(APP_FAILED) => {
+            return Err(Error::tool(
+                "ncu",
+                format!(
+                    "{} failed ({status}) without saying that {} returned an error: ncu itself \
+                     may not work here (try `{} --version`; $NCU names another), or the \
+                     program stopped before ncu reached it{}",
+                    ncu.display(),
+                    r.app,
+                    ncu.display(),
+                    if stderr_tail.trim().is_empty() {
+                        String::new()
+                    } else {
+                        format!(": {}", stderr_tail.trim().lines().last().unwrap_or(""))
+                    }
+                ),
+            ))
+        }
         Err(ToolError::Failed {
             status,
             stderr_tail,

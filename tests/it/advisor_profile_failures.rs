@@ -150,3 +150,20 @@ fn a_kernel_filter_that_is_no_regular_expression_is_refused_first() {
         .code(2)
         .stderr(predicates::str::contains("--kernel: regex parse error"));
 }
+
+/// An ncu that fails by itself, without saying the program returned an error, is named as
+/// the one that failed; the program is not blamed.
+#[test]
+fn an_ncu_that_fails_by_itself_is_named_not_the_program() {
+    let dir = tempfile::tempdir().unwrap();
+    advise()
+        .env("NCU", "/bin/false")
+        .args(["profile", "--dir"])
+        .arg(dir.path())
+        .args(["--", "/bin/true"])
+        .assert()
+        .code(4)
+        .stderr(predicates::str::contains(
+            "/bin/false failed (exit status 1) without saying that /bin/true returned an error",
+        ));
+}

@@ -119,6 +119,8 @@ pub struct ProfileData {
     pub rules: Vec<RuleFinding>,
     /// Cells that held no number (`n/a`, text): counted so a user sees what was left out.
     pub skipped_cells: usize,
+    /// The first of them, as "metric = `cell`", for an error where no cell held a number.
+    pub first_skipped: Option<String>,
     /// Measurements read from ncu's launch columns ("Block Size", "CC") for
     /// launches whose cells lack them (ncu_launch); the rest of `measurements` are cells.
     pub launch_facts: usize,
@@ -133,6 +135,7 @@ impl ProfileData {
             measurements: Vec::new(),
             rules: Vec::new(),
             skipped_cells: 0,
+            first_skipped: None,
             launch_facts: 0,
         }
     }
@@ -159,7 +162,12 @@ impl ProfileData {
                 unit: q.unit,
                 value: q.value,
             }),
-            None => self.skipped_cells += 1,
+            None => {
+                self.skipped_cells += 1;
+                if self.first_skipped.is_none() {
+                    self.first_skipped = Some(format!("{metric} = `{cell}`"));
+                }
+            }
         }
     }
 
@@ -257,11 +265,21 @@ pub fn parse(path: &Path, reader: impl Read, choice: FormatChoice) -> Result<Pro
     data.source = path.display().to_string();
     disambiguate_units(&mut data.measurements);
     if data.measurements.is_empty() && data.rules.is_empty() {
+        let why = match &data.first_skipped {
+            // Cells there were, but none a number with a unit advise reads.
+            Some(first) => format!(
+                "none of its {} cells is a number with a unit advise reads (the first: \
+                 {first}); is the file damaged?",
+                data.skipped_cells
+            ),
+            None => "was the program's kernel profiled? check for ==PROF== or ==WARNING== \
+                     lines in the file"
+                .to_string(),
+        };
         return Err(Error::format(
             path,
             format!(
-                "the {} table has a header but no numeric measurements (was the program's \
-                 kernel profiled? check for ==PROF== or ==WARNING== lines in the file)",
+                "the {} table has a header but no numeric measurements: {why}",
                 format.name()
             ),
         ));
@@ -301,5 +319,21 @@ mod tests {
         assert_eq!(data.skipped_cells, 1);
         assert_eq!(data.measurements.len(), 1);
         assert_eq!(data.measurements[0].metric, "sm__cycles_active.sum");
+        assert_eq!(
+            data.first_skipped.as_deref(),
+            Some("dram__bytes.sum = `-4,096`")
+        );
+    }
+
+    /// Synthetic nvprof metrics whose every value has a unit no tool writes: the error names
+    /// the first cell, not only "no numeric measurements".
+    #[test]
+    fn a_table_of_unreadable_cells_names_the_first() {
+        let text = "\"Device\",\"Kernel\",\"Invocations\",\"Metric Name\",\"Metric Description\",\"Min\",\"Max\",\"Avg\"\n\
+                    \"K20c (0)\",\"k\",\"1\",\"flop_count_sp\",\"Flops\",\"1\",\"1\",\"12.5XB/s\"\n";
+        let e = parse(Path::new("m.csv"), text.as_bytes(), FormatChoice::Auto)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("(the first: flop_count_sp = `12.5XB/s`)"), "{e}");
     }
 }

@@ -244,10 +244,9 @@ const TIME_MS_LEAST: f64 = 1e-9;
 const TIME_MS_MOST: f64 = 1e12;
 
 /// Reads `timings.csv` (or `.csv.gz`). A time that is not a positive finite number (0, a
-/// negative one, NaN, inf) or lies outside [`TIME_MS_LEAST`]..[`TIME_MS_MOST`] is an error
-/// naming its line: a speedup from it would be infinite,
-/// zero or NaN, and a sample that silently fell out or went infinite would change every
-/// accuracy computed on the table. Failed runs are left out of the table, not recorded as 0.
+/// negative one, NaN, inf) or lies outside 1e-9..1e12 ms (a picosecond to 30 years) is an
+/// error naming its line: a speedup from it would be infinite, zero or NaN, and a sample that
+/// silently fell out or went infinite would change every accuracy computed on the table. Failed runs are left out of the table, not recorded as 0.
 pub fn read_timings(path: &Path) -> Result<Vec<TimingRow>> {
     let rows: Vec<TimingRow> =
         table::read_rows_with(path, &["program", "input", "run", "variant", "time_ms"])?;

@@ -133,20 +133,26 @@ pub fn is_simulated(dir: &Path) -> bool {
     dir.join(SIMULATOR_RECORD).is_file()
 }
 
-/// A usage error unless `dir` is a folder: "DIR: no such folder; name WANTED" (or "a file, not
-/// a folder"), `wanted` saying which folder the command reads.
+/// An error unless `dir` is a folder: "DIR: no such folder; name WANTED" (exit 5), or "DIR: a
+/// file, not a folder; name WANTED" (exit 2), `wanted` saying which folder the command reads.
 pub fn require_folder(dir: &Path, wanted: &str) -> Result<()> {
     if dir.is_dir() {
         return Ok(());
     }
+    if !dir.exists() {
+        // A missing folder is a missing file (exit 5), as the README's table of exit codes
+        // says; a file where a folder is wanted is a usage error.
+        return Err(Error::io(
+            dir,
+            std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                format!("no such folder; name {wanted}"),
+            ),
+        ));
+    }
     Err(Error::Usage(format!(
-        "{}: {}; name {wanted}",
-        dir.display(),
-        if dir.exists() {
-            "a file, not a folder"
-        } else {
-            "no such folder"
-        }
+        "{}: a file, not a folder; name {wanted}",
+        dir.display()
     )))
 }
 

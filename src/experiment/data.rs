@@ -129,14 +129,21 @@ pub fn load_pool_view(dir: &Path, view: View) -> Result<SamplePool> {
         dir,
         "a dataset folder (datasets/..., or one that advise import or advise collect wrote)",
     )?;
-    let m = table_path(dir, "measurements").ok_or_else(|| {
-        Error::Usage(format!(
-            "{}: no measurements.csv(.gz); is this a dataset folder (advise import / advise collect)?",
-            dir.display()
-        ))
-    })?;
-    let t = table_path(dir, "timings")
-        .ok_or_else(|| Error::Usage(format!("{}: no timings.csv(.gz)", dir.display())))?;
+    // A table the folder lacks is a missing file (exit 5), as a missing folder is.
+    let lacking = |name: &str| {
+        Error::io(
+            dir,
+            std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                format!(
+                    "no {name}.csv(.gz); is this a dataset folder (advise import / advise \
+                     collect)?"
+                ),
+            ),
+        )
+    };
+    let m = table_path(dir, "measurements").ok_or_else(|| lacking("measurements"))?;
+    let t = table_path(dir, "timings").ok_or_else(|| lacking("timings"))?;
     let timings = read_timings(&t)?;
     // A times-only dataset (a tuning space imported without counters) has an empty
     // measurements table: its samples have no feature but the step features can be added.
@@ -278,12 +285,15 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let said = |p: &Path| load_pool(p).unwrap_err().to_string();
         assert!(said(&dir.path().join("nothing")).contains("nothing: no such folder"));
+        let missing = load_pool(&dir.path().join("nothing")).unwrap_err();
+        assert_eq!(missing.exit_code(), 5);
         let file = dir.path().join("measurements.csv");
         std::fs::write(&file, "program\n").unwrap();
         assert!(said(&file).contains("a file, not a folder"));
         let empty = dir.path().join("empty");
         std::fs::create_dir(&empty).unwrap();
         assert!(said(&empty).contains("no measurements.csv(.gz)"));
+        assert_eq!(load_pool(&empty).unwrap_err().exit_code(), 5);
     }
 
     /// A real imported space (datasets/ktt-pnpoly-rtx3090) without its switches.csv, or with

@@ -222,12 +222,18 @@ fn check_binaries(bin_dir: &Path, baseline: Variant, todo: &[Job]) -> Result<()>
     for v in needed {
         let b = build::binary(bin_dir, v);
         if !b.is_file() {
-            return Err(Error::Usage(format!(
-                "{} is missing: run `advise build --program {} --out-dir {}` first",
-                b.display(),
-                v.program.name().to_ascii_lowercase(),
-                bin_dir.display()
-            )));
+            // A missing file (exit 5), with the command that makes it.
+            return Err(Error::io(
+                &b,
+                std::io::Error::new(
+                    std::io::ErrorKind::NotFound,
+                    format!(
+                        "missing: run `advise build --program {} --out-dir {}` first",
+                        v.program.name().to_ascii_lowercase(),
+                        bin_dir.display()
+                    ),
+                ),
+            ));
         }
     }
     Ok(())

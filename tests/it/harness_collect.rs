@@ -373,10 +373,11 @@ fn a_metric_ncu_names_but_was_not_asked_for_fails_with_the_remedy() {
 #[test]
 fn missing_binaries_point_to_advise_build() {
     let dir = tempfile::tempdir().unwrap();
+    // A missing file, exit 5, with the command that makes it.
     collect(&dir.path().join("nothing"), &dir.path().join("c"), &[])
         .assert()
         .failure()
-        .code(2)
+        .code(5)
         .stderr(predicate::str::contains("advise build --program nb"));
     // Nothing ran, so the campaign folder it would have filled is not left behind.
     assert!(!dir.path().join("c").exists());

@@ -267,6 +267,39 @@ fn describe_status(status: ExitStatus) -> String {
     }
 }
 
+/// Options written as one string (`--ncu-args`, `--nvcc-flags`) split as a shell splits plain
+/// words and quotes (no variables, no globs); `None` where a quote is not closed.
+pub fn split_words(text: &str) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quote: Option<char> = None;
+    let mut started = false;
+    for c in text.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => cur.push(c),
+            (None, '"' | '\'') => {
+                quote = Some(c);
+                started = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if started || !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+                started = false;
+            }
+            (None, c) => cur.push(c),
+        }
+    }
+    if quote.is_some() {
+        return None;
+    }
+    if started || !cur.is_empty() {
+        out.push(cur);
+    }
+    Some(out)
+}
+
 /// A real GPU architecture as nvcc's `-arch` takes it, from `sm_90`, `90`, `sm_90a` or
 /// `sm_100f`: `sm_` and two or three digits with at most one letter after them. `None` for
 /// anything else (`banana`, `compute_90`, `sm_9`), which nvcc would refuse or misread.

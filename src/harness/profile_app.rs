@@ -40,35 +40,8 @@ const OWN_OPTIONS: [&str; 7] = [
 /// Splits `--ncu-args "..."` into options as a shell would for plain words and quotes (no
 /// variables, no globs), and refuses the options advise sets itself.
 pub fn split_ncu_args(text: &str) -> Result<Vec<String>> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut quote: Option<char> = None;
-    let mut started = false;
-    for c in text.chars() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), c) => cur.push(c),
-            (None, '"' | '\'') => {
-                quote = Some(c);
-                started = true;
-            }
-            (None, c) if c.is_whitespace() => {
-                if started || !cur.is_empty() {
-                    out.push(std::mem::take(&mut cur));
-                }
-                started = false;
-            }
-            (None, c) => cur.push(c),
-        }
-    }
-    if quote.is_some() {
-        return Err(Error::Usage(format!(
-            "--ncu-args `{text}`: a quote is not closed"
-        )));
-    }
-    if started || !cur.is_empty() {
-        out.push(cur);
-    }
+    let out = tool::split_words(text)
+        .ok_or_else(|| Error::Usage(format!("--ncu-args `{text}`: a quote is not closed")))?;
     for a in &out {
         let name = a.split('=').next().unwrap_or(a);
         // `-oFILE` is `-o FILE` (ncu's short form of --export).

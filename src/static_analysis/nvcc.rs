@@ -37,10 +37,10 @@ impl CompileOptions {
                 arch.trim()
             )));
         };
-        Ok(CompileOptions {
-            arch,
-            flags: flags.split_whitespace().map(String::from).collect(),
-        })
+        let flags = tool::split_words(flags).ok_or_else(|| {
+            Error::Usage(format!("--nvcc-flags `{flags}`: a quote is not closed"))
+        })?;
+        Ok(CompileOptions { arch, flags })
     }
 }
 

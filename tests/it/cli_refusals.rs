@@ -76,7 +76,7 @@ fn an_output_named_json_is_json() {
     assert!(v["measurements"].as_array().is_some_and(|m| !m.is_empty()));
 }
 
-/// `explain` takes one name or --all, and a switch written PARAM:FROM->TO.
+/// `explain` takes one name or --all, and a switch written PARAM:FROM->TO that changes a value.
 #[test]
 fn explain_names_one_entry_or_all_and_switches_in_their_form() {
     advise().args(["explain", "FTZ"]).assert().success();
@@ -95,6 +95,25 @@ fn explain_names_one_entry_or_all_and_switches_in_their_form() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("PARAM:FROM->TO"));
+    advise()
+        .args(["explain", "BLOCK_SIZE:128->128"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("128 -> 128 changes nothing"));
+}
+
+/// `--nvcc-flags` is split as a shell splits it: an unclosed quote is refused before nvcc.
+#[test]
+fn nvcc_flags_with_an_unclosed_quote_are_refused() {
+    advise()
+        .args(["static", "--nvcc-flags", "\"-O3"])
+        .arg(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/static/nb_plain.cu"))
+        .env("NVCC", "/nonexistent/nvcc")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--nvcc-flags `\"-O3`: a quote is not closed",
+        ));
 }
 
 /// An advisor without models, one with held-out counts beyond its rows, one with a damaged

@@ -77,6 +77,17 @@ fn explain(name: Option<&str>, all: bool, out: &Output) -> Result<()> {
                  'READ_ONLY:0->1' (quoted for the shell)"
             )));
         }
+        if let Some((from, to)) = change
+            .split_once("->")
+            .filter(|(f, t)| f.trim() == t.trim())
+        {
+            return Err(Error::Usage(format!(
+                "`{param}:{change}`: {} -> {} changes nothing; a switch goes from one value \
+                 to another",
+                from.trim(),
+                to.trim()
+            )));
+        }
     }
     let list = if all {
         entries()?

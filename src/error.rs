@@ -117,6 +117,14 @@ impl Error {
         Error::Io { path, source }
     }
 
+    /// A file or folder that is not there (exit 5), with what to do: "PATH: MESSAGE".
+    pub fn missing(path: impl Into<PathBuf>, message: impl Into<String>) -> Self {
+        Error::Io {
+            path: path.into(),
+            source: std::io::Error::new(std::io::ErrorKind::NotFound, message.into()),
+        }
+    }
+
     /// A tool that is there but cannot do the job; `message` says what to do.
     pub fn tool(tool: &str, message: impl Into<String>) -> Self {
         Error::Tool(ToolError::Unusable {

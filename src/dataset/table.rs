@@ -142,12 +142,9 @@ pub fn require_folder(dir: &Path, wanted: &str) -> Result<()> {
     if !dir.exists() {
         // A missing folder is a missing file (exit 5), as the README's table of exit codes
         // says; a file where a folder is wanted is a usage error.
-        return Err(Error::io(
+        return Err(Error::missing(
             dir,
-            std::io::Error::new(
-                std::io::ErrorKind::NotFound,
-                format!("no such folder; name {wanted}"),
-            ),
+            format!("no such folder; name {wanted}"),
         ));
     }
     Err(Error::Usage(format!(

@@ -4,11 +4,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use super::data_switches::{check_bit_variants, switches_of, why_nothing_pairs};
+use super::data_switches::{switches_of, why_nothing_pairs};
 use crate::dataset::families;
 use crate::dataset::features::{build, FeatureSettings, FeatureTable, Normalize, View};
 use crate::dataset::measurements::{read_measurements, read_timings};
-use crate::dataset::samples::{pair, SpeedupSample, Switch};
+use crate::dataset::samples::{check_bit_variants, pair, SpeedupSample, Switch};
 use crate::dataset::table::table_path;
 use crate::error::{Error, Result};
 
@@ -131,14 +131,10 @@ pub fn load_pool_view(dir: &Path, view: View) -> Result<SamplePool> {
     )?;
     // A table the folder lacks is a missing file (exit 5), as a missing folder is.
     let lacking = |name: &str| {
-        Error::io(
+        Error::missing(
             dir,
-            std::io::Error::new(
-                std::io::ErrorKind::NotFound,
-                format!(
-                    "no {name}.csv(.gz); is this a dataset folder (advise import / advise \
-                     collect)?"
-                ),
+            format!(
+                "no {name}.csv(.gz); is this a dataset folder (advise import / advise collect)?"
             ),
         )
     };
@@ -182,7 +178,10 @@ pub fn load_pool_view(dir: &Path, view: View) -> Result<SamplePool> {
             build(&measurements, &timings, &settings)?
         }
     };
-    check_bit_variants(dir, &table)?;
+    check_bit_variants(&table).map_err(|e| match e {
+        Error::Data(m) => Error::format(dir, m),
+        e => e,
+    })?;
     let (switches, given) = switches_of(dir, &table)?;
     let name = dir
         .file_name()

@@ -120,29 +120,3 @@ pub(super) fn why_nothing_pairs(
     }
     e
 }
-
-/// An error naming the dataset folder where a row of NB or BH has a variant that is no bit
-/// string of the program's optimizations: it would fall out of every pair unsaid.
-pub(super) fn check_bit_variants(dir: &Path, table: &FeatureTable) -> Result<()> {
-    for r in &table.rows {
-        let program = Program::ALL
-            .into_iter()
-            .find(|p| r.key.program.eq_ignore_ascii_case(p.name()));
-        if let Some(p) = program {
-            crate::variant::Variant::parse(p, &r.key.variant).map_err(|e| {
-                Error::format(
-                    dir,
-                    format!(
-                        "program {} input {} run {}: {e} (the tables name {}'s variants by \
-                         the bit string of its six optimizations)",
-                        r.key.program,
-                        r.key.input,
-                        r.key.run,
-                        p.name()
-                    ),
-                )
-            })?;
-        }
-    }
-    Ok(())
-}

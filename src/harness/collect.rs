@@ -223,15 +223,12 @@ fn check_binaries(bin_dir: &Path, baseline: Variant, todo: &[Job]) -> Result<()>
         let b = build::binary(bin_dir, v);
         if !b.is_file() {
             // A missing file (exit 5), with the command that makes it.
-            return Err(Error::io(
+            return Err(Error::missing(
                 &b,
-                std::io::Error::new(
-                    std::io::ErrorKind::NotFound,
-                    format!(
-                        "missing: run `advise build --program {} --out-dir {}` first",
-                        v.program.name().to_ascii_lowercase(),
-                        bin_dir.display()
-                    ),
+                format!(
+                    "missing: run `advise build --program {} --out-dir {}` first",
+                    v.program.name().to_ascii_lowercase(),
+                    bin_dir.display()
                 ),
             ));
         }

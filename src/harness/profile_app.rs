@@ -132,6 +132,14 @@ pub fn profile(r: &ProfileRequest) -> Result<Profiled> {
     }
 }
 
+/// ": LINE", the last line of a failed run's standard error, or nothing where it is empty.
+fn last_line(stderr_tail: &str) -> String {
+    match stderr_tail.trim().lines().last() {
+        Some(line) => format!(": {line}"),
+        None => String::new(),
+    }
+}
+
 /// What ncu prints when the program it profiles exits with an error.
 const APP_FAILED: &str = "The application returned an error code";
 
@@ -189,11 +197,7 @@ fn profile_once(r: &ProfileRequest) -> Result<std::result::Result<PathBuf, Strin
                     ncu.display(),
                     r.app,
                     ncu.display(),
-                    if stderr_tail.trim().is_empty() {
-                        String::new()
-                    } else {
-                        format!(": {}", stderr_tail.trim().lines().last().unwrap_or(""))
-                    }
+                    last_line(&stderr_tail)
                 ),
             ))
         }
@@ -207,11 +211,7 @@ fn profile_once(r: &ProfileRequest) -> Result<std::result::Result<PathBuf, Strin
                 format!(
                     "{} exited with {status} under ncu; fix the program (or its arguments) first{}",
                     r.app,
-                    if stderr_tail.trim().is_empty() {
-                        String::new()
-                    } else {
-                        format!(": {}", stderr_tail.trim().lines().last().unwrap_or(""))
-                    }
+                    last_line(&stderr_tail)
                 ),
             ))
         }

@@ -69,8 +69,8 @@ pub fn train(args: TrainArgs) -> Result<()> {
             args.max_samples
         )));
     }
-    // Said before the training, which takes minutes, not after it (main checks every output
-    // option the same way; this keeps `train` safe when called on its own).
+    // Said before the training, which takes minutes, not after it (main's check reads
+    // `-o FILE` and `--output=FILE`, not the attached short form `-oFILE`).
     super::output::check_output_file("-o", &args.output)?;
     let name = args.output.to_string_lossy().to_ascii_lowercase();
     if !(name.ends_with(".json") || name.ends_with(".json.gz")) {

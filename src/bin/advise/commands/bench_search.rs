@@ -161,9 +161,10 @@ pub fn measure(s: &SearchCostSettings) -> Result<(Vec<CostRow>, bool)> {
         .into_iter()
         .next()
         .ok_or_else(|| Error::Usage("no strategy given".into()))?;
-    if !(1..=1_000_000).contains(&s.repeats) {
+    let most = super::search_bench::MOST_REPEATS;
+    if !(1..=most).contains(&s.repeats) {
         return Err(Error::Usage(format!(
-            "--repeats {}: from 1 to 1000000 searches per space and budget",
+            "--repeats {}: from 1 to {most} searches per space and budget",
             s.repeats
         )));
     }

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use super::output::{note, Output};
 use advise::dataset::features::FeatureTable;
-use advise::dataset::samples::{pair, Switch};
+use advise::dataset::samples::{check_bit_variants, pair, Switch};
 use advise::error::{Error, Result};
 use advise::variant::{Optimization, Program};
 
@@ -91,10 +91,12 @@ pub fn parse_switch(text: &str, program: Option<&str>) -> Result<Switch> {
 fn samples(features: &Path, optimization: &str, program: Option<&str>, out: &Output) -> Result<()> {
     let switch = parse_switch(optimization, program)?;
     let table = FeatureTable::read_csv(features)?;
-    let set = pair(&table, &switch).map_err(|e| match e {
-        Error::Data(m) => Error::format(features, m),
-        e => e,
-    })?;
+    let set = check_bit_variants(&table)
+        .and_then(|()| pair(&table, &switch))
+        .map_err(|e| match e {
+            Error::Data(m) => Error::format(features, m),
+            e => e,
+        })?;
     if set.samples.is_empty() {
         return Err(Error::Data(if set.unpaired > 0 {
             format!(

@@ -125,7 +125,7 @@ const MAX_THREADS: usize = 256;
 
 /// The most repeats `search-bench` takes: a million searches of one cell take minutes, and
 /// every run's result is kept for the percentiles.
-const MOST_REPEATS: usize = 1_000_000;
+pub(super) const MOST_REPEATS: usize = 1_000_000;
 
 fn bench_spaces(cmd: &BenchCommand, out: &Output) -> Result<()> {
     if cmd.threads == Some(0) {

@@ -213,8 +213,7 @@ fn suggestions_for(csv: &Path, s: &SuggestSettings, out: &Output) -> Result<()> 
     };
     let mut rows = rows_of(&key, &data);
     if let Some(re) = &s.kernel {
-        let re = regex::Regex::new(kernel_pattern(re))
-            .map_err(|e| Error::Usage(format!("--kernel: {e}")))?;
+        let re = kernel_regex(re)?;
         let names: std::collections::BTreeSet<String> =
             rows.iter().map(|r| r.kernel.clone()).collect();
         rows.retain(|r| re.is_match(&r.kernel));
@@ -315,6 +314,12 @@ struct KernelSuggestions {
     error: Option<String>,
 }
 
+/// `--kernel`'s pattern (ncu's `regex:` form too) as a regular expression, or the usage
+/// error that says why it is none.
+fn kernel_regex(filter: &str) -> Result<regex::Regex> {
+    regex::Regex::new(kernel_pattern(filter)).map_err(|e| Error::Usage(format!("--kernel: {e}")))
+}
+
 fn run_profile(
     app: &[String],
     dir: &Path,
@@ -332,8 +337,7 @@ fn run_profile(
         super::output::check_output_file("-o", path)?;
     }
     if let Some(re) = &s.kernel {
-        regex::Regex::new(kernel_pattern(re))
-            .map_err(|e| Error::Usage(format!("--kernel: {e}")))?;
+        kernel_regex(re)?;
     }
     let model_path = match &s.model {
         Some(p) => p.clone(),

@@ -262,7 +262,9 @@ def params_cache(keys, entries, kernel, gpu, provenance):
 
 def one_ktt(git_dir, commit, path, name, out_dir):
     """A KTT output at `commit:path` of a clone as OUT_DIR/NAME.json.gz (see the module's note)."""
-    doc = json.loads(git(git_dir, "show", f"{commit}:{path}"))
+    raw = git(git_dir, "show", f"{commit}:{path}")
+    # benchmark_hub keeps its KTT outputs gzipped (`currently_unused/cachefiles/KTT data/`).
+    doc = json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
     cache = ktt_to_cache(doc, path)
     repeats = len(doc["Results"]) - len(cache["cache"])
     version = doc.get("Metadata", {}).get("KttVersion", "?")

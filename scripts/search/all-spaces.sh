@@ -21,6 +21,10 @@
 #            tensor-core complex GEMM on an RTX 4000 Ada (with 10 clock frequencies)
 #   blind5   five small spaces of session 65: KTT's Coulomb sum on an RTX 2080 Ti and a GTX
 #            1070 (210 configurations each), CLBlast's Xgemm on an Apple M1 Max (407-488)
+#   ktt      the four KTT 2.1.0 outputs of shared/data (convolution and pnpoly on an RTX 2080
+#            Ti and an RTX 3090), benchmark_hub's `currently_unused/cachefiles/KTT data/`:
+#            development spaces since the first search sessions, first set beside Kernel
+#            Tuner in session 81
 set -uo pipefail
 root="${1:?usage: all-spaces.sh GIT_ROOT OUT_DIR}"
 out="${2:?usage: all-spaces.sh GIT_ROOT OUT_DIR}"
@@ -135,7 +139,19 @@ for spec in "clblast_xgemm_1_32.json xgemm_1_1024" "cl.json xgemm_1_256" \
         "CLBlast/scripts/benchmark/$1" "clblast_${2}__M1_Max"
 done
 
-for set in dev history paper rtx blind29 blind2 blind3 blind4 blind5; do
+if hub="$(need ktt AutoTuningAssociation benchmark_hub)"; then
+    for spec in "KTConvolutionOutput_2080Ti convolution_ktt__RTX_2080_Ti" \
+        "KTConvolutionOutput_3090 convolution_ktt__RTX_3090" \
+        "KTPnpolyOutput_2080Ti pnpoly_ktt__RTX_2080_Ti" "KTPnpolyOutput_3090 pnpoly_ktt__RTX_3090"; do
+        set -- $spec
+        step python3 "$B" ktt "$hub" 8eeb99e7179e6838af95d392ac6c60cebfd8c434 \
+            "currently_unused/cachefiles/KTT data/$1.json.gz" "$2" "$out/ktt"
+    done
+else
+    failed=1
+fi
+
+for set in dev history paper rtx blind29 blind2 blind3 blind4 blind5 ktt; do
     [ -d "$out/$set" ] && echo "$set: $(ls "$out/$set" | grep -c '\.json\.gz$') spaces"
 done
 exit "$failed"

@@ -13,6 +13,7 @@ pub mod ncu;
 mod ncu_launch;
 pub mod nvprof;
 pub mod nvprof_wide;
+mod repeats;
 pub mod section_labels;
 pub mod text;
 pub mod value;
@@ -124,6 +125,8 @@ pub struct ProfileData {
     /// Measurements read from ncu's launch columns ("Block Size", "CC") for
     /// launches whose cells lack them (ncu_launch); the rest of `measurements` are cells.
     pub launch_facts: usize,
+    /// Cells that repeated a launch's metric and were dropped, the first kept (`repeats`).
+    pub repeated_cells: usize,
 }
 
 impl ProfileData {
@@ -137,6 +140,7 @@ impl ProfileData {
             skipped_cells: 0,
             first_skipped: None,
             launch_facts: 0,
+            repeated_cells: 0,
         }
     }
 
@@ -213,6 +217,7 @@ pub fn parse(path: &Path, reader: impl Read, choice: FormatChoice) -> Result<Pro
     if simulated {
         let mut data = gpgpusim::parse(path, &lines)?;
         data.source = path.display().to_string();
+        data.repeated_cells = repeats::drop_repeats(path, &mut data)?;
         return Ok(data);
     }
     let ncu = || ncu::detect(&lines);
@@ -264,6 +269,7 @@ pub fn parse(path: &Path, reader: impl Read, choice: FormatChoice) -> Result<Pro
     };
     data.source = path.display().to_string();
     disambiguate_units(&mut data.measurements);
+    data.repeated_cells = repeats::drop_repeats(path, &mut data)?;
     if data.measurements.is_empty() && data.rules.is_empty() {
         let why = match &data.first_skipped {
             // Cells there were, but none a number with a unit advise reads.

@@ -78,6 +78,54 @@ fn two_profiles_under_one_label_are_two_runs_and_features_read_them() {
         )));
 }
 
+/// nvprof prints some metrics twice (an event and a metric of one name): the parsed table keeps
+/// each once, so the feature table can be built from it; ncu giving one launch's metric twice
+/// with two values is two sessions in one file, an error naming the file and the metric.
+#[test]
+fn parse_drops_repeated_cells_and_refuses_two_ncu_sessions_in_one_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("measurements.csv");
+    advise()
+        .args(["parse", "-o"])
+        .arg(&table)
+        .arg(fixture(
+            "nvprof/nvprof_events_metrics_K40c_ieee2017_cheby_untiled.csv",
+        ))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "262 measurements (0 from the launch columns; 0 cells without a number; 3 \
+             repeating a metric already read, dropped)",
+        ));
+    advise()
+        .args(["-q", "features", "--measurements"])
+        .arg(&table)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("local_load_transactions"));
+
+    let text = std::fs::read_to_string(fixture(
+        "ncu/ncu_details_V100_xplacer_bfs_graph4096_aws.csv",
+    ))
+    .unwrap();
+    let twice = dir.path().join("twice.csv");
+    let again = text
+        .lines()
+        .find(|l| l.starts_with("\"0\",") && l.contains("\"SM Active Cycles\""))
+        .unwrap()
+        .replace("\"152.11\"", "\"160\"");
+    std::fs::write(&twice, format!("{text}{again}\n")).unwrap();
+    advise()
+        .arg("parse")
+        .arg(&twice)
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "twice.csv: launch 0 of kernel `Kernel2(bool*,bool*,bool*,bool*,int)` gives SM \
+             Active Cycles twice, 152.11 and 160 cycle",
+        ));
+}
+
 #[test]
 fn parse_json_and_rules_file() {
     let dir = tempfile::tempdir().unwrap();

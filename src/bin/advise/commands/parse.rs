@@ -83,6 +83,8 @@ pub struct FileSummary {
     /// launches whose cells lack them.
     pub launch_facts: usize,
     pub skipped_cells: usize,
+    /// Cells that repeated a launch's metric (nvprof prints some twice), dropped.
+    pub repeated_cells: usize,
     pub rules: usize,
 }
 
@@ -111,6 +113,7 @@ impl FileSummary {
             measurements: data.measurements.len(),
             launch_facts: data.launch_facts,
             skipped_cells: data.skipped_cells,
+            repeated_cells: data.repeated_cells,
             rules: data.rules.len(),
         }
     }
@@ -175,8 +178,13 @@ fn parse_files(settings: &ParseSettings, out: &Output) -> Result<()> {
     let summaries: Vec<FileSummary> = parsed.iter().map(|(_, d)| FileSummary::of(d)).collect();
     for s in &summaries {
         note(&format!(
-            "{}: {}, {} launches, {} kernels, {} metrics, {} measurements ({} from the launch columns; {} cells without a number), {} rule findings",
-            s.source, s.format, s.launches, s.kernels, s.metrics, s.measurements, s.launch_facts, s.skipped_cells, s.rules
+            "{}: {}, {} launches, {} kernels, {} metrics, {} measurements ({} from the launch columns; {} cells without a number{}), {} rule findings",
+            s.source, s.format, s.launches, s.kernels, s.metrics, s.measurements, s.launch_facts, s.skipped_cells,
+            match s.repeated_cells {
+                0 => String::new(),
+                n => format!("; {n} repeating a metric already read, dropped"),
+            },
+            s.rules
         ));
     }
     if let Some(path) = &settings.rules {

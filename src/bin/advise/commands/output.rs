@@ -198,6 +198,10 @@ const DATA_TABLES: [&str; 9] = [
 /// The options that name a file a command writes.
 const OUTPUT_FLAGS: [&str; 5] = ["-o", "--output", "--trace", "--rules", "--runs-csv"];
 
+/// Options whose value is another tool's options and may begin with `-` (`--ncu-args "-o x"`):
+/// their value names no output of advise's.
+const TOOL_OPTIONS: [&str; 3] = ["--ncu-args", "--nvcc-flags", "--weka-options"];
+
 /// A usage error where a file an option writes (`-o`, `--trace`, `--rules`, `--runs-csv`)
 /// cannot be written ([`check_output_file`]: a folder, or in a folder that does not exist), or
 /// is also an argument the command reads (`advise parse -o x.csv x.csv`): writing it would
@@ -209,12 +213,21 @@ pub fn refuse_output_over_input(args: &[String]) -> Result<()> {
     // After `--` come the profiled program's own arguments, whose `-o` is its own.
     let own = args.iter().position(|a| a == "--").unwrap_or(args.len());
     for (i, a) in args[..own].iter().enumerate() {
+        if i > 0 && TOOL_OPTIONS.contains(&args[i - 1].as_str()) {
+            continue;
+        }
         for flag in OUTPUT_FLAGS {
             if a == flag {
                 if let Some(v) = args.get(i + 1) {
                     outputs.push((i + 1, v, flag));
                 }
             } else if let Some(v) = a.strip_prefix(flag).and_then(|r| r.strip_prefix('=')) {
+                outputs.push((i, v, flag));
+            } else if let Some(v) = a
+                .strip_prefix(flag)
+                .filter(|v| flag == "-o" && !v.is_empty())
+            {
+                // The short option's value written onto it, `-ox.csv`, as clap reads it.
                 outputs.push((i, v, flag));
             }
         }
@@ -309,6 +322,14 @@ mod tests {
         for bad in [
             args(&["advise", "parse", "-o", &i, &i]),
             args(&["advise", "parse", &dotted, &format!("--output={i}")]),
+            // The short option with its value written onto it.
+            args(&[
+                "advise",
+                "features",
+                "--measurements",
+                &i,
+                &format!("-o{dotted}"),
+            ]),
             args(&[
                 "advise",
                 "search",
@@ -333,6 +354,15 @@ mod tests {
                 .unwrap_err()
                 .to_string();
         assert!(e.contains("a table of the dataset folder"), "{e}");
+        // Another tool's options are theirs, even where they begin with -o.
+        assert!(refuse_output_over_input(&args(&[
+            "advise",
+            "predict",
+            "--weka-options",
+            &format!("-o{i}"),
+            &i
+        ]))
+        .is_ok());
         // The profiled program's own -o is its business.
         assert!(
             refuse_output_over_input(&args(&["advise", "profile", "--", "app", "-o", &i, &i]))

@@ -240,8 +240,14 @@ impl TimingRow {
 /// The shortest and longest time a timings table holds, in ms: a picosecond and 30 years.
 /// Outside them a time is damaged (1e308 or 1e-320 made infinite and denormal speedups that
 /// reached the advice as "NaNx").
-const TIME_MS_LEAST: f64 = 1e-9;
-const TIME_MS_MOST: f64 = 1e12;
+pub const TIME_MS_LEAST: f64 = 1e-9;
+pub const TIME_MS_MOST: f64 = 1e12;
+
+/// Whether `t` ms is a time a table or a tuning space can hold: from a picosecond to 30 years
+/// (NaN, infinities, 0 and negative numbers are not).
+pub fn plausible_time_ms(t: f64) -> bool {
+    (TIME_MS_LEAST..=TIME_MS_MOST).contains(&t)
+}
 
 /// Reads `timings.csv` (or `.csv.gz`). A time that is not a positive finite number (0, a
 /// negative one, NaN, inf) or lies outside 1e-9..1e12 ms (a picosecond to 30 years) is an
@@ -253,7 +259,7 @@ pub fn read_timings(path: &Path) -> Result<Vec<TimingRow>> {
     if let Some((i, row)) = rows
         .iter()
         .enumerate()
-        .find(|(_, r)| !(TIME_MS_LEAST..=TIME_MS_MOST).contains(&r.time_ms))
+        .find(|(_, r)| !plausible_time_ms(r.time_ms))
     {
         // The header is line 1 and the project's tables hold one row a line.
         return Err(Error::parse(

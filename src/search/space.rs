@@ -15,6 +15,7 @@ use super::space_files::SPACE_SUFFIXES;
 use crate::dataset::import::run_noise::RunNoise;
 use crate::dataset::import::space::TextMap;
 use crate::dataset::import::{file_stem, read_space, TuningSpace};
+use crate::dataset::measurements::plausible_time_ms;
 use crate::error::{Error, Result};
 
 mod repair_index;
@@ -183,7 +184,9 @@ impl SearchSpace {
                 out.repeated += 1; // a duplicate entry: the first measurement stands
                 continue;
             }
-            let time = c.time_ms.filter(|t| t.is_finite() && *t > 0.0);
+            // A time outside a picosecond to 30 years is a failure's marker (old Kernel
+            // Tuner versions wrote 1e20) or damage, not a measurement.
+            let time = c.time_ms.filter(|&t| plausible_time_ms(t));
             let id = out.times.len();
             index.insert(key, id as u32);
             out.levels.extend_from_slice(&row);
@@ -203,7 +206,8 @@ impl SearchSpace {
         if !out.optimum.1.is_finite() {
             return Err(Error::Data(
                 "no configuration of the space has a measured time: every entry failed, or \
-                 recorded a time that is zero, negative or not a number"
+                 recorded a time that is zero, negative, not a number, or outside 1e-9 to \
+                 1e12 ms (old Kernel Tuner versions wrote 1e20 for a failure)"
                     .into(),
             ));
         }

@@ -249,3 +249,56 @@ fn unified_memory_is_answered_by_the_profiles_host_link() {
         }
     }
 }
+
+/// A block size no GPU launches (over 1024 threads, or a fraction of one) in a profile is
+/// damage, refused with the file's name unless `--level` gives the block size; a `--level`
+/// that differs from the profile is said, and a family given twice is refused.
+#[test]
+fn an_impossible_block_size_in_a_profile_is_refused() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let page = std::fs::read_to_string(
+        root.join("tests/fixtures/ncu/ncu_details_V100_xplacer_bfs_graph4096_aws.csv"),
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let damaged = dir.path().join("damaged.csv");
+    let block = "\"Launch Statistics\",\"Block Size\",\"\",\"512\"";
+    assert!(page.contains(block));
+    std::fs::write(
+        &damaged,
+        page.replace(
+            block,
+            "\"Launch Statistics\",\"Block Size\",\"\",\"100000\"",
+        ),
+    )
+    .unwrap();
+    let d = damaged.display().to_string();
+    suggest_from(&["--profile", &d], false)
+        .code(3)
+        .stderr(predicate::str::contains(format!(
+            "{d}: its launches' block size (launch__block_size, \"Block Size\") is 100000 threads"
+        )));
+    suggest_from(&["--profile", &d, "--level", "BLOCK_SIZE=256"], false).success();
+    let aws = root.join("tests/fixtures/ncu/ncu_details_V100_xplacer_bfs_graph4096_aws.csv");
+    let aws = aws.display().to_string();
+    let mut cmd = crate::common::advise();
+    cmd.args(["suggest", "--profile", &aws, "--level", "BLOCK_SIZE=256"])
+        .current_dir(root)
+        .env_remove("ADVISE_MODEL")
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "--level BLOCK_SIZE=256 stands; the profile shows 512",
+        ));
+    suggest_from(
+        &[
+            "--profile",
+            &aws,
+            "--level",
+            "BLOCK_SIZE=512,BLOCK_SIZE=256",
+        ],
+        false,
+    )
+    .code(2)
+    .stderr(predicate::str::contains("BLOCK_SIZE is given twice"));
+}

@@ -8,7 +8,9 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use serde::Serialize;
 
-use crate::dataset::measurements::{MeasurementRow, RunKey, TimingRow};
+use crate::dataset::measurements::{
+    plausible_time_ms, MeasurementRow, RunKey, TimingRow, TIME_MS_LEAST, TIME_MS_MOST,
+};
 
 /// FNV-1a 64 as a [`Hasher`] for the short texts of parameter values: sets and maps of them
 /// over every configuration of a space of hundreds of thousands are built at each load, and
@@ -227,14 +229,18 @@ impl TuningSpace {
     }
 
     /// Counts a configuration whose recorded time is not a positive number (0, negative, or
-    /// infinite) as failed, without counters, since no speedup can be taken from it; says how
-    /// many in the provenance notes. Returns how many.
+    /// infinite) or lies outside a picosecond to 30 years (old Kernel Tuner versions wrote
+    /// 1e20 for a failure) as failed, without counters, since no speedup can be taken from it;
+    /// says how many in the provenance notes. Returns how many.
     pub fn fail_unusable_times(&mut self) -> usize {
         let mut n = 0;
         for c in &mut self.configs {
-            if let Some(t) = c.time_ms.filter(|t| !(t.is_finite() && *t > 0.0)) {
+            if let Some(t) = c.time_ms.filter(|&t| !plausible_time_ms(t)) {
                 c.time_ms = None;
-                c.failure = Some(format!("recorded time {t} ms is not a positive number"));
+                c.failure = Some(format!(
+                    "recorded time {t} ms is not a positive number from {TIME_MS_LEAST:e} to \
+                     {TIME_MS_MOST:e} ms"
+                ));
                 c.counters.clear();
                 n += 1;
             }
@@ -243,8 +249,9 @@ impl TuningSpace {
             self.notes.push((
                 "unusable times".into(),
                 format!(
-                    "{n} of {} configurations recorded a time that is not a positive number; \
-                     counted as failed",
+                    "{n} of {} configurations recorded a time that is not a positive number \
+                     from {TIME_MS_LEAST:e} to {TIME_MS_MOST:e} ms (old Kernel Tuner versions \
+                     wrote 1e20 for a failure); counted as failed",
                     self.configs.len()
                 ),
             ));
@@ -343,13 +350,15 @@ mod tests {
                 config(&["3"], Some(0.0)),
                 config(&["4"], Some(f64::INFINITY)),
                 config(&["5"], None),
+                // Old Kernel Tuner versions' mark of a failure.
+                config(&["6"], Some(1e20)),
             ],
             notes: vec![],
             run_noise: None,
         };
         s.configs[1].counters = vec![("k".into(), "m".into(), "u".into(), 1.0)];
-        assert_eq!(s.fail_unusable_times(), 3);
-        assert_eq!(s.failed(), 4);
+        assert_eq!(s.fail_unusable_times(), 4);
+        assert_eq!(s.failed(), 5);
         assert_eq!(s.configs[0].time_ms, Some(2.0));
         assert!(s.configs[1].counters.is_empty());
         let why = s.configs[1].failure.as_deref().unwrap_or_default();
@@ -358,7 +367,7 @@ mod tests {
         assert!(s
             .notes
             .iter()
-            .any(|(k, v)| k == "unusable times" && v.starts_with("3 of 5 ")));
+            .any(|(k, v)| k == "unusable times" && v.starts_with("4 of 6 ")));
         // Nothing to do the second time, and no second note.
         assert_eq!(s.fail_unusable_times(), 0);
         assert_eq!(s.notes.len(), 1);

@@ -45,6 +45,39 @@ fn levels_lookup_and_optimum() {
     assert_eq!(s.numeric[0], vec![32.0, 64.0, 128.0]);
 }
 
+/// Synthetic: a time outside a picosecond to 30 years (old Kernel Tuner versions wrote 1e20
+/// for a failure) is a failed configuration, not the slowest one; a space of only such times
+/// has no optimum, said as such.
+#[test]
+fn times_outside_a_picosecond_to_30_years_are_failures() {
+    let cfg = |v: &str, t: f64| Config {
+        values: vec![v.to_string()],
+        time_ms: Some(t),
+        failure: None,
+        counters: vec![],
+    };
+    let space = |configs| TuningSpace {
+        tool: "test",
+        device: "gpu".into(),
+        kernel: "k".into(),
+        params: vec!["bx".into()],
+        configs,
+        notes: vec![],
+        run_noise: None,
+    };
+    let s = SearchSpace::from_tuning(
+        "t".into(),
+        &space(vec![cfg("32", 1e20), cfg("64", 2.0), cfg("128", 1e-12)]),
+    )
+    .unwrap();
+    assert_eq!((s.time(0), s.time(1), s.time(2)), (None, Some(2.0), None));
+    assert_eq!(s.failed(), 2);
+    let e = SearchSpace::from_tuning("t".into(), &space(vec![cfg("32", 1e20), cfg("64", 1e20)]))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("outside 1e-9 to 1e12 ms"), "{e}");
+}
+
 #[test]
 fn corners_hold_every_parameter_at_an_end() {
     // bx 32/64/128, ro 0/1: (32, 0) and (128, 1) are corners, failed or not; the

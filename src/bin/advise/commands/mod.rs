@@ -24,6 +24,7 @@ pub mod import;
 pub mod merge;
 pub mod metric_map;
 pub mod output;
+pub mod output_check;
 pub mod parse;
 pub mod predict;
 pub mod samples;

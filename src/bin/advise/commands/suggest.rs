@@ -238,7 +238,7 @@ fn suggestions_for(csv: &Path, s: &SuggestSettings, out: &Output) -> Result<()> 
     profiled.sort();
     profiled.dedup();
     let mut not_suggested = source_checks(s, &advisor, &profiled)?;
-    let levels = levels_of(&rows, &s.levels)?;
+    let levels = levels_of(csv, &rows, &s.levels, true)?;
     let (x, mut summary) = profile_features(&advisor, &rows, &levels)?;
     for (name, reason) in advise::recommend::profile_checks::inapplicable(&advisor, &x) {
         leave_out(
@@ -264,7 +264,7 @@ fn suggestions_for(csv: &Path, s: &SuggestSettings, out: &Output) -> Result<()> 
     if s.per_kernel {
         for k in &summary.kernels {
             let mine: Vec<_> = rows.iter().filter(|r| &r.kernel == k).cloned().collect();
-            let entry = levels_of(&mine, &s.levels)
+            let entry = levels_of(csv, &mine, &s.levels, false)
                 .and_then(|levels| {
                     let (x, _) = profile_features(&advisor, &mine, &levels)?;
                     let launch = launch_of(&mine, s.gpu.as_deref(), false)?;

@@ -41,12 +41,19 @@ pub fn launch_of(
     Ok(launch)
 }
 
-/// The levels of the profile's launches, overridden by those the user gave.
+/// The levels of the profile's launches, overridden by those the user gave (said where they
+/// differ, when `say` holds). A level is a whole number from 1 to 1024: a profile's block size outside that is
+/// damage (no GPU launches a block of more than 1024 threads), refused unless `--level`
+/// gives the block size; a family given twice is refused.
 pub fn levels_of(
-    rows: &[advise::dataset::measurements::MeasurementRow],
+    profile: &Path,
+    rows: &[MeasurementRow],
     given: &[String],
+    say: bool,
 ) -> Result<std::collections::BTreeMap<String, f64>> {
+    let whole_level = |v: f64| (1.0..=1024.0).contains(&v) && v.fract() == 0.0;
     let mut out = advise::recommend::step_model::profile_levels(rows);
+    let mut named: Vec<String> = Vec::new();
     for g in given {
         let bad = || {
             Error::Usage(format!(
@@ -60,7 +67,7 @@ pub fn levels_of(
         let value: f64 = value.trim().parse().map_err(|_| bad())?;
         // Threads per block, outputs per thread and unroll factors are whole numbers, and a
         // level far outside any training space would be extrapolated into nonsense.
-        if !((1.0..=1024.0).contains(&value) && value.fract() == 0.0) {
+        if !whole_level(value) {
             return Err(bad());
         }
         if advise::recommend::step_model::level_meaning(&family).is_none() {
@@ -68,7 +75,32 @@ pub fn levels_of(
                 "--level {g}: {family} has no levels; BLOCK_SIZE, TILE_SIZE and UNROLL do"
             )));
         }
+        if named.contains(&family) {
+            return Err(Error::Usage(format!(
+                "--level {g}: {family} is given twice; give each family once"
+            )));
+        }
+        named.push(family.clone());
+        if let Some(&shown) = out.get(&family).filter(|&&v| say && v != value) {
+            note(&format!(
+                "--level {family}={value} stands; the profile shows {shown}"
+            ));
+        }
         out.insert(family, value);
+    }
+    if let Some(&size) = out.get("BLOCK_SIZE").filter(|&&v| !whole_level(v)) {
+        let size = if size < 1e6 {
+            format!("{size}")
+        } else {
+            format!("{size:e}")
+        };
+        return Err(Error::Data(format!(
+            "{}: its launches' block size (launch__block_size, \"Block Size\") is {size} \
+             threads: no GPU launches a block of a fraction of a thread or of more than 1024, \
+             so the profile is damaged; profile the program again, or give the block size \
+             with --level BLOCK_SIZE=N",
+            profile.display()
+        )));
     }
     Ok(out)
 }

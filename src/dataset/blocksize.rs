@@ -208,85 +208,6 @@ impl Dataset {
         Ok(ds)
     }
 
-    /// A kernel on a GPU listed twice in kernels.csv (it would count twice in every mean), a
-    /// block size timed twice for one of them, a block size outside 1..=1024 (no CUDA GPU runs
-    /// another) or a time that is not a positive number is an error naming its line.
-    fn check_rows(&self, dir: &Path) -> Result<()> {
-        let mut seen = std::collections::HashMap::new();
-        for (i, k) in self.kernels.iter().enumerate() {
-            if let Some(first) = seen.insert((&k.kernel, &k.gpu), i) {
-                return Err(Error::parse(
-                    dir.join("kernels.csv"),
-                    i + 2,
-                    format!(
-                        "kernel {} on {} again (line {}): each kernel and GPU once",
-                        k.kernel,
-                        k.gpu,
-                        first + 2
-                    ),
-                ));
-            }
-        }
-        let mut seen = std::collections::HashMap::new();
-        for (i, t) in self.timings.iter().enumerate() {
-            let line = i + 2;
-            // A time that is not a positive number would pick its block size as the best.
-            if !(t.time_ms.is_finite() && t.time_ms > 0.0) {
-                return Err(Error::parse(
-                    dir.join("timings.csv"),
-                    line,
-                    format!(
-                        "time_ms {}: a time is a positive number of milliseconds",
-                        t.time_ms
-                    ),
-                ));
-            }
-            if !(1..=1024).contains(&t.block_size) {
-                return Err(Error::parse(
-                    dir.join("timings.csv"),
-                    line,
-                    format!(
-                        "block size {}: a block holds 1 to 1024 threads",
-                        t.block_size
-                    ),
-                ));
-            }
-            if let Some(first) = seen.insert((&t.kernel, &t.gpu, t.block_size), i) {
-                return Err(Error::parse(
-                    dir.join("timings.csv"),
-                    line,
-                    format!(
-                        "kernel {} on {} at block size {} again (line {}): one time each",
-                        t.kernel,
-                        t.gpu,
-                        t.block_size,
-                        first + 2
-                    ),
-                ));
-            }
-        }
-        // Every kernel the folder lists is timed: a cut-off timings.csv loses the last ones.
-        for (i, k) in self.kernels.iter().enumerate() {
-            if !seen
-                .keys()
-                .any(|(kernel, gpu, _)| **kernel == k.kernel && **gpu == k.gpu)
-            {
-                return Err(Error::parse(
-                    dir.join("kernels.csv"),
-                    i + 2,
-                    format!(
-                        "kernel {} on {} has no row in {} (is timings.csv cut off?): each \
-                         kernel listed is timed at its block sizes",
-                        k.kernel,
-                        k.gpu,
-                        dir.join("timings.csv").display()
-                    ),
-                ));
-            }
-        }
-        Ok(())
-    }
-
     pub fn save(&self, dir: &Path) -> Result<()> {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         write_csv(&dir.join("timings.csv"), &self.timings)?;
@@ -334,6 +255,18 @@ mod tests {
         });
         let e = Dataset::load(twice.path()).unwrap_err().to_string();
         assert!(e.contains("again (line 2)"), "{e}");
+        // Statistics no kernel has: over 255 registers a thread, a fraction over 1.
+        for (column, value) in [(9, "registers 100000"), (5, "branch_fraction 7.5")] {
+            let bad = shipped_with("kernels.csv", |t| {
+                let mut lines: Vec<String> = t.lines().map(str::to_string).collect();
+                let mut cells: Vec<&str> = lines[1].split(',').collect();
+                cells[column] = value.split(' ').nth(1).unwrap();
+                lines[1] = cells.join(",");
+                lines.join("\n") + "\n"
+            });
+            let e = Dataset::load(bad.path()).unwrap_err().to_string();
+            assert!(e.contains(&format!("kernels.csv:2: {value}")), "{e}");
+        }
         let zero = shipped_with("timings.csv", |t| t.replacen(",64,", ",0,", 1));
         let e = Dataset::load(zero.path()).unwrap_err().to_string();
         assert!(e.contains("timings.csv:2: block size 0"), "{e}");

@@ -1,12 +1,12 @@
 //! The feature table as a CSV file (`advise features -o`, read back by `advise samples` and
 //! the experiments), and helpers that line up the columns of several tables.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::io::Write;
 use std::path::Path;
 
 use super::features::{FeatureRow, FeatureTable};
-use super::measurements::RunKey;
+use super::measurements::{plausible_time_ms, RunKey, TIME_MS_LEAST, TIME_MS_MOST};
 use super::table;
 use crate::error::{Error, Result};
 
@@ -62,6 +62,8 @@ impl FeatureTable {
         let kernel = pos("kernel");
         let columns: Vec<String> = header[t + 1..].to_vec();
         let mut rows = Vec::new();
+        // The line of each run (and kernel) read: a run given twice would count twice.
+        let mut seen: HashMap<(RunKey, Option<String>), usize> = HashMap::new();
         for rec in rdr.records() {
             let rec = rec.map_err(|e| table::csv_error(path, e))?;
             let line = table::record_line(&rec);
@@ -77,15 +79,46 @@ impl FeatureTable {
             let run = rec[r].trim().parse().map_err(|_| {
                 Error::parse(path, line, format!("run `{}` is not a number", &rec[r]))
             })?;
+            let key = RunKey {
+                program: rec[p].to_string(),
+                input: rec[i].to_string(),
+                run,
+                variant: rec[v].to_string(),
+            };
+            let kernel = kernel.map(|k| rec[k].to_string());
+            if let Some(first) = seen.insert((key.clone(), kernel.clone()), line) {
+                return Err(Error::parse(
+                    path,
+                    line,
+                    format!(
+                        "repeats line {first}: program {}, input {}, run {}, variant {}{} \
+                         again; a run given twice would make two samples of one measurement",
+                        key.program,
+                        key.input,
+                        key.run,
+                        key.variant,
+                        kernel
+                            .as_deref()
+                            .map_or(String::new(), |k| format!(", kernel {k}"))
+                    ),
+                ));
+            }
+            let time_ms = num(&rec[t])?;
+            if let Some(bad) = time_ms.filter(|&v| !plausible_time_ms(v)) {
+                return Err(Error::parse(
+                    path,
+                    line,
+                    format!(
+                        "time_ms {bad}: a kernel time must be a positive number of \
+                         milliseconds from {TIME_MS_LEAST:e} to {TIME_MS_MOST:e} (leave a \
+                         failed run's empty)"
+                    ),
+                ));
+            }
             rows.push(FeatureRow {
-                key: RunKey {
-                    program: rec[p].to_string(),
-                    input: rec[i].to_string(),
-                    run,
-                    variant: rec[v].to_string(),
-                },
-                kernel: kernel.map(|k| rec[k].to_string()),
-                time_ms: num(&rec[t])?,
+                key,
+                kernel,
+                time_ms,
                 time_spread: None,
                 values: (t + 1..header.len())
                     .map(|c| num(&rec[c]))

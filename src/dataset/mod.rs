@@ -3,6 +3,7 @@
 
 pub mod arff;
 pub mod blocksize;
+mod blocksize_checks;
 pub mod devices;
 pub mod families;
 pub mod features;

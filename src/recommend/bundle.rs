@@ -124,6 +124,9 @@ impl OptimizationModel {
             ("across_programs", &self.across_programs),
         ] {
             let Some(v) = v else { continue };
+            if let Some(p) = v.problem() {
+                return Some(format!("its {what}: {p}"));
+            }
             let held_out = [v.pp, v.pn, v.np, v.nn]
                 .into_iter()
                 .try_fold(0usize, usize::checked_add);
@@ -353,7 +356,16 @@ impl Advisor {
         }
         let advisor: Advisor = crate::json_nan::from_value(probe)
             .map_err(|e| Error::format(path, format!("invalid advisor: {e}")))?;
-        for o in &advisor.optimizations {
+        for (i, o) in advisor.optimizations.iter().enumerate() {
+            // One model per optimization, or per optimization and host link.
+            if (advisor.optimizations[..i].iter())
+                .any(|m| (&m.name, m.host_link) == (&o.name, o.host_link))
+            {
+                return Err(Error::format(
+                    path,
+                    format!("invalid advisor: it holds two models of {}", o.name),
+                ));
+            }
             if let Some(p) = o.problem(advisor.features.len()) {
                 return Err(Error::format(
                     path,

@@ -49,6 +49,23 @@ pub struct Validation {
 }
 
 impl Validation {
+    /// Why these figures cannot be a validation's, if so: an accuracy or a p-value outside 0
+    /// to 1 (a damaged or hand-edited advisor; one not computed reads NaN and passes).
+    pub fn problem(&self) -> Option<String> {
+        [
+            ("accuracy", self.accuracy),
+            ("accuracy_low", self.accuracy_low),
+            ("accuracy_high", self.accuracy_high),
+            ("majority_accuracy", self.majority_accuracy),
+            ("p_value", self.p_value),
+            ("balanced_accuracy", self.balanced_accuracy),
+            ("secondary_accuracy", self.secondary_accuracy.unwrap_or(0.0)),
+        ]
+        .into_iter()
+        .find(|(_, v)| !v.is_nan() && !(0.0..=1.0).contains(v))
+        .map(|(name, v)| format!("{name} is {v}, not a share from 0 to 1"))
+    }
+
     /// The accuracy of what answers the suggestions: the majority rule's where they follow
     /// the rule (`follows_rule`), else the model's.
     pub fn answering(&self, rule: bool) -> f64 {

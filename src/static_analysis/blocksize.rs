@@ -154,7 +154,12 @@ pub fn cases(ds: &Dataset) -> Result<Vec<Case<'_>>> {
                 .collect();
             Ok(Case {
                 row,
-                arch: Arch::parse(&row.arch)?,
+                arch: Arch::parse(&row.arch).map_err(|e| {
+                    Error::Data(format!(
+                        "block-size dataset: kernel {} on {}: {e}",
+                        row.kernel, row.gpu
+                    ))
+                })?,
                 times,
                 resources,
             })

@@ -364,3 +364,41 @@ fn a_damaged_model_and_a_too_wide_linear_fit_are_errors() {
         .code(3)
         .stderr(predicate::str::contains("would need a"));
 }
+
+/// Synthetic: training values near 1e308 overflow a linear regression into NaN coefficients.
+/// `fit` refuses to write that model, and cross-validation and `--test` refuse to print NaN,
+/// each naming the training file and the fix (not "the model file is damaged").
+#[test]
+fn a_model_overflowed_by_its_data_is_refused_where_it_is_fitted() {
+    let dir = tempfile::tempdir().unwrap();
+    let train = dir.path().join("huge.csv");
+    let mut text = String::from("a,b,y\n");
+    for i in 0..30 {
+        text.push_str(&format!("{},{},{}\n", i, 2 * i, 3 * i + 1));
+    }
+    text.push_str("1e308,1e308,1e308\n-1e308,1e308,-1e308\n");
+    std::fs::write(&train, text).unwrap();
+    let says = "the model fitted on it predicts NaN for its data row";
+    for extra in [
+        &["fit", "-o"][..],
+        &["predict", "--test"][..],
+        &["predict"][..],
+    ] {
+        let mut cmd = advise();
+        cmd.args(extra);
+        if extra.len() == 2 {
+            cmd.arg(dir.path().join(if extra[0] == "fit" {
+                "m.json"
+            } else {
+                "huge.csv"
+            }));
+        }
+        cmd.args(["--method", "linear", "--train"])
+            .arg(&train)
+            .assert()
+            .code(3)
+            .stderr(predicate::str::contains(says))
+            .stderr(predicate::str::contains("scale the columns"));
+    }
+    assert!(!dir.path().join("m.json").exists());
+}

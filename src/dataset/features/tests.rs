@@ -191,3 +191,28 @@ fn csv_round_trip() {
     assert_eq!(back.columns, t.columns);
     assert_eq!(back.rows, t.rows);
 }
+
+/// Synthetic: a feature table that gives a run twice, or a time no kernel takes, is refused
+/// at the line (a repeated run would make two samples of one measurement).
+#[test]
+fn a_repeated_run_or_an_impossible_time_is_refused_at_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("f.csv");
+    let head = "program,input,run,variant,time_ms,m\n";
+    std::fs::write(
+        &p,
+        format!("{head}NB,a,1,000000,2.0,1\nNB,a,1,000001,1.0,1\nNB,a,1,000000,2.0,1\n"),
+    )
+    .unwrap();
+    let e = FeatureTable::read_csv(&p).unwrap_err().to_string();
+    assert!(
+        e.contains("f.csv:4: repeats line 2: program NB, input a, run 1, variant 000000"),
+        "{e}"
+    );
+    std::fs::write(&p, format!("{head}NB,a,1,000000,-1,1\n")).unwrap();
+    let e = FeatureTable::read_csv(&p).unwrap_err().to_string();
+    assert!(e.contains("f.csv:2: time_ms -1"), "{e}");
+    // An empty time is a run without one, read as such.
+    std::fs::write(&p, format!("{head}NB,a,1,000000,,1\n")).unwrap();
+    assert_eq!(FeatureTable::read_csv(&p).unwrap().rows[0].time_ms, None);
+}

@@ -21,6 +21,17 @@ fn the_model_answers_only_where_it_beat_the_rule_significantly() {
         secondary_accuracy: None,
     };
     assert!(follows_rule(&v(0.48, 0.86, 0.001)));
+    // Figures no validation gives are said (a damaged advisor); NaN is "not computed".
+    assert_eq!(v(0.48, 0.86, 0.001).problem(), None);
+    assert_eq!(v(0.48, 0.86, f64::NAN).problem(), None);
+    assert_eq!(
+        v(5.0, 0.86, 0.001).problem().as_deref(),
+        Some("accuracy is 5, not a share from 0 to 1")
+    );
+    assert!(v(0.5, 0.5, -3.0)
+        .problem()
+        .unwrap()
+        .starts_with("p_value is -3"));
     // Worse or better within chance: the model has not earned its place.
     assert!(follows_rule(&v(0.53, 0.58, 0.28)));
     assert!(follows_rule(&v(0.62, 0.58, 0.28)));

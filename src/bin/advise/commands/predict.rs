@@ -144,11 +144,41 @@ impl TrainSettings {
         Ok((table, data))
     }
 
-    /// Fits the model these settings describe.
+    /// Fits the model these settings describe. A model that predicts NaN or infinity for its
+    /// own first training rows was overflowed by the data (values near 1e308): refused, as
+    /// a file of it would predict nothing.
     pub fn fit(&self) -> Result<FittedModel> {
         let params = self.params()?;
         let (_, data) = self.data()?;
-        Ok(params.fit(&data)?)
+        let model = params.fit(&data)?;
+        let first: Vec<usize> = (0..data.x.len().min(8)).collect();
+        let predicted = model.predict(&data.subset(&first))?;
+        if let Some(i) = predicted.iter().position(|p| !p.is_finite()) {
+            return Err(self.overflowed(&data, predicted[i], i));
+        }
+        Ok(model)
+    }
+
+    /// The error for a model fitted here that predicts `value` (NaN or infinite) for row
+    /// `row` (0-based) of its training data.
+    fn overflowed(&self, data: &Data, value: f64, row: usize) -> Error {
+        let largest = data
+            .x
+            .iter()
+            .flatten()
+            .chain(&data.y)
+            .filter(|v| v.is_finite())
+            .fold(0.0f64, |m, v| m.max(v.abs()));
+        let path = self.train.clone().unwrap_or_default();
+        Error::format(
+            &path,
+            format!(
+                "the model fitted on it predicts {value} for its data row {}: its values \
+                 (up to {largest:e} in size) overflow the model's arithmetic; scale the \
+                 columns (other units) and fit again",
+                row + 1
+            ),
+        )
     }
 }
 
@@ -233,6 +263,9 @@ fn predict(s: &PredictSettings, out: &Output) -> Result<()> {
         let rows: Vec<usize> = by_row.iter().map(|p| p.row).collect();
         let folds: Vec<usize> = by_row.iter().map(|p| p.fold).collect();
         let predicted: Vec<f64> = by_row.iter().map(|p| p.predicted).collect();
+        if let Some(i) = predicted.iter().position(|p| !p.is_finite()) {
+            return Err(s.train.overflowed(&data, predicted[i], rows[i]));
+        }
         note(&format!(
             "{}: {folds_n}-fold cross-validation (seed {}) of {} rows",
             params.method(),
@@ -296,19 +329,23 @@ fn predict(s: &PredictSettings, out: &Output) -> Result<()> {
     let predicted = model.predict(&data)?;
     if let Some(i) = predicted.iter().position(|p| !p.is_finite()) {
         // Fitted on finite rows, no method predicts NaN or infinity for a finite row.
-        let source = match &s.model {
-            Some(path) => format!("the model in {}", path.display()),
-            None => "the model".to_string(),
-        };
-        return Err(Error::format(
-            test_path,
-            format!(
-                "{source} predicts {} for data row {}: the model file is damaged (fit it \
-                 again with `advise fit`), or that row holds an infinite value",
+        let why = match &s.model {
+            Some(path) => format!(
+                "the model in {} predicts {} for data row {}: the model file is damaged (fit \
+                 it again with `advise fit`), or that row's values are too large for its \
+                 arithmetic (scale the columns)",
+                path.display(),
                 predicted[i],
                 i + 1
             ),
-        ));
+            None => format!(
+                "the model fitted on --train predicts {} for data row {}: that row's values \
+                 are too large for its arithmetic; scale the columns (other units)",
+                predicted[i],
+                i + 1
+            ),
+        };
+        return Err(Error::format(test_path, why));
     }
     let rows: Vec<usize> = (0..predicted.len()).collect();
     emit(out, &test, &rows, None, &predicted)

@@ -97,12 +97,21 @@ fn samples(features: &Path, optimization: &str, program: Option<&str>, out: &Out
             Error::Data(m) => Error::format(features, m),
             e => e,
         })?;
+    let untimed = table.rows.iter().filter(|r| r.time_ms.is_none()).count();
     if set.samples.is_empty() {
-        return Err(Error::Data(if set.unpaired > 0 {
+        return Err(Error::Data(if set.unpaired > 0 && untimed > 0 {
             format!(
                 "{}: no {switch} sample: none of the {} rows without it has a partner with it \
-                 and both times (a feature table needs time_ms: `advise features --timings \
-                 timings.csv`)",
+                 and both times ({untimed} rows have no time_ms: build the table with \
+                 `advise features --timings timings.csv`)",
+                features.display(),
+                set.unpaired
+            )
+        } else if set.unpaired > 0 {
+            format!(
+                "{}: no {switch} sample: none of the {} rows without it has a partner with it \
+                 in the table (the same program, input, run and variant but for {switch}): \
+                 were variants with it collected?",
                 features.display(),
                 set.unpaired
             )

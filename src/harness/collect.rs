@@ -262,13 +262,11 @@ fn ensure_references(
             ),
         )
     })?;
-    save_raw(
-        &campaign.raw_dir().join(format!(
-            "reference_{program}_{}.jsonl",
-            inputs_tag(&missing)
-        )),
-        &out.stdout,
-    )?;
+    let raw = campaign.raw_dir().join(format!(
+        "reference_{program}_{}.jsonl",
+        inputs_tag(&missing)
+    ));
+    save_raw(&raw, &out.stdout)?;
     let records = parse_records(&out.stdout)?;
     for input in missing {
         let rec = records
@@ -277,7 +275,13 @@ fn ensure_references(
             .ok_or_else(|| {
                 Error::tool(
                     "variant",
-                    format!("the baseline printed no result for {}", input.label()),
+                    format!(
+                        "the baseline {} printed no result line for {} (its output is in {}): \
+                         is it a variant `advise build` compiled?",
+                        build::binary(&s.bin_dir, baseline).display(),
+                        input.label(),
+                        raw.display()
+                    ),
                 )
             })?;
         campaign.add_reference(Reference {

@@ -239,6 +239,14 @@ pub fn parse(path: &Path, reader: impl Read, choice: FormatChoice) -> Result<Pro
                 ),
             ));
         }
+        if content.trim_start().starts_with(['{', '[']) {
+            return Err(Error::format(
+                path,
+                "this is JSON (a tuning space, a model or an advisor?), not profiler output: \
+                 give ncu --csv, nvprof --csv or a GPGPU-Sim log (`advise search --space` reads \
+                 tuning spaces)",
+            ));
+        }
         let wanted = match choice {
             FormatChoice::Auto => "ncu or nvprof",
             FormatChoice::Ncu => "ncu",

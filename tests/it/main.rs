@@ -13,6 +13,7 @@ mod cli_experiment;
 mod cli_experiment_datasets;
 mod cli_predict;
 mod cli_refusals;
+mod cli_refusals_more;
 #[allow(dead_code)]
 mod common;
 mod data_robustness;

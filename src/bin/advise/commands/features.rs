@@ -155,6 +155,13 @@ pub fn table_json(t: &FeatureTable) -> serde_json::Value {
 
 fn features(cmd: &FeaturesCommand, out: &Output) -> Result<()> {
     let measurements = read_measurements(&cmd.measurements)?;
+    if measurements.is_empty() {
+        return Err(advise::Error::format(
+            &cmd.measurements,
+            "no measurements (only the header): nothing to build features from; is it the \
+             table `advise parse` or `advise collect` wrote?",
+        ));
+    }
     let timings = match &cmd.timings {
         Some(p) => read_timings(p)?,
         None => Vec::new(),

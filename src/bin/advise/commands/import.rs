@@ -7,6 +7,14 @@ use crate::args::{JsonArg, ToolArg};
 use advise::dataset::import::{read_space, write_dataset, xplacer, xplacer_write, Tool};
 use advise::error::Result;
 
+/// The notes of a space's reading that say it was repaired or lost something.
+const REPAIR_NOTES: [&str; 4] = [
+    advise::dataset::import::space::CUT_OFF_NOTE,
+    "repeated keys",
+    "repeated configurations",
+    "unusable times",
+];
+
 /// `advise import`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -106,6 +114,12 @@ fn import(tool: ToolArg, file: &Path, out: &Path, json: bool, times_only: bool) 
         advise::dataset::import::ktt::keep_times_only(&mut space);
     }
     let summary = write_dataset(&space, file, out, &command.join(" "))?;
+    // What the reading repaired or left out is said here too, not only in PROVENANCE.md.
+    for (key, text) in &space.notes {
+        if REPAIR_NOTES.contains(&key.as_str()) {
+            note(&format!("{}: {text}", file.display()));
+        }
+    }
     let stdout = Output::default();
     if json {
         return stdout.emit_json(&summary);

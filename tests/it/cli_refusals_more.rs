@@ -43,3 +43,38 @@ fn a_json_file_is_not_a_profile() {
             )),
         );
 }
+
+/// NB's and BH's variants are bit strings: another label is refused by `parse`, not by
+/// `samples` after the work.
+#[test]
+fn parse_refuses_a_variant_that_is_no_bit_string_of_nb() {
+    let page = root().join("tests/fixtures/ncu/ncu_details_V100_xplacer_bfs_graph4096_aws.csv");
+    advise()
+        .args(["parse", "--program", "NB", "--variant", "1111111"])
+        .arg(&page)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--variant 1111111: "));
+    advise()
+        .args(["parse", "--program", "nb", "--variant", "010011"])
+        .arg(&page)
+        .assert()
+        .success();
+}
+
+/// Synthetic: `--ignore` that leaves only the target is refused (the model would predict the
+/// mean and look like one).
+#[test]
+fn predict_refuses_to_ignore_every_feature() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("t.csv");
+    std::fs::write(&t, "a,b,y\n1,2,3\n2,3,5\n3,5,8\n4,6,10\n").unwrap();
+    advise()
+        .args(["predict", "--method", "ibk", "--ignore", "a,b", "--train"])
+        .arg(&t)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "no feature column is left beside the target",
+        ));
+}

@@ -123,6 +123,23 @@ impl FileSummary {
 /// given, or two files of one name) are runs of it: the second gets `--run` + 1, the third
 /// + 2, with a note, so that no two rows share a key.
 pub fn parse_all(settings: &ParseSettings) -> Result<Vec<(RunKey, ProfileData)>> {
+    // NB's and BH's variants are bit strings of their six optimizations: another label would
+    // pass here and fail at `samples`, after the work.
+    let program = settings.program.as_deref().and_then(|name| {
+        advise::variant::Program::ALL
+            .into_iter()
+            .find(|p| name.eq_ignore_ascii_case(p.name()))
+    });
+    if let Some(p) = program.filter(|_| !settings.variant.is_empty()) {
+        advise::variant::Variant::parse(p, &settings.variant).map_err(|e| {
+            Error::Usage(format!(
+                "--variant {}: {e} ({} names its variants by the bit string of its six \
+                 optimizations)",
+                settings.variant,
+                p.name()
+            ))
+        })?;
+    }
     let mut earlier: Vec<RunKey> = Vec::new();
     let mut out = Vec::new();
     for f in &settings.files {

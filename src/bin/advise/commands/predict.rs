@@ -133,6 +133,13 @@ impl TrainSettings {
             .as_ref()
             .ok_or_else(|| Error::Usage("--train is required".into()))?;
         let table = read_table(path, self.target.as_deref(), &self.ignore)?;
+        if table.attributes.len() < 2 {
+            return Err(Error::Usage(format!(
+                "{}: no feature column is left beside the target (--ignore removed every \
+                 other column): a model would only predict the mean",
+                path.display()
+            )));
+        }
         if table.rows.is_empty() {
             return Err(Error::Data(format!(
                 "{}: no data rows to learn from (only the header)",

@@ -17,8 +17,17 @@ pub const SPACE_SUFFIXES: [&str; 6] = [
 
 /// `paths` with each folder replaced by the files directly in it whose names end in one of
 /// [`SPACE_SUFFIXES`], sorted by name. Other paths are kept as they are (reading them says
-/// what is wrong with them); a folder without such a file is an error that names it.
+/// what is wrong with them); a folder without such a file is an error that names it. A file
+/// given twice (by two names, or by itself and its folder) is kept once, where it came first,
+/// as a budget given twice is run once.
 pub fn space_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut out = files_of(paths)?;
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|p| seen.insert(p.canonicalize().unwrap_or_else(|_| p.clone())));
+    Ok(out)
+}
+
+fn files_of(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut out = Vec::with_capacity(paths.len());
     for path in paths {
         if path.is_dir() {
@@ -94,6 +103,12 @@ mod tests {
             ]
         );
         assert_eq!(got[0], lone);
+        // A file given again, by its folder or by another name, is kept once.
+        let b = dir.path().join("b.json.gz");
+        let again = dir.path().join(".").join("b.json.gz");
+        let got = space_files(&[b.clone(), dir.path().to_path_buf(), again]).unwrap();
+        assert_eq!(got.len(), 5);
+        assert_eq!(got[0], b);
     }
 
     #[test]

@@ -272,6 +272,35 @@ pub fn read_timings(path: &Path) -> Result<Vec<TimingRow>> {
             ),
         ));
     }
+    // The run's time is one of its repetitions' (the program reports their median): one
+    // outside them was edited or belongs to another run.
+    let outside = |r: &TimingRow| {
+        let times = r
+            .times_ms
+            .as_deref()?
+            .split(';')
+            .map(|t| t.trim().parse::<f64>());
+        let times: Vec<f64> = times.collect::<std::result::Result<_, _>>().ok()?;
+        let lo = times.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = times.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let inside = lo * (1.0 - 1e-9) <= r.time_ms && r.time_ms <= hi * (1.0 + 1e-9);
+        (!times.is_empty() && !inside).then_some((lo, hi))
+    };
+    if let Some((i, (lo, hi))) = rows
+        .iter()
+        .enumerate()
+        .find_map(|(i, r)| Some((i, outside(r)?)))
+    {
+        return Err(Error::parse(
+            path,
+            i + 2,
+            format!(
+                "time_ms {} lies outside its repetitions' times (times_ms from {lo} to {hi}): \
+                 one of the two was edited or belongs to another run",
+                rows[i].time_ms
+            ),
+        ));
+    }
     // A wrong answer's time is no speedup: `collect` leaves such runs out.
     if let Some(i) = rows.iter().position(|r| r.checksum_ok == Some(false)) {
         return Err(Error::parse(
@@ -300,103 +329,4 @@ pub fn read_timings(path: &Path) -> Result<Vec<TimingRow>> {
 }
 
 #[cfg(test)]
-mod timing_tests {
-    use super::*;
-
-    /// Synthetic: a time of 0, a negative one, NaN or inf is an error naming its line.
-    #[test]
-    fn a_time_that_is_not_a_positive_number_names_its_line() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("timings.csv");
-        // A run whose checksum failed.
-        std::fs::write(
-            &path,
-            "program,input,run,variant,time_ms,checksum_ok\nNB,512,1,000000,2.5,true\nNB,512,1,000001,2.4,false\n",
-        )
-        .unwrap();
-        let e = read_timings(&path).err().unwrap().to_string();
-        assert!(e.contains("timings.csv:3: checksum_ok is false"), "{e}");
-        // 1e308 and 1e-320 are finite but make infinite and denormal speedups.
-        for bad in ["0", "-5", "NaN", "inf", "1e400", "1e308", "1e-320"] {
-            let text = format!(
-                "program,input,run,variant,time_ms\nNB,512,1,000000,2.5\nNB,512,1,000001,{bad}\n"
-            );
-            std::fs::write(&path, text).unwrap();
-            let e = read_timings(&path).err().unwrap().to_string();
-            assert!(e.contains("timings.csv:3:"), "{bad}: {e}");
-            assert!(e.contains("positive number of milliseconds"), "{bad}: {e}");
-        }
-        // A repeated row names both lines.
-        std::fs::write(
-            &path,
-            "program,input,run,variant,time_ms\nNB,512,1,000000,2.5\nNB,512,1,000000,2.6\n",
-        )
-        .unwrap();
-        let e = read_timings(&path).err().unwrap().to_string();
-        assert!(
-            e.contains("timings.csv:3: a second time for program NB"),
-            "{e}"
-        );
-        assert!(e.contains("(the first on line 2)"), "{e}");
-        // A header without time_ms is an error on line 1, with rows or without.
-        for text in [
-            "program,input,run,variant\n",
-            "program,input,run,variant\nNB,1,1,0\n",
-        ] {
-            std::fs::write(&path, text).unwrap();
-            let e = read_timings(&path).err().unwrap().to_string();
-            assert!(
-                e.contains("timings.csv:1: the header lacks the column(s) time_ms"),
-                "{e}"
-            );
-        }
-        std::fs::write(
-            &path,
-            "program,input,run,variant,time_ms\nNB,512,1,000000,2.5\n",
-        )
-        .unwrap();
-        assert_eq!(read_timings(&path).unwrap().len(), 1);
-    }
-
-    /// Synthetic: a measurement that is inf, NaN, too large for a float or negative is an error
-    /// naming its line and metric; 0 passes.
-    #[test]
-    fn a_value_that_is_not_a_finite_number_at_least_zero_names_its_line() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("measurements.csv");
-        let head = "program,input,run,variant,kernel,launch,invocations,metric,unit,value\n";
-        let good = "NB,512,1,000000,k,0,1,inst_executed,inst,0\n";
-        for bad in ["inf", "-1", "-1e30", "NaN", "1e400"] {
-            let text = format!("{head}{good}NB,512,1,000000,k,0,1,active_cycles,cycle,{bad}\n");
-            std::fs::write(&path, text).unwrap();
-            let e = read_measurements(&path).err().unwrap().to_string();
-            assert!(e.contains("measurements.csv:3:"), "{bad}: {e}");
-            assert!(e.contains("of metric active_cycles"), "{bad}: {e}");
-        }
-        std::fs::write(&path, format!("{head}{good}")).unwrap();
-        assert_eq!(read_measurements(&path).unwrap().len(), 1);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const HEADER: &str = "program,input,run,variant,kernel,launch,invocations,metric,unit,value\n";
-
-    #[test]
-    fn a_repeated_measurement_is_an_error_naming_both_lines() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("measurements.csv");
-        let row = "NB,small,0,000000,k,0,1,dram__bytes_read.sum,byte,10\n";
-        let other = "NB,small,1,000000,k,0,1,dram__bytes_read.sum,byte,10\n";
-        std::fs::write(&path, format!("{HEADER}{row}{other}")).unwrap();
-        assert_eq!(read_measurements(&path).unwrap().len(), 2);
-        std::fs::write(&path, format!("{HEADER}{row}{other}{row}")).unwrap();
-        let e = read_measurements(&path).unwrap_err().to_string();
-        assert!(
-            e.contains("measurements.csv:4:") && e.contains("repeats line 2"),
-            "{e}"
-        );
-    }
-}
+mod tests;

@@ -209,15 +209,21 @@ pub struct TimingRow {
 }
 
 impl TimingRow {
-    /// The fastest and slowest repetition, where the row records repetitions.
+    /// The fastest and slowest repetition, where the row records two or more.
     pub fn spread(&self) -> Option<(f64, f64)> {
+        self.repetition_range(2)
+    }
+
+    /// The fastest and slowest of the repetitions `times_ms` records that read as numbers,
+    /// where there are at least `least` of them.
+    fn repetition_range(&self, least: usize) -> Option<(f64, f64)> {
         let times: Vec<f64> = self
             .times_ms
             .as_deref()?
             .split(';')
             .filter_map(|t| t.trim().parse().ok())
             .collect();
-        if times.len() < 2 {
+        if times.len() < least.max(1) {
             return None;
         }
         let lo = times.iter().copied().fold(f64::INFINITY, f64::min);
@@ -275,16 +281,9 @@ pub fn read_timings(path: &Path) -> Result<Vec<TimingRow>> {
     // The run's time is one of its repetitions' (the program reports their median): one
     // outside them was edited or belongs to another run.
     let outside = |r: &TimingRow| {
-        let times = r
-            .times_ms
-            .as_deref()?
-            .split(';')
-            .map(|t| t.trim().parse::<f64>());
-        let times: Vec<f64> = times.collect::<std::result::Result<_, _>>().ok()?;
-        let lo = times.iter().copied().fold(f64::INFINITY, f64::min);
-        let hi = times.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let (lo, hi) = r.repetition_range(1)?;
         let inside = lo * (1.0 - 1e-9) <= r.time_ms && r.time_ms <= hi * (1.0 + 1e-9);
-        (!times.is_empty() && !inside).then_some((lo, hi))
+        (!inside).then_some((lo, hi))
     };
     if let Some((i, (lo, hi))) = rows
         .iter()

@@ -145,17 +145,12 @@ pub struct SampleSet {
     pub unpaired: usize,
 }
 
-/// Pairs every row lacking `switch` with its partner in the same program, input and run.
-/// Feature tables built per kernel are refused: a speedup is a property of a whole run.
 /// An error where a row of NB or BH has a variant that is no bit string of the program's
 /// optimizations: [`pair`] would leave it out of every pair unsaid. Callers name the file.
 pub fn check_bit_variants(table: &FeatureTable) -> Result<()> {
     for r in &table.rows {
-        let program = Program::ALL
-            .into_iter()
-            .find(|p| r.key.program.eq_ignore_ascii_case(p.name()));
-        if let Some(p) = program {
-            Variant::parse(p, &r.key.variant).map_err(|e| {
+        if let Some((p, parsed)) = bit_variant(&r.key.program, &r.key.variant) {
+            parsed.map_err(|e| {
                 Error::Data(format!(
                     "program {} input {} run {}: {e} (the tables name {}'s variants by the bit \
                      string of its six optimizations)",
@@ -170,6 +165,18 @@ pub fn check_bit_variants(table: &FeatureTable) -> Result<()> {
     Ok(())
 }
 
+/// Where the program label `program` names NB or BH (its short name, in any case): that
+/// program, and `variant` read as one of its bit strings. `None` for another program, whose
+/// variants are any label.
+pub fn bit_variant(program: &str, variant: &str) -> Option<(Program, Result<Variant>)> {
+    let p = Program::ALL
+        .into_iter()
+        .find(|p| program.eq_ignore_ascii_case(p.name()))?;
+    Some((p, Variant::parse(p, variant)))
+}
+
+/// Pairs every row lacking `switch` with its partner in the same program, input and run.
+/// Feature tables built per kernel are refused: a speedup is a property of a whole run.
 pub fn pair(table: &FeatureTable, switch: &Switch) -> Result<SampleSet> {
     if table.rows.iter().any(|r| r.kernel.is_some()) {
         return Err(Error::Usage(

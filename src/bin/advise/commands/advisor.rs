@@ -69,9 +69,8 @@ pub fn train(args: TrainArgs) -> Result<()> {
             args.max_samples
         )));
     }
-    // Said before the training, which takes minutes, not after it (main's check reads
-    // `-o FILE` and `--output=FILE`, not the attached short form `-oFILE`).
-    super::output::check_output_file("-o", &args.output)?;
+    // main's check of every output option has said, before the training, whether -o can be
+    // written.
     let name = args.output.to_string_lossy().to_ascii_lowercase();
     if !(name.ends_with(".json") || name.ends_with(".json.gz")) {
         return Err(Error::Usage(format!(

@@ -125,13 +125,13 @@ impl FileSummary {
 pub fn parse_all(settings: &ParseSettings) -> Result<Vec<(RunKey, ProfileData)>> {
     // NB's and BH's variants are bit strings of their six optimizations: another label would
     // pass here and fail at `samples`, after the work.
-    let program = settings.program.as_deref().and_then(|name| {
-        advise::variant::Program::ALL
-            .into_iter()
-            .find(|p| name.eq_ignore_ascii_case(p.name()))
-    });
-    if let Some(p) = program.filter(|_| !settings.variant.is_empty()) {
-        advise::variant::Variant::parse(p, &settings.variant).map_err(|e| {
+    let checked = settings
+        .program
+        .as_deref()
+        .filter(|_| !settings.variant.is_empty())
+        .and_then(|name| advise::dataset::samples::bit_variant(name, &settings.variant));
+    if let Some((p, parsed)) = checked {
+        parsed.map_err(|e| {
             Error::Usage(format!(
                 "--variant {}: {e} ({} names its variants by the bit string of its six \
                  optimizations)",

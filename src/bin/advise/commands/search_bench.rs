@@ -140,9 +140,6 @@ fn bench_spaces(cmd: &BenchCommand, out: &Output) -> Result<()> {
             cmd.repeats
         )));
     }
-    if let Some(path) = &cmd.runs_csv {
-        super::output::check_output_file("--runs-csv", path)?;
-    }
     if let Some(dir) = &cmd.charts {
         super::output::check_output_dir("--charts-dir", dir)?;
     }

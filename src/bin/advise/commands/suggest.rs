@@ -332,10 +332,6 @@ fn run_profile(
             "give the program to profile after `--`: advise profile -- ./myapp args".into(),
         )
     })?;
-    // Said before the program runs under ncu (minutes), not after.
-    if let Some(path) = &out.path {
-        super::output::check_output_file("-o", path)?;
-    }
     if let Some(re) = &s.kernel {
         kernel_regex(re)?;
     }

@@ -42,9 +42,9 @@ pub fn launch_of(
 }
 
 /// The levels of the profile's launches, overridden by those the user gave (said where they
-/// differ, when `say` holds). A level is a whole number from 1 to 1024: a profile's block size outside that is
-/// damage (no GPU launches a block of more than 1024 threads), refused unless `--level`
-/// gives the block size; a family given twice is refused.
+/// differ, when `say` holds). A level is a whole number from 1 to 1024: a profile's block
+/// size outside that is damage (no GPU launches a block of more than 1024 threads), refused
+/// unless `--level` gives the block size; a family given twice is refused.
 pub fn levels_of(
     profile: &Path,
     rows: &[MeasurementRow],

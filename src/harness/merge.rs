@@ -5,10 +5,12 @@
 //! import) go with the rows: every shard must hold the same record or none, so that a merged
 //! folder never labels simulated rows measured, nor mixes two configurations or two GPUs.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
+
+mod tables;
+use tables::{merge_table, one_gpu};
 
 use super::campaign::{LEDGER, MEASUREMENTS, RAW, REFERENCES, TIMINGS};
 use crate::dataset::devices::DEVICE_FILE;
@@ -89,6 +91,7 @@ pub fn merge(sources: &[PathBuf], out: &Path) -> Result<MergeSummary> {
         .iter()
         .map(|r| agreed_record(&with_data, r))
         .collect::<Result<Vec<_>>>()?;
+    one_gpu(&all)?;
     std::fs::create_dir_all(out.join(RAW)).map_err(|e| Error::io(out, e))?;
     let mut summary = MergeSummary {
         out: out.to_path_buf(),
@@ -241,116 +244,6 @@ fn same(a: &Path, b: &Path) -> bool {
         (Ok(x), Ok(y)) => x == y,
         _ => a == b,
     }
-}
-
-fn merge_table(
-    dirs: &[PathBuf],
-    out: &Path,
-    name: &str,
-    keys: &[&str],
-) -> Result<Option<TableMerge>> {
-    let mut header: Option<csv::StringRecord> = None;
-    let mut rows: Vec<csv::StringRecord> = Vec::new();
-    let mut seen: HashMap<Vec<String>, usize> = HashMap::new();
-    let mut t = TableMerge {
-        table: name.to_string(),
-        ..Default::default()
-    };
-    for dir in dirs {
-        let Some(path) = table_in(dir, name) else {
-            continue;
-        };
-        let mut rdr = csv::Reader::from_reader(table::open(&path)?);
-        let h = rdr
-            .headers()
-            .map_err(|e| table::csv_error(&path, e))?
-            .clone();
-        if h.is_empty() {
-            continue;
-        }
-        match &header {
-            None => header = Some(h.clone()),
-            Some(first) if *first != h => {
-                return Err(Error::format(
-                    &path,
-                    format!(
-                        "its columns ({}) differ from the first shard's ({})",
-                        h.iter().collect::<Vec<_>>().join(","),
-                        first.iter().collect::<Vec<_>>().join(",")
-                    ),
-                ))
-            }
-            Some(_) => {}
-        }
-        let idx: Vec<usize> = keys
-            .iter()
-            .map(|k| {
-                h.iter()
-                    .position(|c| c == *k)
-                    .ok_or_else(|| Error::format(&path, format!("has no `{k}` column to merge on")))
-            })
-            .collect::<Result<_>>()?;
-        for rec in rdr.records() {
-            let rec = rec.map_err(|e| table::csv_error(&path, e))?;
-            t.rows_in += 1;
-            let key: Vec<String> = idx
-                .iter()
-                .map(|&i| rec.get(i).unwrap_or("").to_string())
-                .collect();
-            match seen.get(&key) {
-                Some(&at) => {
-                    t.duplicates += 1;
-                    if rows[at] != rec {
-                        t.conflicts += 1;
-                    }
-                }
-                None => {
-                    seen.insert(key, rows.len());
-                    rows.push(rec);
-                }
-            }
-        }
-    }
-    let Some(header) = header else {
-        return Ok(None);
-    };
-    t.rows_out = rows.len();
-    // The table is written where the output's own rows were read from (they came first):
-    // a committed campaign's compressed table stays compressed, as `gzip -n` writes it (no
-    // name or time in the header); a new output gets a plain one.
-    let path = table_in(out, name).unwrap_or_else(|| out.join(name));
-    let compressed = path.extension().is_some_and(|e| e == "gz");
-    let tmp = out.join(format!("{name}.merging"));
-    let file = std::fs::File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
-    if compressed {
-        let gz = write_rows(
-            flate2::write::GzEncoder::new(file, flate2::Compression::best()),
-            &header,
-            &rows,
-            &tmp,
-        )?;
-        gz.finish().map_err(|e| Error::io(&tmp, e))?;
-    } else {
-        write_rows(file, &header, &rows, &tmp)?;
-    }
-    std::fs::rename(&tmp, &path).map_err(|e| Error::io(&path, e))?;
-    Ok(Some(t))
-}
-
-/// Writes the header and rows as CSV to `sink` (`tmp` names it in errors); returns the sink.
-fn write_rows<W: std::io::Write>(
-    sink: W,
-    header: &csv::StringRecord,
-    rows: &[csv::StringRecord],
-    tmp: &Path,
-) -> Result<W> {
-    let mut w = csv::Writer::from_writer(sink);
-    w.write_record(header)
-        .map_err(|e| table::csv_error(tmp, e))?;
-    for r in rows {
-        w.write_record(r).map_err(|e| table::csv_error(tmp, e))?;
-    }
-    w.into_inner().map_err(|e| Error::write(tmp, e))
 }
 
 /// Copies raw files that `to` does not have yet; returns how many were copied, and the

@@ -277,6 +277,13 @@ pub fn analyze(path: &Path, opts: &CompileOptions) -> Result<Analysis> {
     if kernels.is_empty() {
         notes.push("no kernels (__global__ functions) found".into());
     }
+    if kind != "cu" && arch_used != opts.arch {
+        notes.push(format!(
+            "the {kind} is for {arch_used}, and is reported as it is: --arch {} applies to a .cu \
+             file only (compile the .cu for {} to see that target)",
+            opts.arch, opts.arch
+        ));
+    }
     Ok(Analysis {
         file: path.to_path_buf(),
         arch: arch_used,

@@ -91,6 +91,13 @@ fn public_kernels_rodinia_hotspot_and_kernel_tuner_pnpoly() {
         a.arch, "sm_75",
         "a PTX file's report is for its own target, not --arch's"
     );
+    assert!(
+        a.notes
+            .iter()
+            .any(|n| n.contains("is for sm_75") && n.contains("--arch sm_90")),
+        "the note says --arch did not apply: {:?}",
+        a.notes
+    );
     let k = a
         .kernels
         .iter()

@@ -4,6 +4,10 @@
 
 pub mod clblast;
 mod dataset_folder;
+mod guess;
+pub use guess::guess_tool;
+#[cfg(test)]
+use guess::tool_of_text;
 pub mod kernel_tuner;
 mod kernel_tuner_entries;
 mod kernel_tuner_list;
@@ -68,6 +72,11 @@ pub fn read_space(tool: Tool, path: &Path) -> Result<TuningSpace> {
     };
     let read = read.map(|mut space| {
         space.fail_unusable_times();
+        // A file that names no kernel (a cache without `kernel_name`) is named by the file, as
+        // the program of the tables it becomes.
+        if space.kernel.trim().is_empty() {
+            space.kernel = file_stem(path);
+        }
         space
     });
     read.map_err(|e| {
@@ -104,43 +113,6 @@ pub fn file_stem(path: &Path) -> String {
         }
     }
     name
-}
-
-/// Which tool wrote a JSON tuning file, from its first few kB (gzip or bzip2 allowed): KTT's
-/// `Metadata` and `Results`, Kernel Tuner's `cache` and `tune_params_keys`, T4's `results` of
-/// `configuration`s, CLBlast's `kernel_family` and `results`; `None` where it shows none of
-/// them.
-pub fn guess_tool(path: &Path) -> Result<Option<Tool>> {
-    Ok(tool_of_text(&head_of(path)?))
-}
-
-fn tool_of_text(text: &str) -> Option<Tool> {
-    if clblast::looks_like(text) {
-        Some(Tool::Clblast)
-    } else if text.contains("\"Results\"") || text.contains("\"Metadata\"") {
-        Some(Tool::Ktt)
-    } else if text.contains("\"cache\"")
-        || text.contains("tune_params_keys")
-        || (text.trim_start().starts_with('[') && text.contains("\"time\""))
-    {
-        // A cache, or `tune_kernel`'s results list (an array of results with their times).
-        Some(Tool::KernelTuner)
-    } else if text.contains("\"results\"") && text.contains("\"configuration\"") {
-        Some(Tool::T4)
-    } else {
-        None
-    }
-}
-
-/// The first few kB of a (possibly gzipped) file.
-fn head_of(path: &Path) -> Result<String> {
-    use std::io::Read;
-    let mut head = Vec::with_capacity(4096);
-    crate::dataset::table::open(path)?
-        .take(4096)
-        .read_to_end(&mut head)
-        .map_err(|e| Error::io(path, e))?;
-    Ok(String::from_utf8_lossy(&head).into_owned())
 }
 
 /// What `write_dataset` wrote.

@@ -60,3 +60,53 @@ fn a_space_read_as_the_wrong_tool_says_which_tool_wrote_it() {
     let e = read_space(Tool::KernelTuner, &ktt).unwrap_err().to_string();
     assert!(e.ends_with("import it as `advise import ktt`"), "{e}");
 }
+
+/// Binary content is refused by what it is, not as "not a cache"; a name ending in .gz on a
+/// file that is not gzip-compressed is said.
+#[test]
+fn binary_content_is_refused_as_binary() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    // Bytes with NULs and broken UTF-8 (made here, not random: the test is reproducible).
+    let bytes: Vec<u8> = (0..3000u32).map(|i| (i * 97 % 256) as u8).collect();
+    let raw = dir.path().join("raw.json.gz");
+    std::fs::write(&raw, &bytes).unwrap();
+    let e = guess_tool(&raw).unwrap_err().to_string();
+    assert!(e.contains("raw.json.gz: binary content, not text"), "{e}");
+    assert!(
+        e.ends_with("its name ends in .gz, but it is not gzip-compressed"),
+        "{e}"
+    );
+    let packed = dir.path().join("packed.json.gz");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&bytes).unwrap();
+    std::fs::write(&packed, gz.finish().unwrap()).unwrap();
+    let e = guess_tool(&packed).unwrap_err().to_string();
+    assert!(e.contains("binary content, not text"), "{e}");
+    assert!(!e.contains("not gzip-compressed"), "{e}");
+    // A multi-byte character cut by the 4 kB read is text.
+    let text = dir.path().join("cut.json");
+    let mut s = format!(
+        "{{\"tune_params_keys\": [\"x\"], \"note\": \"{}",
+        "a".repeat(4058)
+    );
+    s.push_str("ééééé\"}");
+    std::fs::write(&text, s).unwrap();
+    assert_eq!(guess_tool(&text).unwrap(), Some(Tool::KernelTuner));
+}
+
+/// A cache that names no kernel is named by its file: the program column of its tables is not
+/// left empty.
+#[test]
+fn a_cache_without_a_kernel_name_is_named_by_its_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mykernel__GPU.json");
+    std::fs::write(
+        &path,
+        r#"{"tune_params_keys": ["a"], "tune_params": {"a": [1, 2]},
+"cache": {"1": {"a": 1, "time": 1.0}, "2": {"a": 2, "time": 2.0}}}"#,
+    )
+    .unwrap();
+    let space = read_space(Tool::KernelTuner, &path).unwrap();
+    assert_eq!(space.kernel, "mykernel__GPU");
+}

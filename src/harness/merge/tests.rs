@@ -126,3 +126,54 @@ fn the_shards_provenance_is_joined() {
     assert!(!merge(&[d], &bare).unwrap().provenance);
     assert!(!bare.join(PROVENANCE).exists());
 }
+
+/// Runs of two GPUs (the timings' `device` column) do not merge, and nothing is written.
+#[test]
+fn runs_of_two_gpus_do_not_merge() {
+    let t = tempfile::tempdir().unwrap();
+    let with_device = |name: &str, device: &str| {
+        let dir = t.path().join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join(TIMINGS),
+            format!("program,input,run,variant,time_ms,device\nNB,x,1,000000,1.5,{device}\n"),
+        )
+        .unwrap();
+        dir
+    };
+    let a = with_device("a", "NVIDIA H100");
+    let b = with_device("b", "NVIDIA H200");
+    let same = with_device("c", "NVIDIA H100");
+    let out = t.path().join("out");
+    let e = merge(&[a.clone(), b], &out).unwrap_err().to_string();
+    assert!(
+        e.contains("runs on NVIDIA H100") && e.contains("one on NVIDIA H200"),
+        "{e}"
+    );
+    assert!(!out.exists(), "nothing written");
+    let s = merge(&[a, same], &out).unwrap();
+    assert_eq!(s.tables[0].duplicates, 1);
+}
+
+/// A table cut off inside its last line (no line end) is refused at that line: a cut inside
+/// the last field would otherwise pass as a shorter value.
+#[test]
+fn a_table_cut_off_inside_a_line_is_refused() {
+    let t = tempfile::tempdir().unwrap();
+    let a = shard(t.path(), "a", None);
+    std::fs::write(
+        a.join(TIMINGS),
+        "program,input,run,variant,seconds\nNB,a,0,000000,1.5\nNB,a,1,000000,1.",
+    )
+    .unwrap();
+    let e = merge(std::slice::from_ref(&a), &t.path().join("out"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("timings.csv:3: the file ends inside this line"),
+        "{e}"
+    );
+    std::fs::write(a.join(TIMINGS), "program,input,run,variant,ti").unwrap();
+    let e = merge(&[a], &t.path().join("out")).unwrap_err().to_string();
+    assert!(e.contains("timings.csv:1: the file ends inside"), "{e}");
+}

@@ -1,0 +1,183 @@
+//! The tables of a merge: read whole (a table cut off while it was written is refused), their
+//! rows joined by key, written where the output's own rows were read from.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use super::super::campaign::TIMINGS;
+use super::{table_in, TableMerge};
+use crate::dataset::table;
+use crate::error::{Error, Result};
+
+/// A table's text, unpacked; one whose last line has no line end is refused: `collect`
+/// writes whole lines, so the file was cut off inside a row (or its header), where a cut
+/// inside the last field would otherwise pass as a shorter value.
+fn whole_table(path: &Path) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    table::open(path)?
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(path, e))?;
+    if bytes.last().is_some_and(|&b| b != b'\n') {
+        let line = bytes.iter().filter(|&&b| b == b'\n').count() + 1;
+        return Err(Error::parse(
+            path,
+            line,
+            "the file ends inside this line (no line end): it was cut off while it was \
+             written; delete the cut line, or its shard's ledger.csv line of that job, and run \
+             `advise collect --resume` in the shard to measure the job again",
+        ));
+    }
+    Ok(bytes)
+}
+
+/// Refuses runs of more than one GPU among `dirs`' timings (their `device` column): the
+/// shards of one campaign come from one GPU, and a merge keeps the first of two rows with one
+/// key, so the other GPU's would be dropped unseen.
+pub(super) fn one_gpu(dirs: &[PathBuf]) -> Result<()> {
+    let mut first: Option<(String, PathBuf)> = None;
+    for dir in dirs {
+        let Some(path) = table_in(dir, TIMINGS) else {
+            continue;
+        };
+        let bytes = whole_table(&path)?;
+        let mut rdr = csv::Reader::from_reader(&bytes[..]);
+        let header = rdr.headers().map_err(|e| table::csv_error(&path, e))?;
+        let Some(col) = header.iter().position(|c| c == "device") else {
+            continue;
+        };
+        for (i, rec) in rdr.records().enumerate() {
+            let rec = rec.map_err(|e| table::csv_error(&path, e))?;
+            let device = rec.get(col).unwrap_or("").trim();
+            if device.is_empty() {
+                continue;
+            }
+            match &first {
+                None => first = Some((device.to_string(), path.clone())),
+                Some((kept, at)) if kept != device => {
+                    return Err(Error::Usage(format!(
+                        "{} holds runs on {kept} and {}:{} one on {device}: the shards of one \
+                         campaign come from one GPU, and merging would drop one GPU's runs \
+                         where their keys meet; merge each GPU's shards into its own folder",
+                        at.display(),
+                        path.display(),
+                        i + 2
+                    )))
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+pub(super) fn merge_table(
+    dirs: &[PathBuf],
+    out: &Path,
+    name: &str,
+    keys: &[&str],
+) -> Result<Option<TableMerge>> {
+    let mut header: Option<csv::StringRecord> = None;
+    let mut rows: Vec<csv::StringRecord> = Vec::new();
+    let mut seen: HashMap<Vec<String>, usize> = HashMap::new();
+    let mut t = TableMerge {
+        table: name.to_string(),
+        ..Default::default()
+    };
+    for dir in dirs {
+        let Some(path) = table_in(dir, name) else {
+            continue;
+        };
+        let bytes = whole_table(&path)?;
+        let mut rdr = csv::Reader::from_reader(&bytes[..]);
+        let h = rdr
+            .headers()
+            .map_err(|e| table::csv_error(&path, e))?
+            .clone();
+        if h.is_empty() {
+            continue;
+        }
+        match &header {
+            None => header = Some(h.clone()),
+            Some(first) if *first != h => {
+                return Err(Error::format(
+                    &path,
+                    format!(
+                        "its columns ({}) differ from the first shard's ({})",
+                        h.iter().collect::<Vec<_>>().join(","),
+                        first.iter().collect::<Vec<_>>().join(",")
+                    ),
+                ))
+            }
+            Some(_) => {}
+        }
+        let idx: Vec<usize> = keys
+            .iter()
+            .map(|k| {
+                h.iter()
+                    .position(|c| c == *k)
+                    .ok_or_else(|| Error::format(&path, format!("has no `{k}` column to merge on")))
+            })
+            .collect::<Result<_>>()?;
+        for rec in rdr.records() {
+            let rec = rec.map_err(|e| table::csv_error(&path, e))?;
+            t.rows_in += 1;
+            let key: Vec<String> = idx
+                .iter()
+                .map(|&i| rec.get(i).unwrap_or("").to_string())
+                .collect();
+            match seen.get(&key) {
+                Some(&at) => {
+                    t.duplicates += 1;
+                    if rows[at] != rec {
+                        t.conflicts += 1;
+                    }
+                }
+                None => {
+                    seen.insert(key, rows.len());
+                    rows.push(rec);
+                }
+            }
+        }
+    }
+    let Some(header) = header else {
+        return Ok(None);
+    };
+    t.rows_out = rows.len();
+    // The table is written where the output's own rows were read from (they came first):
+    // a committed campaign's compressed table stays compressed, as `gzip -n` writes it (no
+    // name or time in the header); a new output gets a plain one.
+    let path = table_in(out, name).unwrap_or_else(|| out.join(name));
+    let compressed = path.extension().is_some_and(|e| e == "gz");
+    let tmp = out.join(format!("{name}.merging"));
+    let file = std::fs::File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
+    if compressed {
+        let gz = write_rows(
+            flate2::write::GzEncoder::new(file, flate2::Compression::best()),
+            &header,
+            &rows,
+            &tmp,
+        )?;
+        gz.finish().map_err(|e| Error::io(&tmp, e))?;
+    } else {
+        write_rows(file, &header, &rows, &tmp)?;
+    }
+    std::fs::rename(&tmp, &path).map_err(|e| Error::io(&path, e))?;
+    Ok(Some(t))
+}
+
+/// Writes the header and rows as CSV to `sink` (`tmp` names it in errors); returns the sink.
+fn write_rows<W: std::io::Write>(
+    sink: W,
+    header: &csv::StringRecord,
+    rows: &[csv::StringRecord],
+    tmp: &Path,
+) -> Result<W> {
+    let mut w = csv::Writer::from_writer(sink);
+    w.write_record(header)
+        .map_err(|e| table::csv_error(tmp, e))?;
+    for r in rows {
+        w.write_record(r).map_err(|e| table::csv_error(tmp, e))?;
+    }
+    w.into_inner().map_err(|e| Error::write(tmp, e))
+}

@@ -226,6 +226,7 @@ fn parse_row(text: &str, attributes: &[Attribute]) -> Result<Vec<Option<f64>>, S
             .ok_or("sparse instance without closing `}`")?;
         // Sparse rows: unlisted numeric values are 0, unlisted nominal values the first label.
         let mut row = vec![Some(0.0); attributes.len()];
+        let mut last: Option<usize> = None;
         for pair in tokens(inner, |c| c == ',')? {
             let (idx, val) = pair
                 .split_once(char::is_whitespace)
@@ -235,6 +236,14 @@ fn parse_row(text: &str, attributes: &[Attribute]) -> Result<Vec<Option<f64>>, S
                 .ok()
                 .filter(|&i| i < attributes.len())
                 .ok_or_else(|| format!("bad sparse index `{idx}`"))?;
+            // Weka's loader wants the indices in increasing order; one given twice would
+            // otherwise keep its last value unseen.
+            if let Some(before) = last.filter(|&b| b >= idx) {
+                return Err(format!(
+                    "sparse index {idx} after {before}: the indices of a row must increase"
+                ));
+            }
+            last = Some(idx);
             let val = tokens(val, |c| c == ',')?.pop().unwrap_or_default();
             row[idx] = parse_value(&val, &attributes[idx])?;
         }
@@ -288,5 +297,15 @@ mod tests {
                 .starts_with("t.arff:3: attribute `a` is declared twice"),
             "{e}"
         );
+        let text = "@relation r\n@attribute a numeric\n@attribute b numeric\n@data\n{0 1,0 2}\n";
+        let e = read(Path::new("t.arff"), text.as_bytes()).unwrap_err();
+        assert!(
+            e.to_string().starts_with(
+                "t.arff:5: sparse index 0 after 0: the indices of a row must increase"
+            ),
+            "{e}"
+        );
+        let text = "@relation r\n@attribute a numeric\n@attribute b numeric\n@data\n{1 1,0 2}\n";
+        assert!(read(Path::new("t.arff"), text.as_bytes()).is_err());
     }
 }

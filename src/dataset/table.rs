@@ -153,6 +153,28 @@ pub fn require_folder(dir: &Path, wanted: &str) -> Result<()> {
     )))
 }
 
+/// An error unless `path` is a regular file: "PATH: no such file" (exit 5), "PATH: a folder,
+/// not a file; name WANTED" or "PATH: not a regular file (a FIFO, socket or device); name
+/// WANTED" (exit 2).
+pub fn require_file(path: &Path, wanted: &str) -> Result<()> {
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_file() => Ok(()),
+        Ok(m) => Err(Error::Usage(format!(
+            "{}: {}; name {wanted}",
+            path.display(),
+            if m.is_dir() {
+                "a folder, not a file"
+            } else {
+                "not a regular file (a FIFO, socket or device)"
+            }
+        ))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Err(Error::missing(path, "no such file"))
+        }
+        Err(e) => Err(Error::io(path, e)),
+    }
+}
+
 /// `dir/<stem>.csv`, or else `dir/<stem>.csv.gz`, whichever exists.
 pub fn table_path(dir: &Path, stem: &str) -> Option<PathBuf> {
     [format!("{stem}.csv"), format!("{stem}.csv.gz")]
@@ -318,5 +340,28 @@ mod tests {
         let e = read_rows::<Row>(&path).err().unwrap().to_string();
         assert!(!e.contains(":0:"), "{e}");
         assert!(e.contains("file cut off?"), "{e}");
+    }
+
+    #[test]
+    fn a_file_is_told_from_a_folder_a_fifo_and_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("k.cu");
+        std::fs::write(&file, "x").unwrap();
+        require_file(&file, "a .cu file").unwrap();
+        let e = require_file(dir.path(), "a .cu file")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.ends_with(": a folder, not a file; name a .cu file"),
+            "{e}"
+        );
+        let e = require_file(&dir.path().join("no.cu"), "x").unwrap_err();
+        assert!(e.to_string().ends_with("no.cu: no such file"), "{e}");
+        let fifo = dir.path().join("f.cu");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            let e = require_file(&fifo, "x").unwrap_err().to_string();
+            assert!(e.contains("not a regular file (a FIFO"), "{e}");
+        }
     }
 }

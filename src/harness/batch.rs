@@ -54,13 +54,12 @@ pub(super) fn run_batch(
         Ok(out) => out,
         Err(e) => return fail_all(e.to_string()),
     };
-    if let Err(e) = save_raw(
-        &campaign.raw_dir().join(format!("time_{tag}.jsonl")),
-        &timed.stdout,
-    ) {
+    let raw = campaign.raw_dir().join(format!("time_{tag}.jsonl"));
+    if let Err(e) = save_raw(&raw, &timed.stdout) {
         return fail_all(e.to_string());
     }
-    let records = match parse_records(&timed.stdout) {
+    let who = (s.program.name(), variant.bit_string());
+    let records = match parse_records(&timed.stdout, &raw, (who.0, &who.1)) {
         Ok(r) => r,
         Err(e) => return fail_all(e.to_string()),
     };
@@ -73,11 +72,18 @@ pub(super) fn run_batch(
             .reference(s.program.name(), &label)
             .map(|r| r.checksum.clone())
             .unwrap_or_default();
+        let bad_time = mine.iter().find_map(|r| r.bad_time());
         let verdict = if mine.len() != s.runs as usize {
             Verdict::Broken(format!(
                 "expected {} runs of {label}, the program printed {}",
                 s.runs,
                 mine.len()
+            ))
+        } else if let Some(why) = bad_time {
+            Verdict::Broken(format!(
+                "{} printed {why} for {label} (its output is in {})",
+                bin.display(),
+                raw.display()
             ))
         } else {
             match mine
@@ -171,10 +177,8 @@ fn profile_once(
     let log = campaign.raw_dir().join(format!("ncu_{tag}.csv"));
     let args = program_args(inputs, 1, 1, 0, s.seed, Some(s.profile_steps.max(1)));
     let out = ncu::run_knowing(ncu_path, metrics, &log, bin, &args, s.timeout)?;
-    save_raw(
-        &campaign.raw_dir().join(format!("ncu_{tag}.jsonl")),
-        &out.stdout,
-    )?;
+    let raw = campaign.raw_dir().join(format!("ncu_{tag}.jsonl"));
+    save_raw(&raw, &out.stdout)?;
     let log_text = std::fs::read_to_string(&log).map_err(|e| Error::io(&log, e))?;
     let data = match profile::parse(&log, log_text.as_bytes(), FormatChoice::Ncu) {
         Ok(d) => d,
@@ -183,7 +187,7 @@ fn profile_once(
             profile::parse(&log, out.stdout.as_bytes(), FormatChoice::Ncu).map_err(|_| first)?
         }
     };
-    let records = parse_records(&out.stdout)?;
+    let records = parse_records(&out.stdout, &raw, (s.program.name(), &variant.bit_string()))?;
     let passes = ncu::replay_passes(&format!("{log_text}\n{}", out.stdout))
         .into_iter()
         .map(|(_, n)| n)

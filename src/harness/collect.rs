@@ -13,6 +13,7 @@ use super::batch::{inputs_tag, program_args, run_batch, run_program, save_raw, J
 use super::campaign::{Campaign, LedgerLine, Status, RAW};
 use super::jobs::{batches, job_list, shard_jobs, Input, Job, Shard};
 use super::ncu;
+use super::resume_check::{campaign_device, check_device, check_settings};
 use super::runs::{parse_records, Reference};
 use super::{build, tool, Progress};
 use crate::error::{Error, Result};
@@ -153,6 +154,10 @@ pub fn collect(s: &CollectSettings, progress: &dyn Progress) -> Result<CollectSu
             return Err(e);
         }
     };
+    if !todo.is_empty() {
+        check_settings(&s.dir(), s)?;
+    }
+    let mut device = campaign_device(&s.dir())?;
     progress.start(todo.len() as u64, "collecting");
     for batch in batches(&todo, s.batch_inputs) {
         let t0 = Instant::now();
@@ -167,6 +172,12 @@ pub fn collect(s: &CollectSettings, progress: &dyn Progress) -> Result<CollectSu
                     passes,
                     missing,
                 } => {
+                    for t in &timings {
+                        check_device(&s.dir(), device.as_deref(), &t.device, &job.id())?;
+                        if device.is_none() && !t.device.trim().is_empty() {
+                            device = Some(t.device.trim().to_string());
+                        }
+                    }
                     if summary.missing_metrics.is_empty() && !missing.is_empty() {
                         progress.note(&format!(
                             "ncu did not report {} of the requested metrics: {}",
@@ -267,7 +278,7 @@ fn ensure_references(
         inputs_tag(&missing)
     ));
     save_raw(&raw, &out.stdout)?;
-    let records = parse_records(&out.stdout)?;
+    let records = parse_records(&out.stdout, &raw, (program, &baseline.bit_string()))?;
     for input in missing {
         let rec = records
             .iter()
@@ -294,12 +305,10 @@ fn ensure_references(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn shard_folders_only_when_sharded() {
-        let mut s = CollectSettings {
+impl CollectSettings {
+    /// Settings for tests: NB, one run of one repetition, no profile, writing to `out`.
+    pub(crate) fn for_tests(out: PathBuf) -> CollectSettings {
+        CollectSettings {
             program: Program::Nb,
             inputs: vec![],
             variants: None,
@@ -309,7 +318,7 @@ mod tests {
             seed: 1,
             shard: Shard::ALL,
             resume: false,
-            out: PathBuf::from("d"),
+            out,
             bin_dir: PathBuf::from("b"),
             metrics: PathBuf::from("m"),
             profile: false,
@@ -320,7 +329,17 @@ mod tests {
             batch_inputs: 10,
             variants_dir: PathBuf::from("variants"),
             backend: Backend::Ncu,
-        };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shard_folders_only_when_sharded() {
+        let mut s = CollectSettings::for_tests(PathBuf::from("d"));
         assert_eq!(s.dir(), PathBuf::from("d"));
         s.shard = "2/4".parse().unwrap();
         assert_eq!(s.dir(), PathBuf::from("d/shard-2-of-4"));

@@ -281,7 +281,7 @@ fn ensure_references(
                 ),
                 )
             })?;
-        let records = parse_records(&log.text)?;
+        let records = parse_records(&log.text, &log.path, (program, "000000"))?;
         let rec = records
             .iter()
             .find(|r| r.input == input.label())

@@ -14,6 +14,7 @@ pub mod jobs;
 pub mod merge;
 pub mod ncu;
 pub mod profile_app;
+pub mod resume_check;
 pub mod runs;
 mod sim_job;
 pub use crate::tool;

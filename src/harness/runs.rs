@@ -1,6 +1,8 @@
 //! What a variant program prints: one JSON line per (input, run) (variants/README.md), and
 //! the check that a variant's final state agrees with the baseline's.
 
+use std::path::Path;
+
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
@@ -64,18 +66,64 @@ pub struct ForceError {
 }
 
 /// Reads every JSON line of a program's standard output; other lines (ncu's `==PROF==`
-/// messages when the program runs under the profiler) are skipped.
-pub fn parse_records(stdout: &str) -> Result<Vec<RunRecord>> {
+/// messages when the program runs under the profiler) are skipped. `source` names the file
+/// the output was saved to, `who` what printed it (`NB 010011`): a line that is not a run
+/// record, or a record of another program or variant, is an error at its line.
+pub fn parse_records(stdout: &str, source: &Path, who: (&str, &str)) -> Result<Vec<RunRecord>> {
+    let (program, variant) = who;
     stdout
         .lines()
         .enumerate()
         .filter(|(_, l)| l.trim_start().starts_with('{'))
         .map(|(i, l)| {
-            serde_json::from_str(l.trim()).map_err(|e| {
-                Error::parse("<program stdout>", i + 1, format!("not a run record: {e}"))
-            })
+            let at = |why: String| {
+                Error::parse(
+                    source,
+                    i + 1,
+                    format!("{why} (the output of {program} {variant})"),
+                )
+            };
+            let r: RunRecord =
+                serde_json::from_str(l.trim()).map_err(|e| at(format!("not a run record: {e}")))?;
+            if !r.program.eq_ignore_ascii_case(program) || r.variant != variant {
+                return Err(at(format!(
+                    "the record is of {} {}: is the binary in --bin-dir the variant it is \
+                     named after?",
+                    r.program, r.variant
+                )));
+            }
+            Ok(r)
         })
         .collect()
+}
+
+impl RunRecord {
+    /// The first time of a timed run that cannot be: the run's or a repetition's not a
+    /// plausible number of milliseconds, a kernel's negative or not finite (a kernel that ran
+    /// under a microsecond may print 0); `None` when all can. Not for runs under GPGPU-Sim,
+    /// whose CUDA events return no real time (the simulator's cycles are its times).
+    pub fn bad_time(&self) -> Option<String> {
+        let run = std::iter::once(("time_ms", self.time_ms))
+            .chain(self.times_ms.iter().map(|&t| ("times_ms", t)))
+            .find(|&(_, t)| !crate::dataset::measurements::plausible_time_ms(t));
+        let kernel = || {
+            self.kernels.iter().find_map(|k| {
+                std::iter::once(k.median_ms)
+                    .chain(k.times_ms.iter().copied())
+                    .find(|t| !(t.is_finite() && *t >= 0.0))
+                    .map(|t| (k.name.as_str(), t))
+            })
+        };
+        match (run, kernel()) {
+            (Some((name, t)), _) => Some(format!(
+                "{name} {t}: a run's time must be a positive, finite number of milliseconds"
+            )),
+            (None, Some((name, t))) => Some(format!(
+                "kernel {name} took {t} ms: a kernel's time must be a finite number, 0 or more"
+            )),
+            (None, None) => None,
+        }
+    }
 }
 
 /// The baseline's checksum for one input, against which variants are compared.
@@ -89,7 +137,13 @@ pub struct Reference {
 /// Why a variant's result disagrees with the baseline, or None when it agrees. Each checksum
 /// component may differ by at most `tolerance` relative to the baseline's.
 pub fn disagreement(record: &RunRecord, reference: &[f64], tolerance: f64) -> Option<String> {
-    if record.checksum.len() != reference.len() || reference.is_empty() {
+    if reference.is_empty() {
+        return Some(
+            "the baseline printed an empty checksum, so no variant can be checked against it"
+                .into(),
+        );
+    }
+    if record.checksum.len() != reference.len() {
         return Some(format!(
             "checksum has {} values, the baseline's {}",
             record.checksum.len(),
@@ -125,7 +179,7 @@ mod tests {
     #[test]
     fn reads_json_lines_and_skips_profiler_chatter() {
         let out = format!("==PROF== Connected to process 1\n{LINE}\n==PROF== Disconnected\n");
-        let recs = parse_records(&out).unwrap();
+        let recs = parse_records(&out, Path::new("t.jsonl"), ("NB", "010011")).unwrap();
         assert_eq!(recs.len(), 1);
         assert_eq!(recs[0].variant, "010011");
         assert_eq!(recs[0].kernels[0].name, "force");
@@ -134,7 +188,9 @@ mod tests {
 
     #[test]
     fn tolerance_decides_agreement() {
-        let rec = parse_records(LINE).unwrap().remove(0);
+        let rec = parse_records(LINE, Path::new("t.jsonl"), ("NB", "010011"))
+            .unwrap()
+            .remove(0);
         assert_eq!(disagreement(&rec, &[712.5, 655.25], 1e-6), None);
         assert_eq!(disagreement(&rec, &[712.51, 655.25], 1e-4), None);
         let why = disagreement(&rec, &[713.5, 655.25], 1e-4).unwrap();
@@ -144,7 +200,47 @@ mod tests {
 
     #[test]
     fn broken_json_is_an_error_with_its_line() {
-        let e = parse_records("{\"program\":").unwrap_err();
-        assert!(e.to_string().contains(":1:"), "{e}");
+        let e = parse_records("{\"program\":", Path::new("t.jsonl"), ("NB", "010011"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("t.jsonl:1: not a run record"), "{e}");
+        assert!(e.ends_with("(the output of NB 010011)"), "{e}");
+    }
+
+    #[test]
+    fn a_record_of_another_variant_or_an_impossible_time_is_said() {
+        let e = parse_records(LINE, Path::new("t.jsonl"), ("BH", "010011"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("t.jsonl:1: the record is of NB 010011"), "{e}");
+        let e = parse_records(LINE, Path::new("t.jsonl"), ("NB", "000000"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("the record is of NB 010011"), "{e}");
+        let rec = |from: &str, to: &str| {
+            parse_records(&LINE.replace(from, to), Path::new("t"), ("NB", "010011"))
+                .unwrap()
+                .remove(0)
+        };
+        assert_eq!(rec("", "").bad_time(), None);
+        let why = rec("\"time_ms\":1.5", "\"time_ms\":-5").bad_time().unwrap();
+        assert!(
+            why.starts_with("time_ms -5: a run's time must be a positive"),
+            "{why}"
+        );
+        let why = rec("1.4,1.5", "0,1.5").bad_time().unwrap();
+        assert!(why.starts_with("times_ms 0:"), "{why}");
+        let why = rec("\"median_ms\":1.2", "\"median_ms\":-1")
+            .bad_time()
+            .unwrap();
+        assert!(why.starts_with("kernel force took -1 ms"), "{why}");
+        // A kernel under a microsecond prints 0.
+        assert_eq!(rec("1.1,1.2,1.3", "0,0,0").bad_time(), None);
+        let empty = rec("", "");
+        let why = disagreement(&empty, &[], 1e-6).unwrap();
+        assert!(
+            why.starts_with("the baseline printed an empty checksum"),
+            "{why}"
+        );
     }
 }

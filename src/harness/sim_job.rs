@@ -119,7 +119,8 @@ pub(super) fn judge(
         Ok(d) => d,
         Err(e) => return JobOutcome::Failed(e.to_string()),
     };
-    let records = match parse_records(&log.text) {
+    let who = (s.program.name(), job.variant.bit_string());
+    let records = match parse_records(&log.text, &log.path, (who.0, &who.1)) {
         Ok(r) => r,
         Err(e) => return JobOutcome::Failed(e.to_string()),
     };

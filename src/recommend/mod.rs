@@ -5,6 +5,7 @@ pub mod bundle;
 pub mod calibration;
 pub mod catalogue;
 mod evidence;
+mod feature_columns;
 mod host_choice;
 mod nested;
 pub mod profile_checks;

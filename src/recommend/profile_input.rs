@@ -175,12 +175,32 @@ pub fn profile_features(
         } else {
             String::new()
         };
+        // A command line of hundreds of metric names helps no one: past a hundred,
+        // `advise profile` is the way (it asks ncu for the advisor's list).
+        let metrics = advisor.metrics_to_profile();
+        let ncu = if metrics.len() <= 100 {
+            format!(
+                ", or run `ncu --csv --page raw --metrics {} ./app` and pass its output",
+                metrics.join(",")
+            )
+        } else {
+            format!(
+                ", which asks ncu for the advisor's {} metrics",
+                metrics.len()
+            )
+        };
+        let counters_view = if advisor.view == crate::dataset::features::View::Counters {
+            "; this advisor was trained with `--features counters`, on Nsight Compute's own \
+             counters, which nvprof output and GPGPU-Sim logs mostly lack: one trained with \
+             `--features portable` (the default) reads every source"
+        } else {
+            ""
+        };
         return Err(Error::Data(format!(
             "the profile lacks the counters behind {} of the {expected} features the advisor's \
              models use ({}, ...), too many to advise on (an Nsight Compute details page or \
-             another tool's default output has section summaries, not these raw counters){one_kernel}; \
-             profile with `advise profile -- ./app`, or run `ncu --csv --page raw --metrics {} \
-             ./app` and pass its output",
+             another tool's default output has section summaries, not these raw \
+             counters){one_kernel}{counters_view}; profile with `advise profile -- ./app`{ncu}",
             missing.len(),
             missing
                 .iter()
@@ -188,7 +208,6 @@ pub fn profile_features(
                 .map(|f| f.trim_start_matches("portable__"))
                 .collect::<Vec<_>>()
                 .join(", "),
-            advisor.metrics_to_profile().join(",")
         )));
     }
     Ok((x, summary))

@@ -18,6 +18,7 @@ use advise_ml::{Data, Method};
 use super::bundle::{Advisor, OptimizationModel, RuleBasis, FORMAT, VERSION};
 use super::calibration::{binned, reliability, Calibration};
 use super::evidence::{ranges_of, typical_distance};
+pub use super::feature_columns::usable_columns;
 use super::validation::Point;
 
 /// How to train.
@@ -41,17 +42,6 @@ impl Default for TrainSettings {
             view: crate::dataset::features::View::Portable,
         }
     }
-}
-
-/// Columns a user's profile can provide: Nsight Compute metric names, not the normalizer
-/// itself and not tool-specific extras of an imported space (`ktt__*`).
-pub fn usable_columns(pool: &SamplePool) -> Vec<usize> {
-    (0..pool.columns.len())
-        .filter(|&j| {
-            let c = &pool.columns[j];
-            c.contains("__") && !c.starts_with("ktt__") && Some(c) != pool.normalizer.as_ref()
-        })
-        .collect()
 }
 
 /// Trains an advisor on a pool of speedup samples.

@@ -137,12 +137,7 @@ fn sass_arch(sass: &str) -> Option<String> {
 /// Analyzes a `.cu`, `.ptx` or `.cubin` file.
 pub fn analyze(path: &Path, opts: &CompileOptions) -> Result<Analysis> {
     let kind = kind_of(path)?;
-    if !path.is_file() {
-        return Err(Error::io(
-            path,
-            std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"),
-        ));
-    }
+    crate::dataset::table::require_file(path, "a .cu, .ptx or .cubin file")?;
     let mut notes = Vec::new();
     let mut resources = BTreeMap::new();
     let mut sass_text = None;

@@ -15,7 +15,7 @@ pub(crate) fn stand_ins() -> PathBuf {
 }
 
 /// A build folder whose 64 binaries of `program` are links to the stand-in.
-fn fake_build(dir: &Path, program: &str) -> PathBuf {
+pub(crate) fn fake_build(dir: &Path, program: &str) -> PathBuf {
     let bin = dir.join("bin");
     let sub = bin.join(program);
     std::fs::create_dir_all(&sub).unwrap();
@@ -26,12 +26,15 @@ fn fake_build(dir: &Path, program: &str) -> PathBuf {
     bin
 }
 
-fn collect(bin: &Path, out: &Path, extra: &[&str]) -> Command {
+pub(crate) fn collect(bin: &Path, out: &Path, extra: &[&str]) -> Command {
     let mut cmd = Command::cargo_bin("advise").unwrap();
     cmd.env("NCU", stand_ins().join("fake_ncu.sh"))
         .env_remove("STANDIN_BAD")
         .env_remove("STANDIN_CRASH")
         .env_remove("STANDIN_KILL_PARENT")
+        .env_remove("STANDIN_NEGATIVE")
+        .env_remove("STANDIN_OTHER")
+        .env_remove("STANDIN_DEVICE")
         .args(["collect", "--program", "nb", "--inputs", "1000:2,2000:1"])
         .args(["--runs", "2", "--reps", "2"])
         .arg("--bin-dir")

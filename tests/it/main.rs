@@ -2,6 +2,7 @@
 //! file): a module per area, shared set-up in `common`.
 
 mod advisor;
+mod advisor_counters_view;
 mod advisor_profile_failures;
 mod architecture;
 mod bench_search_cli;
@@ -24,6 +25,7 @@ mod docs_links;
 mod experiments;
 mod harness_build;
 mod harness_collect;
+mod harness_collect_checks;
 mod harness_collect_sim;
 mod import_xplacer;
 mod models_weka;

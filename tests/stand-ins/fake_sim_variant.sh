@@ -2,8 +2,8 @@
 # Stand-in for a variant program run under GPGPU-Sim (advise collect --backend gpgpu-sim) on
 # machines without the simulator: it checks what advise must set up (the configuration in
 # the working directory, the simulator's environment), then prints the real recorded
-# GPGPU-Sim log $STANDIN_SIM_LOG (gzip) on standard output, as the simulator does. Its
-# variant comes from its file name. Test hooks, by bit string:
+# GPGPU-Sim log $STANDIN_SIM_LOG (gzip) on standard output, as the simulator does, its run
+# record naming the variant of the stand-in's file name (as the variant itself would). Test hooks, by bit string:
 #   STANDIN_SIM_CRASH=BITS   the simulation dies half-way (the log is cut, exit 1)
 #   STANDIN_SIM_BAD=BITS     that variant's checksum is far off (must be reported, not kept)
 set -euo pipefail
@@ -19,7 +19,8 @@ if [ "${STANDIN_SIM_CRASH:-}" = "$bits" ] && [ "${PTX_SIM_MODE_FUNC:-0}" = 0 ]; 
     exit 1
 fi
 if [ "${STANDIN_SIM_BAD:-}" = "$bits" ]; then
-    gzip -dc "$STANDIN_SIM_LOG" | sed 's/"checksum":\[5/"checksum":[9/'
+    gzip -dc "$STANDIN_SIM_LOG" | sed -e 's/"checksum":\[5/"checksum":[9/' \
+        -e "s/\"variant\":\"[01]*\"/\"variant\":\"$bits\"/"
     exit 0
 fi
-gzip -dc "$STANDIN_SIM_LOG"
+gzip -dc "$STANDIN_SIM_LOG" | sed "s/\"variant\":\"[01]*\"/\"variant\":\"$bits\"/"

@@ -6,6 +6,9 @@
 #   STANDIN_BAD=BITS          that variant's checksum is 1% off (must be reported, not timed)
 #   STANDIN_CRASH=BITS        that variant exits 1 with a message on stderr
 #   STANDIN_KILL_PARENT=BITS  that variant kills the process that started it (simulated kill)
+#   STANDIN_NEGATIVE=BITS     that variant prints a negative time (must be refused)
+#   STANDIN_OTHER=BITS        that variant's record names variant 111111 (a misplaced binary)
+#   STANDIN_DEVICE=NAME       the GPU the records name (default "stand-in")
 set -euo pipefail
 name="$(basename "$0")"
 prog="${name%%_*}"
@@ -41,11 +44,13 @@ for item in "${list[@]}"; do
         c0=$(awk -v b="$bodies" -v s="$steps" -v x="$seed" 'BEGIN{printf "%.17g", b*0.75+s+x/10.0}')
         c1=$(awk -v b="$bodies" -v s="$steps" 'BEGIN{printf "%.17g", b*0.5+s/3.0}')
         [ "${STANDIN_BAD:-}" = "$bits" ] && c0=$(awk -v c="$c0" 'BEGIN{printf "%.17g", c*1.01}')
+        [ "${STANDIN_NEGATIVE:-}" = "$bits" ] && t="-5"
+        said="$bits"; [ "${STANDIN_OTHER:-}" = "$bits" ] && said=111111
         profiled=0; plaunches=0
         if [ "$profile_steps" -gt 0 ]; then
             profiled=$(( profile_steps < steps ? profile_steps : steps )); plaunches=$(( profiled * kernels ))
         fi
-        printf '{"program":"%s","variant":"%s","input":"bodies=%s,steps=%s","bodies":%s,"steps":%s,"seed":%s,"run":%s,"repetitions":%s,"warmup":%s,"time_ms":%s,"times_ms":[%s],"kernels":[{"name":"force","median_ms":%s,"times_ms":[%s]}],"launches":%s,"profiled_steps":%s,"profiled_launches":%s,"checksum":[%s,%s],"device":"stand-in","cc":"0.0"}\n' \
-            "$PROG" "$bits" "$bodies" "$steps" "$bodies" "$steps" "$seed" "$run" "$reps" "$warmup" "$t" "$times" "$t" "$times" $(( steps * kernels )) "$profiled" "$plaunches" "$c0" "$c1"
+        printf '{"program":"%s","variant":"%s","input":"bodies=%s,steps=%s","bodies":%s,"steps":%s,"seed":%s,"run":%s,"repetitions":%s,"warmup":%s,"time_ms":%s,"times_ms":[%s],"kernels":[{"name":"force","median_ms":%s,"times_ms":[%s]}],"launches":%s,"profiled_steps":%s,"profiled_launches":%s,"checksum":[%s,%s],"device":"%s","cc":"0.0"}\n' \
+            "$PROG" "$said" "$bodies" "$steps" "$bodies" "$steps" "$seed" "$run" "$reps" "$warmup" "$t" "$times" "$t" "$times" $(( steps * kernels )) "$profiled" "$plaunches" "$c0" "$c1" "${STANDIN_DEVICE:-stand-in}"
     done
 done

@@ -53,8 +53,8 @@ struct BuildJson<'a> {
     variants: &'a [Built],
 }
 
-/// Parses `--variants 000000,000101` for each program, then leaves out the variants with any
-/// optimization of `--without FTZ,...`.
+/// Parses `--variants 000000,000101` for each program (a variant given twice once), then
+/// leaves out the variants with any optimization of `--without FTZ,...`.
 pub fn variant_list(
     programs: &[Program],
     arg: Option<&str>,
@@ -65,7 +65,12 @@ pub fn variant_list(
         match arg {
             Some(arg) => {
                 for bits in arg.split(',').filter(|b| !b.trim().is_empty()) {
-                    out.push(Variant::parse(p, bits)?);
+                    // A variant named twice is built (or run) once: two compilers writing one
+                    // binary at once, or one job twice in a campaign, help no one.
+                    let v = Variant::parse(p, bits)?;
+                    if !out.contains(&v) {
+                        out.push(v);
+                    }
                 }
             }
             None => out.extend(p.variants()),

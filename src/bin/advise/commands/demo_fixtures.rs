@@ -91,12 +91,11 @@ fn merge(tables: Vec<FeatureTable>) -> FeatureTable {
 /// `advise demo --fixtures`: parse every real profiler file of tests/fixtures.
 pub fn run_fixtures(data: Option<PathBuf>, report_dir: &Path, out: &Output) -> Result<()> {
     let dir = data.unwrap_or_else(|| PathBuf::from(DEFAULT_DATA));
-    if !dir.is_dir() {
-        return Err(Error::Usage(format!(
-            "{}: no such folder; run `advise demo` from the repository root or pass --data DIR",
-            dir.display()
-        )));
-    }
+    advise::dataset::table::require_folder(
+        &dir,
+        "the folder of profiler files (run `advise demo` from the repository root or pass \
+         --data DIR)",
+    )?;
     note(&format!(
         "advise demo --fixtures: real public profiler output from {} (not our own H100 data)",
         dir.display()

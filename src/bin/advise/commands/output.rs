@@ -175,10 +175,17 @@ pub fn check_output_dir(flag: &str, dir: &std::path::Path) -> Result<()> {
             dir.display()
         )));
     }
-    let probe = dir.join(".advise-write-test");
+    // A probe file of a name no one else uses, made only where none is (create_new): removing
+    // it can never remove a file of the user's.
+    let probe = dir.join(format!(".advise-write-test-{}", std::process::id()));
     let tried = std::fs::create_dir_all(dir)
-        .and_then(|()| std::fs::write(&probe, b""))
-        .and_then(|()| std::fs::remove_file(&probe));
+        .and_then(|()| {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&probe)
+        })
+        .and_then(|_| std::fs::remove_file(&probe));
     tried.map_err(|e| Error::Usage(format!("{flag} {}: cannot write there: {e}", dir.display())))
 }
 

@@ -135,9 +135,14 @@ impl TrainSettings {
         let table = read_table(path, self.target.as_deref(), &self.ignore)?;
         if table.attributes.len() < 2 {
             return Err(Error::Usage(format!(
-                "{}: no feature column is left beside the target (--ignore removed every \
-                 other column): a model would only predict the mean",
-                path.display()
+                "{}: no feature column is left beside the target{}: a model would only \
+                 predict the mean",
+                path.display(),
+                if self.ignore.is_empty() {
+                    ""
+                } else {
+                    " (--ignore removed every other column)"
+                }
             )));
         }
         if table.rows.is_empty() {

@@ -1,0 +1,47 @@
+//! What `collect --resume` checks (synthetic campaign folders in temporary folders).
+
+use std::path::PathBuf;
+
+use super::*;
+
+#[test]
+fn a_campaign_resumes_only_with_its_own_settings() {
+    let t = tempfile::tempdir().unwrap();
+    let s = CollectSettings::for_tests(PathBuf::from(t.path()));
+    check_settings(t.path(), &s).unwrap();
+    assert!(t.path().join(SETTINGS_RECORD).is_file(), "written when new");
+    check_settings(t.path(), &s).unwrap();
+    let mut other = s.clone();
+    other.seed = 7;
+    other.reps = 5;
+    let e = check_settings(t.path(), &other).unwrap_err().to_string();
+    assert!(
+        e.contains("--seed 7 (the campaign's: 1), --reps 5 (the campaign's: 1)"),
+        "{e}"
+    );
+    std::fs::write(t.path().join(SETTINGS_RECORD), "{}").unwrap();
+    let e = check_settings(t.path(), &s).unwrap_err().to_string();
+    assert!(e.contains("collect.json: not the record"), "{e}");
+}
+
+#[test]
+fn new_runs_come_from_the_campaign_gpu() {
+    let t = tempfile::tempdir().unwrap();
+    assert_eq!(campaign_device(t.path()).unwrap(), None);
+    std::fs::write(
+        t.path().join(TIMINGS),
+        "program,input,run,variant,time_ms,device\nNB,x,1,000000,1.5,NVIDIA H100\n",
+    )
+    .unwrap();
+    let have = campaign_device(t.path()).unwrap();
+    assert_eq!(have.as_deref(), Some("NVIDIA H100"));
+    check_device(t.path(), have.as_deref(), "NVIDIA H100", "NB/000000/x").unwrap();
+    check_device(t.path(), None, "NVIDIA A100", "NB/000000/x").unwrap();
+    let e = check_device(t.path(), have.as_deref(), "NVIDIA A100", "NB/000000/x")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("NB/000000/x ran on NVIDIA A100, but the runs"),
+        "{e}"
+    );
+}

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 mod tables;
-use tables::{merge_table, one_gpu};
+use tables::{check_tables, merge_table};
 
 use super::campaign::{LEDGER, MEASUREMENTS, RAW, REFERENCES, TIMINGS};
 use crate::dataset::devices::DEVICE_FILE;
@@ -91,7 +91,7 @@ pub fn merge(sources: &[PathBuf], out: &Path) -> Result<MergeSummary> {
         .iter()
         .map(|r| agreed_record(&with_data, r))
         .collect::<Result<Vec<_>>>()?;
-    one_gpu(&all)?;
+    check_tables(&all)?;
     std::fs::create_dir_all(out.join(RAW)).map_err(|e| Error::io(out, e))?;
     let mut summary = MergeSummary {
         out: out.to_path_buf(),

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::super::campaign::TIMINGS;
-use super::{table_in, TableMerge};
+use super::{table_in, TableMerge, TABLES};
 use crate::dataset::table;
 use crate::error::{Error, Result};
 
@@ -31,10 +31,18 @@ fn whole_table(path: &Path) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// Refuses runs of more than one GPU among `dirs`' timings (their `device` column): the
-/// shards of one campaign come from one GPU, and a merge keeps the first of two rows with one
-/// key, so the other GPU's would be dropped unseen.
-pub(super) fn one_gpu(dirs: &[PathBuf]) -> Result<()> {
+/// Refuses, before anything is written, a table of `dirs` cut off inside a line
+/// ([`whole_table`]) and runs of more than one GPU among their timings (the `device`
+/// column): the shards of one campaign come from one GPU, and a merge keeps the first of two
+/// rows with one key, so the other GPU's would be dropped unseen.
+pub(super) fn check_tables(dirs: &[PathBuf]) -> Result<()> {
+    for dir in dirs {
+        for (name, _) in TABLES {
+            if let Some(path) = table_in(dir, name).filter(|_| name != TIMINGS) {
+                whole_table(&path)?;
+            }
+        }
+    }
     let mut first: Option<(String, PathBuf)> = None;
     for dir in dirs {
         let Some(path) = table_in(dir, TIMINGS) else {

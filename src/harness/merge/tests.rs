@@ -174,6 +174,14 @@ fn a_table_cut_off_inside_a_line_is_refused() {
         "{e}"
     );
     std::fs::write(a.join(TIMINGS), "program,input,run,variant,ti").unwrap();
-    let e = merge(&[a], &t.path().join("out")).unwrap_err().to_string();
+    let e = merge(std::slice::from_ref(&a), &t.path().join("out"))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("timings.csv:1: the file ends inside"), "{e}");
+    // A cut ledger is found before any table is written.
+    std::fs::write(a.join(TIMINGS), "program,input,run,variant,seconds\n").unwrap();
+    std::fs::write(a.join(LEDGER), "job,status\nNB/000000/x,o").unwrap();
+    let e = merge(&[a], &t.path().join("out")).unwrap_err().to_string();
+    assert!(e.contains("ledger.csv:2: the file ends inside"), "{e}");
+    assert!(!t.path().join("out").exists());
 }

@@ -76,7 +76,8 @@ impl Instances {
             return Ok(i);
         }
         let n = self.attributes.len();
-        match spec {
+        // Either case, as Weka's SingleIndex reads them.
+        match spec.to_ascii_lowercase().as_str() {
             "first" if n > 0 => return Ok(0),
             "last" if n > 0 => return Ok(n - 1),
             _ => {}
@@ -314,7 +315,8 @@ mod tests {
         let e = read_csv(Path::new("t.csv"), "a\tb\n1\t2\n".as_bytes()).unwrap_err();
         assert!(e.to_string().contains("separated by `\\t`"), "{e}");
         // One column of its own is not refused here.
-        read_csv(Path::new("t.csv"), "y\n1\n".as_bytes()).unwrap();
+        let t = read_csv(Path::new("t.csv"), "y\n1\n".as_bytes()).unwrap();
+        assert_eq!(t.column_index("LAST").unwrap(), 0, "either case");
     }
 
     /// Synthetic: inf, NaN and 1e400 are errors naming their line and column, not values that

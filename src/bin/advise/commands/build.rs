@@ -135,7 +135,8 @@ pub fn run(args: Args) -> Result<()> {
             results.len(),
             results.len() - compiled,
             started.elapsed().as_secs_f64(),
-            settings.jobs,
+            // The compilers that ran at once: no more than there were variants to compile.
+            settings.jobs.min(compiled.max(1)),
             settings.out.display()
         ));
         out.emit(&text)?;

@@ -184,21 +184,8 @@ pub fn read_csv(path: &Path, reader: impl std::io::Read) -> Result<Instances> {
     if header.is_empty() {
         return Err(Error::format(path, "empty CSV: no header row"));
     }
-    // A table written with another separator reads as one column: say so, where every later
-    // message would be about a missing feature.
-    if let [only] = &header[..] {
-        if let Some(sep) = [';', '\t', '|'].into_iter().find(|&c| only.contains(c)) {
-            return Err(Error::parse(
-                path,
-                1,
-                format!(
-                    "one column `{only}`: the fields are separated by `{}`, and a CSV file's \
-                     must be separated by commas (Weka's CSVLoader reads them so too)",
-                    sep.escape_default()
-                ),
-            ));
-        }
-    }
+    // (Weka's CSVLoader reads commas only, too.)
+    table::refuse_other_separator(path, &header)?;
     // Weka's CSVLoader refuses repeated names too: a model would mix two columns under one.
     table::refuse_repeated_columns(path, &header, |a, b| a == b)?;
     let mut cells: Vec<Vec<String>> = Vec::new();
@@ -311,7 +298,10 @@ mod tests {
         let e = read_csv(Path::new("t.csv"), "a;b;y\n1;2;3\n".as_bytes())
             .unwrap_err()
             .to_string();
-        assert!(e.contains("t.csv:1: one column `a;b;y`: the fields are separated by `;`"));
+        assert!(
+            e.contains("t.csv:1: one column `a;b;y`: the fields are separated by `;`"),
+            "{e}"
+        );
         let e = read_csv(Path::new("t.csv"), "a\tb\n1\t2\n".as_bytes()).unwrap_err();
         assert!(e.to_string().contains("separated by `\\t`"), "{e}");
         // One column of its own is not refused here.

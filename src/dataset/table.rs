@@ -37,6 +37,27 @@ pub fn refuse_repeated_columns(
     Ok(())
 }
 
+/// Refuses a header that reads as one column holding `;`, a tab or `|`: a table written with
+/// another separator, where every later message would be about a missing column.
+pub fn refuse_other_separator<S: AsRef<str>>(path: &Path, header: &[S]) -> Result<()> {
+    let [only] = header else {
+        return Ok(());
+    };
+    let only = only.as_ref();
+    match [';', '\t', '|'].into_iter().find(|&c| only.contains(c)) {
+        Some(sep) => Err(Error::parse(
+            path,
+            1,
+            format!(
+                "one column `{only}`: the fields are separated by `{}`, and a CSV file's must \
+                 be separated by commas",
+                sep.escape_default()
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Reads all rows of a CSV table with a header into `T`.
 pub fn read_rows<T: DeserializeOwned>(path: &Path) -> Result<Vec<T>> {
     read_rows_from(path, open(path)?)
@@ -69,6 +90,7 @@ fn read_rows_requiring<T: DeserializeOwned>(
             "empty file: expected a CSV header line",
         ));
     }
+    refuse_other_separator(path, &header.iter().collect::<Vec<_>>())?;
     let missing: Vec<&str> = required
         .iter()
         .copied()

@@ -60,8 +60,20 @@ fn significant(word: &str, p: f64, pc: Option<f64>) -> String {
     }
 }
 
-/// One sentence a non-expert can read: does the best model beat the rules?
+/// One sentence a non-expert can read: does the best model beat the rules? Where no test
+/// sample's time changed clearly (every speedup inside the no-clear-effect band, as on a space
+/// of equal times), it says that instead: any accuracy then only counts ties.
 pub fn verdict(results: &[ExperimentResult]) -> String {
+    if !results.is_empty() && results.iter().all(|r| r.total.unclear_share >= 1.0) {
+        return "no test sample's time changed clearly (every speedup lies in the \
+                no-clear-effect band): there is no direction to predict, and the accuracies \
+                below count ties, not right calls"
+            .into();
+    }
+    verdict_of_clear(results)
+}
+
+fn verdict_of_clear(results: &[ExperimentResult]) -> String {
     let (Some(m), Some(b)) = (best(results, false), best(results, true)) else {
         return match best(results, true) {
             Some(b) => format!(

@@ -38,6 +38,21 @@ pub fn parse(path: &Path, reader: impl Read) -> Result<TuningSpace> {
         .iter()
         .map(str::to_string)
         .collect();
+    if header.iter().all(|h| h.is_empty()) {
+        return Err(Error::parse(
+            path,
+            1,
+            "empty file: expected a CSV header line of parameter names and a time column",
+        ));
+    }
+    crate::dataset::table::refuse_other_separator(path, &header)?;
+    if let Some(j) = header.iter().position(|h| h.is_empty()) {
+        return Err(Error::parse(
+            path,
+            1,
+            format!("column {} has no name: name every parameter", j + 1),
+        ));
+    }
     // A parameter named twice would make two configurations that differ in it look alike in
     // every table and chart, and `--fix NAME=V` ambiguous.
     crate::dataset::table::refuse_repeated_columns(path, &header, |a, b| {
@@ -61,6 +76,23 @@ pub fn parse(path: &Path, reader: impl Read) -> Result<TuningSpace> {
                 ),
             )
         })?;
+    // A second time column would be searched as a parameter with a value per configuration.
+    if let Some(other) = header.iter().enumerate().find(|&(i, h)| {
+        i != time_col
+            && TIME_COLUMNS
+                .iter()
+                .any(|(name, _)| h.eq_ignore_ascii_case(name))
+    }) {
+        return Err(Error::parse(
+            path,
+            1,
+            format!(
+                "two time columns, `{}` and `{}`: keep the one to search on (the other would \
+                 be read as a tuning parameter)",
+                header[time_col], other.1
+            ),
+        ));
+    }
     let params: Vec<String> = header
         .iter()
         .enumerate()
@@ -133,6 +165,18 @@ mod tests {
         assert!(err.to_string().contains("no time column"), "{err}");
         let err = parse(Path::new("s.csv"), &b"bx,time\n1,2\n3\n"[..]).unwrap_err();
         assert!(err.to_string().starts_with("s.csv:3:"), "{err}");
+        let err = parse(Path::new("s.csv"), &b"a,time_s,time_ms\n1,2,3\n"[..]).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("s.csv:1: two time columns, `time_ms` and `time_s`"),
+            "{err}"
+        );
+        let err = parse(Path::new("s.csv"), &b"a;b;time_ms\n1;2;3\n"[..]).unwrap_err();
+        assert!(err.to_string().contains("separated by `;`"), "{err}");
+        let err = parse(Path::new("s.csv"), &b",b,time_ms\n1,2,3\n"[..]).unwrap_err();
+        assert!(err.to_string().contains("column 1 has no name"), "{err}");
+        let err = parse(Path::new("s.csv"), &b""[..]).unwrap_err();
+        assert!(err.to_string().contains("s.csv:1: empty file"), "{err}");
         let err = parse(Path::new("s.csv"), &b"bx,BX,time\n1,2,3\n"[..]).unwrap_err();
         assert_eq!(
             err.to_string(),

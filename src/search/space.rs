@@ -81,6 +81,7 @@ impl SearchSpace {
             .iter()
             .any(|e| e.starts_with(".csv") && lower.ends_with(e));
         let space = if csv {
+            crate::dataset::import::refuse_binary(path)?;
             super::csv_space::read(path)?
         } else {
             match crate::dataset::import::guess_tool(path)? {

@@ -20,10 +20,26 @@ pub const SPACE_SUFFIXES: [&str; 6] = [
 /// what is wrong with them); a folder without such a file is an error that names it. A file
 /// given twice (by two names, or by itself and its folder) is kept once, where it came first,
 /// as a budget given twice is run once.
+///
+/// Two files that would go by one name (a space is named by its file name without its
+/// endings: `a/x.json.gz` and `b/x.csv` are both `x`) are an error: their rows, JSON entries
+/// and chart would be told apart by nothing.
 pub fn space_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut out = files_of(paths)?;
     let mut seen = std::collections::HashSet::new();
     out.retain(|p| seen.insert(p.canonicalize().unwrap_or_else(|_| p.clone())));
+    let mut names: std::collections::HashMap<String, &PathBuf> = Default::default();
+    for p in &out {
+        let name = crate::dataset::import::file_stem(p);
+        if let Some(first) = names.insert(name.clone(), p) {
+            return Err(Error::Usage(format!(
+                "{} and {} are both the space `{name}` in tables, JSON and charts: rename one \
+                 (a space is named by its file name without .json, .csv, .gz or .bz2)",
+                first.display(),
+                p.display()
+            )));
+        }
+    }
     Ok(out)
 }
 
@@ -109,6 +125,18 @@ mod tests {
         let got = space_files(&[b.clone(), dir.path().to_path_buf(), again]).unwrap();
         assert_eq!(got.len(), 5);
         assert_eq!(got[0], b);
+    }
+
+    #[test]
+    fn two_files_of_one_space_name_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        for sub in ["a", "b"] {
+            std::fs::create_dir(dir.path().join(sub)).unwrap();
+        }
+        let x = dir.path().join("a/x.json.gz");
+        let y = dir.path().join("b/x.csv");
+        let err = space_files(&[x, y]).unwrap_err().to_string();
+        assert!(err.contains("x.csv are both the space `x`"), "{err}");
     }
 
     #[test]

@@ -78,3 +78,83 @@ fn predict_refuses_to_ignore_every_feature() {
             "no feature column is left beside the target",
         ));
 }
+
+/// A synthetic Kernel Tuner cache of `n` block sizes by four tile heights by two depths, the
+/// `i`th block size's configurations taking `time_of(i)` ms, imported into `dir/name`.
+fn imported(
+    dir: &Path,
+    name: &str,
+    n: usize,
+    time_of: impl Fn(usize) -> f64,
+) -> std::path::PathBuf {
+    let mut entries = Vec::new();
+    for i in 0..n {
+        for ty in [1, 2, 4, 8] {
+            for tz in [0, 1] {
+                let bx = 32 << i;
+                entries.push(format!(
+                    "\"{bx},{ty},{tz}\": {{\"bx\": {bx}, \"ty\": {ty}, \"tz\": {tz}, \
+                     \"time\": {}}}",
+                    time_of(i)
+                ));
+            }
+        }
+    }
+    let cache = dir.join(format!("{name}.json"));
+    std::fs::write(
+        &cache,
+        format!(
+            "{{\"device_name\": \"synthetic\", \"kernel_name\": \"k\", \"tune_params_keys\": \
+             [\"bx\", \"ty\", \"tz\"], \"cache\": {{{}}}}}",
+            entries.join(", ")
+        ),
+    )
+    .unwrap();
+    let out = dir.join(name);
+    advise()
+        .args(["-q", "import", "kernel-tuner"])
+        .arg(&cache)
+        .arg("--out-dir")
+        .arg(&out)
+        .assert()
+        .success();
+    out
+}
+
+/// Synthetic spaces: where no experiment can run, `experiment` fails and says why each did
+/// not; where every time is the same, its verdict says there is nothing to predict instead of
+/// "right 100% of the time".
+#[test]
+fn experiments_that_cannot_run_or_have_nothing_to_predict_say_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let small = imported(dir.path(), "small", 1, |i| 1.0 + i as f64);
+    advise()
+        .args(["-q", "experiment", "--dataset"])
+        .arg(&small)
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "no experiment could run on small:",
+        ))
+        .stderr(predicate::str::contains("loio has no folds on small"));
+    let flat = imported(dir.path(), "flat", 4, |_| 1.0);
+    advise()
+        .args([
+            "-q",
+            "experiment",
+            "--exp",
+            "kfold",
+            "--folds",
+            "3",
+            "--step",
+            "only",
+        ])
+        .arg("--dataset")
+        .arg(&flat)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "no test sample's time changed clearly",
+        ))
+        .stdout(predicate::str::contains("is right").not());
+}

@@ -31,6 +31,12 @@ pub(super) fn tool_of_text(text: &str) -> Option<Tool> {
     }
 }
 
+/// Refuses a file whose first few kB (unpacked) are binary, not text: a CSV space's reader
+/// would otherwise fail on "invalid UTF-8 in field 0".
+pub fn refuse_binary(path: &Path) -> Result<()> {
+    head_of(path).map(drop)
+}
+
 /// The first few kB of a (possibly gzipped) file; binary content is refused here, where it
 /// would otherwise fail as "not a cache".
 fn head_of(path: &Path) -> Result<String> {

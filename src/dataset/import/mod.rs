@@ -5,9 +5,9 @@
 pub mod clblast;
 mod dataset_folder;
 mod guess;
-pub use guess::guess_tool;
 #[cfg(test)]
 use guess::tool_of_text;
+pub use guess::{guess_tool, refuse_binary};
 pub mod kernel_tuner;
 mod kernel_tuner_entries;
 mod kernel_tuner_list;

@@ -72,6 +72,8 @@ pub fn execute(
     let preds: Vec<&dyn Contender> = owned.iter().map(|b| b.as_ref()).collect();
     let explicit = !cmd.lenient && !cmd.experiments.split(',').any(|p| p.trim() == "all");
     let mut notes = Vec::new();
+    // Why each experiment did not run, for the error where none did.
+    let mut why_none: Vec<String> = Vec::new();
     let mut planned: Vec<(String, Vec<Fold>)> = Vec::new();
     // The runs and inputs the folds train on, for an error where the filters keep none.
     let mut offered: BTreeSet<String> = BTreeSet::new();
@@ -80,6 +82,7 @@ pub fn execute(
             Ok(f) => f,
             Err(err) if !explicit => {
                 notes.push(format!("skipped {}: {err}", e.name()));
+                why_none.push(err.to_string());
                 continue;
             }
             Err(err) => return Err(err),
@@ -91,6 +94,7 @@ pub fn execute(
                 "skipped {}: no fold matches --train-run/--train-input",
                 e.name()
             ));
+            why_none.push(format!("{}: no fold matches", e.name()));
             continue;
         }
         planned.push((e.name(), fs));
@@ -106,6 +110,13 @@ pub fn execute(
                 offered.into_iter().collect::<Vec<_>>().join(", ")
             )
         }));
+    }
+    if planned.is_empty() {
+        return Err(Error::Data(format!(
+            "no experiment could run on {}: {}",
+            pool.name,
+            why_none.join("; ")
+        )));
     }
     let fits: usize = planned.iter().map(|(_, f)| f.len() * preds.len()).sum();
     let bar = if show_progress {

@@ -5,7 +5,7 @@ use crate::experiment::data::SamplePool;
 
 /// Columns a user's profile can provide: Nsight Compute metric names, not the normalizer
 /// itself, not tool-specific extras of an imported space (`ktt__*`) and not what describes
-/// the machine or the profiling session rather than the code ([`describes_the_machine`]).
+/// the machine or the profiling session rather than the code (`describes_the_machine`).
 pub fn usable_columns(pool: &SamplePool) -> Vec<usize> {
     (0..pool.columns.len())
         .filter(|&j| {

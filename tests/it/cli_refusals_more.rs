@@ -158,3 +158,23 @@ fn experiments_that_cannot_run_or_have_nothing_to_predict_say_so() {
         ))
         .stdout(predicate::str::contains("is right").not());
 }
+
+/// A negative budget reaches the budget's own check (not the argument parser's "unexpected
+/// argument"), in each command that takes one.
+#[test]
+fn a_negative_budget_is_the_budget_check_s_to_refuse() {
+    let space = root().join("tests/fixtures/spaces/pnpoly__RTX_2080_Ti.json.gz");
+    for args in [
+        vec!["search", "--budget", "-1"],
+        vec!["search-bench", "--budgets", "-1", "--repeats", "2"],
+        vec!["bench", "search", "--budgets", "-1", "--repeats", "2"],
+    ] {
+        advise()
+            .args(&args)
+            .arg("--space")
+            .arg(&space)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("budget `-1`"));
+    }
+}

@@ -91,7 +91,7 @@ pub struct SearchArgs {
     #[arg(long, default_value = "auto")]
     pub strategy: String,
     /// Budgets, comma-separated: shares of each space (2%) or counts.
-    #[arg(long, default_value = "1%,2%,5%")]
+    #[arg(long, default_value = "1%,2%,5%", allow_hyphen_values = true)]
     pub budgets: String,
     /// Searches per space and budget (seeds 0, 1, ...).
     #[arg(long, default_value_t = 100)]

@@ -91,7 +91,7 @@ pub struct Args {
     #[arg(long, default_value = "auto")]
     pub strategy: String,
     /// Evaluations allowed: a count (100) or a share of the space (2%).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub budget: String,
     #[arg(long, default_value_t = 0)]
     pub seed: u64,

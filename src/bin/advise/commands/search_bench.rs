@@ -76,7 +76,7 @@ pub struct Args {
     #[arg(long, default_value = "auto")]
     pub strategies: String,
     /// Comma-separated budgets: shares of each space (1%) or counts.
-    #[arg(long, default_value = "1%,2%,5%")]
+    #[arg(long, default_value = "1%,2%,5%", allow_hyphen_values = true)]
     pub budgets: String,
     #[arg(long, default_value_t = 100)]
     pub repeats: usize,

@@ -178,3 +178,30 @@ fn a_negative_budget_is_the_budget_check_s_to_refuse() {
             .stderr(predicate::str::contains("budget `-1`"));
     }
 }
+
+/// Synthetic: a space of one configuration is benchmarked with a warning that its rows say
+/// nothing about a strategy.
+#[test]
+fn a_space_with_nothing_to_search_is_warned_of() {
+    let dir = tempfile::tempdir().unwrap();
+    let space = dir.path().join("one.csv");
+    std::fs::write(&space, "a,time_ms\n1,2.0\n").unwrap();
+    advise()
+        .args([
+            "-q",
+            "search-bench",
+            "--budgets",
+            "2%",
+            "--repeats",
+            "2",
+            "--space",
+        ])
+        .arg(&space)
+        .arg("--charts-dir")
+        .arg(dir.path().join("charts"))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "one: 1 configuration that ran, no parameter that varies: nothing to search",
+        ));
+}

@@ -117,10 +117,15 @@ impl Campaign {
                 dir.display()
             )));
         }
-        let (m_len, t_len) = ledger
-            .last()
-            .map(|l| (l.measurements_bytes, l.timings_bytes))
-            .unwrap_or((0, 0));
+        // Rows past the finished jobs' are a job in flight when the campaign was stopped. The
+        // largest offsets, not the last line's: a ledger whose lines were reordered must not
+        // cut away rows of jobs it lists as done.
+        let (m_len, t_len) = ledger.iter().fold((0, 0), |(m, t), l| {
+            (m.max(l.measurements_bytes), t.max(l.timings_bytes))
+        });
+        if ledger.is_empty() {
+            refuse_rows_without_ledger(dir)?;
+        }
         truncate(&dir.join(MEASUREMENTS), m_len)?;
         truncate(&dir.join(TIMINGS), t_len)?;
         let ref_path = dir.join(REFERENCES);
@@ -227,6 +232,42 @@ pub fn append_rows<T: Serialize>(path: &Path, rows: &[T]) -> Result<u64> {
     Ok(len + buf.len() as u64)
 }
 
+/// With no ledger line, `--resume` empties the tables: right where the first job was stopped
+/// before its line was written, and a loss of finished runs where the ledger went missing.
+/// Rows of more than one job (two variants or inputs in the timings) are the second case.
+fn refuse_rows_without_ledger(dir: &Path) -> Result<()> {
+    let path = dir.join(TIMINGS);
+    if std::fs::metadata(&path).map_or(true, |m| m.len() == 0) {
+        return Ok(());
+    }
+    let mut jobs = std::collections::BTreeSet::new();
+    let mut rdr = csv::Reader::from_reader(table::open(&path)?);
+    let header = rdr
+        .headers()
+        .map_err(|e| table::csv_error(&path, e))?
+        .clone();
+    let col = |name: &str| header.iter().position(|c| c == name);
+    let (Some(v), Some(i)) = (col("variant"), col("input")) else {
+        return Ok(());
+    };
+    for rec in rdr.records().flatten() {
+        jobs.insert((
+            rec.get(v).unwrap_or("").to_string(),
+            rec.get(i).unwrap_or("").to_string(),
+        ));
+    }
+    if jobs.len() > 1 {
+        return Err(Error::Usage(format!(
+            "{} holds runs of {} jobs but {} lists none: resuming would erase them; restore \
+             the ledger, or collect into a new --out-dir",
+            path.display(),
+            jobs.len(),
+            dir.join(LEDGER).display()
+        )));
+    }
+    Ok(())
+}
+
 /// Cuts `path` to `len` bytes when it is longer (creating nothing when it does not exist).
 fn truncate(path: &Path, len: u64) -> Result<()> {
     match std::fs::metadata(path) {
@@ -264,10 +305,10 @@ pub fn join(values: &[f64]) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn line(job: &str, status: Status) -> LedgerLine {
+    pub(crate) fn line(job: &str, status: Status) -> LedgerLine {
         LedgerLine {
             job: job.into(),
             status,
@@ -279,7 +320,7 @@ mod tests {
         }
     }
 
-    fn timing(variant: &str) -> TimingOut {
+    pub(crate) fn timing(variant: &str) -> TimingOut {
         TimingOut {
             program: "NB".into(),
             input: "bodies=10,steps=1".into(),

@@ -62,3 +62,31 @@ fn a_campaign_resumes_only_on_its_gpu_and_with_its_settings() {
         .success();
     assert_eq!(timing_keys(&out).len(), 2 * 2 * 2);
 }
+
+#[test]
+fn profile_runs_and_timeouts_that_cannot_be_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = fake_build(dir.path(), "nb");
+    let out = dir.path().join("campaign");
+    for (extra, said) in [
+        (
+            vec!["--profile-runs", "0"],
+            "--profile-runs 0: give at least 1, or --no-profile",
+        ),
+        (
+            vec!["--profile-steps", "0"],
+            "--profile-steps 0: give at least 1",
+        ),
+        (
+            vec!["--profile-runs", "5"],
+            "--profile-runs 5 is more than --runs 2",
+        ),
+        (vec!["--timeout", "0"], "--timeout 0: give the seconds"),
+    ] {
+        collect(&bin, &out, &extra)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(said));
+    }
+    assert!(!out.exists(), "nothing collected");
+}

@@ -45,3 +45,32 @@ fn new_runs_come_from_the_campaign_gpu() {
         "{e}"
     );
 }
+
+/// A ledger whose lines were reordered cuts no finished job's rows on `--resume`; a campaign
+/// whose ledger is missing while its timings hold runs of several jobs is not emptied.
+#[test]
+fn resume_keeps_the_rows_of_finished_jobs() {
+    use super::super::campaign::tests::{line, timing};
+    use super::super::campaign::{append_rows, Campaign, Status, TimingOut, LEDGER};
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = Campaign::open(dir.path(), false).unwrap();
+    for v in ["000000", "000001", "000010"] {
+        c.append_job(&[], &[timing(v)], line(v, Status::Ok))
+            .unwrap();
+    }
+    let ledger = dir.path().join(LEDGER);
+    let text = std::fs::read_to_string(&ledger).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[1..].reverse();
+    std::fs::write(&ledger, lines.join("\n") + "\n").unwrap();
+    Campaign::open(dir.path(), true).unwrap();
+    let rows: Vec<TimingOut> = crate::dataset::table::read_rows(&dir.path().join(TIMINGS)).unwrap();
+    assert_eq!(rows.len(), 3, "no finished job's rows cut");
+    std::fs::remove_file(&ledger).unwrap();
+    let e = Campaign::open(dir.path(), true).unwrap_err().to_string();
+    assert!(e.contains("holds runs of 3 jobs but"), "{e}");
+    // One job's rows and no ledger line: the first job was stopped; resuming redoes it.
+    let one = tempfile::tempdir().unwrap();
+    append_rows(&one.path().join(TIMINGS), &[timing("000000")]).unwrap();
+    Campaign::open(one.path(), true).unwrap();
+}

@@ -251,6 +251,35 @@ pub fn settings(args: &Args) -> Result<CollectSettings> {
         BackendArg::Ncu => 540,
         BackendArg::GpgpuSim => 21_600,
     });
+    let runs = args.runs.unwrap_or(match args.backend {
+        BackendArg::Ncu => 3,
+        BackendArg::GpgpuSim => 1,
+    });
+    if timeout == 0 {
+        return Err(Error::Usage(
+            "--timeout 0: give the seconds one run may take, at least 1".into(),
+        ));
+    }
+    if args.profile_runs == 0 || args.profile_steps == 0 {
+        return Err(Error::Usage(format!(
+            "--profile-{} 0: give at least 1, or --no-profile to time without profiling",
+            if args.profile_runs == 0 {
+                "runs"
+            } else {
+                "steps"
+            }
+        )));
+    }
+    // A profiled run pairs with the timed run of its number: more would be counters of runs
+    // that have no time.
+    let profiled = !args.no_profile && matches!(args.backend, BackendArg::Ncu);
+    if profiled && args.profile_runs > runs {
+        return Err(Error::Usage(format!(
+            "--profile-runs {} is more than --runs {runs}: each profiled run pairs with the \
+             timed run of its number",
+            args.profile_runs
+        )));
+    }
     if !(tolerance >= 0.0 && tolerance.is_finite()) {
         return Err(Error::Usage(format!(
             "--tolerance {tolerance} must be a number >= 0"
@@ -264,10 +293,7 @@ pub fn settings(args: &Args) -> Result<CollectSettings> {
             args.variants.as_deref(),
             args.without.as_deref(),
         )?,
-        runs: args.runs.unwrap_or(match args.backend {
-            BackendArg::Ncu => 3,
-            BackendArg::GpgpuSim => 1,
-        }),
+        runs,
         reps: args.reps,
         warmup: args.warmup,
         seed: args.seed,

@@ -8,8 +8,9 @@
 //! DIR/raw/              program output and ncu logs exactly as produced
 //! ```
 //! A job's rows are appended before its ledger line. On `--resume` both tables are cut back to
-//! the lengths of the last ledger line, which drops the rows of a job that was in flight when
-//! the process died; finished jobs (status ok or mismatch) are skipped, failed ones retried.
+//! the largest lengths the ledger records, which drops the rows of a job that was in flight
+//! when the process died; finished jobs (status ok or mismatch) are skipped, failed ones
+//! retried.
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};

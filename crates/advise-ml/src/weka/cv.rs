@@ -57,7 +57,8 @@ pub fn cross_validate(
     let n = data.y.len();
     if folds < 2 || folds > n {
         return Err(MlError::Parameter(format!(
-            "--cv {folds}: need 2 <= folds <= number of rows ({n})"
+            "-x/--cv {folds}: cross-validation needs from 2 folds to as many as there are \
+             rows ({n})"
         )));
     }
     let mut out = Vec::with_capacity(n);

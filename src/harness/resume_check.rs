@@ -5,6 +5,7 @@
 //! timings' `device` column). Either difference would put rows that cannot be compared into
 //! one table, where `features` and the experiments take them as replicates.
 
+use std::io::Read;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -99,19 +100,27 @@ pub fn campaign_device(dir: &Path) -> Result<Option<String>> {
     if std::fs::metadata(&path).map_or(true, |m| m.len() == 0) {
         return Ok(None);
     }
-    let mut rdr = csv::Reader::from_reader(table::open(&path)?);
-    let header = rdr.headers().map_err(|e| table::csv_error(&path, e))?;
+    Ok(timing_devices(&path, table::open(&path)?)?
+        .pop()
+        .map(|(_, d)| d))
+}
+
+/// Each row of a timings table (`path` names it in errors) that names its GPU in the `device`
+/// column: the row's line and the GPU, in file order; none where the table has no such column.
+pub(crate) fn timing_devices(path: &Path, reader: impl Read) -> Result<Vec<(usize, String)>> {
+    let mut rdr = csv::Reader::from_reader(reader);
+    let header = rdr.headers().map_err(|e| table::csv_error(path, e))?;
     let Some(col) = header.iter().position(|c| c == "device") else {
-        return Ok(None);
+        return Ok(Vec::new());
     };
-    let mut device = None;
-    for rec in rdr.records() {
-        let rec = rec.map_err(|e| table::csv_error(&path, e))?;
+    let mut devices = Vec::new();
+    for (i, rec) in rdr.records().enumerate() {
+        let rec = rec.map_err(|e| table::csv_error(path, e))?;
         if let Some(d) = rec.get(col).map(str::trim).filter(|d| !d.is_empty()) {
-            device = Some(d.to_string());
+            devices.push((i + 2, d.to_string()));
         }
     }
-    Ok(device)
+    Ok(devices)
 }
 
 /// Refuses a run on `device` where the campaign's runs are on another GPU.

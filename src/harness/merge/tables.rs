@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::super::campaign::TIMINGS;
+use super::super::resume_check::timing_devices;
 use super::{table_in, TableMerge, TABLES};
 use crate::dataset::table;
 use crate::error::{Error, Result};
@@ -49,27 +50,17 @@ pub(super) fn check_tables(dirs: &[PathBuf]) -> Result<()> {
             continue;
         };
         let bytes = whole_table(&path)?;
-        let mut rdr = csv::Reader::from_reader(&bytes[..]);
-        let header = rdr.headers().map_err(|e| table::csv_error(&path, e))?;
-        let Some(col) = header.iter().position(|c| c == "device") else {
-            continue;
-        };
-        for (i, rec) in rdr.records().enumerate() {
-            let rec = rec.map_err(|e| table::csv_error(&path, e))?;
-            let device = rec.get(col).unwrap_or("").trim();
-            if device.is_empty() {
-                continue;
-            }
+        for (line, device) in timing_devices(&path, &bytes[..])? {
             match &first {
-                None => first = Some((device.to_string(), path.clone())),
-                Some((kept, at)) if kept != device => {
+                None => first = Some((device, path.clone())),
+                Some((kept, at)) if *kept != device => {
                     return Err(Error::Usage(format!(
                         "{} holds runs on {kept} and {}:{} one on {device}: the shards of one \
                          campaign come from one GPU, and merging would drop one GPU's runs \
                          where their keys meet; merge each GPU's shards into its own folder",
                         at.display(),
                         path.display(),
-                        i + 2
+                        line
                     )))
                 }
                 Some(_) => {}

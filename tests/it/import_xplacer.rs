@@ -152,6 +152,106 @@ fn wrong_folders_and_values_are_clear_errors() {
     assert!(!dir.path().join("out").exists());
 }
 
+/// The error `xplacer::read` gives for a synthetic folder (numbers made up by the test).
+fn read_error(dir: &Path, name: &str, stat: &str, counters: &str) -> String {
+    let b = synthetic_folder(&dir.join(name), stat, counters);
+    match xplacer::read(&b) {
+        Ok(x) => panic!("{name}: read {} timings", x.timings.len()),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn times_and_policies_that_cannot_make_samples_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let head = "kernel,InputData,advise0,variant,TimePerc,Time,calls,AVG,MIN,MAX\n";
+    let counters = "Benchmark,InputData,ID,Kernel,Duration\ngaussian,matrix4,0,Fan1,1000\n";
+    let stat = |rows: &str| format!("{head}{rows}");
+    let e = read_error(
+        dir.path(),
+        "negative",
+        &stat("Fan1,matrix4,0,0,1,1,1,2.0,1,1\nFan1,matrix4,1,1,1,1,1,-1,1,1\n"),
+        counters,
+    );
+    assert!(
+        e.contains("kernel_stat.csv:3") && e.contains("AVG -1"),
+        "{e}"
+    );
+    let e = read_error(
+        dir.path(),
+        "zero",
+        &stat("Fan1,matrix4,0,0,1,1,1,0,1,1\n"),
+        counters,
+    );
+    assert!(
+        e.contains("kernel_stat.csv:2") && e.contains("AVG 0"),
+        "{e}"
+    );
+    let e = read_error(
+        dir.path(),
+        "twice",
+        &stat("Fan1,matrix4,0,0,1,1,1,2.0,1,1\nFan1,matrix4,1,1,1,1,1,3,1,1\nFan1,matrix4,0,0,1,1,1,2.5,1,1\n"),
+        counters,
+    );
+    assert!(
+        e.contains("kernel_stat.csv:4") && e.contains("the first on line 2"),
+        "{e}"
+    );
+    let e = read_error(
+        dir.path(),
+        "policy",
+        &stat("Fan1,matrix4,0,0,1,1,1,2.0,1,1\nFan1,matrix4,12,12,1,1,1,3,1,1\n"),
+        counters,
+    );
+    assert!(
+        e.contains("kernel_stat.csv:3") && e.contains("`12`") && e.contains("0-6"),
+        "{e}"
+    );
+    let e = read_error(
+        dir.path(),
+        "no-baseline",
+        &stat("Fan1,matrix4,1,1,1,1,1,3,1,1\nFan1,matrix4,2,2,1,1,1,4,1,1\n"),
+        counters,
+    );
+    assert!(
+        e.contains("no kernel and input pair has both a baseline time"),
+        "{e}"
+    );
+    let e = read_error(
+        dir.path(),
+        "no-counters",
+        &stat("Fan1,matrix4,0,0,1,1,1,2.0,1,1\n"),
+        "Benchmark,InputData,ID,Kernel,Duration\n",
+    );
+    assert!(
+        e.contains("dataset.csv") && e.contains("no rows below the header"),
+        "{e}"
+    );
+}
+
+#[test]
+fn pairs_without_a_baseline_time_are_left_out_and_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let stat = "kernel,InputData,advise0,variant,TimePerc,Time,calls,AVG,MIN,MAX\n\
+                Fan1,matrix4,0,0,1,1,1,2.0,1,1\nFan1,matrix4,1,1,1,1,1,3,1,1\n\
+                Fan1,matrix8,1,1,1,1,1,3,1,1\n";
+    let counters = "Benchmark,InputData,ID,Kernel,Duration\n\
+                    gaussian,matrix4,0,Fan1,1000\ngaussian,matrix8,0,Fan1,1000\n";
+    let b = synthetic_folder(dir.path(), stat, counters);
+    let out = dir.path().join("out");
+    advise()
+        .args(["-q", "import", "xplacer", "--out-dir"])
+        .arg(&out)
+        .arg(&b)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "left out (no baseline time, every advise column 0): Fan1 on matrix8",
+        ));
+    let prov = std::fs::read_to_string(out.join("PROVENANCE.md")).unwrap();
+    assert!(prov.contains("no baseline time") && prov.contains("Fan1 on matrix8"));
+}
+
 /// `bench transfer --method baselines --dataset <hotspot imported into a temporary folder>`,
 /// run in `cwd`.
 fn transfer_on_hotspot(cwd: &Path) -> assert_cmd::assert::Assert {

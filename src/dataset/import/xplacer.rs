@@ -18,7 +18,9 @@ use std::path::{Path, PathBuf};
 use super::xplacer_meaning::{advice_applied, machine_of, unit_of};
 pub use super::xplacer_meaning::{policy_family, POLICIES};
 use super::SwitchRow;
-use crate::dataset::measurements::{MeasurementRow, TimingRow};
+use crate::dataset::measurements::{
+    plausible_time_ms, MeasurementRow, TimingRow, TIME_MS_LEAST, TIME_MS_MOST,
+};
 use crate::dataset::table;
 use crate::error::{Error, Result};
 
@@ -33,6 +35,9 @@ pub struct Xplacer {
     pub kernel_inputs: usize,
     /// Kernel and input pairs with times but no baseline counters (left out).
     pub without_counters: Vec<String>,
+    /// Kernel and input pairs with variants' times but no time of the baseline, every
+    /// policy 0 (left out: their speedups have no denominator).
+    pub without_baseline: Vec<String>,
     /// Counter columns whose unit this importer does not know (kept, without a unit).
     pub unknown_units: Vec<String>,
     pub kernel_stat: PathBuf,
@@ -143,6 +148,13 @@ pub fn read(dir: &Path) -> Result<Xplacer> {
             });
         }
     }
+    if baseline.is_empty() {
+        return Err(Error::format(
+            &counter_path,
+            "no rows below the header: XPlacer's dataset.csv holds the baseline's counters per \
+             kernel launch and input (is the file cut off?)",
+        ));
+    }
     let program = program
         .or_else(|| dir.file_name().map(|n| n.to_string_lossy().to_string()))
         .unwrap_or_else(|| "xplacer".into());
@@ -179,7 +191,10 @@ fn read_times(
         return Err(Error::parse(&stat_path, 1, "no advise0..adviseN columns"));
     }
     let mut records = Vec::new();
+    // The line of each kernel, input and policy choice: a second time for one is an error.
+    let mut lines: BTreeMap<(String, String, Vec<String>), usize> = BTreeMap::new();
     for (i, rec) in rdr.records().enumerate() {
+        let line = i + 2;
         let rec = rec.map_err(|e| table::csv_error(&stat_path, e))?;
         let digits: Vec<String> = advise
             .iter()
@@ -187,17 +202,42 @@ fn read_times(
             .collect();
         if let Some(d) = digits
             .iter()
-            .find(|d| d.is_empty() || !d.chars().all(|c| c.is_ascii_digit()))
+            .find(|d| !POLICIES.iter().any(|(p, _, _)| p == d))
         {
             return Err(Error::parse(
                 &stat_path,
-                i + 2,
-                format!("advise column holds `{d}`, not a policy digit"),
+                line,
+                format!(
+                    "advise column holds `{d}`, not one of XPlacer's placement policies 0-{}",
+                    POLICIES.len() - 1
+                ),
             ));
         }
-        let avg = number(&stat_path, i + 2, "AVG", rec.get(c_avg).unwrap_or_default())?;
+        let avg = number(&stat_path, line, "AVG", rec.get(c_avg).unwrap_or_default())?;
+        if !plausible_time_ms(avg) {
+            return Err(Error::parse(
+                &stat_path,
+                line,
+                format!(
+                    "AVG {avg}: a kernel's mean time must be a positive number of milliseconds \
+                     from {TIME_MS_LEAST:e} to {TIME_MS_MOST:e} (a run that failed has no row)"
+                ),
+            ));
+        }
         let kernel = rec.get(c_kernel).unwrap_or_default().to_string();
         let input = rec.get(c_input).unwrap_or_default().to_string();
+        let key = (kernel.clone(), input.clone(), digits.clone());
+        if let Some(first) = lines.insert(key, line) {
+            return Err(Error::parse(
+                &stat_path,
+                line,
+                format!(
+                    "a second time for kernel `{kernel}` on input `{input}` with policies {} \
+                     (the first on line {first})",
+                    digits.join(",")
+                ),
+            ));
+        }
         records.push((kernel, input, digits, avg));
     }
     if records.is_empty() {
@@ -222,10 +262,20 @@ fn read_times(
     let mut measurements = Vec::new();
     let mut used: BTreeSet<(usize, String)> = BTreeSet::new();
     let mut without = BTreeSet::new();
+    let mut without_baseline = BTreeSet::new();
     let mut kernel_inputs = BTreeSet::new();
+    let timed_baseline: BTreeSet<(&str, &str)> = records
+        .iter()
+        .filter(|r| r.2.iter().all(|d| d == "0"))
+        .map(|r| (r.0.as_str(), r.1.as_str()))
+        .collect();
     for (kernel, input, digits, avg) in &records {
         let changed: Vec<usize> = (0..digits.len()).filter(|&k| digits[k] != "0").collect();
         if changed.len() > 1 {
+            continue;
+        }
+        if !changed.is_empty() && !timed_baseline.contains(&(kernel.as_str(), input.as_str())) {
+            without_baseline.insert(format!("{kernel} on {input}"));
             continue;
         }
         if let Some(&k) = changed.first() {
@@ -292,6 +342,16 @@ fn read_times(
             family: policy_family(&p),
         })
         .collect();
+    if kernel_inputs.is_empty() {
+        return Err(Error::format(
+            &stat_path,
+            format!(
+                "no kernel and input pair has both a baseline time (every advise column 0) and \
+                 the baseline's counters in {}; nothing to import",
+                counter_path.display()
+            ),
+        ));
+    }
     let (machine, host_link) = machine_of(&counter_path);
     Ok(Xplacer {
         program,
@@ -300,6 +360,7 @@ fn read_times(
         switches,
         kernel_inputs: kernel_inputs.len(),
         without_counters: without.into_iter().collect(),
+        without_baseline: without_baseline.into_iter().collect(),
         unknown_units: unknown_units.into_iter().collect(),
         kernel_stat: stat_path,
         machine,

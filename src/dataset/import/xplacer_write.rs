@@ -27,6 +27,7 @@ pub struct XplacerSummary {
     pub measurements: usize,
     pub switches: Vec<String>,
     pub without_counters: Vec<String>,
+    pub without_baseline: Vec<String>,
 }
 
 /// Writes the dataset folder: `measurements.csv.gz`, `timings.csv`, `switches.csv`,
@@ -45,6 +46,7 @@ pub fn write(x: &Xplacer, dir: &Path, out: &Path, command: &str) -> Result<Xplac
             .map(|s| format!("{}:{}->{} ({})", s.param, s.from, s.to, s.family))
             .collect(),
         without_counters: x.without_counters.clone(),
+        without_baseline: x.without_baseline.clone(),
     };
     // The upstream provenance and license of the copied repository, up to three levels up.
     for (from, to) in [
@@ -92,6 +94,13 @@ pub fn write(x: &Xplacer, dir: &Path, out: &Path, command: &str) -> Result<Xplac
             t,
             "- left out, no baseline counters: {}",
             x.without_counters.join("; ")
+        );
+    }
+    if !x.without_baseline.is_empty() {
+        let _ = writeln!(
+            t,
+            "- left out, no baseline time (no row with every advise column 0): {}",
+            x.without_baseline.join("; ")
         );
     }
     if !x.unknown_units.is_empty() {

@@ -106,6 +106,12 @@ fn import(tool: ToolArg, file: &Path, out: &Path, json: bool, times_only: bool) 
                     summary.without_counters.join("; ")
                 );
             }
+            if !summary.without_baseline.is_empty() {
+                text += &format!(
+                    "left out (no baseline time, every advise column 0): {}\n",
+                    summary.without_baseline.join("; ")
+                );
+            }
             return stdout.emit(&text);
         }
     };

@@ -124,9 +124,7 @@ impl Campaign {
         let (m_len, t_len) = ledger.iter().fold((0, 0), |(m, t), l| {
             (m.max(l.measurements_bytes), t.max(l.timings_bytes))
         });
-        if ledger.is_empty() {
-            refuse_rows_without_ledger(dir)?;
-        }
+        refuse_rows_the_ledger_lacks(dir, &ledger, t_len)?;
         truncate(&dir.join(MEASUREMENTS), m_len)?;
         truncate(&dir.join(TIMINGS), t_len)?;
         let ref_path = dir.join(REFERENCES);
@@ -233,37 +231,61 @@ pub fn append_rows<T: Serialize>(path: &Path, rows: &[T]) -> Result<u64> {
     Ok(len + buf.len() as u64)
 }
 
-/// With no ledger line, `--resume` empties the tables: right where the first job was stopped
-/// before its line was written, and a loss of finished runs where the ledger went missing.
-/// Rows of more than one job (two variants or inputs in the timings) are the second case.
-fn refuse_rows_without_ledger(dir: &Path) -> Result<()> {
+/// `--resume` keeps the timings' first `keep` bytes, the rows of the jobs the ledger lists,
+/// and runs every job it does not list. Kept rows of a job it does not list are a ledger line
+/// that went missing (the job would run again and its rows be there twice); rows of more than
+/// one job past `keep` are finished jobs whose lines went missing (they would be erased). One
+/// job's rows past `keep` are the job in flight when the campaign stopped: cut, and run again.
+fn refuse_rows_the_ledger_lacks(dir: &Path, ledger: &[LedgerLine], keep: u64) -> Result<()> {
     let path = dir.join(TIMINGS);
     if std::fs::metadata(&path).map_or(true, |m| m.len() == 0) {
         return Ok(());
     }
-    let mut jobs = std::collections::BTreeSet::new();
     let mut rdr = csv::Reader::from_reader(table::open(&path)?);
     let header = rdr
         .headers()
         .map_err(|e| table::csv_error(&path, e))?
         .clone();
     let col = |name: &str| header.iter().position(|c| c == name);
-    let (Some(v), Some(i)) = (col("variant"), col("input")) else {
+    let (Some(p), Some(v), Some(i)) = (col("program"), col("variant"), col("input")) else {
         return Ok(());
     };
-    for rec in rdr.records().flatten() {
-        jobs.insert((
-            rec.get(v).unwrap_or("").to_string(),
-            rec.get(i).unwrap_or("").to_string(),
-        ));
+    let listed: std::collections::HashSet<&str> = ledger.iter().map(|l| l.job.as_str()).collect();
+    let (mut unlisted, mut cut) = (Vec::new(), std::collections::BTreeSet::new());
+    for rec in rdr.records() {
+        let rec = match rec {
+            Ok(rec) => rec,
+            // A row cut off past the finished jobs' is the job in flight's; resume cuts it.
+            Err(e) if e.position().is_some_and(|pos| pos.byte() >= keep) => break,
+            Err(e) => return Err(table::csv_error(&path, e)),
+        };
+        let field = |c: usize| rec.get(c).unwrap_or("").trim();
+        let job = format!("{}/{}/{}", field(p), field(v), field(i));
+        let start = rec.position().map_or(0, |pos| pos.byte());
+        if start >= keep {
+            cut.insert(job);
+        } else if !listed.contains(job.as_str()) && !unlisted.contains(&job) {
+            unlisted.push(job);
+        }
     }
-    if jobs.len() > 1 {
+    let ledger_path = dir.join(LEDGER);
+    if let Some(first) = unlisted.first() {
         return Err(Error::Usage(format!(
-            "{} holds runs of {} jobs but {} lists none: resuming would erase them; restore \
+            "{} holds runs of {} job(s) that {} does not list (the first: {first}): a ledger \
+             line went missing, and resuming would run them again beside their rows; restore \
              the ledger, or collect into a new --out-dir",
             path.display(),
-            jobs.len(),
-            dir.join(LEDGER).display()
+            unlisted.len(),
+            ledger_path.display()
+        )));
+    }
+    if cut.len() > 1 {
+        return Err(Error::Usage(format!(
+            "{} holds runs of {} jobs past the last that {} lists: resuming would erase them; \
+             restore the ledger, or collect into a new --out-dir",
+            path.display(),
+            cut.len(),
+            ledger_path.display()
         )));
     }
     Ok(())
@@ -306,89 +328,4 @@ pub fn join(values: &[f64]) -> String {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
-    use super::*;
-
-    pub(crate) fn line(job: &str, status: Status) -> LedgerLine {
-        LedgerLine {
-            job: job.into(),
-            status,
-            measurements_bytes: 0,
-            timings_bytes: 0,
-            passes: 0,
-            seconds: 0.0,
-            message: String::new(),
-        }
-    }
-
-    pub(crate) fn timing(variant: &str) -> TimingOut {
-        TimingOut {
-            program: "NB".into(),
-            input: "bodies=10,steps=1".into(),
-            run: 1,
-            variant: variant.into(),
-            time_ms: 1.0,
-            repetitions: 3,
-            checksum_ok: true,
-            times_ms: "1;1;1".into(),
-            kernel_ms: "force=0.9".into(),
-            checksum: "1;2".into(),
-            device: "fake".into(),
-            force_error: String::new(),
-        }
-    }
-
-    #[test]
-    fn resume_drops_rows_of_the_job_in_flight() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut c = Campaign::open(dir.path(), false).unwrap();
-        c.append_job(&[], &[timing("000000")], line("a", Status::Ok))
-            .unwrap();
-        // A second job wrote its rows, then the process died before its ledger line.
-        append_rows(&dir.path().join(TIMINGS), &[timing("000001")]).unwrap();
-        assert!(Campaign::open(dir.path(), false).is_err(), "needs --resume");
-        let c = Campaign::open(dir.path(), true).unwrap();
-        let rows: Vec<TimingOut> = table::read_rows(&dir.path().join(TIMINGS)).unwrap();
-        assert_eq!(rows, vec![timing("000000")]);
-        assert_eq!(c.finished().len(), 1);
-    }
-
-    #[test]
-    fn failed_jobs_are_not_finished() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut c = Campaign::open(dir.path(), false).unwrap();
-        c.append_job(&[], &[], line("a", Status::Error)).unwrap();
-        c.append_job(&[], &[], line("b", Status::Mismatch)).unwrap();
-        let f = c.finished();
-        assert!(!f.contains_key("a"));
-        assert_eq!(f.get("b"), Some(&Status::Mismatch));
-    }
-
-    #[test]
-    fn timings_are_readable_as_the_dataset_table() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join(TIMINGS);
-        append_rows(&p, &[timing("000000")]).unwrap();
-        let rows = crate::dataset::measurements::read_timings(&p).unwrap();
-        assert_eq!(rows[0].time_ms, 1.0);
-        assert_eq!(rows[0].checksum_ok, Some(true));
-        assert_eq!(rows[0].repetitions, Some(3));
-    }
-
-    #[test]
-    fn references_round_trip() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut c = Campaign::open(dir.path(), false).unwrap();
-        c.add_reference(Reference {
-            program: "BH".into(),
-            input: "bodies=10,steps=1".into(),
-            checksum: vec![1.5, 2.25],
-        })
-        .unwrap();
-        let c = Campaign::open(dir.path(), true).unwrap();
-        assert_eq!(
-            c.reference("BH", "bodies=10,steps=1").unwrap().checksum,
-            vec![1.5, 2.25]
-        );
-    }
-}
+pub(crate) mod tests;

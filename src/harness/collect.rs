@@ -232,6 +232,15 @@ fn check_binaries(bin_dir: &Path, baseline: Variant, todo: &[Job]) -> Result<()>
     needed.extend(todo.iter().map(|j| j.variant));
     for v in needed {
         let b = build::binary(bin_dir, v);
+        if b.exists() && !b.is_file() {
+            return Err(Error::Usage(format!(
+                "{}: a folder (or other non-file) where the variant's program should be; remove \
+                 it and run `advise build --program {} --out-dir {}`",
+                b.display(),
+                v.program.name().to_ascii_lowercase(),
+                bin_dir.display()
+            )));
+        }
         if !b.is_file() {
             // A missing file (exit 5), with the command that makes it.
             return Err(Error::missing(

@@ -59,7 +59,7 @@ impl Settings {
 
 /// Refuses settings that differ from those `dir`'s campaign was started with; writes the
 /// record where the folder has none (a new campaign, or one started before the record was
-/// kept).
+/// kept, whose timings' repetitions must then be `--reps`).
 pub fn check_settings(dir: &Path, s: &CollectSettings) -> Result<()> {
     let path = dir.join(SETTINGS_RECORD);
     let now = Settings::of(s);
@@ -89,6 +89,21 @@ pub fn check_settings(dir: &Path, s: &CollectSettings) -> Result<()> {
         }
         return Ok(());
     }
+    // No record, but runs: a campaign started before the record was kept (or whose record
+    // was deleted). Its repetitions are in the timings; the other settings cannot be checked.
+    let timings = dir.join(TIMINGS);
+    if std::fs::metadata(&timings).is_ok_and(|m| m.len() > 0) {
+        let reps = timing_column(&timings, table::open(&timings)?, "repetitions")?;
+        if let Some((line, was)) = reps.iter().find(|(_, r)| *r != s.reps.to_string()) {
+            return Err(Error::Usage(format!(
+                "{}:{line}: the campaign's runs were repeated {was} times, this call's --reps \
+                 is {}; resume it with --reps {was}, or collect into another --out-dir (the \
+                 folder has no {SETTINGS_RECORD}, so its other settings cannot be checked)",
+                timings.display(),
+                s.reps
+            )));
+        }
+    }
     let text = serde_json::to_string_pretty(&now).map_err(|e| Error::write(&path, e))?;
     std::fs::write(&path, text + "\n").map_err(|e| Error::io(&path, e))
 }
@@ -100,27 +115,32 @@ pub fn campaign_device(dir: &Path) -> Result<Option<String>> {
     if std::fs::metadata(&path).map_or(true, |m| m.len() == 0) {
         return Ok(None);
     }
-    Ok(timing_devices(&path, table::open(&path)?)?
+    Ok(timing_column(&path, table::open(&path)?, "device")?
         .pop()
         .map(|(_, d)| d))
 }
 
-/// Each row of a timings table (`path` names it in errors) that names its GPU in the `device`
-/// column: the row's line and the GPU, in file order; none where the table has no such column.
-pub(crate) fn timing_devices(path: &Path, reader: impl Read) -> Result<Vec<(usize, String)>> {
+/// Each row of a timings table (`path` names it in errors) whose column `name` is not blank:
+/// the row's line and the value, in file order; none where the table has no such column
+/// (`device` names a row's GPU).
+pub(crate) fn timing_column(
+    path: &Path,
+    reader: impl Read,
+    name: &str,
+) -> Result<Vec<(usize, String)>> {
     let mut rdr = csv::Reader::from_reader(reader);
     let header = rdr.headers().map_err(|e| table::csv_error(path, e))?;
-    let Some(col) = header.iter().position(|c| c == "device") else {
+    let Some(col) = header.iter().position(|c| c == name) else {
         return Ok(Vec::new());
     };
-    let mut devices = Vec::new();
+    let mut values = Vec::new();
     for (i, rec) in rdr.records().enumerate() {
         let rec = rec.map_err(|e| table::csv_error(path, e))?;
-        if let Some(d) = rec.get(col).map(str::trim).filter(|d| !d.is_empty()) {
-            devices.push((i + 2, d.to_string()));
+        if let Some(v) = rec.get(col).map(str::trim).filter(|v| !v.is_empty()) {
+            values.push((i + 2, v.to_string()));
         }
     }
-    Ok(devices)
+    Ok(values)
 }
 
 /// Refuses a run on `device` where the campaign's runs are on another GPU.

@@ -90,3 +90,20 @@ fn profile_runs_and_timeouts_that_cannot_be_are_refused() {
     }
     assert!(!out.exists(), "nothing collected");
 }
+
+#[test]
+fn a_folder_in_place_of_a_variant_program_is_named_as_such() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = fake_build(dir.path(), "nb");
+    let program = bin.join("nb").join("nb_000011");
+    std::fs::remove_file(&program).unwrap();
+    std::fs::create_dir(&program).unwrap();
+    let out = dir.path().join("campaign");
+    collect(&bin, &out, &["--no-profile", "--variants", "000000,000011"])
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("nb_000011: a folder (or other non-file)")
+                .and(predicate::str::contains("remove it and run `advise build")),
+        );
+}

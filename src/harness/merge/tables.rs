@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::super::campaign::TIMINGS;
-use super::super::resume_check::timing_devices;
+use super::super::resume_check::timing_column;
 use super::{table_in, TableMerge, TABLES};
 use crate::dataset::table;
 use crate::error::{Error, Result};
@@ -50,7 +50,7 @@ pub(super) fn check_tables(dirs: &[PathBuf]) -> Result<()> {
             continue;
         };
         let bytes = whole_table(&path)?;
-        for (line, device) in timing_devices(&path, &bytes[..])? {
+        for (line, device) in timing_column(&path, &bytes[..], "device")? {
             match &first {
                 None => first = Some((device, path.clone())),
                 Some((kept, at)) if *kept != device => {

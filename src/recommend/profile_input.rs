@@ -220,16 +220,28 @@ impl ProfileSummary {
         if advisor.optimizations.iter().all(|m| m.host_link.is_none()) {
             return None;
         }
+        let learned_on = |l| advisor.optimizations.iter().any(|m| m.host_link == Some(l));
         Some(match self.host_link {
             Some(l) => format!(
-                "Host link: {}, {}; unified-memory advice comes from measurements on {}",
+                "Host link: {}, {}; {}",
                 l.label(),
                 if self.host_link_given {
                     "as --host-link says (the profile does not show it)"
                 } else {
                     "from the profile's device attributes"
                 },
-                l.describe()
+                if learned_on(l) {
+                    format!(
+                        "unified-memory advice comes from measurements on {}",
+                        l.describe()
+                    )
+                } else {
+                    format!(
+                        "the advisor has no measurements on {}: its unified-memory advice was \
+                         learned on other hosts and is uncertain here",
+                        l.describe()
+                    )
+                }
             ),
             None => "Host link: not shown by the profile (a details page or an older Nsight \
                      Compute); unified-memory advice takes the GPU to be on PCIe (--host-link \

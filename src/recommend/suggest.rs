@@ -322,6 +322,7 @@ pub fn suggest(
             coverage,
             simulated_only: m.simulated_only,
             host_link: host.learned(),
+            other_host_link: host.no_evidence(),
             follows_rule: rule,
             rule_by_program: match (rule, &m.rule) {
                 (true, Some(b)) => b.by_program.clone(),

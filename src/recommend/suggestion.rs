@@ -49,6 +49,10 @@ pub struct Suggestion {
     /// link of the measurements it learned from (recommend::suggest::host_choice).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host_link: Option<crate::dataset::host_link::HostLink>,
+    /// `host_link` is not the profile's: the model learned only on another link, so its
+    /// confidence was measured there, not on this kind of host (the verdict is uncertain).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub other_host_link: bool,
     /// The majority rule answered, not the model (`OptimizationModel::follows_rule`): the
     /// predicted speedup is the training samples' median, the second opinion the model's.
     pub follows_rule: bool,

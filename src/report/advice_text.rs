@@ -48,6 +48,7 @@ pub fn suggestions(
         None => {
             text.push_str(&super::suggestions::nothing_helps(
                 list.len(),
+                super::suggestions::uncertain_count(list),
                 summary.left_out.len(),
                 "\"Not advised on\" below",
             ));
@@ -119,11 +120,7 @@ fn ranked_table(list: &[Suggestion]) -> String {
                 "{} {:.2}{}",
                 s.confidence_label,
                 s.confidence,
-                if s.extrapolation {
-                    " (extrapolated)"
-                } else {
-                    ""
-                }
+                confidence_qualifier(s)
             ),
             what,
         ]);
@@ -140,12 +137,31 @@ fn ranked_table(list: &[Suggestion]) -> String {
          right). Sorted by verdict, then inside the training data before extrapolated, then by \
          confidence, not by the predicted gain.\n",
     );
+    if list.iter().any(|s| s.other_host_link) {
+        text.push_str(
+            "Other host link: the model learned only from GPUs attached to their host another way \
+             than this profile's (PCIe or a cache-coherent link), so its confidence was measured \
+             there; the verdict is uncertain.\n",
+        );
+    }
     text.push_str("\nWhy:\n");
     for s in list {
         text.push_str(&format!("  {}: {}\n", s.optimization, s.reason));
     }
     text.push_str(&validation_tables(list));
     text
+}
+
+/// What the confidence column adds: " (extrapolated)" where the profile lies outside the
+/// training data, " (other host link)" where the model learned only on another host link than
+/// the profile's, so its confidence was measured there.
+fn confidence_qualifier(s: &Suggestion) -> &'static str {
+    match (s.extrapolation, s.other_host_link) {
+        (true, true) => " (extrapolated, other host link)",
+        (true, false) => " (extrapolated)",
+        (false, true) => " (other host link)",
+        (false, false) => "",
+    }
 }
 
 /// Each suggested optimization's validated accuracy table: how its model did on held-out

@@ -102,6 +102,9 @@ pub(super) fn card(s: &Suggestion, e: Option<&Entry>) -> Block {
     if s.extrapolation {
         tags.push(("extrapolation".into(), Tone::Warning));
     }
+    if s.other_host_link {
+        tags.push(("learned on another host link".into(), Tone::Warning));
+    }
     let mut blocks = Vec::new();
     if let Some(e) = e {
         blocks.push(Block::Paragraph(e.summary.as_str().into()));
@@ -117,10 +120,16 @@ pub(super) fn card(s: &Suggestion, e: Option<&Entry>) -> Block {
             "Confidence: {} ({:.2}){}",
             s.confidence_label,
             s.confidence,
-            if s.extrapolation {
-                "; extrapolation: the profile lies outside the training data"
-            } else {
-                ""
+            match (s.extrapolation, s.other_host_link) {
+                (true, true) =>
+                    "; extrapolation: the profile lies outside the training data; \
+                                 measured on another host link than this GPU's, so it says \
+                                 little here",
+                (true, false) => "; extrapolation: the profile lies outside the training data",
+                (false, true) =>
+                    "; measured on another host link than this GPU's, so it says \
+                                  little here",
+                (false, false) => "",
             }
         )
         .into(),

@@ -26,11 +26,21 @@ table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:2px 8px}";
 pub const NO_SUGGESTION: &str =
     "No suggestion: none of the optimizations this advisor knows could be judged for this profile";
 
-/// The one-line answer at the top.
 /// The headline where something was judged and nothing is predicted to help: how many were
-/// judged, and how many more the profile's counters did not allow (`where_listed`: where the
-/// report names them).
-pub fn nothing_helps(judged: usize, not_judged: usize, where_listed: &str) -> String {
+/// judged, how many of those verdicts are uncertain, and how many more the profile's counters
+/// did not allow (`where_listed`: where the report names them).
+pub fn nothing_helps(
+    judged: usize,
+    uncertain: usize,
+    not_judged: usize,
+    where_listed: &str,
+) -> String {
+    let unsure = match uncertain {
+        0 => String::new(),
+        n if n == judged && n > 1 => format!(", and all {n} verdicts are uncertain"),
+        n if n == judged => ", and its verdict is uncertain".to_string(),
+        n => format!(", and {n} of the verdicts are uncertain"),
+    };
     let more = if not_judged > 0 {
         format!(
             " ({not_judged} more could not be judged: the profile lacks their counters; \
@@ -41,10 +51,18 @@ pub fn nothing_helps(judged: usize, not_judged: usize, where_listed: &str) -> St
     };
     format!(
         "Nothing is predicted to help: none of the {judged} optimizations this profile lets \
-         the advisor judge is expected to speed this code up{more}."
+         the advisor judge is expected to speed this code up{unsure}{more}."
     )
 }
 
+/// How many of `list`'s verdicts are uncertain.
+pub fn uncertain_count(list: &[Suggestion]) -> usize {
+    list.iter()
+        .filter(|s| s.verdict == crate::recommend::suggest::UNCERTAIN)
+        .count()
+}
+
+/// The one-line answer at the top.
 pub fn answer(list: &[Suggestion], summary: &ProfileSummary) -> String {
     match crate::recommend::suggest::headline(list) {
         // Confidence is the calibrated chance that the direction is right: below 0.6, or off
@@ -69,6 +87,7 @@ pub fn answer(list: &[Suggestion], summary: &ProfileSummary) -> String {
         }
         None => nothing_helps(
             list.len(),
+            uncertain_count(list),
             summary.left_out.len(),
             "under What was profiled",
         ),

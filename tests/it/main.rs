@@ -3,6 +3,7 @@
 
 mod advisor;
 mod advisor_counters_view;
+mod advisor_host_link;
 mod advisor_profile_failures;
 mod architecture;
 mod bench_search_cli;

@@ -31,6 +31,7 @@ fn s(name: &str, verdict: &'static str, p: f64, c: f64, extrapolation: bool) -> 
         coverage: 1.0,
         simulated_only: false,
         host_link: None,
+        other_host_link: false,
         follows_rule: false,
         rule_by_program: Vec::new(),
         deciding_counters: Vec::new(),

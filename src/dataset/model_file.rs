@@ -30,15 +30,24 @@ pub fn read(text: &str, source: &str) -> Result<FittedModel> {
     let version = probe.get("version").and_then(|v| v.as_u64());
     if version != Some(MODEL_VERSION as u64) {
         return Err(Error::Data(format!(
-            "{source}: model format version {version:?}, this advise reads version \
-             {MODEL_VERSION} (fit the model again with this advise)"
+            "{source}: model format version {}, this advise reads version {MODEL_VERSION} \
+             (fit the model again with this advise)",
+            probe
+                .get("version")
+                .map_or_else(|| "missing".to_string(), |v| v.to_string())
         )));
     }
-    let model: FittedModel = crate::json_nan::from_value(probe)
-        .map_err(|e| Error::Data(format!("{source}: invalid model: {e}")))?;
-    model
-        .check()
-        .map_err(|e| Error::Data(format!("{source}: damaged model: {e}")))?;
+    let model: FittedModel = crate::json_nan::from_value(probe).map_err(|e| {
+        Error::Data(format!(
+            "{source}: damaged model: its JSON is not what `advise fit` writes ({e}); fit it \
+             again with `advise fit`"
+        ))
+    })?;
+    model.check().map_err(|e| {
+        Error::Data(format!(
+            "{source}: damaged model: {e}; fit it again with `advise fit`"
+        ))
+    })?;
     Ok(model)
 }
 
@@ -110,6 +119,31 @@ mod tests {
                 .pop();
         });
         assert!(err.contains("its filters cover 5 and 6 columns"), "{err}");
+        let err = damaged(Method::Ibk, &|s| {
+            s["x"] = serde_json::json!([]);
+            s["y"] = serde_json::json!([]);
+        });
+        assert!(
+            err.contains("damaged model: it holds no training rows"),
+            "{err}"
+        );
+        // Parameters of one method over another's state, and a version that is not a number.
+        let model = Method::Ibk.default_params().fit(&data).unwrap();
+        let mut doc: serde_json::Value = serde_json::from_str(&write(&model).unwrap()).unwrap();
+        let other = Method::Knn.default_params().fit(&data).unwrap();
+        let other: serde_json::Value = serde_json::from_str(&write(&other).unwrap()).unwrap();
+        doc["model"] = other["model"].clone();
+        let err = read(&doc.to_string(), "m.json").unwrap_err().to_string();
+        assert!(
+            err.contains("its parameters are those of ibk but its state is knn's"),
+            "{err}"
+        );
+        doc["version"] = "two".into();
+        let err = read(&doc.to_string(), "m.json").unwrap_err().to_string();
+        assert!(
+            err.contains("model format version \"two\", this advise"),
+            "{err}"
+        );
     }
 
     #[test]

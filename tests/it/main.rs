@@ -14,6 +14,7 @@ mod cli_commands;
 mod cli_experiment;
 mod cli_experiment_datasets;
 mod cli_predict;
+mod cli_predict_columns;
 mod cli_refusals;
 mod cli_refusals_more;
 #[allow(dead_code)]

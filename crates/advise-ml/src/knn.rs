@@ -63,6 +63,9 @@ impl Neighbours {
         if self.k == 0 {
             return Err("k is 0".into());
         }
+        if self.y.is_empty() {
+            return Err("it holds no training points".into());
+        }
         Ok(())
     }
 

@@ -123,6 +123,13 @@ macro_rules! table_models {
         #[serde(tag = "kind", content = "state", rename_all = "lowercase")]
         pub enum Fitted { $($variant($model),)* }
 
+        impl Fitted {
+            /// The method whose state this is.
+            pub fn method(&self) -> Method {
+                match self { $(Fitted::$variant(_) => Method::$variant,)* }
+            }
+        }
+
         impl Predict<[Vec<f64>]> for Fitted {
             fn predict(&self, x: &[Vec<f64>]) -> Result<Vec<f64>> {
                 match self { $(Fitted::$variant(m) => m.predict(x),)* }
@@ -198,6 +205,13 @@ impl FittedModel {
     /// past, or tree links that would lead it past the end or round a loop.
     pub fn check(&self) -> std::result::Result<(), String> {
         let width = self.features.len();
+        if self.model.method() != self.params.method() {
+            return Err(format!(
+                "its parameters are those of {} but its state is {}'s",
+                self.params.method(),
+                self.model.method()
+            ));
+        }
         match &self.model {
             Fitted::Ibk(m) => m.check(width),
             Fitted::Linear(m) => m.check(width),

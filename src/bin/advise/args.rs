@@ -25,7 +25,7 @@ pub struct OutputArgs {
 impl From<OutputArgs> for Output {
     fn from(a: OutputArgs) -> Self {
         let named_json = a.output.as_ref().is_some_and(|p| {
-            let name = p.to_string_lossy();
+            let name = p.to_string_lossy().to_ascii_lowercase();
             name.ends_with(".json") || name.ends_with(".json.gz")
         });
         Output {
@@ -243,7 +243,8 @@ pub struct LabelArgs {
 /// Training data and model choice, shared by `predict` and `fit`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct TrainArgs {
-    /// The model (Weka's `-t` data goes to --train, its options to --weka-options).
+    /// The model (Weka's `-t` data goes to --train, its options to --weka-options); needed
+    /// unless `predict --model` reads a fitted one.
     #[arg(long, value_enum)]
     pub method: Option<MethodArg>,
     /// Training data: CSV or ARFF (.gz too); Weka's `-t`.

@@ -97,6 +97,9 @@ impl Ibk {
         if self.k == 0 {
             return Err("k is 0".into());
         }
+        if self.x.is_empty() {
+            return Err("it holds no training rows".into());
+        }
         Ok(())
     }
 }

@@ -24,6 +24,9 @@ pub struct TrainSettings {
     pub target: Option<String>,
     pub ignore: Vec<String>,
     pub weka_options: Option<String>,
+    /// The test file's column names: an --ignore name only it has is dropped there, not
+    /// looked for in the training file.
+    pub test_columns: Vec<String>,
 }
 
 /// Everything `advise predict` needs.
@@ -85,6 +88,7 @@ impl From<TrainArgs> for TrainSettings {
             target: a.target,
             ignore: ignore_list(&a.ignore),
             weka_options: a.weka_options,
+            test_columns: Vec::new(),
         }
     }
 }
@@ -99,10 +103,22 @@ pub fn ignore_list(values: &[String]) -> Vec<String> {
         .collect()
 }
 
-fn read_table(path: &Path, target: Option<&str>, ignore: &[String]) -> Result<Instances> {
+/// Reads the training table; `ignore`'s names that it lacks but `only_in_test` has are left
+/// to the test file.
+fn read_table(
+    path: &Path,
+    target: Option<&str>,
+    ignore: &[String],
+    only_in_test: &[String],
+) -> Result<Instances> {
     let mut t = Instances::read(path)?;
+    let ignore: Vec<String> = ignore
+        .iter()
+        .filter(|n| t.column_index(n).is_ok() || !only_in_test.contains(n))
+        .cloned()
+        .collect();
     t.set_target(target)
-        .and_then(|_| t.remove_columns(ignore))
+        .and_then(|_| t.remove_columns(&ignore))
         .map_err(|e| Error::Data(format!("{}: {e}", path.display())))?;
     Ok(t)
 }
@@ -132,7 +148,12 @@ impl TrainSettings {
             .train
             .as_ref()
             .ok_or_else(|| Error::Usage("--train is required".into()))?;
-        let table = read_table(path, self.target.as_deref(), &self.ignore)?;
+        let table = read_table(
+            path,
+            self.target.as_deref(),
+            &self.ignore,
+            &self.test_columns,
+        )?;
         if table.attributes.len() < 2 {
             return Err(Error::Usage(format!(
                 "{}: no feature column is left beside the target{}: a model would only \
@@ -287,10 +308,14 @@ fn predict(s: &PredictSettings, out: &Output) -> Result<()> {
         ));
         return emit(out, &table, &rows, Some(&folds), &predicted);
     }
-    let test_path = s
-        .test
-        .as_ref()
-        .ok_or_else(|| Error::Usage("--test is required (or --cv K)".into()))?;
+    let test_path = s.test.as_ref().ok_or_else(|| {
+        Error::Usage(if s.model.is_some() {
+            "--test is required with --model: the rows to predict".into()
+        } else {
+            "--test is required (or --cv K)".into()
+        })
+    })?;
+    let mut test = Instances::read(test_path)?;
     let model = match &s.model {
         Some(path) => {
             if s.train.train.is_some() || s.train.weka_options.is_some() {
@@ -328,9 +353,30 @@ fn predict(s: &PredictSettings, out: &Output) -> Result<()> {
             }
             model
         }
-        None => s.train.fit()?,
+        None => {
+            let mut train = s.train.clone();
+            train.test_columns = test.attributes.iter().map(|a| a.name.clone()).collect();
+            train.fit()?
+        }
     };
-    let mut test = Instances::read(test_path)?;
+    // An ignored column the model was fitted on cannot be left out of its input.
+    if let Some(name) = s
+        .train
+        .ignore
+        .iter()
+        .find(|n| model.features.iter().any(|f| &f.name == *n))
+    {
+        return Err(Error::Usage(format!(
+            "--ignore {name} removes a column the model was fitted on ({}); leave it out of \
+             --ignore",
+            model
+                .features
+                .iter()
+                .map(|f| f.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
     test.drop_present(&s.train.ignore);
     let data = advise::dataset::matrix::data_like(
         &test,

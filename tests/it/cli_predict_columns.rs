@@ -1,0 +1,111 @@
+//! `advise predict` and `fit` on columns the user leaves out (`--ignore`) and on model files
+//! that were damaged or edited (synthetic tables and models written by the tests).
+
+use std::path::Path;
+
+use predicates::prelude::*;
+
+use crate::common::advise;
+
+/// A synthetic training table (a, b -> y) and a test table with one more column, `c`.
+fn tables(dir: &Path) {
+    let mut train = String::from("a,b,y\n");
+    for i in 0..12 {
+        train += &format!("{i},{},{}\n", 12 - i, 2 * i + 1);
+    }
+    std::fs::write(dir.join("train.csv"), train).unwrap();
+    std::fs::write(dir.join("test.csv"), "a,b,c,y\n1.5,2,9,\n").unwrap();
+}
+
+#[test]
+fn a_column_only_the_test_file_has_can_be_ignored() {
+    let dir = tempfile::tempdir().unwrap();
+    tables(dir.path());
+    let predict = |extra: &[&str]| {
+        let mut cmd = advise();
+        cmd.current_dir(dir.path())
+            .args(["-q", "predict", "--method", "ibk", "-t", "train.csv"])
+            .args(["-T", "test.csv"])
+            .args(extra);
+        cmd.assert()
+    };
+    predict(&[])
+        .code(3)
+        .stderr(predicate::str::contains("column `c`").and(predicate::str::contains("--ignore")));
+    predict(&["--ignore", "c"])
+        .success()
+        .stdout(predicate::str::is_match(r"^[0-9.]+\n$").unwrap());
+    // A name neither file has is still an error.
+    predict(&["--ignore", "d"])
+        .code(3)
+        .stderr(predicate::str::contains("no column `d`"));
+}
+
+#[test]
+fn a_saved_model_names_what_ignore_and_damage_did() {
+    let dir = tempfile::tempdir().unwrap();
+    tables(dir.path());
+    let model = dir.path().join("m.json");
+    advise()
+        .current_dir(dir.path())
+        .args(["-q", "fit", "--method", "ibk", "-t", "train.csv", "-o"])
+        .arg(&model)
+        .assert()
+        .success();
+    advise()
+        .current_dir(dir.path())
+        .args([
+            "predict", "--model", "m.json", "-T", "test.csv", "--ignore", "b",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--ignore b removes a column the model was fitted on (a, b)",
+        ));
+    advise()
+        .current_dir(dir.path())
+        .args(["predict", "--model", "m.json"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--test is required with --model"));
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&model).unwrap()).unwrap();
+    for (name, edit, says) in [
+        (
+            "version.json",
+            &(|d: &mut serde_json::Value| d["version"] = 99.into()) as &dyn Fn(&mut _),
+            "model format version 99, this advise reads version",
+        ),
+        (
+            "kneg.json",
+            &|d: &mut serde_json::Value| d["params"]["k"] = (-3).into(),
+            "damaged model: its JSON is not what `advise fit` writes",
+        ),
+        (
+            "empty.json",
+            &|d: &mut serde_json::Value| {
+                d["model"]["state"]["x"] = serde_json::json!([]);
+                d["model"]["state"]["y"] = serde_json::json!([]);
+            },
+            "damaged model: it holds no training rows",
+        ),
+    ] {
+        let mut d = doc.clone();
+        edit(&mut d);
+        std::fs::write(dir.path().join(name), d.to_string()).unwrap();
+        advise()
+            .current_dir(dir.path())
+            .args([
+                "predict", "--model", name, "-T", "test.csv", "--ignore", "c",
+            ])
+            .assert()
+            .code(3)
+            .stderr(predicate::str::contains(says));
+    }
+    advise()
+        .current_dir(dir.path())
+        .args(["fit", "--method", "ibk", "-t", "train.csv", "-o", "m.csv"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("fit writes the model as JSON"));
+}

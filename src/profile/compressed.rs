@@ -100,7 +100,10 @@ pub fn open(path: &Path) -> Result<Box<dyn Read>> {
 pub fn write_by_name(path: &Path, bytes: &[u8], level: flate2::Compression) -> Result<()> {
     use std::io::Write;
     let mut file = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
-    let written = if path.extension().is_some_and(|e| e == "gz") {
+    let written = if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("gz"))
+    {
         let mut gz = flate2::write::GzEncoder::new(file, level);
         gz.write_all(bytes).and_then(|_| gz.finish().map(drop))
     } else {

@@ -1,5 +1,6 @@
 //! More bad input the command line refuses with the file and the fix: a feature table built
-//! from a header alone, a JSON file given as a profile.
+//! from a header alone, a JSON file given as a profile, output names that say another format,
+//! a file where a folder should be, negative numbers, a cut-off T4 file.
 
 use std::path::Path;
 
@@ -203,5 +204,141 @@ fn a_space_with_nothing_to_search_is_warned_of() {
         .success()
         .stderr(predicate::str::contains(
             "one: 1 configuration that ran, no parameter that varies: nothing to search",
+        ));
+}
+
+/// A synthetic CSV space of 48 configurations (made up by the test).
+fn small_space(dir: &Path) -> std::path::PathBuf {
+    let mut text = String::from("bx,by,unroll,time_ms\n");
+    for (i, (bx, by, u)) in [8, 16, 32, 64]
+        .iter()
+        .flat_map(|bx| {
+            [1, 2, 4, 8]
+                .iter()
+                .flat_map(move |by| [1, 2, 4].map(move |u| (*bx, *by, u)))
+        })
+        .enumerate()
+    {
+        text += &format!("{bx},{by},{u},{}\n", 1.0 + (i as f64 * 0.37) % 5.0);
+    }
+    let path = dir.join("space.csv");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn output_names_are_taken_at_their_word() {
+    let dir = tempfile::tempdir().unwrap();
+    let space = small_space(dir.path());
+    let trace = dir.path().join("t.csv.gz");
+    advise()
+        .args(["-q", "search", "--budget", "10", "--space"])
+        .arg(&space)
+        .arg("--trace")
+        .arg(&trace)
+        .assert()
+        .success();
+    let mut text = String::new();
+    std::io::Read::read_to_string(
+        &mut flate2::read::GzDecoder::new(std::fs::File::open(&trace).unwrap()),
+        &mut text,
+    )
+    .unwrap();
+    assert!(
+        text.starts_with("evaluation,bx,by,unroll,time_ms"),
+        "{text}"
+    );
+    advise()
+        .args(["search", "--budget", "10", "--space"])
+        .arg(&space)
+        .arg("--trace")
+        .arg(dir.path().join("t.json"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("the trace is CSV"));
+    // A name in capitals asks for JSON as one in lower case does.
+    let upper = dir.path().join("X.JSON");
+    advise()
+        .args(["-q", "explain", "FTZ", "-o"])
+        .arg(&upper)
+        .assert()
+        .success();
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&upper).unwrap()).unwrap();
+    assert!(doc.get("optimizations").is_some(), "{doc}");
+    // A file where the output's folder should be is named as a file.
+    std::fs::write(dir.path().join("file"), "").unwrap();
+    advise()
+        .args(["explain", "FTZ", "-o"])
+        .arg(dir.path().join("file/x.txt"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("file is a file, not a folder"));
+}
+
+#[test]
+fn search_bench_counts_the_runs_it_made_and_negative_numbers_are_said_in_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let space = small_space(dir.path());
+    advise()
+        .args([
+            "search-bench",
+            "--no-charts",
+            "--threads",
+            "1",
+            "--repeats",
+            "3",
+        ])
+        .args(["--budgets", "5,1000", "--space"])
+        .arg(&space)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("search-bench: 3 runs in"));
+    advise()
+        .args([
+            "search-bench",
+            "--no-charts",
+            "--charts-dir",
+            "x",
+            "--space",
+        ])
+        .arg(&space)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot be used with"));
+    advise()
+        .args(["search", "--seed", "-1", "--space"])
+        .arg(&space)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "`-1` reads as an option, not as a value",
+        ));
+}
+
+#[test]
+fn a_cut_off_t4_file_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::new();
+    std::io::Read::read_to_string(
+        &mut flate2::read::GzDecoder::new(
+            std::fs::File::open(
+                root()
+                    .join("tests/fixtures/spaces/coulomb_2080_full_search_space_converted.json.gz"),
+            )
+            .unwrap(),
+        ),
+        &mut text,
+    )
+    .unwrap();
+    let cut = dir.path().join("cut.json");
+    std::fs::write(&cut, &text[..30_000]).unwrap();
+    advise()
+        .args(["search", "--budget", "5", "--space"])
+        .arg(&cut)
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "(the file ends inside it: cut off?)",
         ));
 }

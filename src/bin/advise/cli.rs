@@ -184,7 +184,9 @@ impl Command {
         if !(name.ends_with(".csv") || name.ends_with(".csv.gz")) {
             return Ok(());
         }
-        let problem = if !csv {
+        let problem = if matches!(self, Command::Fit(_)) {
+            "fit writes the model as JSON, whatever the name; name a .json file"
+        } else if !csv {
             "this command's result is a text report or JSON, not one table, so it has no CSV \
              form; name a .txt file, or a .json file for JSON"
         } else if out.json {

@@ -10,7 +10,16 @@ mod commands;
 use clap::Parser;
 
 fn main() {
-    let cli = cli::Cli::parse();
+    let cli = match cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            if let Some(message) = negative_number(&e) {
+                commands::output::to_stderr(&format!("advise: error: {message}"));
+                std::process::exit(2);
+            }
+            e.exit()
+        }
+    };
     commands::output::set_quiet(cli.quiet);
     // Tables fit the terminal; files (`-o`) and pipes get them whole.
     // Arguments as text (a name that is not UTF-8 is compared by its lossy text).
@@ -32,6 +41,24 @@ fn main() {
         commands::output::to_stderr(&format!("advise: error: {}", one_line(&e)));
         std::process::exit(code);
     }
+}
+
+/// A negative number after an option reads to clap as an option of its own, and its tip
+/// (`-- -1`) does not help there: said in words instead.
+fn negative_number(e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::UnknownArgument {
+        return None;
+    }
+    let Some(ContextValue::String(arg)) = e.get(ContextKind::InvalidArg) else {
+        return None;
+    };
+    arg.parse::<f64>().ok().filter(|v| *v < 0.0)?;
+    Some(format!(
+        "`{arg}` reads as an option, not as a value: the counts, seeds, run numbers and times \
+         this tool takes are 0 or more; where an option allows a negative value, write it \
+         joined to its option (`--option={arg}`)"
+    ))
 }
 
 /// The error and its causes on one line, each once: a cause whose text the line already holds

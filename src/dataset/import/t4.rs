@@ -159,8 +159,14 @@ fn time_of(r: &T4Result, file_scale: f64) -> Option<(&Measurement, f64)> {
 /// Reads a T4 results file.
 pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
     let text = crate::profile::text::read_text_expecting(path, reader, "T4 tuning results (JSON)")?;
-    let file: T4File = serde_json::from_str(&text)
-        .map_err(|e| Error::parse(path, e.line(), format!("not T4 tuning results: {e}")))?;
+    let file: T4File = serde_json::from_str(&text).map_err(|e| {
+        let hint = if e.is_eof() {
+            " (the file ends inside it: cut off?)"
+        } else {
+            ""
+        };
+        Error::parse(path, e.line(), format!("not T4 tuning results: {e}{hint}"))
+    })?;
     let scale = ms_per_unit(path, file.metadata.timeunit.as_deref())?;
     let params: Vec<String> = file
         .results

@@ -153,6 +153,10 @@ pub fn check_output_file(flag: &str, path: &std::path::Path) -> Result<()> {
         Some("a folder; name a file to write".to_string())
     } else {
         match path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            Some(parent) if parent.exists() && !parent.is_dir() => Some(format!(
+                "{} is a file, not a folder; name a file in a folder",
+                parent.display()
+            )),
             Some(parent) if !parent.is_dir() => Some(format!(
                 "its folder {} does not exist; create it first",
                 parent.display()

@@ -95,9 +95,9 @@ pub struct Args {
     pub budget: String,
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Also write every measurement in order to this CSV file: its number, the
-    /// configuration's parameters, its time in ms (empty where it failed) and the best time
-    /// and fraction of the optimum so far.
+    /// Also write every measurement in order to this CSV file (compressed where the name
+    /// ends in `.gz`): its number, the configuration's parameters, its time in ms (empty
+    /// where it failed) and the best time and fraction of the optimum so far.
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
     #[command(flatten)]
@@ -138,9 +138,10 @@ fn config_json(space: &SearchSpace, id: usize) -> serde_json::Map<String, serde_
         .collect()
 }
 
-/// Writes one search's measurements, in order, as CSV.
+/// Writes one search's measurements, in order, as CSV (compressed where the name ends in
+/// `.gz`).
 fn write_trace(space: &SearchSpace, o: &search::Outcome, path: &Path) -> Result<()> {
-    let mut w = csv::Writer::from_path(path).map_err(|e| Error::write(path, e))?;
+    let mut w = csv::Writer::from_writer(Vec::new());
     let mut header = vec!["evaluation".to_string()];
     header.extend(space.params.iter().cloned());
     header.extend(["time_ms", "best_time_ms", "fraction_of_optimum"].map(String::from));
@@ -163,7 +164,23 @@ fn write_trace(space: &SearchSpace, o: &search::Outcome, path: &Path) -> Result<
         });
         w.write_record(&row).map_err(|e| Error::write(path, e))?;
     }
-    w.flush().map_err(|e| Error::io(path, e))
+    let bytes = w
+        .into_inner()
+        .map_err(|e| Error::io(path, e.into_error()))?;
+    advise::profile::compressed::write_by_name(path, &bytes, flate2::Compression::default())
+}
+
+/// `--trace` writes CSV: a name that says another format is refused before the search.
+fn check_trace_name(path: &Path) -> Result<()> {
+    let name = path.to_string_lossy().to_ascii_lowercase();
+    let name = name.strip_suffix(".gz").unwrap_or(&name);
+    if name.ends_with(".json") || name.ends_with(".txt") {
+        return Err(Error::Usage(format!(
+            "--trace {}: the trace is CSV; name a .csv file (or .csv.gz, compressed)",
+            path.display()
+        )));
+    }
+    Ok(())
 }
 
 /// "N of BUDGET", and where the search stopped before its budget with configurations left,
@@ -194,6 +211,9 @@ fn search_one(args: &Args, out: &Output) -> Result<()> {
             args.space.display(),
             args.space.display()
         )));
+    }
+    if let Some(path) = &args.trace {
+        check_trace_name(path)?;
     }
     let space = SearchSpace::load(&args.space)?;
     let strategy = search::strategy(&args.strategy)?;

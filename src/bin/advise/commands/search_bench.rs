@@ -94,7 +94,7 @@ pub struct Args {
     )]
     pub charts: PathBuf,
     /// Do not draw charts.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "charts")]
     pub no_charts: bool,
     /// Also write every run's result (space, strategy, budget, seed, fraction of the optimum,
     /// evaluations, evaluations to 95%) to this CSV file, for intervals and tests of one's own.
@@ -186,8 +186,10 @@ fn bench_spaces(cmd: &BenchCommand, out: &Output) -> Result<()> {
     let report = bench(&spaces, &strategies, &settings, &|| bar.inc(1))?;
     let seconds = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
+    // The runs made: a budget larger than a space leaves that space's cells out.
     note(&format!(
-        "search-bench: {total} runs in {seconds:.1} s on {threads} threads"
+        "search-bench: {} runs in {seconds:.1} s on {threads} threads",
+        report.runs.len()
     ));
     if let Some(path) = &cmd.runs_csv {
         write_runs(&report, path)?;

@@ -27,6 +27,7 @@ pub mod output;
 pub mod output_check;
 pub mod parse;
 pub mod predict;
+mod predict_emit;
 pub mod samples;
 pub mod search;
 pub mod search_bench;

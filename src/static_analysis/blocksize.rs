@@ -181,15 +181,24 @@ pub struct Recommendation {
     pub max_occupancy: f64,
     /// The training kernels nearest in static features: (kernel, gpu, best size).
     pub nearest: Vec<(String, String, u32)>,
+    /// The most threads a block may have (`__launch_bounds__`), where the kernel sets it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub launch_bound: Option<u32>,
+    /// The SVM's choice where it lay above `launch_bound` (then `block_size` is the largest
+    /// size within it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub above_launch_bound: Option<u32>,
 }
 
-/// Trains the SVM on the whole dataset and predicts for one kernel's features.
+/// Trains the SVM on the whole dataset and predicts for one kernel's features; sizes above
+/// `launch_bound` (the kernel's `__launch_bounds__`) cannot launch and are never chosen.
 pub fn recommend(
     ds: &Dataset,
     kernel: &str,
     statuner: [f64; 8],
     arch: &Arch,
     resources: &KernelResources,
+    launch_bound: Option<u32>,
     seed: u64,
 ) -> Result<Recommendation> {
     let cases = cases(ds)?;
@@ -208,7 +217,26 @@ pub fn recommend(
     )?;
     let mut f = statuner.to_vec();
     f.extend(arch_features(arch));
-    let block = svc.predict(&f);
+    let allowed: Vec<u32> = candidate_sizes()
+        .into_iter()
+        .filter(|&b| launch_bound.is_none_or(|most| b <= most))
+        .collect();
+    // A bound under one warp leaves no multiple of 32: the bound itself.
+    let allowed = match (allowed.is_empty(), launch_bound) {
+        (true, Some(most)) => vec![most.max(1)],
+        _ => allowed,
+    };
+    let svm_choice = svc.predict(&f);
+    let block = if allowed.contains(&svm_choice) {
+        svm_choice
+    } else {
+        allowed
+            .iter()
+            .copied()
+            .filter(|&b| b <= svm_choice)
+            .max()
+            .unwrap_or(allowed[0])
+    };
     let standardizer = Standardizer::fit(&x);
     let z = |r: &[f64]| standardizer.apply(r);
     let q = z(&f);
@@ -224,7 +252,7 @@ pub fn recommend(
         })
         .collect();
     near.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let sizes = max_occupancy_sizes(arch, &candidate_sizes(), resources);
+    let sizes = max_occupancy_sizes(arch, &allowed, resources);
     let max_occ = sizes
         .first()
         .map_or(0.0, |&b| occupancy(arch, b, resources).occupancy);
@@ -240,5 +268,7 @@ pub fn recommend(
             .take(3)
             .map(|(_, c)| (c.row.kernel.clone(), c.row.gpu.clone(), c.best().0))
             .collect(),
+        launch_bound,
+        above_launch_bound: (block != svm_choice).then_some(svm_choice),
     })
 }

@@ -57,6 +57,9 @@ pub struct Metrics {
     /// a tree), and conditional branches on loaded data (`dataflow::indirection`).
     pub dependent_loads: u64,
     pub data_branches: u64,
+    /// PTX only: the most threads a block may have (`__launch_bounds__`), where it is set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_threads: Option<u32>,
 }
 
 impl Metrics {
@@ -146,6 +149,7 @@ pub fn from_ptx(f: &PtxFunction) -> Metrics {
         source: "ptx",
         instructions: f.instructions.len() as u64,
         loops: f.loops() as u64,
+        max_threads: f.max_threads,
         ..Default::default()
     };
     let (mut branches, mut loads, mut ints, mut floats) = (0, 0, 0, 0);

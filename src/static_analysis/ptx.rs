@@ -39,6 +39,8 @@ pub struct PtxFunction {
     pub shared_bytes: u64,
     /// Bytes of `.local` declared in the body (stack frame, spilled or indexed arrays).
     pub local_bytes: u64,
+    /// The most threads a block may have (`__launch_bounds__`: `.maxntid` or `.reqntid`).
+    pub max_threads: Option<u32>,
 }
 
 impl PtxFunction {
@@ -123,6 +125,18 @@ fn declared_name(decl: &str) -> Option<String> {
         .last()?;
     let name = last.split('[').next()?;
     (!name.is_empty() && !name.starts_with('.')).then(|| name.to_string())
+}
+
+/// The product of `.maxntid X, Y, Z` (or `.reqntid`) in a kernel's header: the most threads
+/// its blocks may have, as `__launch_bounds__` set it.
+fn launch_bound(header: &str) -> Option<u32> {
+    let at = header
+        .find(".maxntid")
+        .or_else(|| header.find(".reqntid"))?;
+    let dims = header[at + ".maxntid".len()..].split(['{', '.']).next()?;
+    dims.split(',')
+        .map(|d| d.trim().parse::<u32>().ok())
+        .try_fold(1u32, |product, d| product.checked_mul(d?))
 }
 
 /// The function name in `.visible .entry _Z1kPf(` or `.func (.param .b32 r) foo(`.
@@ -211,6 +225,7 @@ pub fn parse(text: &str) -> PtxModule {
                 current = Some(PtxFunction {
                     name,
                     is_entry: header.contains(".entry"),
+                    max_threads: launch_bound(&header),
                     ..Default::default()
                 });
                 depth = 1;
@@ -280,6 +295,20 @@ $L__BB0_1:
 	ret;
 }
 "#;
+
+    #[test]
+    fn launch_bounds_are_the_product_of_maxntid_or_reqntid() {
+        assert_eq!(
+            launch_bound(".entry k( .param .u64 p ) .maxntid 64, 1, 1 {"),
+            Some(64)
+        );
+        assert_eq!(
+            launch_bound(".entry k() .reqntid 16, 8, 2 .minnctapersm 2 {"),
+            Some(256)
+        );
+        assert_eq!(launch_bound(".entry k() {"), None);
+        assert_eq!(launch_bound(".entry k() .maxntid x {"), None);
+    }
 
     #[test]
     fn reads_kernels_constants_shared_and_loops() {

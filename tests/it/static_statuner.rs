@@ -187,3 +187,61 @@ fn a_folder_that_is_not_a_block_size_dataset_says_what_it_lacks() {
         ));
     assert!(!out.exists());
 }
+
+/// PTX of a kernel with `__launch_bounds__(64)` (nvcc 11.8's output for a synthetic kernel,
+/// cut to its header): the SVM's choice above the bound cannot launch and is not given.
+const BOUNDED_PTX: &str = ".version 7.8
+.target sm_90
+.address_size 64
+
+.visible .entry _Z2lbPf(
+	.param .u64 _Z2lbPf_param_0
+)
+.maxntid 64, 1, 1
+{
+	.reg .f32 	%f<4>;
+	.reg .b32 	%r<9>;
+	.reg .b64 	%rd<5>;
+	.shared .align 4 .b8 _ZZ2lbPfE1s[48000];
+
+	ld.param.u64 	%rd1, [_Z2lbPf_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;
+	mov.u32 	%r1, %tid.x;
+	mul.wide.u32 	%rd3, %r1, 4;
+	add.s64 	%rd4, %rd2, %rd3;
+	ld.global.f32 	%f1, [%rd4];
+	bar.sync 	0;
+	rsqrt.approx.f32 	%f3, %f1;
+	st.global.f32 	[%rd4], %f3;
+	ret;
+
+}
+";
+
+#[test]
+fn blocksize_keeps_within_a_kernels_launch_bounds() {
+    if advise::static_analysis::nvcc::nvcc().is_err() {
+        eprintln!("skipped: nvcc not found");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let ptx = dir.path().join("lb.ptx");
+    std::fs::write(&ptx, BOUNDED_PTX).unwrap();
+    let out = advise()
+        .args(["blocksize", "--arch", "sm_90", "--json"])
+        .arg(&ptx)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let k = &v["kernels"][0];
+    assert_eq!(k["launch_bound"], 64, "{k}");
+    assert!(k["block_size"].as_u64().unwrap() <= 64, "{k}");
+    for s in k["max_occupancy_sizes"].as_array().unwrap() {
+        assert!(s.as_u64().unwrap() <= 64, "{k}");
+    }
+}

@@ -82,6 +82,7 @@ fn recommend_sizes(s: &BlocksizeSettings, out: &Output) -> Result<()> {
             k.metrics.statuner_features(),
             &arch,
             &res,
+            k.metrics.max_threads,
             s.seed,
         )?);
     }
@@ -91,6 +92,19 @@ fn recommend_sizes(s: &BlocksizeSettings, out: &Output) -> Result<()> {
     let mut t = String::new();
     for r in &recs {
         let _ = writeln!(t, "{}: block size {} on {}", r.kernel, r.block_size, r.arch);
+        if let Some(most) = r.launch_bound {
+            let _ = writeln!(
+                t,
+                "  launch bounds: at most {most} threads per block (__launch_bounds__); {}",
+                match r.above_launch_bound {
+                    Some(svm) => format!(
+                        "the SVM chose {svm}, which cannot launch, so the largest size within \
+                         the bound"
+                    ),
+                    None => "larger sizes are left out".into(),
+                }
+            );
+        }
         let _ = writeln!(
             t,
             "  why: an SVM on the 8 STATuner static metrics and the GPU's limits, trained on {} real tuning spaces; the kernels nearest in those metrics were fastest at {}",

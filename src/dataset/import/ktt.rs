@@ -46,6 +46,26 @@ struct KttResult {
 struct Param {
     name: String,
     value: serde_json::Value,
+    /// KTT's type of the value (`UnsignedInt`, `Int`, `Double`, ...).
+    #[serde(default)]
+    value_type: Option<String>,
+}
+
+/// A value KTT's numeric types say is a number and that is not one (a damaged file): read as
+/// text it would become a level of its own.
+fn not_a_number(p: &Param) -> Option<String> {
+    let numeric = matches!(
+        p.value_type.as_deref(),
+        Some("UnsignedInt" | "Int" | "Double" | "Float" | "Bool")
+    );
+    (numeric && !p.value.is_number()).then(|| {
+        format!(
+            "parameter `{}` has the value {}, not a number, though its ValueType is {}",
+            p.name,
+            p.value,
+            p.value_type.as_deref().unwrap_or_default()
+        )
+    })
 }
 
 #[derive(Deserialize)]
@@ -192,6 +212,9 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
     let mut kernel = String::new();
     let mut configs = Vec::with_capacity(file.results.len());
     for (i, r) in file.results.iter().enumerate() {
+        if let Some(why) = r.configuration.iter().find_map(not_a_number) {
+            return Err(Error::format(path, format!("result {i}: {why}")));
+        }
         let names: Vec<&str> = r.configuration.iter().map(|p| p.name.as_str()).collect();
         if names != params.iter().map(String::as_str).collect::<Vec<_>>() {
             return Err(Error::format(
@@ -312,74 +335,4 @@ fn merge_repeats(configs: Vec<Config>) -> (Vec<Config>, usize) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Synthetic KTT output in the layout of a searcher's run: configuration A=1 measured
-    /// twice (the second time profiled), A=2 once.
-    #[test]
-    fn a_configuration_measured_twice_keeps_its_mean_time_and_its_counters() {
-        let result = |a: u32, us: f64, counters: &str| {
-            format!(
-                r#"{{"Configuration":[{{"Name":"A","Value":{a}}}],"Status":"Ok","KernelName":"k",
-                "ComputationResults":[{{"Duration":{us},"KernelFunction":"k",
-                "ProfilingData":{{"Counters":[{counters}]}}}}]}}"#
-            )
-        };
-        let ipc = r#"{"Name":"sm__inst_executed.avg.per_cycle_active","Value":1.5}"#;
-        let json = format!(
-            r#"{{"Metadata":{{"Device":"GPU","TimeUnit":"Microseconds"}},"Results":[{},{},{}]}}"#,
-            result(1, 100.0, ""),
-            result(2, 50.0, ""),
-            result(1, 300.0, ipc)
-        );
-        let space = read(Path::new("t.json"), json.as_bytes()).unwrap();
-        assert_eq!(space.configs.len(), 2);
-        let one = &space.configs[0];
-        assert_eq!(one.values, ["1"]);
-        assert!(
-            (one.time_ms.unwrap() - 0.2).abs() < 1e-12,
-            "{:?}",
-            one.time_ms
-        );
-        assert!(one
-            .counters
-            .iter()
-            .any(|c| c.1 == "sm__inst_executed.avg.per_cycle_active"));
-        assert!(space
-            .notes
-            .iter()
-            .any(|(k, v)| k == "repeated configurations" && v.starts_with("1 results repeat")));
-    }
-
-    /// Synthetic KTT output with one result whose status or duration is damaged.
-    #[test]
-    fn unknown_statuses_and_bad_durations_are_errors() {
-        let file = |status: &str, results: &str| {
-            format!(
-                r#"{{"Metadata":{{"Device":"GPU","TimeUnit":"Microseconds"}},"Results":[
-                {{"Configuration":[{{"Name":"A","Value":1}}],"Status":"{status}",
-                "ComputationResults":[{results}]}}]}}"#
-            )
-        };
-        let ok = |status: &str, results: &str| {
-            read(Path::new("t.json"), file(status, results).as_bytes())
-        };
-        let duration = r#"{"Duration":5.0}"#;
-        assert!(ok("Ok", duration).unwrap().configs[0].time_ms.is_some());
-        assert_eq!(
-            ok("ValidationFailed", duration).unwrap().configs[0]
-                .failure
-                .as_deref(),
-            Some("ValidationFailed")
-        );
-        for (status, results, says) in [
-            ("Fine", duration, "status `Fine`"),
-            ("Ok", "", "no ComputationResults"),
-            ("Ok", r#"{"Duration":-5.0}"#, "Duration -5"),
-        ] {
-            let e = ok(status, results).unwrap_err().to_string();
-            assert!(e.contains("result 1:") && e.contains(says), "{e}");
-        }
-    }
-}
+mod tests;

@@ -90,8 +90,16 @@ pub fn parse(path: &Path, lines: &[Line]) -> Result<ProfileData> {
             }
         } else if let Some(rest) = t.strip_prefix("GPGPU-Sim PTX: pushing kernel '") {
             pending = Some(pushed_kernel(rest, l.number));
-        } else if let Some(name) = t.strip_prefix(DUMP_START) {
+        } else if let Some(name) = t.strip_prefix(DUMP_START.trim_end()) {
             let name = name.trim().to_string();
+            if name.is_empty() {
+                return Err(Error::parse(
+                    path,
+                    l.number,
+                    "`kernel_name =` names no kernel: the statistics below belong to no kernel \
+                     (is the log damaged?)",
+                ));
+            }
             let mut info = match pending.take() {
                 Some((k, info)) if k == name => info,
                 _ => LaunchInfo::default(),

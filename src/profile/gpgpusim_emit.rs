@@ -62,6 +62,16 @@ pub(super) fn emit(
                     ),
                 ));
             }
+            // A kernel whose statistics say it ran no cycle cannot have run: its rates would
+            // divide by zero and its time be 0.
+            if name == "gpu_sim_cycle" && *value == 0.0 {
+                return Err(Error::parse(
+                    path,
+                    *line,
+                    "gpu_sim_cycle = 0: a kernel that ran takes at least one cycle (is the log \
+                     damaged?)",
+                ));
+            }
             let stat = classify(name);
             let v = match stat.scope {
                 Scope::Skip => continue,

@@ -148,3 +148,13 @@ fn a_statistic_that_is_not_a_number_is_an_error_with_its_line() {
         assert!(e.contains("not a number"), "{e}");
     }
 }
+
+#[test]
+fn a_kernel_of_no_cycles_or_no_name_is_an_error_with_its_line() {
+    let (e, line) = error_for_damaged_line("gpu_sim_cycle = ", "gpu_sim_cycle = 0");
+    assert!(e.contains(&format!("damaged.log:{line}:")), "{e}");
+    assert!(e.contains("at least one cycle"), "{e}");
+    let (e, line) = error_for_damaged_line("kernel_name = ", "kernel_name = ");
+    assert!(e.contains(&format!("damaged.log:{line}:")), "{e}");
+    assert!(e.contains("names no kernel"), "{e}");
+}

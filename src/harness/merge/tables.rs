@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::super::campaign::TIMINGS;
+use super::super::campaign::{LedgerLine, Status, LEDGER, TIMINGS};
 use super::super::resume_check::timing_column;
 use super::{table_in, TableMerge, TABLES};
 use crate::dataset::table;
@@ -42,6 +42,24 @@ pub(super) fn check_tables(dirs: &[PathBuf]) -> Result<()> {
             if let Some(path) = table_in(dir, name).filter(|_| name != TIMINGS) {
                 whole_table(&path)?;
             }
+        }
+    }
+    // A ledger's finished jobs without their timings: merged, the ledger would say they ran
+    // and `collect --resume` would never measure them again.
+    for dir in dirs {
+        let (None, Some(ledger)) = (table_in(dir, TIMINGS), table_in(dir, LEDGER)) else {
+            continue;
+        };
+        let lines: Vec<LedgerLine> = table::read_rows(&ledger)?;
+        let ok = lines.iter().filter(|l| l.status == Status::Ok).count();
+        if ok > 0 {
+            return Err(Error::Usage(format!(
+                "{} lists {ok} finished job(s) but {} has no {TIMINGS}: their runs are lost; \
+                 restore the table, or delete that ledger's lines and measure the jobs again \
+                 with `advise collect --resume` before merging",
+                ledger.display(),
+                dir.display()
+            )));
         }
     }
     let mut first: Option<(String, PathBuf)> = None;

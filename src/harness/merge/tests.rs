@@ -185,3 +185,25 @@ fn a_table_cut_off_inside_a_line_is_refused() {
     assert!(e.contains("ledger.csv:2: the file ends inside"), "{e}");
     assert!(!t.path().join("out").exists());
 }
+
+#[test]
+fn finished_jobs_without_their_timings_are_refused() {
+    let t = tempfile::tempdir().unwrap();
+    let a = shard(t.path(), "a", None);
+    let b = shard(t.path(), "b", None);
+    std::fs::remove_file(a.join(TIMINGS)).unwrap();
+    std::fs::write(
+        a.join(LEDGER),
+        "job,status,measurements_bytes,timings_bytes,passes,seconds,message\n\
+         NB/000000/a,ok,0,50,0,1.0,\n",
+    )
+    .unwrap();
+    let e = merge(&[a, b], &t.path().join("out"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("lists 1 finished job(s) but") && e.contains("has no timings.csv"),
+        "{e}"
+    );
+    assert!(!t.path().join("out").exists());
+}

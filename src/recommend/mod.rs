@@ -2,6 +2,7 @@
 //! catalogue that explains them.
 
 pub mod bundle;
+mod bundle_file;
 pub mod calibration;
 pub mod catalogue;
 mod evidence;

@@ -334,7 +334,8 @@ pub fn profile_block_sizes(rows: &[MeasurementRow]) -> Vec<f64> {
         .filter(|r| {
             // A details page names it by its label ("Block Size").
             let metric = crate::profile::section_labels::metric_of(&r.metric).unwrap_or(&r.metric);
-            metric == "launch__block_size" && r.value.is_finite() && r.value > 0.0
+            // Zero and negative sizes are kept: `suggest` refuses them as damage.
+            metric == "launch__block_size" && r.value.is_finite()
         })
         .map(|r| r.value)
         .collect();

@@ -39,6 +39,7 @@ pub fn nothing_helps(
         0 => String::new(),
         n if n == judged && n > 1 => format!(", and all {n} verdicts are uncertain"),
         n if n == judged => ", and its verdict is uncertain".to_string(),
+        1 => ", and 1 of the verdicts is uncertain".to_string(),
         n => format!(", and {n} of the verdicts are uncertain"),
     };
     let more = if not_judged > 0 {

@@ -152,6 +152,20 @@ fn an_empty_advisor_and_a_file_that_is_not_ptx_are_named() {
         .stderr(predicate::str::contains(
             "validation counts more held-out samples (pp, pn, np, nn) than its",
         ));
+    // A feature named twice, and a method no advisor holds.
+    let mut twice = v.clone();
+    twice["features"][0] = twice["features"][1].clone();
+    std::fs::write(&model, twice.to_string()).unwrap();
+    suggest(&model).assert().code(3).stderr(
+        predicate::str::contains("it names the feature").and(predicate::str::contains("twice")),
+    );
+    let mut svm = v.clone();
+    svm["method"] = "svm".into();
+    std::fs::write(&model, svm.to_string()).unwrap();
+    suggest(&model).assert().code(3).stderr(
+        predicate::str::contains("unknown value `svm`")
+            .and(predicate::str::contains("train it again")),
+    );
     v["calibration"]["bounds"] = serde_json::json!([0.9, 0.1]);
     v["calibration"]["values"] = serde_json::json!([0.5, 0.6]);
     std::fs::write(&model, v.to_string()).unwrap();

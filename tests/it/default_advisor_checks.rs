@@ -279,6 +279,20 @@ fn an_impossible_block_size_in_a_profile_is_refused() {
             "{d}: its launches' block size (launch__block_size, \"Block Size\") is 100000 threads"
         )));
     suggest_from(&["--profile", &d, "--level", "BLOCK_SIZE=256"], false).success();
+    // So is a register count no GPU gives a thread.
+    let regs = "\"Registers Per Thread\",\"register/thread\",\"21\"";
+    assert!(page.contains(regs));
+    std::fs::write(
+        &damaged,
+        page.replace(
+            regs,
+            "\"Registers Per Thread\",\"register/thread\",\"9999\"",
+        ),
+    )
+    .unwrap();
+    suggest_from(&["--profile", &d], false)
+        .code(3)
+        .stderr(predicate::str::contains("uses 9999 registers per thread"));
     let aws = root.join("tests/fixtures/ncu/ncu_details_V100_xplacer_bfs_graph4096_aws.csv");
     let aws = aws.display().to_string();
     let mut cmd = crate::common::advise();

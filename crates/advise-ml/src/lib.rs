@@ -205,6 +205,10 @@ impl FittedModel {
     /// past, or tree links that would lead it past the end or round a loop.
     pub fn check(&self) -> std::result::Result<(), String> {
         let width = self.features.len();
+        let names = &self.features;
+        if let Some(f) = (1..width).find(|&i| names[..i].iter().any(|g| g.name == names[i].name)) {
+            return Err(format!("it names the feature {} twice", names[f].name));
+        }
         if self.model.method() != self.params.method() {
             return Err(format!(
                 "its parameters are those of {} but its state is {}'s",

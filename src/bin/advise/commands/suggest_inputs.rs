@@ -88,6 +88,21 @@ pub fn levels_of(
         }
         out.insert(family, value);
     }
+    // Registers per thread: a whole number of at most 255 (the most any GPU gives a thread).
+    if let Some(r) = rows.iter().find(|r| {
+        advise::profile::section_labels::metric_of(&r.metric).unwrap_or(&r.metric)
+            == "launch__registers_per_thread"
+            && !(r.value >= 0.0 && r.value <= 255.0 && r.value.fract() == 0.0)
+    }) {
+        return Err(Error::Data(format!(
+            "{}: a launch of {} uses {} registers per thread (launch__registers_per_thread, \
+             \"Registers Per Thread\"): no GPU gives a thread a fraction of one, fewer than 0 \
+             or more than 255, so the profile is damaged; profile the program again",
+            profile.display(),
+            r.kernel,
+            r.value
+        )));
+    }
     if let Some(&size) = out.get("BLOCK_SIZE").filter(|&&v| !whole_level(v)) {
         let size = if size < 1e6 {
             format!("{size}")

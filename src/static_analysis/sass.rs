@@ -48,6 +48,10 @@ pub fn parse_sass(text: &str) -> BTreeMap<String, Vec<SassInst>> {
             continue;
         }
         let stmt = rest.split(';').next().unwrap_or("").trim();
+        // Never executed: the compiler's padding guarded by the false predicate.
+        if stmt.starts_with("@!PT ") {
+            continue;
+        }
         let stmt = match stmt.strip_prefix('@') {
             Some(p) => p.split_once(char::is_whitespace).map_or("", |x| x.1).trim(),
             None => stmt,
@@ -56,9 +60,20 @@ pub fn parse_sass(text: &str) -> BTreeMap<String, Vec<SassInst>> {
             continue;
         }
         let (opcode, operands) = stmt.split_once(char::is_whitespace).unwrap_or((stmt, ""));
+        let address = u64::from_str_radix(addr, 16).unwrap_or(0);
+        // Padding after the kernel's exit: NOPs and the branch to itself that ends the code.
+        let to_itself = opcode == "BRA"
+            && operands
+                .trim()
+                .strip_prefix("0x")
+                .and_then(|t| u64::from_str_radix(t, 16).ok())
+                == Some(address);
+        if opcode == "NOP" || to_itself {
+            continue;
+        }
         if let Some(v) = out.get_mut(name) {
             v.push(SassInst {
-                address: u64::from_str_radix(addr, 16).unwrap_or(0),
+                address,
                 opcode: opcode.to_string(),
                 operands: operands.trim().to_string(),
             });
@@ -163,6 +178,16 @@ mod tests {
         assert_eq!(k[0].opcode, "LDC");
         assert_eq!(k[0].operands, "R1, c[0x0][0x28]");
         assert_eq!(k[1].base(), "LDG");
+    }
+
+    /// The code after EXIT (the branch to itself, NOPs) and `@!PT` instructions never run
+    /// and are not counted (a saxpy had shown a loop and a shuffle it does not have).
+    #[test]
+    fn padding_that_never_runs_is_left_out() {
+        let text = "\t\tFunction : _Z1kPf\n        /*0000*/   LDC R1, c[0x0][0x28] ;\n        /*0010*/   @!PT SHFL.IDX PT, R2, R3, RZ, RZ ;\n        /*0020*/   EXIT ;\n        /*0030*/   BRA 0x30 ;\n        /*0040*/   NOP ;\n        /*0050*/   @P0 BRA 0x0 ;\n";
+        let k = &parse_sass(text)["_Z1kPf"];
+        let ops: Vec<&str> = k.iter().map(|i| i.opcode.as_str()).collect();
+        assert_eq!(ops, ["LDC", "EXIT", "BRA"]);
     }
 
     #[test]

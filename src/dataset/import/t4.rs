@@ -178,7 +178,7 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
     // The first objective other than the time that a result without a time names.
     let mut objective: Option<&str> = None;
     // The first objective measured in a unit that is not one of time, and that unit.
-    let mut untimed_unit: Option<(&str, &str)> = None;
+    let mut untimed_unit: Option<(usize, &str, &str)> = None;
     for (i, r) in file.results.iter().enumerate() {
         let values = params
             .iter()
@@ -199,7 +199,7 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
                 let unit = m.unit.as_deref().unwrap_or("").trim();
                 let lower = o.to_ascii_lowercase();
                 let duration = lower.contains("duration") || lower.contains("time");
-                (duration || !unit.is_empty()).then_some((o.as_str(), unit))
+                (duration || !unit.is_empty()).then_some((i, o.as_str(), unit))
             });
         }
         if time.is_none() && objective.is_none() {
@@ -266,20 +266,28 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
             counters,
         });
     }
-    if let Some((o, unit)) = untimed_unit.filter(|_| configs.iter().all(|c| c.time_ms.is_none())) {
+    if let Some((i, o, unit)) = untimed_unit {
         let unit = if unit.is_empty() {
             "states no unit".to_string()
         } else {
             format!("is in `{unit}`")
         };
-        return Err(Error::format(
-            path,
+        let units = "not a unit of time (seconds, milliseconds, microseconds, nanoseconds, or \
+                     s, ms, us, ns)";
+        // Where other results are timed, this one's unit is damage; read as a failure, the
+        // configuration would leave the space unseen.
+        let message = if configs.iter().all(|c| c.time_ms.is_none()) {
             format!(
                 "no result has a `{TIME}` measurement, and the measurement of the objective \
-                 `{o}` {unit}, not a unit of time (seconds, milliseconds, microseconds, \
-                 nanoseconds, or s, ms, us, ns): advise reads each configuration's run time"
-            ),
-        ));
+                 `{o}` {unit}, {units}: advise reads each configuration's run time"
+            )
+        } else {
+            format!(
+                "result {i}: the measurement of the objective `{o}` {unit}, {units}, while \
+                 other results are timed: the file is damaged"
+            )
+        };
+        return Err(Error::format(path, message));
     }
     check_objective(path, objective, &configs)?;
     // The same space searched from either file gives the same runs.

@@ -110,3 +110,31 @@ fn a_cache_without_a_kernel_name_is_named_by_its_file() {
     let space = read_space(Tool::KernelTuner, &path).unwrap();
     assert_eq!(space.kernel, "mykernel__GPU");
 }
+
+/// The real T4 fixture (tests/fixtures/PROVENANCE.md) with one result's objective measured
+/// in a unit that is not one of time: damage, named by the result, not a failure.
+#[test]
+fn a_t4_result_in_another_unit_than_time_is_refused() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/spaces/coulomb_2080_full_search_space_converted.json.gz");
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut crate::dataset::table::open(&path).unwrap(), &mut text)
+        .unwrap();
+    let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let result = &mut doc["results"][3];
+    let objective = result["objectives"][0].clone();
+    for m in result["measurements"].as_array_mut().unwrap() {
+        if m["name"] == objective {
+            m["unit"] = "Parsecs".into();
+        }
+    }
+    let e = super::t4::read(std::path::Path::new("t4.json"), doc.to_string().as_bytes())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("result 3: the measurement of the objective")
+            && e.contains("is in `Parsecs`")
+            && e.contains("other results are timed"),
+        "{e}"
+    );
+}

@@ -82,6 +82,14 @@ fn profile_runs_and_timeouts_that_cannot_be_are_refused() {
             "--profile-runs 5 is more than --runs 2",
         ),
         (vec!["--timeout", "0"], "--timeout 0: give the seconds"),
+        (
+            vec!["--batch-inputs", "0"],
+            "--batch-inputs 0: give the most inputs",
+        ),
+        (
+            vec!["--sim-set", "foo", "--jobs", "7"],
+            "--sim-set, --jobs are for --backend gpgpu-sim",
+        ),
     ] {
         collect(&bin, &out, &extra)
             .assert()

@@ -53,16 +53,16 @@ pub struct Args {
     /// and CUDA_INSTALL_PATH; times and counters are simulated).
     #[arg(long, value_enum, default_value = "ncu")]
     pub backend: BackendArg,
-    /// GPGPU-Sim configuration: a name under the simulator's configs/tested-cfgs (e.g.
-    /// SM7_QV100) or a folder with gpgpusim.config.
-    #[arg(long, default_value = "SM7_QV100")]
-    pub sim_config: String,
+    /// GPGPU-Sim configuration: a name under the simulator's configs/tested-cfgs or a folder
+    /// with gpgpusim.config [default: SM7_QV100].
+    #[arg(long)]
+    pub sim_config: Option<String>,
     /// Override a configuration option, KEY=VALUE (repeatable), e.g. gpgpu_n_clusters=8.
     #[arg(long = "sim-set")]
     pub sim_set: Vec<String>,
-    /// Simulations run at once (gpgpu-sim backend; each uses one core).
-    #[arg(long, default_value_t = 1)]
-    pub jobs: usize,
+    /// Simulations run at once (gpgpu-sim backend; each uses one core) [default: 1].
+    #[arg(long)]
+    pub jobs: Option<usize>,
     /// K/N: run every N-th job starting with the K-th, into OUT/shard-K-of-N.
     #[arg(long)]
     pub shard: Option<String>,
@@ -233,7 +233,26 @@ pub fn settings(args: &Args) -> Result<CollectSettings> {
     };
     let tolerance = args.tolerance.unwrap_or_else(|| default_tolerance(program));
     let backend = match args.backend {
-        BackendArg::Ncu => Backend::Ncu,
+        BackendArg::Ncu => {
+            // The simulator's options mean nothing on a GPU: accepted, they would be ignored.
+            let given: Vec<&str> = [
+                (args.sim_config.is_some(), "--sim-config"),
+                (!args.sim_set.is_empty(), "--sim-set"),
+                (args.jobs.is_some(), "--jobs"),
+            ]
+            .iter()
+            .filter_map(|&(given, name)| given.then_some(name))
+            .collect();
+            if !given.is_empty() {
+                return Err(Error::Usage(format!(
+                    "{} {} for --backend gpgpu-sim; a GPU campaign (--backend ncu) runs one \
+                     program at a time",
+                    given.join(", "),
+                    if given.len() == 1 { "is" } else { "are" }
+                )));
+            }
+            Backend::Ncu
+        }
         BackendArg::GpgpuSim => {
             let sim = Simulator::find()?;
             let overrides = args
@@ -242,8 +261,11 @@ pub fn settings(args: &Args) -> Result<CollectSettings> {
                 .map(|o| parse_override(o))
                 .collect::<Result<Vec<_>>>()?;
             Backend::GpgpuSim {
-                config: SimConfig::new(sim.config_dir(&args.sim_config)?, overrides),
-                jobs: args.jobs.max(1),
+                config: SimConfig::new(
+                    sim.config_dir(args.sim_config.as_deref().unwrap_or("SM7_QV100"))?,
+                    overrides,
+                ),
+                jobs: args.jobs.unwrap_or(1).max(1),
             }
         }
     };
@@ -255,6 +277,16 @@ pub fn settings(args: &Args) -> Result<CollectSettings> {
         BackendArg::Ncu => 3,
         BackendArg::GpgpuSim => 1,
     });
+    if runs == 0 {
+        return Err(Error::Usage(
+            "--runs 0: give the runs of each variant and input, at least 1".into(),
+        ));
+    }
+    if args.batch_inputs == 0 {
+        return Err(Error::Usage(
+            "--batch-inputs 0: give the most inputs one process runs, at least 1".into(),
+        ));
+    }
     if timeout == 0 {
         return Err(Error::Usage(
             "--timeout 0: give the seconds one run may take, at least 1".into(),

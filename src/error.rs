@@ -164,7 +164,7 @@ pub enum ToolError {
     #[error("{tool} not found: {hint}")]
     Missing { tool: String, hint: String },
 
-    #[error("{tool} (from ${env}) is not an existing file: {path}; {hint}")]
+    #[error("{tool} (from ${env}) names no program file: {path} is missing or a folder; {hint}")]
     BadOverride {
         tool: String,
         env: String,

@@ -342,3 +342,12 @@ fn a_cut_off_t4_file_says_so() {
             "(the file ends inside it: cut off?)",
         ));
 }
+
+#[test]
+fn bench_models_names_the_size_a_method_cannot_fit() {
+    advise()
+        .args(["bench", "models", "--rows", "2", "--cols", "1", "--no-weka"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--rows 2: knn cannot fit 2 rows"));
+}

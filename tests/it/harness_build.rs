@@ -63,6 +63,16 @@ fn a_variant_that_does_not_compile_is_listed_with_nvcc_messages() {
     let good = variants.iter().find(|x| x["variant"] == "000000").unwrap();
     assert_eq!(good["ok"], true);
     assert!(good["error"].is_null());
+    // The text summary counts the failed ones apart from those compiled.
+    build(&dir.path().join("build2"))
+        .env("NVCC", fake_nvcc())
+        .env("STANDIN_NVCC_FAIL", "-DSORT=1")
+        .args(["--program", "bh"])
+        .assert()
+        .code(4)
+        .stdout(predicate::str::contains(
+            "built 32 of 64 variants (32 compiled, 32 failed, 0 up to date)",
+        ));
 }
 
 #[test]

@@ -304,7 +304,13 @@ fn models(s: &BenchSettings, out: &Output) -> Result<()> {
         }
         for &method in &methods {
             bar.set_message(format!("{name}: {method}"));
-            let ours = time_ours(method, &data, reps)?;
+            // A method that needs more rows than a size has (k-NN's k) is said by the size.
+            let ours = time_ours(method, &data, reps).map_err(|e| {
+                Error::Usage(format!(
+                    "--rows {n}: {method} cannot fit {n} rows ({e}); give larger sizes, or \
+                     leave {method} out with --method"
+                ))
+            })?;
             let weka_t = match (&weka, method.weka_class()) {
                 (Some(w), Some(class)) => Some(w.time(class, &csv, reps)?),
                 _ => None,

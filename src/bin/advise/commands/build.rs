@@ -130,9 +130,13 @@ pub fn run(args: Args) -> Result<()> {
                 b.error.as_deref().unwrap_or("")
             ));
         }
+        // nvcc ran for `compiled` variants; those that failed were not built.
+        let failed = results.len() - ok;
+        let newly = results.iter().filter(|b| b.compiled && b.ok).count();
         text.push_str(&format!(
-            "built {ok} of {} variants ({compiled} compiled, {} up to date) in {:.0} s with {} jobs into {}\n",
+            "built {ok} of {} variants ({newly} compiled, {}{} up to date) in {:.0} s with {} jobs into {}\n",
             results.len(),
+            if failed > 0 { format!("{failed} failed, ") } else { String::new() },
             results.len() - compiled,
             started.elapsed().as_secs_f64(),
             // The compilers that ran at once: no more than there were variants to compile.

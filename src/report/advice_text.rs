@@ -47,8 +47,7 @@ pub fn suggestions(
         )),
         None => {
             text.push_str(&super::suggestions::nothing_helps(
-                list.len(),
-                super::suggestions::uncertain_count(list),
+                list,
                 summary.left_out.len(),
                 "\"Not advised on\" below",
             ));
@@ -155,12 +154,18 @@ fn ranked_table(list: &[Suggestion]) -> String {
 /// What the confidence column adds: " (extrapolated)" where the profile lies outside the
 /// training data, " (other host link)" where the model learned only on another host link than
 /// the profile's, so its confidence was measured there.
-fn confidence_qualifier(s: &Suggestion) -> &'static str {
-    match (s.extrapolation, s.other_host_link) {
-        (true, true) => " (extrapolated, other host link)",
-        (true, false) => " (extrapolated)",
-        (false, true) => " (other host link)",
-        (false, false) => "",
+fn confidence_qualifier(s: &Suggestion) -> String {
+    let marks: Vec<&str> = [
+        (s.extrapolation, "extrapolated"),
+        (s.other_host_link, "other host link"),
+    ]
+    .iter()
+    .filter_map(|&(holds, mark)| holds.then_some(mark))
+    .collect();
+    if marks.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", marks.join(", "))
     }
 }
 

@@ -117,19 +117,18 @@ pub(super) fn card(s: &Suggestion, e: Option<&Entry>) -> Block {
         )
         .into(),
         format!(
-            "Confidence: {} ({:.2}){}",
+            "Confidence: {} ({:.2}){}{}",
             s.confidence_label,
             s.confidence,
-            match (s.extrapolation, s.other_host_link) {
-                (true, true) =>
-                    "; extrapolation: the profile lies outside the training data; \
-                                 measured on another host link than this GPU's, so it says \
-                                 little here",
-                (true, false) => "; extrapolation: the profile lies outside the training data",
-                (false, true) =>
-                    "; measured on another host link than this GPU's, so it says \
-                                  little here",
-                (false, false) => "",
+            if s.extrapolation {
+                "; extrapolation: the profile lies outside the training data"
+            } else {
+                ""
+            },
+            if s.other_host_link {
+                "; measured on another host link than this GPU's, so it says little here"
+            } else {
+                ""
             }
         )
         .into(),

@@ -27,14 +27,14 @@ pub const NO_SUGGESTION: &str =
     "No suggestion: none of the optimizations this advisor knows could be judged for this profile";
 
 /// The headline where something was judged and nothing is predicted to help: how many were
-/// judged, how many of those verdicts are uncertain, and how many more the profile's counters
-/// did not allow (`where_listed`: where the report names them).
-pub fn nothing_helps(
-    judged: usize,
-    uncertain: usize,
-    not_judged: usize,
-    where_listed: &str,
-) -> String {
+/// judged (`list`), how many of those verdicts are uncertain, and how many more the profile's
+/// counters did not allow (`where_listed`: where the report names them).
+pub fn nothing_helps(list: &[Suggestion], not_judged: usize, where_listed: &str) -> String {
+    let judged = list.len();
+    let uncertain = list
+        .iter()
+        .filter(|s| s.verdict == crate::recommend::suggest::UNCERTAIN)
+        .count();
     let unsure = match uncertain {
         0 => String::new(),
         n if n == judged && n > 1 => format!(", and all {n} verdicts are uncertain"),
@@ -54,13 +54,6 @@ pub fn nothing_helps(
         "Nothing is predicted to help: none of the {judged} optimizations this profile lets \
          the advisor judge is expected to speed this code up{unsure}{more}."
     )
-}
-
-/// How many of `list`'s verdicts are uncertain.
-pub fn uncertain_count(list: &[Suggestion]) -> usize {
-    list.iter()
-        .filter(|s| s.verdict == crate::recommend::suggest::UNCERTAIN)
-        .count()
 }
 
 /// The one-line answer at the top.
@@ -87,8 +80,7 @@ pub fn answer(list: &[Suggestion], summary: &ProfileSummary) -> String {
             format!("{NO_SUGGESTION} (what was left out, and why, is under What was profiled).")
         }
         None => nothing_helps(
-            list.len(),
-            uncertain_count(list),
+            list,
             summary.left_out.len(),
             "under What was profiled",
         ),

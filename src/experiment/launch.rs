@@ -137,13 +137,17 @@ pub fn compute_capability_given(gpu: &str) -> Option<String> {
         .map(|a| format!("{}.{}", a.major, a.minor))
 }
 
-/// The registers per thread a row reports, where it is Nsight Compute's
-/// `launch__registers_per_thread` (a details page names it by its label, "Registers Per
-/// Thread") and a positive number.
+/// Whether a row is Nsight Compute's `launch__registers_per_thread` (a details page names it
+/// by its label, "Registers Per Thread").
+pub fn names_registers(r: &MeasurementRow) -> bool {
+    crate::profile::section_labels::metric_of(&r.metric).unwrap_or(&r.metric)
+        == "launch__registers_per_thread"
+}
+
+/// The registers per thread a row reports, where it is [`names_registers`]'s metric and a
+/// positive number.
 pub fn registers_of(r: &MeasurementRow) -> Option<f64> {
-    let metric = crate::profile::section_labels::metric_of(&r.metric).unwrap_or(&r.metric);
-    (metric == "launch__registers_per_thread" && r.value.is_finite() && r.value > 0.0)
-        .then_some(r.value)
+    (names_registers(r) && r.value.is_finite() && r.value > 0.0).then_some(r.value)
 }
 
 /// Why a block of `threads` threads would not launch, where that is known: more than 1,024

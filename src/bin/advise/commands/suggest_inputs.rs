@@ -90,8 +90,7 @@ pub fn levels_of(
     }
     // Registers per thread: a whole number of at most 255 (the most any GPU gives a thread).
     if let Some(r) = rows.iter().find(|r| {
-        advise::profile::section_labels::metric_of(&r.metric).unwrap_or(&r.metric)
-            == "launch__registers_per_thread"
+        advise::experiment::launch::names_registers(r)
             && !(r.value >= 0.0 && r.value <= 255.0 && r.value.fract() == 0.0)
     }) {
         return Err(Error::Data(format!(

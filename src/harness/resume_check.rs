@@ -94,7 +94,8 @@ pub fn check_settings(dir: &Path, s: &CollectSettings) -> Result<()> {
     let timings = dir.join(TIMINGS);
     if std::fs::metadata(&timings).is_ok_and(|m| m.len() > 0) {
         let reps = timing_column(&timings, table::open(&timings)?, "repetitions")?;
-        if let Some((line, was)) = reps.iter().find(|(_, r)| *r != s.reps.to_string()) {
+        let want = s.reps.to_string();
+        if let Some((line, was)) = reps.iter().find(|(_, r)| *r != want) {
             return Err(Error::Usage(format!(
                 "{}:{line}: the campaign's runs were repeated {was} times, this call's --reps \
                  is {}; resume it with --reps {was}, or collect into another --out-dir (the \

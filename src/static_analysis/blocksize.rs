@@ -226,17 +226,14 @@ pub fn recommend(
         (true, Some(most)) => vec![most.max(1)],
         _ => allowed,
     };
+    // The SVM's choice where it may launch, else the largest size under it that may.
     let svm_choice = svc.predict(&f);
-    let block = if allowed.contains(&svm_choice) {
-        svm_choice
-    } else {
-        allowed
-            .iter()
-            .copied()
-            .filter(|&b| b <= svm_choice)
-            .max()
-            .unwrap_or(allowed[0])
-    };
+    let block = allowed
+        .iter()
+        .copied()
+        .filter(|&b| b <= svm_choice)
+        .max()
+        .unwrap_or(allowed[0]);
     let standardizer = Standardizer::fit(&x);
     let z = |r: &[f64]| standardizer.apply(r);
     let q = z(&f);

@@ -241,13 +241,13 @@ fn read_spaces(files: &[PathBuf]) -> Result<(Vec<SearchSpace>, Vec<UnreadFile>)>
                 ));
                 // Where at most one configuration runs, every strategy finds it at once: its
                 // rows say nothing about a strategy.
-                if s.len() - s.failed() <= 1 {
+                let ran = s.len() - s.failed();
+                if ran <= 1 {
                     super::output::warn(&format!(
-                        "{}: {} configuration{} that ran{}: nothing to search, and its rows \
+                        "{}: {ran} configuration{} that ran{}: nothing to search, and its rows \
                          say nothing about a strategy",
                         s.name,
-                        s.len() - s.failed(),
-                        if s.len() - s.failed() == 1 { "" } else { "s" },
+                        if ran == 1 { "" } else { "s" },
                         if s.n_params() == 0 {
                             ", no parameter that varies"
                         } else {

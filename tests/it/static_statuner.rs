@@ -90,20 +90,12 @@ fn evaluation_is_deterministic_and_best_is_never_beaten() {
     }
 }
 
-#[test]
-fn blocksize_recommends_a_size_and_says_why() {
-    if advise::static_analysis::nvcc::nvcc().is_err() {
-        eprintln!("skipped: nvcc not found");
-        return;
-    }
+/// `advise blocksize ARGS --json`, which must succeed, as JSON.
+fn blocksize_json(args: &[&str]) -> serde_json::Value {
     let out = advise()
-        .args([
-            "blocksize",
-            "tests/data/static/nb_opt.cu",
-            "--arch",
-            "sm_86",
-            "--json",
-        ])
+        .arg("blocksize")
+        .args(args)
+        .arg("--json")
         .output()
         .unwrap();
     assert!(
@@ -111,7 +103,16 @@ fn blocksize_recommends_a_size_and_says_why() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn blocksize_recommends_a_size_and_says_why() {
+    if advise::static_analysis::nvcc::nvcc().is_err() {
+        eprintln!("skipped: nvcc not found");
+        return;
+    }
+    let v = blocksize_json(&["tests/data/static/nb_opt.cu", "--arch", "sm_86"]);
     let k = &v["kernels"][0];
     let b = k["block_size"].as_u64().unwrap();
     assert!(b.is_multiple_of(32) && b <= 1024);
@@ -227,17 +228,7 @@ fn blocksize_keeps_within_a_kernels_launch_bounds() {
     let dir = tempfile::tempdir().unwrap();
     let ptx = dir.path().join("lb.ptx");
     std::fs::write(&ptx, BOUNDED_PTX).unwrap();
-    let out = advise()
-        .args(["blocksize", "--arch", "sm_90", "--json"])
-        .arg(&ptx)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = blocksize_json(&["--arch", "sm_90", ptx.to_str().unwrap()]);
     let k = &v["kernels"][0];
     assert_eq!(k["launch_bound"], 64, "{k}");
     assert!(k["block_size"].as_u64().unwrap() <= 64, "{k}");

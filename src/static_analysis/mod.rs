@@ -301,14 +301,22 @@ pub fn optimization_facts(
 /// [`optimization_facts`] of the kernels of `path` that ran in a profile, by the profile's
 /// kernel names (mangled, demangled with their arguments, or bare); all kernels when
 /// `profiled` is empty. A file none of whose kernels ran is an error: its facts are another
-/// program's, and would take suggestions away from this one.
+/// program's, and would take suggestions away from this one; so is a file with no kernel.
 pub fn optimization_facts_for(
     path: &Path,
     opts: &CompileOptions,
     profiled: &[String],
 ) -> Result<(Vec<Detected>, Vec<NotApplicable>)> {
     let mut kernels = analyze(path, opts)?.kernels;
-    if !profiled.is_empty() && !kernels.is_empty() {
+    if kernels.is_empty() {
+        return Err(Error::Usage(format!(
+            "{} holds no kernel (no __global__ function, or only templates nothing \
+             instantiates), so it says nothing of what is applied: give the .cu, .ptx or \
+             .cubin file of the program that was profiled",
+            path.display()
+        )));
+    }
+    if !profiled.is_empty() {
         let analysed: Vec<String> = kernels.iter().map(|k| k.short_name.clone()).collect();
         kernels.retain(|k| {
             profiled

@@ -257,6 +257,18 @@ fn detected_optimizations_in_the_source_are_not_suggested() {
         .code(2)
         .stderr(predicate::str::contains("none of the kernels of"))
         .stderr(predicate::str::contains("abstract_classical_spmv"));
+    // A source with no kernel at all says nothing of what is applied.
+    let empty = s.model.parent().unwrap().join("empty.cu");
+    std::fs::write(&empty, "").unwrap();
+    advise()
+        .args(["suggest", "--ncu-csv", GINKGO, "--model"])
+        .arg(&s.model)
+        .arg("--source")
+        .arg(&empty)
+        .assert()
+        .failure()
+        .code(2)
+        .stderr(predicate::str::contains("empty.cu holds no kernel"));
 }
 
 #[test]

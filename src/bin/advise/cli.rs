@@ -23,8 +23,9 @@ pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("ADVISE_
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run the main job on the data shipped in the repository: the thesis's experiments on the
-    /// simulated NB/BH campaign, then every method against the baselines on the real KTT
-    /// spaces; writes reports/demo/ (or --out-dir).
+    /// simulated NB/BH campaign, then those the measured H200/H100 NB/BH campaigns allow, then
+    /// every method against the baselines on the real KTT spaces; writes reports/demo/ (or
+    /// --out-dir).
     Demo(demo::Args),
     /// List the 64 variants of NB and/or BH with the optimizations each applies.
     Variants(variants::Args),
@@ -41,8 +42,10 @@ pub enum Command {
     /// Build speedup samples for one optimization: the features of every variant without it
     /// and the target T(v) / T(v with it), from a feature table with times.
     Samples(samples::Args),
-    /// Convert a real recorded tuning space into a dataset folder (measurements.csv,
-    /// timings.csv, switches.csv, PROVENANCE.md).
+    /// Convert a real recorded tuning space into a dataset folder (measurements.csv.gz,
+    /// timings.csv, switches.csv, PROVENANCE.md; device.json where the GPU's compute
+    /// capability or host link is known; the source's own provenance and licence where it has
+    /// them).
     ///
     /// `ktt`: Kernel Tuning Toolkit JSON output (with Nsight Compute counters where KTT
     /// profiled). `kernel-tuner`: a Kernel Tuner cache (times, and the counters of its

@@ -20,9 +20,9 @@ const REPAIR_NOTES: [&str; 4] = [
 pub struct Args {
     #[arg(value_enum)]
     pub tool: ToolArg,
-    /// The file (.json or .json.gz); for `xplacer`, the benchmark folder.
+    /// The file (.json, .json.gz or .json.bz2); for `xplacer`, the benchmark folder.
     pub file: PathBuf,
-    /// Dataset folder to write, e.g. datasets/ktt-convolution-2080ti.
+    /// Dataset folder to write, e.g. datasets/ktt-convolution-rtx2080ti.
     #[arg(long = "out-dir", alias = "out")]
     pub out_dir: PathBuf,
     /// Keep each configuration's time and compile data, not the profiler's counters (`ktt`):

@@ -144,8 +144,10 @@ pub fn execute(
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Dataset folder (measurements.csv(.gz), timings.csv, and switches.csv for imports);
-    /// repeat it to pool several (e.g. two imported programs for lopo). For `--exp
-    /// statuner`: the block-size dataset (default datasets/blocksize).
+    /// repeat it to pool several (e.g. two imported programs for lopo). The pool's rows
+    /// follow the order given, and the random forest's bootstrap samples draw rows by
+    /// position, so another order can move its figures a little: name the datasets in one order to reproduce a result.
+    /// For `--exp statuner`: the block-size dataset (default datasets/blocksize).
     #[arg(long)]
     pub dataset: Vec<PathBuf>,
     /// Experiments (comma list).

@@ -18,6 +18,12 @@ pub fn read(path: &Path, reader: impl Read) -> Result<Instances> {
     for (i, line) in BufReader::new(reader).lines().enumerate() {
         let lineno = i + 1;
         let line = line.map_err(|e| Error::parse(path, lineno, e.to_string()))?;
+        // A byte-order mark some editors write first, as the CSV reader passes over it.
+        let line = if lineno == 1 {
+            line.strip_prefix('\u{feff}').unwrap_or(&line).to_string()
+        } else {
+            line
+        };
         let text = strip_comment(&line);
         let text = text.trim();
         if text.is_empty() {
@@ -283,6 +289,12 @@ mod tests {
         assert_eq!(t.rows[1], vec![None, Some(1.0), Some(2.0)]);
         assert_eq!(t.rows[2], vec![Some(3.0), Some(1.0), Some(0.0)]);
         assert_eq!(t.lines, vec![7, 8, 9]);
+        // A byte-order mark before the first line is passed over.
+        let bom = format!("\u{feff}{text}");
+        assert_eq!(
+            read(Path::new("t.arff"), bom.as_bytes()).unwrap().rows,
+            t.rows
+        );
     }
 
     #[test]

@@ -258,6 +258,25 @@ pub fn build(
             let get = |name: &str| aggregated.get(name).map(|&(v, _)| v);
             values.extend(super::portable::compute(&get));
         }
+        if let Some((c, v)) = columns
+            .iter()
+            .zip(&values)
+            .find_map(|(c, v)| v.filter(|v| !v.is_finite()).map(|v| (c, v)))
+        {
+            return Err(Error::Data(format!(
+                "feature {c} of program {} input {} run {} variant {}{} is {v}: a counter \
+                 (or the normalizer, {}) is out of range; check the measurements of that run",
+                key.program,
+                key.input,
+                key.run,
+                key.variant,
+                kernel
+                    .as_ref()
+                    .map(|k| format!(" kernel {k}"))
+                    .unwrap_or_default(),
+                normalizer.as_deref().unwrap_or("none")
+            )));
+        }
         rows.push(FeatureRow {
             key: key.clone(),
             kernel: kernel.clone(),

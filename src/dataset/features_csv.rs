@@ -71,10 +71,15 @@ impl FeatureTable {
                 if s.trim().is_empty() {
                     return Ok(None);
                 }
-                s.trim()
-                    .parse()
-                    .map(Some)
-                    .map_err(|_| Error::parse(path, line, format!("`{s}` is not a number")))
+                match s.trim().parse::<f64>() {
+                    Ok(v) if v.is_finite() => Ok(Some(v)),
+                    Ok(_) => Err(Error::parse(
+                        path,
+                        line,
+                        format!("`{s}` is not a finite number (leave a missing value empty)"),
+                    )),
+                    Err(_) => Err(Error::parse(path, line, format!("`{s}` is not a number"))),
+                }
             };
             let run = rec[r].trim().parse().map_err(|_| {
                 Error::parse(path, line, format!("run `{}` is not a number", &rec[r]))

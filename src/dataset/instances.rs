@@ -188,6 +188,21 @@ pub fn read_csv(path: &Path, reader: impl std::io::Read) -> Result<Instances> {
     table::refuse_other_separator(path, &header)?;
     // Weka's CSVLoader refuses repeated names too: a model would mix two columns under one.
     table::refuse_repeated_columns(path, &header, |a, b| a == b)?;
+    if let Some(j) = header.iter().position(String::is_empty) {
+        return Err(Error::parse(
+            path,
+            1,
+            format!(
+                "column {} has no name{}: name it, or remove the empty column",
+                j + 1,
+                if j + 1 == header.len() {
+                    " (a comma at the end of the header?)"
+                } else {
+                    ""
+                }
+            ),
+        ));
+    }
     let mut cells: Vec<Vec<String>> = Vec::new();
     let mut lines = Vec::new();
     for rec in rdr.records() {
@@ -337,6 +352,15 @@ mod tests {
             .unwrap()
             .to_string();
         assert_eq!(e, "t.csv:1: column `a` is named twice (columns 1 and 3)");
+        let e = read_csv(Path::new("t.csv"), "a,b,y,\n1,2,3,\n".as_bytes())
+            .err()
+            .unwrap()
+            .to_string();
+        assert_eq!(
+            e,
+            "t.csv:1: column 4 has no name (a comma at the end of the header?): name it, or \
+             remove the empty column"
+        );
     }
 
     #[test]

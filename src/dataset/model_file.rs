@@ -13,6 +13,8 @@ pub fn write(model: &FittedModel) -> Result<String> {
 
 /// Reads a model written by [`write`](fn@write); `source` names it in errors.
 pub fn read(text: &str, source: &str) -> Result<FittedModel> {
+    // A byte-order mark some editors write first, as the advisor's reader passes over it.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let probe: serde_json::Value =
         serde_json::from_str(text).map_err(|e| Error::Data(format!("{source}: not JSON: {e}")))?;
     let format = probe.get("format").and_then(|f| f.as_str());
@@ -63,9 +65,13 @@ mod tests {
         for &method in Method::ALL {
             let model = method.default_params().fit(&data).unwrap();
             let before = model.predict(&data).unwrap();
-            let back = read(&write(&model).unwrap(), "test").unwrap();
+            let text = write(&model).unwrap();
+            let back = read(&text, "test").unwrap();
             assert_eq!(back.method(), method);
             assert_eq!(back.predict(&data).unwrap(), before, "{method}");
+            // A byte-order mark an editor wrote first is passed over.
+            let bom = read(&format!("\u{feff}{text}"), "test").unwrap();
+            assert_eq!(bom.predict(&data).unwrap(), before, "{method}");
         }
     }
 

@@ -43,6 +43,9 @@ pub struct SearchSpace {
     pub cut_off: bool,
     /// Entries that repeat a configuration read before them: the first one's time stands.
     pub repeated: usize,
+    /// Entries whose key a later entry of the file repeated, which replaced them (a Kernel
+    /// Tuner cache read as Python reads it: [`TuningSpace::repeated_keys`]).
+    pub repeated_keys: usize,
     /// Levels of configuration `i` are `levels[i * n_params .. (i + 1) * n_params]`.
     levels: Vec<u16>,
     /// Recorded time in ms; `None` for a failed configuration.
@@ -161,6 +164,7 @@ impl SearchSpace {
             run_noise: space.run_noise,
             cut_off: space.cut_off(),
             repeated: 0,
+            repeated_keys: space.repeated_keys(),
             levels: Vec::with_capacity(space.configs.len() * varying.len()),
             times: Vec::with_capacity(space.configs.len()),
             radix,

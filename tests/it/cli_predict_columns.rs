@@ -109,3 +109,33 @@ fn a_saved_model_names_what_ignore_and_damage_did() {
         .code(2)
         .stderr(predicate::str::contains("fit writes the model as JSON"));
 }
+
+/// Synthetic: a target with no value in any row is refused by every model (IBk had predicted
+/// 0 from it), before any model is fitted.
+#[test]
+fn a_target_without_values_is_refused_by_predict_and_fit() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut train = String::from("a,b,y\n");
+    for i in 0..6 {
+        train += &format!("{i},{},?\n", 6 - i);
+    }
+    std::fs::write(dir.path().join("train.csv"), train).unwrap();
+    std::fs::write(dir.path().join("test.csv"), "a,b,y\n1,2,\n").unwrap();
+    for method in ["ibk", "m5p", "linear", "forest", "knn", "gbrt"] {
+        for args in [
+            vec!["predict", "-T", "test.csv"],
+            vec!["fit", "-o", "m.json"],
+        ] {
+            advise()
+                .current_dir(dir.path())
+                .args(["-q", args[0], "--method", method, "-t", "train.csv"])
+                .args(&args[1..])
+                .assert()
+                .code(3)
+                .stderr(predicate::str::contains(
+                    "train.csv: the target column `y` has no value in any row",
+                ));
+        }
+    }
+    assert!(!dir.path().join("m.json").exists());
+}

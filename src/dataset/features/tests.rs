@@ -215,4 +215,31 @@ fn a_repeated_run_or_an_impossible_time_is_refused_at_its_line() {
     // An empty time is a run without one, read as such.
     std::fs::write(&p, format!("{head}NB,a,1,000000,,1\n")).unwrap();
     assert_eq!(FeatureTable::read_csv(&p).unwrap().rows[0].time_ms, None);
+    // A feature that is no finite number is refused, as the models' readers refuse it.
+    for bad in ["NaN", "inf", "1e309"] {
+        std::fs::write(&p, format!("{head}NB,a,1,000000,2.0,{bad}\n")).unwrap();
+        let e = FeatureTable::read_csv(&p).unwrap_err().to_string();
+        assert!(
+            e.contains("f.csv:2: `") && e.contains("is not a finite number"),
+            "{e}"
+        );
+    }
+}
+
+/// Synthetic: a counter so large that normalizing it overflows is refused, naming the run.
+#[test]
+fn a_feature_that_overflows_is_refused() {
+    let mut rows = synthetic_rows();
+    for r in &mut rows {
+        if r.metric == "smsp__inst_executed.sum" {
+            r.value = 1e308;
+        }
+    }
+    let e = build(&rows, &[], &FeatureSettings::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("feature smsp__inst_executed.sum of program NB") && e.contains("is inf"),
+        "{e}"
+    );
 }

@@ -41,6 +41,17 @@ pub fn refuse_binary(path: &Path) -> Result<()> {
 /// would otherwise fail as "not a cache".
 fn head_of(path: &Path) -> Result<String> {
     use std::io::Read;
+    // A pipe (`<(zcat x.json.gz)`, /dev/stdin) gives its first kB to this look and not again
+    // to the reader after it, which would then blame a good file; a FIFO with no writer
+    // would wait without a word.
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        return Err(Error::format(
+            path,
+            "a pipe or device, not a file: a tuning file is read twice (first to tell its \
+             format), so save it to a file first (e.g. `zcat x.json.gz > x.json`; .gz and \
+             .bz2 files are read as they are)",
+        ));
+    }
     let mut head = Vec::with_capacity(4096);
     crate::dataset::table::open(path)?
         .take(4096)

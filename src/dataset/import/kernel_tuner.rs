@@ -23,7 +23,7 @@ use super::kernel_tuner_entries::read_entries;
 use super::kernel_tuner_entries::UNTIMED;
 use super::ktt::{unit_of, COMPILE_METRICS, TIME_METRIC};
 use super::run_noise::summarise;
-use super::space::{check_objective, TuningSpace, CUT_OFF_NOTE};
+use super::space::{check_objective, TuningSpace, CUT_OFF_NOTE, REPEATED_KEYS_NOTE};
 use crate::error::{Error, Result};
 
 #[derive(Deserialize)]
@@ -165,7 +165,7 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
     }
     if repeated_keys > 0 {
         notes.push((
-            "repeated keys".into(),
+            REPEATED_KEYS_NOTE.into(),
             format!(
                 "{repeated_keys} cache entr{} repeated a key given before; the later entry \
                  was kept, as Python's json module keeps it",
@@ -309,6 +309,7 @@ mod tests {
             note.1.starts_with("1 cache entry repeated a key"),
             "{note:?}"
         );
+        assert_eq!(s.repeated_keys(), 1);
     }
 
     /// A cache written with `NCUObserver` and `RegisterObserver` (synthetic entries in their

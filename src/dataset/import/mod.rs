@@ -16,6 +16,7 @@ pub use dataset_folder::write_tables;
 pub mod recorded_time;
 pub mod run_noise;
 pub mod space;
+pub mod space_repair;
 pub mod t4;
 pub mod xplacer;
 mod xplacer_meaning;

@@ -104,7 +104,22 @@ pub(crate) fn check_objective(
 /// entries were read (a Kernel Tuner cache of an unfinished run).
 pub const CUT_OFF_NOTE: &str = "repaired";
 
+/// The note's name under which a reader says how many entries repeated a key given before
+/// (a Kernel Tuner cache: the later entry kept, as Python's json module keeps it); the note
+/// begins with the count.
+pub const REPEATED_KEYS_NOTE: &str = "repeated keys";
+
 impl TuningSpace {
+    /// How many entries repeated a key given before and were replaced by the later one
+    /// ([`REPEATED_KEYS_NOTE`]); 0 where no reader said so.
+    pub fn repeated_keys(&self) -> usize {
+        self.notes
+            .iter()
+            .find(|(k, _)| k == REPEATED_KEYS_NOTE)
+            .and_then(|(_, v)| v.split_whitespace().next()?.parse().ok())
+            .unwrap_or(0)
+    }
+
     /// Whether the file was cut off and only its complete entries were read
     /// ([`CUT_OFF_NOTE`]): a search of it finds the optimum of those entries, not of the run.
     pub fn cut_off(&self) -> bool {

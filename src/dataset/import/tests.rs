@@ -138,3 +138,21 @@ fn a_t4_result_in_another_unit_than_time_is_refused() {
         "{e}"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_pipe_is_refused_before_its_format_is_told_not_read_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("space.json");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: no mkfifo");
+        return;
+    }
+    // No writer: opening it would wait for ever; the check reads only its metadata.
+    let e = guess_tool(&fifo).unwrap_err().to_string();
+    assert!(e.contains("a pipe or device, not a file"), "{e}");
+    // A CSV space's check, before its reader.
+    let e = refuse_binary(&fifo).unwrap_err().to_string();
+    assert!(e.contains("save it to a file first"), "{e}");
+}

@@ -8,10 +8,11 @@ use advise::dataset::import::{read_space, write_dataset, xplacer, xplacer_write,
 use advise::error::Result;
 
 /// The notes of a space's reading that say it was repaired or lost something.
-const REPAIR_NOTES: [&str; 4] = [
+const REPAIR_NOTES: [&str; 5] = [
     advise::dataset::import::space::CUT_OFF_NOTE,
-    "repeated keys",
-    "repeated configurations",
+    advise::dataset::import::space::REPEATED_KEYS_NOTE,
+    advise::dataset::import::space_repair::REPEATED_VARIANTS_NOTE,
+    advise::dataset::import::space_repair::COUNTERS_LEFT_OUT_NOTE,
     "unusable times",
 ];
 
@@ -119,6 +120,7 @@ fn import(tool: ToolArg, file: &Path, out: &Path, json: bool, times_only: bool) 
     if times_only {
         advise::dataset::import::ktt::keep_times_only(&mut space);
     }
+    space.keep_what_tables_hold();
     let summary = write_dataset(&space, file, out, &command.join(" "))?;
     // What the reading repaired or left out is said here too, not only in PROVENANCE.md.
     for (key, text) in &space.notes {

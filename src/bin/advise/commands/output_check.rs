@@ -91,6 +91,7 @@ pub fn refuse_output_over_input(args: &[String]) -> Result<()> {
             )));
         }
     }
+    refuse_output_in_space_folder(&args[..own], &outputs)?;
     for (at, out, flag) in &outputs {
         let (at, out) = (*at, out.as_str());
         let Ok(written) = std::path::Path::new(out).canonicalize() else {
@@ -141,6 +142,57 @@ pub fn refuse_output_over_input(args: &[String]) -> Result<()> {
     Ok(())
 }
 
+/// A folder given to `--space` stands for the space files in it (`search-bench --space
+/// spaces/`): an output with a space file's name directly in it would be read as a space, and
+/// overwrite one where it exists (`--runs-csv spaces/runs.csv`, `-o spaces/a.json`).
+fn refuse_output_in_space_folder(args: &[String], outputs: &[(usize, String, &str)]) -> Result<()> {
+    let mut folders = Vec::new();
+    let mut after_space = false;
+    for a in args {
+        if let Some(v) = a.strip_prefix("--space=") {
+            folders.push(v.to_string());
+            after_space = false;
+        } else if a == "--space" {
+            after_space = true;
+        } else if after_space && !a.starts_with('-') {
+            folders.push(a.clone());
+        } else {
+            after_space = false;
+        }
+    }
+    for folder in folders {
+        let Ok(dir) = std::path::Path::new(&folder).canonicalize() else {
+            continue;
+        };
+        if !dir.is_dir() {
+            continue;
+        }
+        for (_, out, flag) in outputs {
+            let written = resolved(out);
+            let name = written
+                .file_name()
+                .map(|n| n.to_string_lossy().to_ascii_lowercase())
+                .unwrap_or_default();
+            let space_name = advise::search::space_files::SPACE_SUFFIXES
+                .iter()
+                .any(|s| name.ends_with(s));
+            if space_name && written.parent() == Some(dir.as_path()) {
+                return Err(Error::Usage(format!(
+                    "{out} ({flag}) lies in {folder}, whose .json, .csv, .gz and .bz2 files \
+                     --space reads as tuning spaces: writing it there would {} a space; name \
+                     a file outside the folder",
+                    if written.is_file() {
+                        "destroy"
+                    } else {
+                        "add (on the next run)"
+                    }
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Whether two resolved paths are one file: the same path, or on Unix the same device and
 /// inode (a hard link has its own path).
 fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
@@ -176,6 +228,58 @@ fn resolved(path: &str) -> std::path::PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_output_in_a_space_folder_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.json"), "{}").unwrap();
+        let d = dir.path().display().to_string();
+        let args = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let existing = format!("{d}/a.json");
+        let new = format!("{d}/runs.csv");
+        for (bad, word) in [
+            (
+                args(&["advise", "search-bench", "--space", &d, "-o", &existing]),
+                "destroy",
+            ),
+            (
+                args(&[
+                    "advise",
+                    "search-bench",
+                    &format!("--space={d}"),
+                    "--runs-csv",
+                    &new,
+                ]),
+                "add",
+            ),
+            (
+                args(&[
+                    "advise",
+                    "search-bench",
+                    "--space",
+                    "x.json",
+                    &d,
+                    "--runs-csv",
+                    &new,
+                ]),
+                "add",
+            ),
+        ] {
+            let e = refuse_output_in_space_folder(&bad, &[(0, bad[bad.len() - 1].clone(), "-o")])
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("--space reads") && e.contains(word), "{e}");
+            assert!(refuse_output_over_input(&bad).is_err());
+        }
+        // Charts and other names there, or a space file elsewhere, are fine.
+        let svg = format!("{d}/chart.svg");
+        let ok = args(&["advise", "search-bench", "--space", &d, "-o", &svg]);
+        assert!(refuse_output_in_space_folder(&ok, &[(0, svg.clone(), "-o")]).is_ok());
+        let out = tempfile::tempdir().unwrap();
+        let elsewhere = format!("{}/r.json", out.path().display());
+        let ok = args(&["advise", "search-bench", "--space", &d, "-o", &elsewhere]);
+        assert!(refuse_output_over_input(&ok).is_ok());
+    }
 
     #[test]
     fn an_output_that_is_also_an_input_is_refused() {

@@ -171,6 +171,19 @@ impl TrainSettings {
                 path.display()
             )));
         }
+        let target = table.class_index;
+        if table
+            .rows
+            .iter()
+            .all(|r| r.get(target).copied().flatten().is_none())
+        {
+            return Err(Error::Data(format!(
+                "{}: the target column `{}` has no value in any row (every one is `?` or \
+                 empty): name the column to predict with --target",
+                path.display(),
+                table.attributes[target].name
+            )));
+        }
         let data = advise::dataset::matrix::data_from_instances(&table)
             .map_err(|e| Error::Data(format!("{}: {e}", path.display())))?;
         Ok((table, data))

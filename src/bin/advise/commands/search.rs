@@ -128,6 +128,8 @@ struct SearchReport {
     cut_off: bool,
     /// Entries that repeat a configuration listed before them (the first one's time stands).
     repeated_entries: usize,
+    /// Kernel Tuner cache entries whose key a later entry repeated (the later one stands).
+    repeated_keys: usize,
 }
 
 fn config_json(space: &SearchSpace, id: usize) -> serde_json::Map<String, serde_json::Value> {
@@ -240,6 +242,7 @@ fn search_one(args: &Args, out: &Output) -> Result<()> {
         run_noise: space.run_noise,
         cut_off: space.cut_off,
         repeated_entries: space.repeated,
+        repeated_keys: space.repeated_keys,
     };
     if out.json {
         return out.emit_json(&report);

@@ -43,6 +43,8 @@ struct JsonSpace<'a> {
     cut_off: bool,
     /// Entries that repeat a configuration listed before them (the first one's time stands).
     repeated_entries: usize,
+    /// Kernel Tuner cache entries whose key a later entry repeated (the later one stands).
+    repeated_keys: usize,
 }
 
 /// Prints the results as a table or JSON.
@@ -65,6 +67,7 @@ pub fn print_report(
                 run_noise: s.run_noise,
                 cut_off: s.cut_off,
                 repeated_entries: s.repeated,
+                repeated_keys: s.repeated_keys,
             })
             .collect();
         return out.emit_json(&JsonReport {

@@ -58,6 +58,18 @@ pub fn reading_note(space: &SearchSpace) -> Option<String> {
              stands"
         )),
     }
+    match space.repeated_keys {
+        0 => {}
+        1 => facts.push(
+            "1 entry repeats the key of one before it; the later entry's time stands, as \
+             Python's json module (and so Kernel Tuner) reads it"
+                .into(),
+        ),
+        n => facts.push(format!(
+            "{n} entries repeat the key of one before them; the later entries' times stand, \
+             as Python's json module (and so Kernel Tuner) reads them"
+        )),
+    }
     (!facts.is_empty()).then(|| format!("{}: {}", space.name, facts.join("; ")))
 }
 
@@ -171,6 +183,16 @@ mod tests {
             "{section}"
         );
         assert_eq!(section.matches("\n- ").count(), 2, "{section}");
+        // A Kernel Tuner cache's repeated key: the later entry stands, and is said.
+        let mut keys = space(&[1.0, 2.0], 0);
+        keys.repeated_keys = 1;
+        let note = reading_note(&keys).expect("a note");
+        assert!(
+            note.contains(
+                "1 entry repeats the key of one before it; the later entry's time stands"
+            ),
+            "{note}"
+        );
     }
 
     #[test]

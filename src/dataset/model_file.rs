@@ -108,6 +108,31 @@ mod tests {
             s["boosted"]["trees"][0]["nodes"][0]["feature"] = 6.into()
         });
         assert!(err.contains("node 0 splits column 6 of 6"), "{err}");
+        // Numbers no fit writes: a split at NaN (JSON null), a NaN leaf, a learning rate
+        // outside (0, 1].
+        let err = damaged(Method::Forest, &|s| {
+            s["forest"]["trees"][0]["nodes"][0]["threshold"] = serde_json::Value::Null
+        });
+        assert!(err.contains("tree 0: node 0 splits at no number"), "{err}");
+        let err = damaged(Method::Gbrt, &|s| {
+            s["boosted"]["learning_rate"] = (-1e300).into()
+        });
+        assert!(err.contains("learning rate -1e300"), "{err}");
+        // M5P on a step (two regimes, so its root splits): the split at null.
+        let x: Vec<Vec<f64>> = (0..80).map(|i| vec![i as f64, (i % 7) as f64]).collect();
+        let y: Vec<f64> = (0..80)
+            .map(|i| if i < 40 { 1.0 } else { 100.0 } + (i % 3) as f64)
+            .collect();
+        let step = advise_ml::Data::numeric(&["a".into(), "b".into()], "y", x, y);
+        let model = Method::M5p.default_params().fit(&step).unwrap();
+        let mut doc: serde_json::Value = serde_json::from_str(&write(&model).unwrap()).unwrap();
+        assert!(doc["model"]["state"]["root"]["split"].is_array(), "{doc}");
+        doc["model"]["state"]["root"]["split"][1] = serde_json::Value::Null;
+        let err = read(&doc.to_string(), "m.json")
+            .map(|_| ())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("a split on column 0 at NaN"), "{err}");
         let err = damaged(Method::Knn, &|s| s["neighbours"]["k"] = 0.into());
         assert!(err.contains("k is 0"), "{err}");
         let err = damaged(Method::Knn, &|s| {

@@ -42,7 +42,38 @@ pub fn refuse_repeats(dirs: &[PathBuf]) -> Result<()> {
             )));
         }
     }
+    // A copy of a folder under another name: the same tables, byte for byte.
+    let mut contents: BTreeMap<Vec<u64>, &PathBuf> = BTreeMap::new();
+    for d in dirs {
+        let Some(digest) = tables_digest(d) else {
+            continue;
+        };
+        if let Some(first) = contents.insert(digest, d) {
+            return Err(Error::Usage(format!(
+                "--dataset {} holds the same timings and measurements as --dataset {} (a \
+                 copy?): its samples would count twice",
+                d.display(),
+                first.display()
+            )));
+        }
+    }
     Ok(())
+}
+
+/// FNV-1a digests of a dataset folder's timings and measurements tables (plain or `.gz`);
+/// `None` where it has no timings table.
+fn tables_digest(dir: &std::path::Path) -> Option<Vec<u64>> {
+    let read = |name: &str| {
+        [name.to_string(), format!("{name}.gz")]
+            .iter()
+            .find_map(|n| std::fs::read(dir.join(n)).ok())
+    };
+    let timings = read("timings.csv")?;
+    let mut digest = vec![crate::dataset::import::fnv1a(&timings)];
+    if let Some(m) = read("measurements.csv") {
+        digest.push(crate::dataset::import::fnv1a(&m));
+    }
+    Some(digest)
 }
 
 pub fn merge(mut pools: Vec<SamplePool>) -> Result<SamplePool> {
@@ -146,6 +177,33 @@ mod tests {
         let origin: Vec<bool> = m.samples.iter().map(|s| m.simulated.has(s)).collect();
         assert_eq!(origin, [true, false, true, false]);
         assert!(m.samples.iter().all(|s| s.campaign.is_empty()));
+    }
+
+    #[test]
+    fn a_folder_twice_or_its_copy_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b, c) = (
+            dir.path().join("a"),
+            dir.path().join("b"),
+            dir.path().join("c"),
+        );
+        for (d, time) in [(&a, "1.0"), (&b, "1.0"), (&c, "2.0")] {
+            std::fs::create_dir(d).unwrap();
+            let t = format!("program,input,run,variant,time_ms\nP,i,1,0,{time}\n");
+            std::fs::write(d.join("timings.csv"), t).unwrap();
+        }
+        let e = refuse_repeats(&[a.clone(), a.join("../a")])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("named already"), "{e}");
+        let e = refuse_repeats(&[a.clone(), b.clone()])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("holds the same timings and measurements as"),
+            "{e}"
+        );
+        assert!(refuse_repeats(&[a, c]).is_ok());
     }
 
     #[test]

@@ -64,6 +64,19 @@ fn broken(path: &Path, format: &str, e: std::io::Error) -> Error {
     Error::format(path, format!("not a readable {format} file: {e}{hint}"))
 }
 
+/// The error for a read of `path` that failed part-way: where the file is gzip or bzip2 (by
+/// its first bytes), one that says it does not unpack (cut off, most often); else the
+/// system's error, naming the file.
+pub fn read_failed(path: &Path, e: std::io::Error) -> Error {
+    let mut head = Vec::with_capacity(8);
+    let _ = std::fs::File::open(path).and_then(|f| f.take(8).read_to_end(&mut head));
+    match packing(&head) {
+        Packing::Gzip => broken(path, "gzip", e),
+        Packing::Bzip2 => broken(path, "bzip2", e),
+        _ => Error::io(path, e),
+    }
+}
+
 /// `bytes` unpacked where they are a gzip or bzip2 file (several members or streams joined, as
 /// `gzip -d` and `bzip2 -d` do), as they are otherwise.
 pub fn unpacked(path: &Path, bytes: Vec<u8>) -> Result<Vec<u8>> {
@@ -129,6 +142,28 @@ mod tests {
         let mut bz = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
         bz.write_all(bytes).unwrap();
         bz.finish().unwrap()
+    }
+
+    #[test]
+    fn a_read_that_fails_in_a_cut_gzip_file_says_it_is_cut_off() {
+        let dir = tempfile::tempdir().unwrap();
+        let cut = dir.path().join("s.csv.gz");
+        let whole = gzip(&b"a,time\n1,2.0\n".repeat(200));
+        std::fs::write(&cut, &whole[..whole.len() / 2]).unwrap();
+        let mut text = String::new();
+        let e = flate2::read::MultiGzDecoder::new(std::fs::File::open(&cut).unwrap())
+            .read_to_string(&mut text)
+            .unwrap_err();
+        let e = read_failed(&cut, e).to_string();
+        assert!(
+            e.contains("not a readable gzip file") && e.contains("cut off"),
+            "{e}"
+        );
+        // A plain file's error stays the system's, naming the file.
+        let plain = dir.path().join("p.csv");
+        std::fs::write(&plain, "a\n").unwrap();
+        let e = read_failed(&plain, std::io::Error::other("boom")).to_string();
+        assert!(e.contains("p.csv") && e.contains("boom"), "{e}");
     }
 
     #[test]

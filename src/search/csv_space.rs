@@ -34,7 +34,7 @@ pub fn parse(path: &Path, reader: impl Read) -> Result<TuningSpace> {
         .from_reader(reader);
     let header: Vec<String> = rdr
         .headers()
-        .map_err(|e| Error::parse(path, 1, format!("cannot read the CSV header: {e}")))?
+        .map_err(|e| crate::dataset::table::csv_error(path, e))?
         .iter()
         .map(str::to_string)
         .collect();
@@ -109,7 +109,7 @@ pub fn parse(path: &Path, reader: impl Read) -> Result<TuningSpace> {
     let mut configs = Vec::new();
     for (n, record) in rdr.records().enumerate() {
         let line = n + 2;
-        let record = record.map_err(|e| Error::parse(path, line, e.to_string()))?;
+        let record = record.map_err(|e| crate::dataset::table::csv_error(path, e))?;
         if record.len() != header.len() {
             return Err(Error::parse(
                 path,

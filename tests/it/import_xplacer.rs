@@ -331,6 +331,22 @@ fn a_machine_twin_in_datasets_is_left_out_both_ways() {
             .assert()
             .success();
     }
+    // The twin's machine twice as slow (synthetic): a byte-for-byte copy is refused as one.
+    let t = dir
+        .path()
+        .join("datasets/xplacer-hotspot-lassen/timings.csv");
+    let mut rdr = csv::Reader::from_path(&t).unwrap();
+    let header = rdr.headers().unwrap().clone();
+    let col = header.iter().position(|c| c == "time_ms").unwrap();
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(&header).unwrap();
+    for rec in rdr.records() {
+        let rec = rec.unwrap();
+        let mut cells: Vec<String> = rec.iter().map(str::to_string).collect();
+        cells[col] = (cells[col].parse::<f64>().unwrap() * 2.0).to_string();
+        w.write_record(&cells).unwrap();
+    }
+    std::fs::write(&t, w.into_inner().unwrap()).unwrap();
     bench_transfer_baselines(dir.path(), &["--features", "counters"].map(OsStr::new))
         .success()
         .stdout(

@@ -123,6 +123,18 @@ impl<T: Copy + PartialOrd> Boosted<T> {
     /// Why an ensemble read from a file cannot be one boosting made for rows `width` wide: a
     /// tree that fails [`Tree::check`].
     pub fn check(&self, width: usize) -> std::result::Result<(), String> {
+        if !(self.learning_rate.is_finite()
+            && self.learning_rate > 0.0
+            && self.learning_rate <= 1.0)
+        {
+            return Err(format!(
+                "learning rate {:e}, where boosting takes one in (0, 1]",
+                self.learning_rate
+            ));
+        }
+        if !self.base.is_finite() {
+            return Err(format!("base prediction {}", self.base));
+        }
         for (i, t) in self.trees.iter().enumerate() {
             t.check(width).map_err(|e| format!("tree {i}: {e}"))?;
         }

@@ -81,7 +81,14 @@ impl<T: Copy + PartialOrd> Tree<T> {
         }
         for (k, n) in self.nodes.iter().enumerate() {
             if n.feature == LEAF {
+                if !n.value.is_finite() {
+                    return Err(format!("leaf {k} predicts {}", n.value));
+                }
                 continue;
+            }
+            // A threshold no value compares with (NaN, written as null) sends every row right.
+            if n.threshold.partial_cmp(&n.threshold).is_none() {
+                return Err(format!("node {k} splits at no number"));
             }
             if n.feature as usize >= width {
                 return Err(format!("node {k} splits column {} of {width}", n.feature));

@@ -56,7 +56,7 @@ fn head_of(path: &Path) -> Result<String> {
     crate::dataset::table::open(path)?
         .take(4096)
         .read_to_end(&mut head)
-        .map_err(|e| Error::io(path, e))?;
+        .map_err(|e| crate::profile::compressed::read_failed(path, e))?;
     // A UTF-8 sequence cut by the 4 kB is not an error; one broken inside is.
     let broken_utf8 = std::str::from_utf8(&head)
         .err()

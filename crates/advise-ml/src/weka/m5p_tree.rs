@@ -100,9 +100,12 @@ impl Node {
             }
         }
         match (&self.split, &self.left, &self.right) {
-            (Some((att, _)), Some(l), Some(r)) => {
+            (Some((att, value)), Some(l), Some(r)) => {
                 if *att >= width {
                     return Err(format!("a split on column {att} of {width}"));
+                }
+                if !value.is_finite() {
+                    return Err(format!("a split on column {att} at {value}"));
                 }
                 l.check(width)?;
                 r.check(width)

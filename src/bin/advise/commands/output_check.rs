@@ -179,12 +179,12 @@ fn refuse_output_in_space_folder(args: &[String], outputs: &[(usize, String, &st
             if space_name && written.parent() == Some(dir.as_path()) {
                 return Err(Error::Usage(format!(
                     "{out} ({flag}) lies in {folder}, whose .json, .csv, .gz and .bz2 files \
-                     --space reads as tuning spaces: writing it there would {} a space; name \
-                     a file outside the folder",
+                     --space reads as tuning spaces: writing it there would {}; name a file \
+                     outside the folder",
                     if written.is_file() {
-                        "destroy"
+                        "destroy a space"
                     } else {
-                        "add (on the next run)"
+                        "make it a space of the next run"
                     }
                 )));
             }
@@ -250,7 +250,7 @@ mod tests {
                     "--runs-csv",
                     &new,
                 ]),
-                "add",
+                "next run",
             ),
             (
                 args(&[
@@ -262,7 +262,7 @@ mod tests {
                     "--runs-csv",
                     &new,
                 ]),
-                "add",
+                "next run",
             ),
         ] {
             let e = refuse_output_in_space_folder(&bad, &[(0, bad[bad.len() - 1].clone(), "-o")])

@@ -65,6 +65,19 @@ pub fn read(path: &Path, reader: impl Read) -> Result<Instances> {
             }
             continue;
         }
+        // A declaration among the rows (a second @data, an @attribute after the data): ARFF
+        // has one header, then the data.
+        if text.starts_with('@') {
+            let word = text.split_whitespace().next().unwrap_or(text);
+            return Err(Error::parse(
+                path,
+                lineno,
+                format!(
+                    "`{word}` inside the data: an ARFF file declares its attributes, then one \
+                     @data section of rows"
+                ),
+            ));
+        }
         let row = parse_row(text, &attributes).map_err(|m| Error::parse(path, lineno, m))?;
         rows.push(row);
         lines.push(lineno);
@@ -289,6 +302,12 @@ mod tests {
         assert_eq!(t.rows[1], vec![None, Some(1.0), Some(2.0)]);
         assert_eq!(t.rows[2], vec![Some(3.0), Some(1.0), Some(0.0)]);
         assert_eq!(t.lines, vec![7, 8, 9]);
+        // A declaration among the rows is named as one.
+        let late = "@relation r\n@attribute a numeric\n@data\n1\n@attribute b numeric\n";
+        let e = read(Path::new("t.arff"), late.as_bytes())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("t.arff:5: `@attribute` inside the data"), "{e}");
         // A byte-order mark before the first line is passed over.
         let bom = format!("\u{feff}{text}");
         assert_eq!(

@@ -68,7 +68,8 @@ impl FeatureTable {
             let rec = rec.map_err(|e| table::csv_error(path, e))?;
             let line = table::record_line(&rec);
             let num = |s: &str| -> Result<Option<f64>> {
-                if s.trim().is_empty() {
+                // Empty, or Weka's `?` as `predict` reads it: a missing value.
+                if s.trim().is_empty() || s.trim() == "?" {
                     return Ok(None);
                 }
                 match s.trim().parse::<f64>() {

@@ -11,9 +11,22 @@ use crate::error::{Error, Result};
 pub fn data_from_instances(inst: &Instances) -> Result<Data> {
     let class = &inst.attributes[inst.class_index];
     if !class.is_numeric() {
+        // The first value that made it nominal, where a row has one that is not a number.
+        let first = match &class.kind {
+            AttrKind::Nominal(labels) => inst.rows.iter().zip(&inst.lines).find_map(|(r, line)| {
+                let label = labels.get(r[inst.class_index]? as usize)?;
+                label
+                    .parse::<f64>()
+                    .is_err()
+                    .then(|| format!(" (`{label}` on line {line} is not a number)"))
+            }),
+            AttrKind::Numeric => None,
+        };
         return Err(Error::Data(format!(
-            "target `{}` is nominal; the models predict a numeric target",
-            class.name
+            "target `{}` is nominal{}; the models predict a numeric target (write plain \
+             decimal numbers, `?` or an empty cell where one is missing)",
+            class.name,
+            first.unwrap_or_default()
         )));
     }
     let features = (0..inst.attributes.len())

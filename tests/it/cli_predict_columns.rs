@@ -139,3 +139,18 @@ fn a_target_without_values_is_refused_by_predict_and_fit() {
     }
     assert!(!dir.path().join("m.json").exists());
 }
+
+/// Synthetic: a target made nominal by a cell that is not a plain number names that cell.
+#[test]
+fn a_nominal_target_names_the_cell_that_made_it_so() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("t.csv"), "a,y\n1,2\n2,1_000\n3,4\n").unwrap();
+    advise()
+        .current_dir(dir.path())
+        .args(["-q", "predict", "--method", "ibk", "-t", "t.csv", "-x", "2"])
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "target `y` is nominal (`1_000` on line 3 is not a number)",
+        ));
+}

@@ -215,6 +215,9 @@ fn a_repeated_run_or_an_impossible_time_is_refused_at_its_line() {
     // An empty time is a run without one, read as such.
     std::fs::write(&p, format!("{head}NB,a,1,000000,,1\n")).unwrap();
     assert_eq!(FeatureTable::read_csv(&p).unwrap().rows[0].time_ms, None);
+    // Weka's `?` is a missing value too, as `predict` reads it.
+    std::fs::write(&p, format!("{head}NB,a,1,000000,2.0,?\n")).unwrap();
+    assert_eq!(FeatureTable::read_csv(&p).unwrap().rows[0].values, [None]);
     // A feature that is no finite number is refused, as the models' readers refuse it.
     for bad in ["NaN", "inf", "1e309"] {
         std::fs::write(&p, format!("{head}NB,a,1,000000,2.0,{bad}\n")).unwrap();

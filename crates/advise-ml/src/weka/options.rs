@@ -88,6 +88,20 @@ impl Options {
             return Ok(());
         }
         let weka = self.method.weka_class().unwrap_or("this method");
+        // An option the parse took once and finds again was given twice.
+        let known = match self.method {
+            Method::Ibk => "KWIFXE",
+            Method::M5p => "NURM",
+            Method::Linear => "SCR",
+            _ => "",
+        };
+        if let Some(again) = self.items.iter().find(|o| {
+            o.len() == 2 && o.starts_with('-') && o[1..].chars().all(|c| known.contains(c))
+        }) {
+            return Err(MlError::Parameter(format!(
+                "option {again} given twice for {weka}: give it once"
+            )));
+        }
         Err(MlError::Parameter(format!(
             "options not understood for {}: {} (known: {})",
             weka,
@@ -194,6 +208,10 @@ mod tests {
         assert!(parse(Method::Ibk, "-Q").is_err());
         assert!(parse(Method::M5p, "-M").is_err());
         assert!(parse(Method::Forest, "-K 2").is_err());
+        let err = parse(Method::Ibk, "-K 3 -K 5").unwrap_err().to_string();
+        assert!(err.contains("option -K given twice"), "{err}");
+        let err = parse(Method::M5p, "-U -U").unwrap_err().to_string();
+        assert!(err.contains("option -U given twice"), "{err}");
     }
 
     #[test]

@@ -16,7 +16,7 @@ use advise::variant::{Program, Variant};
 #[derive(Debug, Clone, clap::Args)]
 pub struct Args {
     /// Which program's variants.
-    #[arg(long, value_enum, default_value = "all")]
+    #[arg(long, value_enum, default_value = "all", ignore_case = true)]
     pub program: ProgramsArg,
     /// GPU architecture for nvcc -arch.
     #[arg(long, default_value = "sm_90")]

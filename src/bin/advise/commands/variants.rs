@@ -13,7 +13,7 @@ use crate::args::{OutputArgs, ProgramsArg};
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Which program's variants.
-    #[arg(long, value_enum, default_value = "all")]
+    #[arg(long, value_enum, default_value = "all", ignore_case = true)]
     pub program: ProgramsArg,
     #[command(flatten)]
     pub out: OutputArgs,

@@ -212,23 +212,24 @@ pub fn build(
             });
             aggregated.insert(name, (v, kind));
         }
+        let run = format!(
+            "program {} input {} run {} variant {}{}",
+            key.program,
+            key.input,
+            key.run,
+            key.variant,
+            kernel
+                .as_ref()
+                .map(|k| format!(" kernel {k}"))
+                .unwrap_or_default()
+        );
         let a = match &normalizer {
             Some(n) => match aggregated.get(n.as_str()) {
                 Some(&(a, _)) if a > 0.0 => Some(a),
                 _ => {
                     return Err(Error::MissingMetric {
                         metric: n.clone(),
-                        context: format!(
-                            "(or zero) for program {} input {} run {} variant {}{}",
-                            key.program,
-                            key.input,
-                            key.run,
-                            key.variant,
-                            kernel
-                                .as_ref()
-                                .map(|k| format!(" kernel {k}"))
-                                .unwrap_or_default()
-                        ),
+                        context: format!("(or zero) for {run}"),
                         hint: "profile every run with the same metric list, or use \
                                --normalize none"
                             .into(),
@@ -264,16 +265,8 @@ pub fn build(
             .find_map(|(c, v)| v.filter(|v| !v.is_finite()).map(|v| (c, v)))
         {
             return Err(Error::Data(format!(
-                "feature {c} of program {} input {} run {} variant {}{} is {v}: a counter \
-                 (or the normalizer, {}) is out of range; check the measurements of that run",
-                key.program,
-                key.input,
-                key.run,
-                key.variant,
-                kernel
-                    .as_ref()
-                    .map(|k| format!(" kernel {k}"))
-                    .unwrap_or_default(),
+                "feature {c} of {run} is {v}: a counter (or the normalizer, {}) is out of \
+                 range; check the measurements of that run",
                 normalizer.as_deref().unwrap_or("none")
             )));
         }

@@ -212,24 +212,27 @@ pub fn build(
             });
             aggregated.insert(name, (v, kind));
         }
-        let run = format!(
-            "program {} input {} run {} variant {}{}",
-            key.program,
-            key.input,
-            key.run,
-            key.variant,
-            kernel
-                .as_ref()
-                .map(|k| format!(" kernel {k}"))
-                .unwrap_or_default()
-        );
+        // Named only in an error: not formatted for every row.
+        let run = || {
+            format!(
+                "program {} input {} run {} variant {}{}",
+                key.program,
+                key.input,
+                key.run,
+                key.variant,
+                kernel
+                    .as_ref()
+                    .map(|k| format!(" kernel {k}"))
+                    .unwrap_or_default()
+            )
+        };
         let a = match &normalizer {
             Some(n) => match aggregated.get(n.as_str()) {
                 Some(&(a, _)) if a > 0.0 => Some(a),
                 _ => {
                     return Err(Error::MissingMetric {
                         metric: n.clone(),
-                        context: format!("(or zero) for {run}"),
+                        context: format!("(or zero) for {}", run()),
                         hint: "profile every run with the same metric list, or use \
                                --normalize none"
                             .into(),
@@ -265,8 +268,9 @@ pub fn build(
             .find_map(|(c, v)| v.filter(|v| !v.is_finite()).map(|v| (c, v)))
         {
             return Err(Error::Data(format!(
-                "feature {c} of {run} is {v}: a counter (or the normalizer, {}) is out of \
+                "feature {c} of {} is {v}: a counter (or the normalizer, {}) is out of \
                  range; check the measurements of that run",
+                run(),
                 normalizer.as_deref().unwrap_or("none")
             )));
         }

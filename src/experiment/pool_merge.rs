@@ -42,38 +42,52 @@ pub fn refuse_repeats(dirs: &[PathBuf]) -> Result<()> {
             )));
         }
     }
-    // A copy of a folder under another name: the same tables, byte for byte.
-    let mut contents: BTreeMap<Vec<u64>, &PathBuf> = BTreeMap::new();
+    // A copy of a folder under another name: the same tables, byte for byte. Their sizes
+    // first, so that only folders whose tables are as long are read for a digest.
+    let mut by_size: BTreeMap<Vec<u64>, Vec<&PathBuf>> = BTreeMap::new();
     for d in dirs {
-        let Some(digest) = tables_digest(d) else {
-            continue;
-        };
-        if let Some(first) = contents.insert(digest, d) {
-            return Err(Error::Usage(format!(
-                "--dataset {} holds the same timings and measurements as --dataset {} (a \
-                 copy?): its samples would count twice",
-                d.display(),
-                first.display()
-            )));
+        if let Some(sizes) = tables_of(d, |f| std::fs::metadata(f).ok().map(|m| m.len())) {
+            by_size.entry(sizes).or_default().push(d);
+        }
+    }
+    for alike in by_size.values().filter(|v| v.len() > 1) {
+        let mut contents: BTreeMap<Vec<u64>, &PathBuf> = BTreeMap::new();
+        for &d in alike {
+            let digest = tables_of(d, |f| {
+                std::fs::read(f)
+                    .ok()
+                    .map(|b| crate::dataset::import::fnv1a(&b))
+            });
+            let Some(digest) = digest else {
+                continue;
+            };
+            if let Some(first) = contents.insert(digest, d) {
+                return Err(Error::Usage(format!(
+                    "--dataset {} holds the same timings and measurements as --dataset {} (a \
+                     copy?): its samples would count twice",
+                    d.display(),
+                    first.display()
+                )));
+            }
         }
     }
     Ok(())
 }
 
-/// FNV-1a digests of a dataset folder's timings and measurements tables (plain or `.gz`);
-/// `None` where it has no timings table.
-fn tables_digest(dir: &std::path::Path) -> Option<Vec<u64>> {
+/// `of` the timings and measurements tables of a dataset folder (plain or `.gz`, the first
+/// that gives one); `None` where the timings table gives nothing.
+fn tables_of(
+    dir: &std::path::Path,
+    of: impl Fn(&std::path::Path) -> Option<u64>,
+) -> Option<Vec<u64>> {
     let read = |name: &str| {
         [name.to_string(), format!("{name}.gz")]
             .iter()
-            .find_map(|n| std::fs::read(dir.join(n)).ok())
+            .find_map(|n| of(&dir.join(n)))
     };
-    let timings = read("timings.csv")?;
-    let mut digest = vec![crate::dataset::import::fnv1a(&timings)];
-    if let Some(m) = read("measurements.csv") {
-        digest.push(crate::dataset::import::fnv1a(&m));
-    }
-    Some(digest)
+    let mut out = vec![read("timings.csv")?];
+    out.extend(read("measurements.csv"));
+    Some(out)
 }
 
 pub fn merge(mut pools: Vec<SamplePool>) -> Result<SamplePool> {

@@ -64,13 +64,19 @@ fn broken(path: &Path, format: &str, e: std::io::Error) -> Error {
     Error::format(path, format!("not a readable {format} file: {e}{hint}"))
 }
 
+/// [`packing`] of the file at `path` as it lies, from its first bytes; `Plain` where they
+/// cannot be read.
+pub fn packing_of_file(path: &Path) -> Packing {
+    let mut head = Vec::with_capacity(8);
+    let _ = std::fs::File::open(path).and_then(|f| f.take(8).read_to_end(&mut head));
+    packing(&head)
+}
+
 /// The error for a read of `path` that failed part-way: where the file is gzip or bzip2 (by
 /// its first bytes), one that says it does not unpack (cut off, most often); else the
 /// system's error, naming the file.
 pub fn read_failed(path: &Path, e: std::io::Error) -> Error {
-    let mut head = Vec::with_capacity(8);
-    let _ = std::fs::File::open(path).and_then(|f| f.take(8).read_to_end(&mut head));
-    match packing(&head) {
+    match packing_of_file(path) {
         Packing::Gzip => broken(path, "gzip", e),
         Packing::Bzip2 => broken(path, "bzip2", e),
         _ => Error::io(path, e),

@@ -64,10 +64,8 @@ fn head_of(path: &Path) -> Result<String> {
     if head.contains(&0) || broken_utf8.is_some() {
         let gz_name = path.to_string_lossy().to_ascii_lowercase().ends_with(".gz");
         // The packing of the file as it lies (`head` is unpacked).
-        let mut raw = Vec::with_capacity(8);
-        let _ = std::fs::File::open(path).and_then(|f| f.take(8).read_to_end(&mut raw));
-        let plain =
-            crate::profile::compressed::packing(&raw) == crate::profile::compressed::Packing::Plain;
+        use crate::profile::compressed::{packing_of_file, Packing};
+        let plain = packing_of_file(path) == Packing::Plain;
         let named = if gz_name && plain {
             "; its name ends in .gz, but it is not gzip-compressed"
         } else {

@@ -28,16 +28,14 @@ impl TuningSpace {
             .iter()
             .map(|c| self.variant_label(c, &varying))
             .collect();
-        let mut keep = Vec::with_capacity(self.configs.len());
-        for label in labels {
-            let first = seen.insert(label.clone());
-            if !first {
+        let mut labels = labels.into_iter();
+        self.configs.retain(|_| match labels.next() {
+            Some(label) if !seen.insert(label.clone()) => {
                 repeats.push(label);
+                false
             }
-            keep.push(first);
-        }
-        let mut k = keep.into_iter();
-        self.configs.retain(|_| k.next().unwrap_or(true));
+            _ => true,
+        });
         let mut bad: Vec<String> = Vec::new();
         let mut twice = 0usize;
         for c in &mut self.configs {

@@ -18,7 +18,7 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// A file could not be opened, read or written.
-    #[error("{path}: {source}")]
+    #[error("{}: {source}", shown(.path))]
     Io {
         path: PathBuf,
         #[source]
@@ -26,7 +26,7 @@ pub enum Error {
     },
 
     /// A file was read but its content is not what the reader expects.
-    #[error("{path}:{line}: {message}")]
+    #[error("{}:{line}: {message}", shown(.path))]
     Parse {
         path: PathBuf,
         line: usize,
@@ -34,7 +34,7 @@ pub enum Error {
     },
 
     /// A file's format could not be recognised at all.
-    #[error("{path}: {message}")]
+    #[error("{}: {message}", shown(.path))]
     Format { path: PathBuf, message: String },
 
     /// Data that was read cannot serve the request (too few samples, no usable column, ...).
@@ -218,12 +218,34 @@ fn tail_suffix(tail: &str) -> String {
     }
 }
 
+/// A path as an error message names it: as it is, or, where it holds a control character (a
+/// newline, a tab, an escape sequence), quoted with those characters escaped, so that a
+/// message stays one line and cannot drive the terminal.
+pub fn shown(path: &std::path::Path) -> String {
+    let text = path.display().to_string();
+    if text.chars().any(char::is_control) {
+        format!("{text:?}")
+    } else {
+        text
+    }
+}
+
 /// The library's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A file name with a newline or an escape sequence is named quoted and escaped; a plain
+    /// one as it is.
+    #[test]
+    fn control_characters_in_a_file_name_are_escaped() {
+        let said = Error::format("a\nb\u{1b}[31m.csv", "bad").to_string();
+        assert_eq!(said, "\"a\\nb\\u{1b}[31m.csv\": bad");
+        let said = Error::parse("dir/plain name.csv", 3, "bad").to_string();
+        assert_eq!(said, "dir/plain name.csv:3: bad");
+    }
 
     /// A file standing where a folder is made or read is named: the path itself, or the part
     /// of it that is a file.

@@ -329,6 +329,29 @@ mod tests {
         .unwrap();
         let e = said();
         assert!(e.contains("parameter `BLOCK_SIZE` is in no variant"), "{e}");
+        // A row of another program, or of a value no variant has, pairs nothing: said too.
+        let first = good.lines().nth(1).unwrap();
+        let other = first.replacen("Pnpoly", "Nbody", 1);
+        std::fs::write(copy.join("switches.csv"), format!("{good}{other}\n")).unwrap();
+        let e = said();
+        assert!(
+            e.contains("program `Nbody` is not in the measurements"),
+            "{e}"
+        );
+        let (param, from) = {
+            let cells: Vec<&str> = first.split(',').collect();
+            (cells[1], cells[2])
+        };
+        std::fs::write(
+            copy.join("switches.csv"),
+            format!("{good}Pnpoly,{param},{from},123457\n"),
+        )
+        .unwrap();
+        let e = said();
+        assert!(
+            e.contains(&format!("value `123457` of `{param}` is in no variant")),
+            "{e}"
+        );
         std::fs::write(copy.join("switches.csv"), "param,from\nBLOCK_SIZE,32\n").unwrap();
         assert!(said().contains("switches.csv:1: the header lacks the column(s) program, to"));
         std::fs::copy(real.join("switches.csv"), copy.join("switches.csv")).unwrap();

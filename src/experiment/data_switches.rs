@@ -29,7 +29,21 @@ pub(super) fn switches_of(
     if let Some(path) = table_path(dir, "switches") {
         let rows: Vec<SwitchRow> = read_rows_with(&path, &["program", "param", "from", "to"])?;
         let named = parameters_named(table);
+        let programs = programs_of(table);
         for (i, r) in rows.into_iter().enumerate() {
+            // A row of a program the measurements do not hold pairs nothing, unseen.
+            if !programs.is_empty() && !programs.contains(&r.program.trim()) {
+                return Err(Error::parse(
+                    &path,
+                    i + 2,
+                    format!(
+                        "program `{}` is not in the measurements (they hold {}): a switch of \
+                         another dataset, or misspelt?",
+                        r.program,
+                        programs.join(", ")
+                    ),
+                ));
+            }
             // A switch of a parameter no variant has pairs nothing: beside switches that do
             // pair it would be left out unseen (a row from another dataset, a misspelling).
             if !named.is_empty() && !named.contains(r.param.trim()) {
@@ -51,6 +65,25 @@ pub(super) fn switches_of(
                     format!(
                         "{}:{}->{} changes nothing (FROM and TO are the same value)",
                         r.param, r.from, r.to
+                    ),
+                ));
+            }
+            let values = values_of(table, r.param.trim());
+            if let Some(absent) = [&r.from, &r.to]
+                .into_iter()
+                .find(|v| !values.is_empty() && !values.contains(v.trim()))
+            {
+                return Err(Error::parse(
+                    &path,
+                    i + 2,
+                    format!(
+                        "value `{absent}` of `{}` is in no variant of the measurements (they \
+                         have {}): the switch {}:{}->{} pairs nothing",
+                        r.param,
+                        some_of(&values),
+                        r.param,
+                        r.from,
+                        r.to
                     ),
                 ));
             }
@@ -78,6 +111,27 @@ fn parameters_named(table: &FeatureTable) -> BTreeSet<&str> {
         .iter()
         .flat_map(|r| r.key.variant.split(','))
         .filter_map(|kv| kv.split_once('=').map(|(k, _)| k.trim()))
+        .collect()
+}
+
+/// A set's first dozen members, joined; "..." where there are more.
+fn some_of(values: &BTreeSet<&str>) -> String {
+    let mut shown: Vec<&str> = values.iter().take(12).copied().collect();
+    if values.len() > 12 {
+        shown.push("...");
+    }
+    shown.join(", ")
+}
+
+/// The values the variants of a feature table give parameter `param` (`32` of `bx=32`).
+fn values_of<'a>(table: &'a FeatureTable, param: &str) -> BTreeSet<&'a str> {
+    table
+        .rows
+        .iter()
+        .flat_map(|r| r.key.variant.split(','))
+        .filter_map(|kv| kv.split_once('='))
+        .filter(|(k, _)| k.trim() == param)
+        .map(|(_, v)| v.trim())
         .collect()
 }
 

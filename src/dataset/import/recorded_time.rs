@@ -43,7 +43,16 @@ pub fn from_number(x: f64, scale: f64) -> Result<RecordedTime, String> {
     if x.is_nan() || x.is_infinite() {
         Ok(RecordedTime::Failed(format!("{x}")))
     } else if x > 0.0 {
-        Ok(RecordedTime::Ms(x * scale))
+        let ms = x * scale;
+        // A time that no number of milliseconds holds (1e307 seconds, 1e-320 microseconds)
+        // would become infinity (a failure) or 0 (an error later) without a word.
+        if ms.is_finite() && ms >= f64::MIN_POSITIVE {
+            Ok(RecordedTime::Ms(ms))
+        } else {
+            Err(format!(
+                "time {x} is out of the range of times in milliseconds: a time is {EXPECTED}"
+            ))
+        }
     } else {
         Err(format!("time {x} is not positive: a time is {EXPECTED}"))
     }
@@ -57,9 +66,15 @@ pub fn from_text(cell: &str, scale: f64) -> Result<RecordedTime, String> {
         return Ok(RecordedTime::Failed("no time".into()));
     }
     match cell.parse::<f64>() {
+        // A number too large for a float (`1e309`) reads as infinity: it is not the
+        // failure mark `inf`.
+        Ok(x) if x.is_infinite() && !cell.to_ascii_lowercase().contains("inf") => Err(format!(
+            "time `{cell}` is too large for a number: a time is {EXPECTED}"
+        )),
         Ok(x) => match from_number(x, scale) {
             Ok(RecordedTime::Failed(_)) => Ok(RecordedTime::Failed(cell.to_string())),
             Ok(ms) => Ok(ms),
+            Err(e) if x > 0.0 => Err(e),
             Err(_) => Err(format!(
                 "time `{cell}` is not positive: a time is {EXPECTED}"
             )),
@@ -95,5 +110,24 @@ mod tests {
         }
         assert!(from_number(0.0, 1.0).is_err());
         assert_eq!(from_number(3.0, 2.0), Ok(RecordedTime::Ms(6.0)));
+    }
+
+    /// A number too large for a float is not the failure mark `inf`, and a time that scaling
+    /// into milliseconds makes infinite or 0 is refused, not turned into a failure or a zero.
+    #[test]
+    fn times_out_of_range_are_errors() {
+        let e = from_text("1e309", 1.0).unwrap_err();
+        assert!(e.contains("too large"), "{e}");
+        assert_eq!(
+            from_text("Infinity", 1.0),
+            Ok(RecordedTime::Failed("Infinity".into()))
+        );
+        assert!(from_number(1e307, 1e3)
+            .unwrap_err()
+            .contains("out of the range"));
+        assert!(from_text("1e-310", 1e-3)
+            .unwrap_err()
+            .contains("out of the range"));
+        assert_eq!(from_number(1e-300, 1.0), Ok(RecordedTime::Ms(1e-300)));
     }
 }

@@ -210,30 +210,6 @@ fn cross_validation_matches_weka_in_row_order() {
 }
 
 #[test]
-fn target_and_ignore_select_columns() {
-    let out = advise()
-        .args([
-            "predict",
-            "--method",
-            "linear",
-            "--target",
-            "MMAX",
-            "--ignore",
-            "class,CACH",
-        ])
-        .arg("--train")
-        .arg(data("cpu_train.arff"))
-        .arg("--test")
-        .arg(data("cpu_test.arff"))
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    assert_eq!(numbers(&out).len(), 70);
-}
-
-#[test]
 fn bad_input_names_file_and_line() {
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("bad.arff");

@@ -154,3 +154,34 @@ fn a_nominal_target_names_the_cell_that_made_it_so() {
             "target `y` is nominal (`1_000` on line 3 is not a number)",
         ));
 }
+
+/// Weka's cpu data (tests/golden/weka/data): `--target` picks a column by name and
+/// `--ignore` leaves two out; one prediction per test row.
+#[test]
+fn target_and_ignore_select_columns() {
+    let weka_data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/weka/data");
+    let out = advise()
+        .args([
+            "predict",
+            "--method",
+            "linear",
+            "--target",
+            "MMAX",
+            "--ignore",
+            "class,CACH",
+        ])
+        .arg("--train")
+        .arg(weka_data.join("cpu_train.arff"))
+        .arg("--test")
+        .arg(weka_data.join("cpu_test.arff"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let predictions = String::from_utf8_lossy(&out)
+        .lines()
+        .filter(|l| l.parse::<f64>().is_ok())
+        .count();
+    assert_eq!(predictions, 70);
+}

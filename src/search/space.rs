@@ -47,6 +47,9 @@ pub struct SearchSpace {
     /// Entries whose key a later entry of the file repeated, which replaced them (a Kernel
     /// Tuner cache read as Python reads it: [`TuningSpace::repeated_keys`]).
     pub repeated_keys: usize,
+    /// Configurations with a value the Kernel Tuner cache's `tune_params` do not list, which
+    /// Kernel Tuner's simulation mode never visits ([`TuningSpace::outside_tune_params`]).
+    pub outside_tune_params: usize,
     /// Levels of configuration `i` are `levels[i * n_params .. (i + 1) * n_params]`.
     levels: Vec<u16>,
     /// Recorded time in ms; `None` for a failed configuration.
@@ -166,6 +169,7 @@ impl SearchSpace {
             cut_off: space.cut_off(),
             repeated: 0,
             repeated_keys: space.repeated_keys(),
+            outside_tune_params: space.outside_tune_params(),
             levels: Vec::with_capacity(space.configs.len() * varying.len()),
             times: Vec::with_capacity(space.configs.len()),
             radix,

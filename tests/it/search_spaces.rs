@@ -95,6 +95,32 @@ fn a_cache_cut_off_mid_write_still_loads() {
     assert!(s.len() > 2000 && s.len() < 4092, "{}", s.len());
 }
 
+/// The real cache's every value is in its `tune_params`; with one `tile_size` taken out of
+/// them, the configurations of that size are counted as ones Kernel Tuner would not visit.
+#[test]
+fn values_a_cache_s_tune_params_do_not_list_are_counted() {
+    assert_eq!(
+        SearchSpace::load(&fixture("pnpoly__RTX_2080_Ti.json.gz"))
+            .unwrap()
+            .outside_tune_params,
+        0
+    );
+    let mut cache: serde_json::Value = serde_json::from_str(&cache_text()).unwrap();
+    let sizes = cache["tune_params"]["tile_size"].as_array_mut().unwrap();
+    let dropped = sizes.remove(0);
+    let with_it = cache["cache"]
+        .as_object()
+        .unwrap()
+        .values()
+        .filter(|e| e["tile_size"] == dropped)
+        .count();
+    assert!(with_it > 0);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("fewer.json");
+    std::fs::write(&path, cache.to_string()).unwrap();
+    assert_eq!(SearchSpace::load(&path).unwrap().outside_tune_params, with_it);
+}
+
 #[test]
 fn the_same_space_as_csv() {
     let (keys, entries) = cache_entries();

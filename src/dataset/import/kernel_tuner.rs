@@ -22,8 +22,11 @@ use serde_json::value::RawValue;
 use super::kernel_tuner_entries::read_entries;
 use super::kernel_tuner_entries::UNTIMED;
 use super::ktt::{unit_of, COMPILE_METRICS, TIME_METRIC};
+use super::reading_notes::outside_tune_params;
 use super::run_noise::summarise;
-use super::space::{check_objective, TuningSpace, CUT_OFF_NOTE, REPEATED_KEYS_NOTE};
+use super::space::{
+    check_objective, TuningSpace, CUT_OFF_NOTE, OUTSIDE_TUNE_PARAMS_NOTE, REPEATED_KEYS_NOTE,
+};
 use crate::error::{Error, Result};
 
 #[derive(Deserialize)]
@@ -35,6 +38,10 @@ struct Cache<'a> {
     #[serde(default)]
     problem_size: serde_json::Value,
     tune_params_keys: Vec<String>,
+    /// The values each parameter was given (`{"bx": [16, 32]}`): Kernel Tuner's simulation
+    /// mode searches the space they span, not the cache's entries.
+    #[serde(default)]
+    tune_params: Option<serde_json::Value>,
     /// What the tuning run optimised (Kernel Tuner 1.x writes it; `time` when absent).
     #[serde(default)]
     objective: Option<String>,
@@ -157,6 +164,9 @@ pub fn read(path: &Path, reader: impl Read) -> Result<TuningSpace> {
         ));
     }
     let mut notes = vec![("problem size".to_string(), cache.problem_size.to_string())];
+    if let Some(note) = outside_tune_params(cache.tune_params.as_ref(), &params, &configs) {
+        notes.push((OUTSIDE_TUNE_PARAMS_NOTE.into(), note));
+    }
     if repaired {
         notes.push((
             CUT_OFF_NOTE.into(),

@@ -13,6 +13,7 @@ mod kernel_tuner_entries;
 mod kernel_tuner_list;
 pub mod ktt;
 pub use dataset_folder::write_tables;
+mod reading_notes;
 pub mod recorded_time;
 pub mod run_noise;
 pub mod space;

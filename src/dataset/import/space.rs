@@ -100,32 +100,9 @@ pub(crate) fn check_objective(
     }
 }
 
-/// The note's name under which a reader says the file was cut off and only its complete
-/// entries were read (a Kernel Tuner cache of an unfinished run).
-pub const CUT_OFF_NOTE: &str = "repaired";
-
-/// The note's name under which a reader says how many entries repeated a key given before
-/// (a Kernel Tuner cache: the later entry kept, as Python's json module keeps it); the note
-/// begins with the count.
-pub const REPEATED_KEYS_NOTE: &str = "repeated keys";
+pub use super::reading_notes::{CUT_OFF_NOTE, OUTSIDE_TUNE_PARAMS_NOTE, REPEATED_KEYS_NOTE};
 
 impl TuningSpace {
-    /// How many entries repeated a key given before and were replaced by the later one
-    /// ([`REPEATED_KEYS_NOTE`]); 0 where no reader said so.
-    pub fn repeated_keys(&self) -> usize {
-        self.notes
-            .iter()
-            .find(|(k, _)| k == REPEATED_KEYS_NOTE)
-            .and_then(|(_, v)| v.split_whitespace().next()?.parse().ok())
-            .unwrap_or(0)
-    }
-
-    /// Whether the file was cut off and only its complete entries were read
-    /// ([`CUT_OFF_NOTE`]): a search of it finds the optimum of those entries, not of the run.
-    pub fn cut_off(&self) -> bool {
-        self.notes.iter().any(|(k, _)| k == CUT_OFF_NOTE)
-    }
-
     /// The distinct values of parameter `i`, numbers in numeric order, then text.
     pub fn values_of(&self, i: usize) -> Vec<String> {
         let set: HashSet<&str, BuildHasherDefault<TextHasher>> =

@@ -7,9 +7,11 @@ use crate::args::{JsonArg, ToolArg};
 use advise::dataset::import::{read_space, write_dataset, xplacer, xplacer_write, Tool};
 use advise::error::Result;
 
-/// The notes of a space's reading that say it was repaired or lost something.
-const REPAIR_NOTES: [&str; 5] = [
+/// The notes of a space's reading that say it was repaired, lost something or holds what
+/// its tool would not search.
+const REPAIR_NOTES: [&str; 6] = [
     advise::dataset::import::space::CUT_OFF_NOTE,
+    advise::dataset::import::space::OUTSIDE_TUNE_PARAMS_NOTE,
     advise::dataset::import::space::REPEATED_KEYS_NOTE,
     advise::dataset::import::space_repair::REPEATED_VARIANTS_NOTE,
     advise::dataset::import::space_repair::COUNTERS_LEFT_OUT_NOTE,

@@ -130,6 +130,9 @@ struct SearchReport {
     repeated_entries: usize,
     /// Kernel Tuner cache entries whose key a later entry repeated (the later one stands).
     repeated_keys: usize,
+    /// Configurations with a value the cache's `tune_params` do not list (Kernel Tuner's
+    /// simulation mode never visits them).
+    outside_tune_params: usize,
 }
 
 fn config_json(space: &SearchSpace, id: usize) -> serde_json::Map<String, serde_json::Value> {
@@ -243,6 +246,7 @@ fn search_one(args: &Args, out: &Output) -> Result<()> {
         cut_off: space.cut_off,
         repeated_entries: space.repeated,
         repeated_keys: space.repeated_keys,
+        outside_tune_params: space.outside_tune_params,
     };
     if out.json {
         return out.emit_json(&report);

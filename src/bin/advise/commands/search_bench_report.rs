@@ -45,6 +45,9 @@ struct JsonSpace<'a> {
     repeated_entries: usize,
     /// Kernel Tuner cache entries whose key a later entry repeated (the later one stands).
     repeated_keys: usize,
+    /// Configurations with a value the cache's `tune_params` do not list (Kernel Tuner's
+    /// simulation mode never visits them).
+    outside_tune_params: usize,
 }
 
 /// Prints the results as a table or JSON.
@@ -68,6 +71,7 @@ pub fn print_report(
                 cut_off: s.cut_off,
                 repeated_entries: s.repeated,
                 repeated_keys: s.repeated_keys,
+                outside_tune_params: s.outside_tune_params,
             })
             .collect();
         return out.emit_json(&JsonReport {

@@ -70,6 +70,17 @@ pub fn reading_note(space: &SearchSpace) -> Option<String> {
              as Python's json module (and so Kernel Tuner) reads them"
         )),
     }
+    if space.outside_tune_params > 0 {
+        let (n, gives) = match space.outside_tune_params {
+            1 => ("1 of its configurations".to_string(), "gives"),
+            n => (format!("{n} of its configurations"), "give"),
+        };
+        facts.push(format!(
+            "{n} {gives} a parameter a value the cache's tune_params do not list; Kernel \
+             Tuner's simulation mode never visits them, so its searches of this file and \
+             advise's are of different spaces"
+        ));
+    }
     (!facts.is_empty()).then(|| format!("{}: {}", space.name, facts.join("; ")))
 }
 

@@ -113,8 +113,23 @@ impl SearchSpace {
 
     /// Builds the search view of an imported space.
     pub fn from_tuning(name: String, space: &TuningSpace) -> Result<SearchSpace> {
-        let varying = space.varying();
-        let values: Vec<Vec<String>> = varying.iter().map(|&i| space.values_of(i)).collect();
+        // One level per number: `1`, `1.0` and `01` are one value of a parameter, so a
+        // configuration written both ways is one configuration (the first entry stands); a
+        // parameter all of whose values are one number does not vary.
+        let (varying, values, spellings): (Vec<usize>, Vec<Vec<String>>, Vec<Vec<String>>) = space
+            .varying()
+            .into_iter()
+            .map(|i| {
+                let texts = space.values_of(i);
+                (i, level_values(&texts), texts)
+            })
+            .filter(|(_, levels, _)| levels.len() > 1)
+            .fold(Default::default(), |mut acc, (i, levels, texts)| {
+                acc.0.push(i);
+                acc.1.push(levels);
+                acc.2.push(texts);
+                acc
+            });
         if values.iter().any(|v| v.len() > u16::MAX as usize) {
             return Err(Error::Data(
                 "a parameter has more than 65535 distinct values".into(),
@@ -129,10 +144,11 @@ impl SearchSpace {
             .collect();
         let lookup: Vec<TextMap<String, u16>> = values
             .iter()
-            .map(|vals| {
-                vals.iter()
-                    .enumerate()
-                    .map(|(l, v)| (v.clone(), l as u16))
+            .zip(&spellings)
+            .map(|(vals, texts)| {
+                texts
+                    .iter()
+                    .map(|t| (t.clone(), level_of(vals, t)))
                     .collect()
             })
             .collect();
@@ -353,6 +369,42 @@ impl SearchSpace {
             .map(|(&l, &s)| l as u64 * s)
             .sum()
     }
+}
+
+/// A parameter's levels from its distinct texts in [`TuningSpace::values_of`]'s order
+/// (numbers in numeric order, then text): texts of one number (`1`, `1.0`, `01`) are one
+/// level, spelt as the shortest of them.
+fn level_values(texts: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(texts.len());
+    let mut last: Option<f64> = None;
+    for t in texts {
+        let x = number(t);
+        match (x, last, out.last_mut()) {
+            (Some(x), Some(l), Some(kept)) if x == l => {
+                if t.len() < kept.len() {
+                    *kept = t.clone();
+                }
+            }
+            _ => out.push(t.clone()),
+        }
+        last = x;
+    }
+    out
+}
+
+/// A value's number, where it is one (not NaN, which equals no number, itself included).
+fn number(t: &str) -> Option<f64> {
+    t.parse::<f64>().ok().filter(|x| !x.is_nan())
+}
+
+/// The level of text `t` among `levels` (from [`level_values`] of texts that hold `t`).
+fn level_of(levels: &[String], t: &str) -> u16 {
+    let x = number(t);
+    let found = levels.iter().position(|l| match x {
+        Some(x) => number(l) == Some(x),
+        None => l == t,
+    });
+    found.unwrap_or(0) as u16
 }
 
 #[cfg(test)]

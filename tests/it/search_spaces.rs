@@ -118,7 +118,10 @@ fn values_a_cache_s_tune_params_do_not_list_are_counted() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("fewer.json");
     std::fs::write(&path, cache.to_string()).unwrap();
-    assert_eq!(SearchSpace::load(&path).unwrap().outside_tune_params, with_it);
+    assert_eq!(
+        SearchSpace::load(&path).unwrap().outside_tune_params,
+        with_it
+    );
 }
 
 #[test]

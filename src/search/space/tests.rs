@@ -129,3 +129,40 @@ fn a_space_of_one_configuration_is_described_as_such() {
     assert_eq!(s.n_params(), 0);
     assert_eq!(s.describe(0), "the only configuration: no parameter varies");
 }
+
+/// Texts of one number (`1`, `1.0`, `01`) are one level, spelt as the shortest; the entry
+/// written the second way repeats the first (whose time stands); a parameter whose texts are
+/// all one number does not vary; text values stay apart.
+#[test]
+fn spellings_of_one_number_are_one_level() {
+    let cfg = |v: &[&str], t: f64| Config {
+        values: v.iter().map(|s| s.to_string()).collect(),
+        time_ms: Some(t),
+        failure: None,
+        counters: vec![],
+    };
+    let t = TuningSpace {
+        tool: "test",
+        device: "gpu".into(),
+        kernel: "k".into(),
+        params: vec!["bx".into(), "n".into(), "kind".into()],
+        configs: vec![
+            cfg(&["1.0", "4", "a"], 2.0),
+            cfg(&["1", "4.0", "a"], 1.0),
+            cfg(&["01", "04", "b"], 3.0),
+            cfg(&["2", "4", "a"], 5.0),
+            cfg(&["nan", "4", "a"], 6.0),
+        ],
+        notes: vec![],
+        run_noise: None,
+    };
+    let s = SearchSpace::from_tuning("spellings".into(), &t).unwrap();
+    assert_eq!(s.params, vec!["bx", "kind"]);
+    assert_eq!(s.len(), 4);
+    assert_eq!(s.repeated, 1);
+    assert_eq!(s.describe(0), "bx=1,kind=a");
+    assert_eq!(s.time(0), Some(2.0));
+    assert_eq!(s.describe(1), "bx=1,kind=b");
+    assert_eq!(s.describe(3), "bx=nan,kind=a");
+    assert_eq!(s.radix(), &[3, 2]);
+}

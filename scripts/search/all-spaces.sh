@@ -21,6 +21,9 @@
 #            tensor-core complex GEMM on an RTX 4000 Ada (with 10 clock frequencies)
 #   blind5   five small spaces of session 65: KTT's Coulomb sum on an RTX 2080 Ti and a GTX
 #            1070 (210 configurations each), CLBlast's Xgemm on an Apple M1 Max (407-488)
+#   blind6   one space of session 85: a 2D convolution (15x15 filter) on an AMD MI50, 864
+#            configurations of which 450 failed, from Willemsen's PhD-autotuning repository
+#            at a commit before its caches were removed (not benchmark_hub's MI50 space)
 #   ktt      the four KTT 2.1.0 outputs of shared/data (convolution and pnpoly on an RTX 2080
 #            Ti and an RTX 3090), benchmark_hub's `currently_unused/cachefiles/KTT data/`:
 #            development spaces since the first search sessions, first set beside Kernel
@@ -138,6 +141,8 @@ for spec in "clblast_xgemm_1_32.json xgemm_1_1024" "cl.json xgemm_1_256" \
     spaces blind5 rhochgraf21 PortabilityTune clblast 19946f3ed076eca880b3d1486e85692eac63ab79 \
         "CLBlast/scripts/benchmark/$1" "clblast_${2}__M1_Max"
 done
+spaces blind6 fjwillemsen PhD-autotuning cache 330249b7311f3ab6b36802fcd8927d4a1fbfa691 \
+    cached_data_used/cache_files/convolution_MI50.json convolution_phd2021__MI50
 
 if hub="$(need ktt AutoTuningAssociation benchmark_hub)"; then
     for spec in "KTConvolutionOutput_2080Ti convolution_ktt__RTX_2080_Ti" \
@@ -151,7 +156,7 @@ else
     failed=1
 fi
 
-for set in dev history paper rtx blind29 blind2 blind3 blind4 blind5 ktt; do
+for set in dev history paper rtx blind29 blind2 blind3 blind4 blind5 blind6 ktt; do
     [ -d "$out/$set" ] && echo "$set: $(ls "$out/$set" | grep -c '\.json\.gz$') spaces"
 done
 exit "$failed"

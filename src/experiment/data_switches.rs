@@ -30,9 +30,14 @@ pub(super) fn switches_of(
         let rows: Vec<SwitchRow> = read_rows_with(&path, &["program", "param", "from", "to"])?;
         let named = parameters_named(table);
         let programs = programs_of(table);
-        for (i, r) in rows.into_iter().enumerate() {
+        for (i, mut r) in rows.into_iter().enumerate() {
+            // Cells are read as trimmed (` 32 ` is 32): a switch that kept the spaces would
+            // pass these checks and then pair nothing.
+            for cell in [&mut r.program, &mut r.param, &mut r.from, &mut r.to] {
+                *cell = cell.trim().to_string();
+            }
             // A row of a program the measurements do not hold pairs nothing, unseen.
-            if !programs.is_empty() && !programs.contains(&r.program.trim()) {
+            if !programs.is_empty() && !programs.contains(&r.program.as_str()) {
                 return Err(Error::parse(
                     &path,
                     i + 2,
@@ -46,7 +51,21 @@ pub(super) fn switches_of(
             }
             // A switch of a parameter no variant has pairs nothing: beside switches that do
             // pair it would be left out unseen (a row from another dataset, a misspelling).
-            if !named.is_empty() && !named.contains(r.param.trim()) {
+            if named.is_empty() {
+                // Bit-string variants (NB, BH) pair on their six optimizations only.
+                let example = table.rows.first().map_or("", |r| r.key.variant.as_str());
+                return Err(Error::parse(
+                    &path,
+                    i + 2,
+                    format!(
+                        "the switch {}:{}->{} changes a parameter, but the variants here are \
+                         bit strings (`{example}`) that name no parameters: their switches are \
+                         their optimizations, paired without a switches.csv",
+                        r.param, r.from, r.to
+                    ),
+                ));
+            }
+            if !named.contains(r.param.as_str()) {
                 let example = table.rows.first().map_or("", |r| r.key.variant.as_str());
                 return Err(Error::parse(
                     &path,
@@ -58,7 +77,7 @@ pub(super) fn switches_of(
                     ),
                 ));
             }
-            if r.from.trim() == r.to.trim() {
+            if r.from == r.to {
                 return Err(Error::parse(
                     &path,
                     i + 2,
@@ -68,10 +87,10 @@ pub(super) fn switches_of(
                     ),
                 ));
             }
-            let values = values_of(table, r.param.trim());
+            let values = values_of(table, &r.param);
             if let Some(absent) = [&r.from, &r.to]
                 .into_iter()
-                .find(|v| !values.is_empty() && !values.contains(v.trim()))
+                .find(|v| !values.is_empty() && !values.contains(v.as_str()))
             {
                 return Err(Error::parse(
                     &path,
@@ -173,4 +192,51 @@ pub(super) fn why_nothing_pairs(
         ));
     }
     e
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::super::data::load_pool;
+
+    /// A copy of a real dataset folder's tables (datasets/NAME) with `switches` as its
+    /// switches.csv.
+    fn copy_with(name: &str, switches: &str) -> tempfile::TempDir {
+        let real = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("datasets")
+            .join(name);
+        let dir = tempfile::tempdir().unwrap();
+        for f in ["measurements.csv.gz", "timings.csv"] {
+            std::fs::copy(real.join(f), dir.path().join(f)).unwrap();
+        }
+        std::fs::write(dir.path().join("switches.csv"), switches).unwrap();
+        dir
+    }
+
+    /// Spaces around a switch's cells are not part of its values: the row pairs as the same
+    /// row without them.
+    #[test]
+    fn spaces_around_a_switch_s_cells_are_trimmed() {
+        let samples = |row: &str| {
+            let dir = copy_with(
+                "ktt-pnpoly-rtx3090",
+                &format!("program,param,from,to\n{row}\n"),
+            );
+            load_pool(dir.path()).unwrap().samples.len()
+        };
+        let plain = samples("Pnpoly,BLOCK_SIZE_X,32,64");
+        assert!(plain > 0);
+        assert_eq!(samples("Pnpoly, BLOCK_SIZE_X , 32 , 64 "), plain);
+    }
+
+    /// NB's variants are bit strings: a parameter switch for them is refused with its line,
+    /// as one naming a parameter no variant has is for an imported program.
+    #[test]
+    fn a_parameter_switch_of_bit_string_variants_is_refused() {
+        let dir = copy_with("sim-qv100-nb", "program,param,from,to\nNB,FOO,1,2\n");
+        let e = load_pool(dir.path()).unwrap_err().to_string();
+        assert!(e.contains("switches.csv:2: the switch FOO:1->2"), "{e}");
+        assert!(e.contains("bit strings"), "{e}");
+    }
 }

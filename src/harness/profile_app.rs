@@ -90,6 +90,23 @@ fn app_exists(app: &str) -> bool {
         .is_some_and(|path| std::env::split_paths(&path).any(|d| d.join(app).is_file()))
 }
 
+/// Whether a program named by a path may be executed (a name looked up on PATH passes):
+/// some execute bit set, on Unix.
+fn may_execute(app: &Path) -> bool {
+    if app.components().count() < 2 && !app.is_absolute() {
+        return true;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(app).is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
+    }
+    #[cfg(not(unix))]
+    {
+        true
+    }
+}
+
 /// What a profile gave: ncu's CSV, and the requested metrics this ncu did not know, which it
 /// was run again without.
 #[derive(Debug, Clone)]
@@ -146,10 +163,16 @@ const APP_FAILED: &str = "The application returned an error code";
 /// One ncu run of the request: its CSV, or (inner `Err`) the name of a metric ncu stopped at
 /// because it does not know it (possibly empty).
 fn profile_once(r: &ProfileRequest) -> Result<std::result::Result<PathBuf, String>> {
+    let shown = crate::error::shown(Path::new(&r.app));
     if !app_exists(&r.app) {
         return Err(Error::Usage(format!(
-            "{}: program not found (give a path such as ./myapp, or a name on PATH)",
-            r.app
+            "{shown}: program not found (give a path such as ./myapp, or a name on PATH)"
+        )));
+    }
+    if !may_execute(Path::new(&r.app)) {
+        return Err(Error::Usage(format!(
+            "{shown}: not executable: ncu would fail to start it (`chmod +x {shown}`, or name \
+             the interpreter first: `-- python3 {shown}`)"
         )));
     }
     let ncu = tool::find(NCU)?;

@@ -151,6 +151,20 @@ pub fn parse(path: &Path, lines: &[Line]) -> Result<ProfileData> {
             ),
         ));
     }
+    if let (Some((dump, _)), false) = (dumps.last(), exited) {
+        // Cut after a kernel's statistics and before the next launch: every line read is
+        // whole, but the kernels after the cut are missing.
+        return Err(Error::parse(
+            path,
+            lines.last().map_or(dump.line, |l| l.number),
+            format!(
+                "the log ends without GPGPU-Sim's `{EXIT}` line (the last kernel whose \
+                 statistics it holds: {}): the log is truncated, and the kernels after it are \
+                 missing (was the simulation killed?)",
+                dump.kernel
+            ),
+        ));
+    }
     if dumps.is_empty() {
         return Err(Error::format(
             path,

@@ -237,20 +237,14 @@ pub fn parse_summary(path: &Path, lines: &[Line<'_>], header: &Header) -> Result
                 groups.len() - 1
             }
         } as u64;
-        let count_text = field(&record, invocations).replace(',', "");
-        let count: u64 = count_text.trim().parse().map_err(|_| {
-            Error::parse(
-                path,
-                record.line,
-                format!("Invocations `{count_text}` is not a whole number"),
-            )
-        })?;
+        let count =
+            super::nvprof::parse_invocations(path, record.line, field(&record, invocations))?;
         let unit_text = unit.map(|u| field(&record, u)).unwrap_or("");
-        facts.note(&record, &k, launch, count.max(1));
+        facts.note(&record, &k, launch, count);
         data.push_cell(
             &k,
             launch,
-            count.max(1),
+            count,
             field(&record, name),
             field(&record, average),
             unit_text,

@@ -217,14 +217,26 @@ pub fn parse_text(path: &Path, lines: &[Line<'_>], header: &Header) -> Result<Pr
     Ok(data)
 }
 
-fn parse_invocations(path: &Path, line: usize, cell: &str) -> Result<u64> {
-    cell.trim().parse().map_err(|_| {
+/// An `Invocations` cell (nvprof's, or an Nsight Compute summary's): a positive whole number,
+/// thousands separated by commas or not (`1,400`). 0 is an error: the cell weighs the
+/// kernel's averages in every total, and a kernel run no time has no averages to weigh.
+pub(super) fn parse_invocations(path: &Path, line: usize, cell: &str) -> Result<u64> {
+    let count: u64 = cell.trim().replace(',', "").parse().map_err(|_| {
         Error::parse(
             path,
             line,
             format!("Invocations `{cell}` is not a whole number"),
         )
-    })
+    })?;
+    if count == 0 {
+        return Err(Error::parse(
+            path,
+            line,
+            "Invocations 0: a kernel that ran no time has no measurements to weigh (is the \
+             summary damaged?)",
+        ));
+    }
+    Ok(count)
 }
 
 /// The position of `key` in `seen`, appending it when new: nvprof's stand-in for a launch ID.
@@ -263,6 +275,21 @@ mod tests {
         let d = parse(Path::new("n.csv"), text.as_bytes(), FormatChoice::Nvprof).unwrap();
         assert_eq!(d.format, Format::NvprofEvents);
         assert_eq!(d.measurements[0].metric, "active_cycles");
+    }
+
+    /// Thousands separated or not, the count is read; 0 and text are errors naming the line
+    /// (the Nsight Compute summary reads its cells the same way).
+    #[test]
+    fn invocation_counts() {
+        let p = Path::new("n.txt");
+        assert_eq!(super::parse_invocations(p, 3, " 1,400 ").unwrap(), 1400);
+        assert_eq!(super::parse_invocations(p, 3, "7").unwrap(), 7);
+        let e = super::parse_invocations(p, 4, "0").unwrap_err().to_string();
+        assert!(e.starts_with("n.txt:4: Invocations 0"), "{e}");
+        let e = super::parse_invocations(p, 5, "many")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("n.txt:5: Invocations `many`"), "{e}");
     }
 
     #[test]

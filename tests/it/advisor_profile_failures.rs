@@ -86,6 +86,21 @@ fn each_profile_failure_has_its_own_message() {
     );
     let e = profile_err(&s, None, None, GINKGO, &["./no-such-app"], 2);
     assert!(e.contains("program not found"), "{e}");
+    // A script without its execute bit is said before ncu runs, not blamed on ncu.
+    let script = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(script.path(), "echo hi\n").unwrap();
+    let e = profile_err(
+        &s,
+        None,
+        None,
+        GINKGO,
+        &[script.path().to_str().unwrap()],
+        2,
+    );
+    assert!(
+        e.contains("not executable") && e.contains("chmod +x"),
+        "{e}"
+    );
     let e = profile_err(&s, None, None, GINKGO, &["/bin/false"], 4);
     assert!(e.contains("/bin/false exited with"), "{e}");
     let e = profile_err(&s, Some("nokernel"), None, GINKGO, &["/bin/true"], 4);
@@ -166,4 +181,41 @@ fn an_ncu_that_fails_by_itself_is_named_not_the_program() {
         .stderr(predicates::str::contains(
             "/bin/false failed (exit status 1) without saying that /bin/true returned an error",
         ));
+}
+
+/// Settings `advise profile` would refuse after the profile are refused before ncu runs: with
+/// an ncu that is not there, each says its own error (exit 2 or 5), not that ncu is missing.
+#[test]
+fn bad_settings_are_refused_before_ncu_runs() {
+    let s = setup();
+    std::fs::create_dir_all(&s.work).unwrap();
+    let report_file = s.work.join("a-file");
+    std::fs::write(&report_file, "x").unwrap();
+    let report = report_file.to_str().unwrap();
+    let missing = s.work.join("no-such.cu");
+    for (flag, value, code, said) in [
+        ("--gpu", "bogus", 2, "--gpu bogus: neither"),
+        ("--level", "FOO=3", 2, "FOO has no levels"),
+        ("--level", "=5", 2, "write FAMILY=VALUE"),
+        ("--source", missing.to_str().unwrap(), 5, "no-such.cu"),
+        ("--report-dir", report, 5, "a file stands there"),
+    ] {
+        let out = advise()
+            .env("NCU", "/no/such/ncu")
+            .args(["profile", "--dir"])
+            .arg(s.work.join("early"))
+            .arg("--model")
+            .arg(&s.model)
+            .args([flag, value, "--", "/bin/true"])
+            .assert()
+            .code(code)
+            .get_output()
+            .stderr
+            .clone();
+        let e = String::from_utf8(out).unwrap();
+        assert!(
+            e.contains(said) && !e.contains("ncu"),
+            "{flag} {value}: {e}"
+        );
+    }
 }

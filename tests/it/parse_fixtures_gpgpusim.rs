@@ -108,6 +108,14 @@ fn a_killed_simulation_is_a_clear_error_with_the_line() {
         .to_string();
     assert!(e.contains(&format!("killed.log:{}:", pushed + 1)), "{e}");
     assert!(e.contains("did not finish"), "{e}");
+    // Killed between the first kernel's statistics and the second launch: every line is
+    // whole, but the log lacks the exit line and the second kernel.
+    std::fs::write(&cut, lines[..pushed - 1].join("\n")).unwrap();
+    let e = parse_path(&cut, FormatChoice::Auto)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains(&format!("killed.log:{}:", pushed - 1)), "{e}");
+    assert!(e.contains("exit detected"), "{e}");
 }
 
 /// The error of parsing the shipped log with its first line that starts with `key` replaced

@@ -335,6 +335,7 @@ fn run_profile(
     if let Some(re) = &s.kernel {
         kernel_regex(re)?;
     }
+    super::suggest_inputs::check_before_profiling(s)?;
     let model_path = match &s.model {
         Some(p) => p.clone(),
         None => default_model()?,

@@ -64,6 +64,9 @@ pub fn levels_of(
         };
         let (family, value) = g.split_once('=').ok_or_else(bad)?;
         let family = family.trim().to_ascii_uppercase();
+        if family.is_empty() {
+            return Err(bad());
+        }
         let value: f64 = value.trim().parse().map_err(|_| bad())?;
         // Threads per block, outputs per thread and unroll factors are whole numbers, and a
         // level far outside any training space would be extrapolated into nonsense.
@@ -117,6 +120,30 @@ pub fn levels_of(
         )));
     }
     Ok(out)
+}
+
+/// The settings `advise profile` can check before it runs ncu (minutes to hours on a real
+/// GPU): `--gpu`, `--level`, that `--source` is a file and `--report-dir` no file; each
+/// refused as `suggest` would refuse it after the profile.
+pub fn check_before_profiling(s: &SuggestSettings) -> Result<()> {
+    launch_of(&[], s.gpu.as_deref(), false)?;
+    levels_of(Path::new(""), &[], &s.levels, false)?;
+    if let Some(src) = &s.source {
+        std::fs::metadata(src).map_err(|e| Error::io(src, e))?;
+        if src.is_dir() {
+            return Err(Error::io(
+                src,
+                std::io::Error::from(std::io::ErrorKind::IsADirectory),
+            ));
+        }
+    }
+    if let Some(dir) = s.report.as_ref().filter(|d| d.exists() && !d.is_dir()) {
+        return Err(Error::io(
+            dir,
+            std::io::Error::from(std::io::ErrorKind::AlreadyExists),
+        ));
+    }
+    Ok(())
 }
 
 /// The optimizations to leave out beyond those the user named (`--applied`), each with why:

@@ -188,19 +188,33 @@ pub struct Recommendation {
     /// size within it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub above_launch_bound: Option<u32>,
+    /// The size the kernel requires (PTX `.reqntid`): then `block_size` is it, whatever the
+    /// SVM chose.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub required: Option<u32>,
+}
+
+/// What a kernel says of its block size: at most `most` threads (`__launch_bounds__`,
+/// `.maxntid`), or exactly `required` (`.reqntid`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LaunchBound {
+    pub most: Option<u32>,
+    pub required: Option<u32>,
 }
 
 /// Trains the SVM on the whole dataset and predicts for one kernel's features; sizes above
-/// `launch_bound` (the kernel's `__launch_bounds__`) cannot launch and are never chosen.
+/// the kernel's bound (`__launch_bounds__`) cannot launch and are never chosen, and a kernel
+/// that requires one size gets that size.
 pub fn recommend(
     ds: &Dataset,
     kernel: &str,
     statuner: [f64; 8],
     arch: &Arch,
     resources: &KernelResources,
-    launch_bound: Option<u32>,
+    bound: LaunchBound,
     seed: u64,
 ) -> Result<Recommendation> {
+    let launch_bound = bound.most;
     let cases = cases(ds)?;
     let x: Vec<Vec<f64>> = cases.iter().map(|c| c.features()).collect();
     // Sizes within LABEL_BAND of the fastest count as equal (see `Case::label`): the exact
@@ -221,9 +235,11 @@ pub fn recommend(
         .into_iter()
         .filter(|&b| launch_bound.is_none_or(|most| b <= most))
         .collect();
-    // A bound under one warp leaves no multiple of 32: the bound itself.
-    let allowed = match (allowed.is_empty(), launch_bound) {
-        (true, Some(most)) => vec![most.max(1)],
+    // A bound under one warp leaves no multiple of 32: the bound itself; a required size is
+    // the only one.
+    let allowed = match (allowed.is_empty(), launch_bound, bound.required) {
+        (_, _, Some(required)) => vec![required.max(1)],
+        (true, Some(most), None) => vec![most.max(1)],
         _ => allowed,
     };
     // The SVM's choice where it may launch, else the largest size under it that may.
@@ -267,5 +283,6 @@ pub fn recommend(
             .collect(),
         launch_bound,
         above_launch_bound: (block != svm_choice).then_some(svm_choice),
+        required: bound.required,
     })
 }

@@ -60,6 +60,9 @@ pub struct Metrics {
     /// PTX only: the most threads a block may have (`__launch_bounds__`), where it is set.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_threads: Option<u32>,
+    /// PTX only: the threads a block must have (`.reqntid`), where it is set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub required_threads: Option<u32>,
 }
 
 impl Metrics {
@@ -150,6 +153,7 @@ pub fn from_ptx(f: &PtxFunction) -> Metrics {
         instructions: f.instructions.len() as u64,
         loops: f.loops() as u64,
         max_threads: f.max_threads,
+        required_threads: f.required_threads,
         ..Default::default()
     };
     let (mut branches, mut loads, mut ints, mut floats) = (0, 0, 0, 0);

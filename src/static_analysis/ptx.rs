@@ -41,6 +41,9 @@ pub struct PtxFunction {
     pub local_bytes: u64,
     /// The most threads a block may have (`__launch_bounds__`: `.maxntid` or `.reqntid`).
     pub max_threads: Option<u32>,
+    /// The threads a block must have (`.reqntid`, which hand-written and Triton's PTX set):
+    /// a launch of any other shape fails.
+    pub required_threads: Option<u32>,
 }
 
 impl PtxFunction {
@@ -226,6 +229,10 @@ pub fn parse(text: &str) -> PtxModule {
                     name,
                     is_entry: header.contains(".entry"),
                     max_threads: launch_bound(&header),
+                    required_threads: header
+                        .contains(".reqntid")
+                        .then(|| launch_bound(&header))
+                        .flatten(),
                     ..Default::default()
                 });
                 depth = 1;
@@ -307,6 +314,15 @@ $L__BB0_1:
             Some(256)
         );
         assert_eq!(launch_bound(".entry k() {"), None);
+        let required = |header: &str| {
+            let text = format!("{header}\nret;\n}}\n");
+            parse(&text).functions[0].required_threads
+        };
+        assert_eq!(
+            required(".visible .entry k() .reqntid 32, 4, 1 {"),
+            Some(128)
+        );
+        assert_eq!(required(".visible .entry k() .maxntid 32, 4, 1 {"), None);
         assert_eq!(launch_bound(".entry k() .maxntid x {"), None);
     }
 

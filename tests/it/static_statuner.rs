@@ -236,3 +236,26 @@ fn blocksize_keeps_within_a_kernels_launch_bounds() {
         assert!(s.as_u64().unwrap() <= 64, "{k}");
     }
 }
+
+/// The same kernel with `.reqntid 100, 1, 1` (as Triton and hand-written PTX set it): only
+/// blocks of exactly 100 threads launch, so that is the size given, and the only one the
+/// occupancy calculator weighs.
+#[test]
+fn blocksize_gives_a_required_size_as_it_is() {
+    if advise::static_analysis::nvcc::nvcc().is_err() {
+        eprintln!("skipped: nvcc not found");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let ptx = dir.path().join("req.ptx");
+    std::fs::write(
+        &ptx,
+        BOUNDED_PTX.replace(".maxntid 64, 1, 1", ".reqntid 100, 1, 1"),
+    )
+    .unwrap();
+    let v = blocksize_json(&["--arch", "sm_90", ptx.to_str().unwrap()]);
+    let k = &v["kernels"][0];
+    assert_eq!(k["required"], 100, "{k}");
+    assert_eq!(k["block_size"], 100, "{k}");
+    assert_eq!(k["max_occupancy_sizes"], serde_json::json!([100]), "{k}");
+}

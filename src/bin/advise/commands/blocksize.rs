@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use super::output::Output;
 use advise::dataset::blocksize::Dataset;
 use advise::error::{Error, Result};
-use advise::static_analysis::blocksize::recommend;
+use advise::static_analysis::blocksize::{recommend, LaunchBound};
 use advise::static_analysis::occupancy::{Arch, KernelResources};
 use advise::static_analysis::{analyze, CompileOptions};
 
@@ -82,7 +82,10 @@ fn recommend_sizes(s: &BlocksizeSettings, out: &Output) -> Result<()> {
             k.metrics.statuner_features(),
             &arch,
             &res,
-            k.metrics.max_threads,
+            LaunchBound {
+                most: k.metrics.max_threads,
+                required: k.metrics.required_threads,
+            },
             s.seed,
         )?);
     }
@@ -92,7 +95,17 @@ fn recommend_sizes(s: &BlocksizeSettings, out: &Output) -> Result<()> {
     let mut t = String::new();
     for r in &recs {
         let _ = writeln!(t, "{}: block size {} on {}", r.kernel, r.block_size, r.arch);
-        if let Some(most) = r.launch_bound {
+        if let Some(required) = r.required {
+            let _ = writeln!(
+                t,
+                "  launch bounds: exactly {required} threads per block (.reqntid): a launch of \
+                 any other size fails, so there is nothing to choose{}",
+                match r.above_launch_bound {
+                    Some(svm) => format!(" (the SVM would choose {svm})"),
+                    None => String::new(),
+                }
+            );
+        } else if let Some(most) = r.launch_bound {
             let _ = writeln!(
                 t,
                 "  launch bounds: at most {most} threads per block (__launch_bounds__); {}",

@@ -222,11 +222,17 @@ fn tail_suffix(tail: &str) -> String {
 /// newline, a tab, an escape sequence), quoted with those characters escaped, so that a
 /// message stays one line and cannot drive the terminal.
 pub fn shown(path: &std::path::Path) -> String {
-    let text = path.display().to_string();
+    shown_text(&path.display().to_string())
+}
+
+/// A name read from a file or given on the command line (a kernel's, a space's, an option's
+/// value) as a message shows it: as it is, or quoted and escaped where it holds a control
+/// character, as [`shown`] shows a path.
+pub fn shown_text(text: &str) -> String {
     if text.chars().any(char::is_control) {
         format!("{text:?}")
     } else {
-        text
+        text.to_string()
     }
 }
 
@@ -245,6 +251,8 @@ mod tests {
         assert_eq!(said, "\"a\\nb\\u{1b}[31m.csv\": bad");
         let said = Error::parse("dir/plain name.csv", 3, "bad").to_string();
         assert_eq!(said, "dir/plain name.csv:3: bad");
+        assert_eq!(shown_text("k\nwith newline"), "\"k\\nwith newline\"");
+        assert_eq!(shown_text("force_kernel"), "force_kernel");
     }
 
     /// A file standing where a folder is made or read is named: the path itself, or the part

@@ -226,7 +226,7 @@ pub fn validation_tables(list: &[Suggestion]) -> String {
 
 /// The suggestions for one kernel's launches alone.
 pub fn kernel_suggestions(kernel: &str, error: Option<&str>, list: &[Suggestion]) -> String {
-    let mut text = format!("\nKernel {kernel}:\n");
+    let mut text = format!("\nKernel {}:\n", crate::error::shown_text(kernel));
     match error {
         Some(e) => text.push_str(&format!("  no suggestions: {e}\n")),
         None => {

@@ -94,7 +94,7 @@ pub fn check_budget(space: &SearchSpace, budget: usize) -> Result<()> {
     if budget > space.len() {
         return Err(Error::Usage(format!(
             "budget {budget} is larger than the space `{}` ({} configuration{})",
-            space.name,
+            crate::error::shown_text(&space.name),
             space.len(),
             if space.len() == 1 { "" } else { "s" }
         )));

@@ -49,8 +49,9 @@ pub fn from_number(x: f64, scale: f64) -> Result<RecordedTime, String> {
         if ms.is_finite() && ms >= f64::MIN_POSITIVE {
             Ok(RecordedTime::Ms(ms))
         } else {
+            // 1e-320 written out in full would be 330 digits.
             Err(format!(
-                "time {x} is out of the range of times in milliseconds: a time is {EXPECTED}"
+                "time {x:e} is out of the range of times in milliseconds: a time is {EXPECTED}"
             ))
         }
     } else {
@@ -74,7 +75,10 @@ pub fn from_text(cell: &str, scale: f64) -> Result<RecordedTime, String> {
         Ok(x) => match from_number(x, scale) {
             Ok(RecordedTime::Failed(_)) => Ok(RecordedTime::Failed(cell.to_string())),
             Ok(ms) => Ok(ms),
-            Err(e) if x > 0.0 => Err(e),
+            Err(_) if x > 0.0 => Err(format!(
+                "time `{cell}` is out of the range of times in milliseconds: a time is \
+                 {EXPECTED}"
+            )),
             Err(_) => Err(format!(
                 "time `{cell}` is not positive: a time is {EXPECTED}"
             )),

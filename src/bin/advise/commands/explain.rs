@@ -102,7 +102,8 @@ fn explain(name: Option<&str>, all: bool, out: &Output) -> Result<()> {
                 .map(|e| e.name)
                 .collect();
             Error::Usage(format!(
-                "no catalogue entry for `{name}`; known: {}",
+                "no catalogue entry for `{}`; known: {}",
+                advise::error::shown_text(name),
                 known.join(" ")
             ))
         })?]

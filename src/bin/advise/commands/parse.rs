@@ -151,7 +151,7 @@ pub fn parse_all(settings: &ParseSettings) -> Result<Vec<(RunKey, ProfileData)>>
             note(&format!(
                 "{}: labelled run {} (an earlier file has program {}, input {}, variant {}, \
                  run {}); parse it alone with --run to choose",
-                f.display(),
+                advise::error::shown(f),
                 key.run,
                 key.program,
                 key.input,
@@ -196,7 +196,7 @@ fn parse_files(settings: &ParseSettings, out: &Output) -> Result<()> {
     for s in &summaries {
         note(&format!(
             "{}: {}, {} launches, {} kernels, {} metrics, {} measurements ({} from the launch columns; {} cells without a number{}), {} rule findings",
-            s.source, s.format, s.launches, s.kernels, s.metrics, s.measurements, s.launch_facts, s.skipped_cells,
+            advise::error::shown_text(&s.source), s.format, s.launches, s.kernels, s.metrics, s.measurements, s.launch_facts, s.skipped_cells,
             match s.repeated_cells {
                 0 => String::new(),
                 n => format!("; {n} repeating a metric already read, dropped"),

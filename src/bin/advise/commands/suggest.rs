@@ -219,13 +219,15 @@ fn suggestions_for(csv: &Path, s: &SuggestSettings, out: &Output) -> Result<()> 
         rows.retain(|r| re.is_match(&r.kernel));
         if rows.is_empty() {
             const SHOWN: usize = 10;
-            let mut list: Vec<&str> = names.iter().take(SHOWN).map(String::as_str).collect();
+            let shown = advise::error::shown_text;
+            let mut list: Vec<String> = names.iter().take(SHOWN).map(|n| shown(n)).collect();
             if names.len() > SHOWN {
-                list.push("...");
+                list.push("...".into());
             }
             return Err(Error::Usage(format!(
-                "no kernel in {} matches `{re}`; its kernels: {}",
-                csv.display(),
+                "no kernel in {} matches `{}`; its kernels: {}",
+                advise::error::shown(csv),
+                shown(re.as_str()),
                 list.join(", ")
             )));
         }

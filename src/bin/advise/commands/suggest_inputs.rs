@@ -25,8 +25,9 @@ pub fn launch_of(
     if let Some(g) = gpu {
         let cc = advise::experiment::launch::compute_capability_given(g).ok_or_else(|| {
             Error::Usage(format!(
-                "--gpu {g}: neither a compute capability this advise knows (7.5, sm_90) nor a \
-                 GPU name it knows (RTX 2080 Ti, A100, H100)"
+                "--gpu {}: neither a compute capability this advise knows (7.5, sm_90) nor a \
+                 GPU name it knows (RTX 2080 Ti, A100, H100)",
+                advise::error::shown_text(g)
             ))
         })?;
         match &launch.compute_capability {

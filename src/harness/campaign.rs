@@ -124,6 +124,7 @@ impl Campaign {
         let (m_len, t_len) = ledger.iter().fold((0, 0), |(m, t), l| {
             (m.max(l.measurements_bytes), t.max(l.timings_bytes))
         });
+        refuse_short_tables(dir, &ledger)?;
         refuse_rows_the_ledger_lacks(dir, &ledger, t_len)?;
         truncate(&dir.join(MEASUREMENTS), m_len)?;
         truncate(&dir.join(TIMINGS), t_len)?;
@@ -287,6 +288,47 @@ fn refuse_rows_the_ledger_lacks(dir: &Path, ledger: &[LedgerLine], keep: u64) ->
             cut.len(),
             ledger_path.display()
         )));
+    }
+    Ok(())
+}
+
+/// Refuses a table shorter than the ledger's finished jobs left it (a partial copy, a full
+/// disk): those jobs count as done, so `--resume` would never collect their missing rows.
+fn refuse_short_tables(dir: &Path, ledger: &[LedgerLine]) -> Result<()> {
+    type Bytes = fn(&LedgerLine) -> u64;
+    let tables: [(&str, Bytes); 2] = [
+        (MEASUREMENTS, |l| l.measurements_bytes),
+        (TIMINGS, |l| l.timings_bytes),
+    ];
+    for (name, bytes) in tables {
+        let path = dir.join(name);
+        let len = std::fs::metadata(&path).map_or(0, |m| m.len());
+        let missing: Vec<&str> = ledger
+            .iter()
+            .filter(|l| l.status == Status::Ok && bytes(l) > len)
+            .map(|l| l.job.as_str())
+            .collect();
+        if missing.is_empty() {
+            continue;
+        }
+        let most = ledger.iter().map(bytes).max().unwrap_or(0);
+        let shown: Vec<&str> = missing.iter().take(5).copied().collect();
+        return Err(Error::format(
+            &path,
+            format!(
+                "{len} bytes, where the ledger's finished jobs wrote {most}: the rows of {} \
+                 job(s) it lists as done are missing ({}{}); restore the file from a whole \
+                 copy, or delete those jobs' lines from {LEDGER} and run with --resume to \
+                 collect them again",
+                missing.len(),
+                shown.join(", "),
+                if missing.len() > shown.len() {
+                    ", ..."
+                } else {
+                    ""
+                }
+            ),
+        ));
     }
     Ok(())
 }

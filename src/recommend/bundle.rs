@@ -98,12 +98,26 @@ impl OptimizationModel {
     /// file), where its state says so: its fitted models' own checks, training rows, ids and
     /// speedups of different counts, none at all, or rows and ranges of another width than
     /// the advisor's `features`.
-    pub fn problem(&self, features: usize) -> Option<String> {
-        for m in [&self.primary, &self.secondary] {
+    pub fn problem(&self, features: &[String]) -> Option<String> {
+        for (which, m) in [("primary", &self.primary), ("secondary", &self.secondary)] {
             if let Err(e) = m.check() {
                 return Some(e);
             }
+            // Each model reads the advisor's features, in their order: named otherwise, it
+            // would refuse every profile (or, swapped, read one counter as another).
+            let at = (0..features.len().max(m.features.len()))
+                .find(|&i| m.features.get(i).map(|f| &f.name) != features.get(i));
+            if let Some(i) = at {
+                let name = |n: Option<&String>| n.map_or("nothing".to_string(), |n| n.clone());
+                return Some(format!(
+                    "its {which} model reads feature {} as {}, where the advisor lists {}",
+                    i + 1,
+                    name(m.features.get(i).map(|f| &f.name)),
+                    name(features.get(i))
+                ));
+            }
         }
+        let features = features.len();
         let n = self.rows.len();
         if n == 0 || self.ids.len() != n || self.speedups.len() != n {
             return Some(format!(

@@ -71,7 +71,7 @@ impl Advisor {
                     format!("invalid advisor: it holds two models of {}", o.name),
                 ));
             }
-            if let Some(p) = o.problem(advisor.features.len()) {
+            if let Some(p) = o.problem(&advisor.features) {
                 return Err(Error::format(
                     path,
                     format!("invalid advisor: the model of {} is damaged: {p}", o.name),

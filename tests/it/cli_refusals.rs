@@ -159,6 +159,16 @@ fn an_empty_advisor_and_a_file_that_is_not_ptx_are_named() {
     suggest(&model).assert().code(3).stderr(
         predicate::str::contains("it names the feature").and(predicate::str::contains("twice")),
     );
+    // The advisor's first two features swapped: its models read them the other way round.
+    let mut swapped = v.clone();
+    let first = swapped["features"][0].clone();
+    swapped["features"][0] = swapped["features"][1].clone();
+    swapped["features"][1] = first;
+    std::fs::write(&model, swapped.to_string()).unwrap();
+    suggest(&model).assert().code(3).stderr(
+        predicate::str::contains("a.json: invalid advisor: the model of")
+            .and(predicate::str::contains("model reads feature 1 as")),
+    );
     let mut svm = v.clone();
     svm["method"] = "svm".into();
     std::fs::write(&model, svm.to_string()).unwrap();

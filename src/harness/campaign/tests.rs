@@ -93,3 +93,29 @@ fn references_round_trip() {
         vec![1.5, 2.25]
     );
 }
+
+/// A timings table shorter than the ledger left it (a partial copy) is refused on resume,
+/// naming the jobs whose rows are gone, instead of counting them as done.
+#[test]
+fn resume_refuses_tables_shorter_than_the_ledger() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = Campaign::open(dir.path(), false).unwrap();
+    for v in ["000000", "000001", "000010"] {
+        c.append_job(&[], &[timing(v)], line(&job_of(v), Status::Ok))
+            .unwrap();
+    }
+    let path = dir.path().join(TIMINGS);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let kept: Vec<&str> = text.lines().take(2).collect();
+    std::fs::write(&path, format!("{}\n", kept.join("\n"))).unwrap();
+    let e = Campaign::open(dir.path(), true).unwrap_err().to_string();
+    assert!(e.contains("timings.csv"), "{e}");
+    assert!(
+        e.contains(&format!(
+            "the rows of 2 job(s) it lists as done are missing ({}, {})",
+            job_of("000001"),
+            job_of("000010")
+        )),
+        "{e}"
+    );
+}

@@ -266,7 +266,37 @@ fn describe(cmd: &Command) -> String {
 fn describe_status(status: ExitStatus) -> String {
     match status.code() {
         Some(code) => format!("exit status {code}"),
-        None => "killed by a signal".to_string(),
+        None => signal_of(status).map_or_else(
+            || "killed by a signal".to_string(),
+            |s| format!("killed by signal {s}: it crashed or was stopped"),
+        ),
+    }
+}
+
+/// The signal that ended a process, by name where it is a common one (`SIGSEGV (11)`).
+fn signal_of(status: ExitStatus) -> Option<String> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        let n = status.signal()?;
+        let name = match n {
+            2 => "SIGINT",
+            4 => "SIGILL",
+            6 => "SIGABRT",
+            7 => "SIGBUS",
+            8 => "SIGFPE",
+            9 => "SIGKILL",
+            11 => "SIGSEGV",
+            13 => "SIGPIPE",
+            15 => "SIGTERM",
+            _ => return Some(n.to_string()),
+        };
+        Some(format!("{name} ({n})"))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = status;
+        None
     }
 }
 
@@ -336,6 +366,15 @@ mod tests {
             ToolError::TimedOut { stderr_tail, .. } => assert!(stderr_tail.contains("started")),
             e => panic!("{e}"),
         }
+    }
+
+    /// A child ended by a signal is said with the signal's name.
+    #[test]
+    fn a_signal_is_named() {
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", "kill -SEGV $$"]);
+        let e = run(&mut cmd, None).unwrap_err().to_string();
+        assert!(e.contains("killed by signal SIGSEGV (11)"), "{e}");
     }
 
     #[test]

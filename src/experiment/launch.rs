@@ -131,6 +131,14 @@ pub fn compute_capability_given(gpu: &str) -> Option<String> {
         .strip_prefix("sm_")
         .or_else(|| t.strip_prefix("compute_"))
         .unwrap_or(t);
+    // nvcc's architecture-specific and family names (`sm_90a`, `sm_100f`) have the limits of
+    // their compute capability.
+    let t = match t.strip_suffix(['a', 'f']) {
+        Some(digits) if gpu.trim().starts_with("sm_") || gpu.trim().starts_with("compute_") => {
+            digits
+        }
+        _ => t,
+    };
     let numeric = !t.is_empty() && t.chars().all(|c| c.is_ascii_digit() || c == '.');
     let arch = crate::static_analysis::occupancy::Arch::parse(t).ok();
     arch.filter(|_| numeric)
@@ -206,7 +214,9 @@ mod tests {
                 "{given}"
             );
         }
-        for wrong in ["Voodoo3", "Z80", "9.9", "", "sm_"] {
+        assert_eq!(compute_capability_given("sm_90a").as_deref(), Some("9.0"));
+        assert_eq!(compute_capability_given("sm_100f").as_deref(), Some("10.0"));
+        for wrong in ["Voodoo3", "Z80", "9.9", "", "sm_", "90a", "sm_a"] {
             assert_eq!(compute_capability_given(wrong), None, "{wrong}");
         }
     }

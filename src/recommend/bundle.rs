@@ -129,6 +129,14 @@ impl OptimizationModel {
         if self.ranges.len() != features || self.rows.iter().any(|r| r.len() != features) {
             return Some(format!("training rows or ranges are not {features} wide"));
         }
+        // A range is (minimum, maximum); NaN where the rows hold no value of the feature.
+        if let Some(i) = self.ranges.iter().position(|&(lo, hi)| lo > hi) {
+            let (lo, hi) = self.ranges[i];
+            return Some(format!(
+                "the range of feature {} runs from {lo} down to {hi}",
+                i + 1
+            ));
+        }
         // Each validation holds every training row out at most once.
         for (what, v) in [
             ("validation", &self.validation),

@@ -169,6 +169,15 @@ fn an_empty_advisor_and_a_file_that_is_not_ptx_are_named() {
         predicate::str::contains("a.json: invalid advisor: the model of")
             .and(predicate::str::contains("model reads feature 1 as")),
     );
+    let mut reversed = v.clone();
+    reversed["optimizations"][0]["ranges"][0] = serde_json::json!([1.0, 0.0]);
+    std::fs::write(&model, reversed.to_string()).unwrap();
+    suggest(&model)
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "the range of feature 1 runs from 1 down to 0",
+        ));
     let mut svm = v.clone();
     svm["method"] = "svm".into();
     std::fs::write(&model, svm.to_string()).unwrap();

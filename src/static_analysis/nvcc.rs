@@ -174,6 +174,18 @@ pub fn assemble(ptx: &Path, arch: &str) -> Result<Option<(String, PathBuf, TempD
     let src = ptx.to_string_lossy().into_owned();
     let out = cubin.to_string_lossy().into_owned();
     let (stdout, stderr) = run_tool(&ptxas, &[&arch, "-v", &src, "-o", &out], ptx)?;
+    // A ptxas that ends well but writes nothing would have cuobjdump blamed for the cubin.
+    if !cubin.is_file() {
+        return Err(Error::tool(
+            "ptxas",
+            format!(
+                "{} ({}) ended without error but wrote no cubin for {}: is $PTXAS a ptxas?",
+                ptxas.display(),
+                arch,
+                crate::error::shown(ptx)
+            ),
+        ));
+    }
     Ok(Some((stdout + &stderr, cubin, dir)))
 }
 

@@ -390,4 +390,17 @@ fn a_failing_or_hanging_cuda_tool_names_the_file_and_is_stopped() {
         "{text}"
     );
     assert!(start.elapsed().as_secs() < 30, "{:?}", start.elapsed());
+    // A ptxas that ends well but writes no cubin is named, not cuobjdump after it.
+    let out = crate::common::advise()
+        .arg("static")
+        .arg(&ptx)
+        .env("PTXAS", "/bin/true")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{text}");
+    assert!(
+        text.contains("ended without error but wrote no cubin"),
+        "{text}"
+    );
 }

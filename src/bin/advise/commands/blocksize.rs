@@ -110,6 +110,9 @@ fn recommend_sizes(s: &BlocksizeSettings, out: &Output) -> Result<()> {
                 t,
                 "  launch bounds: at most {most} threads per block (__launch_bounds__); {}",
                 match r.above_launch_bound {
+                    _ if most > 1024 => {
+                        "above the 1024 any GPU launches, so it limits nothing".to_string()
+                    }
                     Some(svm) => format!(
                         "the SVM chose {svm}, which cannot launch, so the largest size within \
                          the bound"

@@ -28,7 +28,7 @@ pub(super) fn switches_of(
     }
     if let Some(path) = table_path(dir, "switches") {
         let rows: Vec<SwitchRow> = read_rows_with(&path, &["program", "param", "from", "to"])?;
-        let named = parameters_named(table);
+        let named = parameter_values(table);
         let programs = programs_of(table);
         for (i, mut r) in rows.into_iter().enumerate() {
             // Cells are read as trimmed (` 32 ` is 32): a switch that kept the spaces would
@@ -65,7 +65,7 @@ pub(super) fn switches_of(
                     ),
                 ));
             }
-            if !named.contains(r.param.as_str()) {
+            let Some(values) = named.get(r.param.as_str()) else {
                 let example = table.rows.first().map_or("", |r| r.key.variant.as_str());
                 return Err(Error::parse(
                     &path,
@@ -76,7 +76,7 @@ pub(super) fn switches_of(
                         r.param
                     ),
                 ));
-            }
+            };
             if r.from == r.to {
                 return Err(Error::parse(
                     &path,
@@ -87,10 +87,9 @@ pub(super) fn switches_of(
                     ),
                 ));
             }
-            let values = values_of(table, &r.param);
             if let Some(absent) = [&r.from, &r.to]
                 .into_iter()
-                .find(|v| !values.is_empty() && !values.contains(v.as_str()))
+                .find(|v| !values.contains(v.as_str()))
             {
                 return Err(Error::parse(
                     &path,
@@ -99,7 +98,7 @@ pub(super) fn switches_of(
                         "value `{absent}` of `{}` is in no variant of the measurements (they \
                          have {}): the switch {}:{}->{} pairs nothing",
                         r.param,
-                        some_of(&values),
+                        some_of(values),
                         r.param,
                         r.from,
                         r.to
@@ -122,15 +121,19 @@ pub(super) fn switches_of(
     Ok((out, given))
 }
 
-/// The parameters the variants of a feature table name (`bx` of `bx=32,by=4`); none where
-/// the variants are bit strings.
-fn parameters_named(table: &FeatureTable) -> BTreeSet<&str> {
-    table
+/// The parameters the variants of a feature table name, each with the values they give it
+/// (`bx` and 32 of `bx=32,by=4`); none where the variants are bit strings.
+fn parameter_values(table: &FeatureTable) -> BTreeMap<&str, BTreeSet<&str>> {
+    let mut out: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    for (k, v) in table
         .rows
         .iter()
         .flat_map(|r| r.key.variant.split(','))
-        .filter_map(|kv| kv.split_once('=').map(|(k, _)| k.trim()))
-        .collect()
+        .filter_map(|kv| kv.split_once('='))
+    {
+        out.entry(k.trim()).or_default().insert(v.trim());
+    }
+    out
 }
 
 /// A set's first dozen members, joined; "..." where there are more.
@@ -140,18 +143,6 @@ fn some_of(values: &BTreeSet<&str>) -> String {
         shown.push("...");
     }
     shown.join(", ")
-}
-
-/// The values the variants of a feature table give parameter `param` (`32` of `bx=32`).
-fn values_of<'a>(table: &'a FeatureTable, param: &str) -> BTreeSet<&'a str> {
-    table
-        .rows
-        .iter()
-        .flat_map(|r| r.key.variant.split(','))
-        .filter_map(|kv| kv.split_once('='))
-        .filter(|(k, _)| k.trim() == param)
-        .map(|(_, v)| v.trim())
-        .collect()
 }
 
 /// Says why a folder gave no speedup sample, where `pool_from` found none: no switch to pair
@@ -175,11 +166,13 @@ pub(super) fn why_nothing_pairs(
             programs_of(table).join(", ")
         ));
     }
-    let named = parameters_named(table);
+    let named = parameter_values(table);
     let unknown: BTreeSet<&str> = switches
         .iter()
         .filter_map(|s| match s {
-            Switch::Param { param, .. } if !named.contains(param.as_str()) => Some(param.as_str()),
+            Switch::Param { param, .. } if !named.contains_key(param.as_str()) => {
+                Some(param.as_str())
+            }
             _ => None,
         })
         .collect();

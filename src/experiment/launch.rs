@@ -127,17 +127,11 @@ pub fn compute_capability_given(gpu: &str) -> Option<String> {
         return Some(cc.to_string());
     }
     let t = gpu.trim();
-    let t = t
-        .strip_prefix("sm_")
-        .or_else(|| t.strip_prefix("compute_"))
-        .unwrap_or(t);
-    // nvcc's architecture-specific and family names (`sm_90a`, `sm_100f`) have the limits of
-    // their compute capability.
-    let t = match t.strip_suffix(['a', 'f']) {
-        Some(digits) if gpu.trim().starts_with("sm_") || gpu.trim().starts_with("compute_") => {
-            digits
-        }
-        _ => t,
+    let t = match t.strip_prefix("sm_").or_else(|| t.strip_prefix("compute_")) {
+        // nvcc's architecture-specific and family names (`sm_90a`, `sm_100f`) have the
+        // limits of their compute capability.
+        Some(arch) => arch.strip_suffix(['a', 'f']).unwrap_or(arch),
+        None => t,
     };
     let numeric = !t.is_empty() && t.chars().all(|c| c.is_ascii_digit() || c == '.');
     let arch = crate::static_analysis::occupancy::Arch::parse(t).ok();

@@ -80,10 +80,16 @@ pub fn command(ncu: &Path, r: &ProfileRequest) -> Command {
     cmd
 }
 
+/// Whether `app` names a file by its path (`./myapp`, `/usr/bin/x`), not a name looked up on
+/// PATH.
+fn names_a_path(app: &Path) -> bool {
+    app.components().count() > 1 || app.is_absolute()
+}
+
 /// Whether `app` can be started: an existing file, or a name found on PATH.
 fn app_exists(app: &str) -> bool {
     let p = Path::new(app);
-    if p.components().count() > 1 || p.is_absolute() {
+    if names_a_path(p) {
         return p.is_file();
     }
     std::env::var_os("PATH")
@@ -93,7 +99,7 @@ fn app_exists(app: &str) -> bool {
 /// Whether a program named by a path may be executed (a name looked up on PATH passes):
 /// some execute bit set, on Unix.
 fn may_execute(app: &Path) -> bool {
-    if app.components().count() < 2 && !app.is_absolute() {
+    if !names_a_path(app) {
         return true;
     }
     #[cfg(unix)]

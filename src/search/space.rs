@@ -116,20 +116,17 @@ impl SearchSpace {
         // One level per number: `1`, `1.0` and `01` are one value of a parameter, so a
         // configuration written both ways is one configuration (the first entry stands); a
         // parameter all of whose values are one number does not vary.
-        let (varying, values, spellings): (Vec<usize>, Vec<Vec<String>>, Vec<Vec<String>>) = space
-            .varying()
-            .into_iter()
-            .map(|i| {
-                let texts = space.values_of(i);
-                (i, level_values(&texts), texts)
-            })
-            .filter(|(_, levels, _)| levels.len() > 1)
-            .fold(Default::default(), |mut acc, (i, levels, texts)| {
-                acc.0.push(i);
-                acc.1.push(levels);
-                acc.2.push(texts);
-                acc
-            });
+        let mut varying = Vec::new();
+        let mut values: Vec<Vec<String>> = Vec::new();
+        let mut spellings: Vec<Vec<(String, usize)>> = Vec::new();
+        for i in space.varying() {
+            let (levels, texts) = level_values(space.values_of(i));
+            if levels.len() > 1 {
+                varying.push(i);
+                values.push(levels);
+                spellings.push(texts);
+            }
+        }
         if values.iter().any(|v| v.len() > u16::MAX as usize) {
             return Err(Error::Data(
                 "a parameter has more than 65535 distinct values".into(),
@@ -142,15 +139,9 @@ impl SearchSpace {
                 parsed.unwrap_or_else(|| (0..vals.len()).map(|l| l as f64).collect())
             })
             .collect();
-        let lookup: Vec<TextMap<String, u16>> = values
-            .iter()
-            .zip(&spellings)
-            .map(|(vals, texts)| {
-                texts
-                    .iter()
-                    .map(|t| (t.clone(), level_of(vals, t)))
-                    .collect()
-            })
+        let lookup: Vec<TextMap<String, u16>> = spellings
+            .into_iter()
+            .map(|texts| texts.into_iter().map(|(t, l)| (t, l as u16)).collect())
             .collect();
         let radix: Vec<usize> = values.iter().map(Vec::len).collect();
         radix
@@ -373,38 +364,30 @@ impl SearchSpace {
 
 /// A parameter's levels from its distinct texts in [`TuningSpace::values_of`]'s order
 /// (numbers in numeric order, then text): texts of one number (`1`, `1.0`, `01`) are one
-/// level, spelt as the shortest of them.
-fn level_values(texts: &[String]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::with_capacity(texts.len());
+/// level, spelt as the shortest of them. Returns the levels and each text with its level.
+fn level_values(texts: Vec<String>) -> (Vec<String>, Vec<(String, usize)>) {
+    let mut levels: Vec<String> = Vec::with_capacity(texts.len());
+    let mut of_text = Vec::with_capacity(texts.len());
     let mut last: Option<f64> = None;
     for t in texts {
-        let x = number(t);
-        match (x, last, out.last_mut()) {
+        let x = number(&t);
+        match (x, last, levels.last_mut()) {
             (Some(x), Some(l), Some(kept)) if x == l => {
                 if t.len() < kept.len() {
                     *kept = t.clone();
                 }
             }
-            _ => out.push(t.clone()),
+            _ => levels.push(t.clone()),
         }
         last = x;
+        of_text.push((t, levels.len() - 1));
     }
-    out
+    (levels, of_text)
 }
 
 /// A value's number, where it is one (not NaN, which equals no number, itself included).
 fn number(t: &str) -> Option<f64> {
     t.parse::<f64>().ok().filter(|x| !x.is_nan())
-}
-
-/// The level of text `t` among `levels` (from [`level_values`] of texts that hold `t`).
-fn level_of(levels: &[String], t: &str) -> u16 {
-    let x = number(t);
-    let found = levels.iter().position(|l| match x {
-        Some(x) => number(l) == Some(x),
-        None => l == t,
-    });
-    found.unwrap_or(0) as u16
 }
 
 #[cfg(test)]

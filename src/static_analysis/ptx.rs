@@ -133,10 +133,14 @@ fn declared_name(decl: &str) -> Option<String> {
 /// The product of `.maxntid X, Y, Z` (or `.reqntid`) in a kernel's header: the most threads
 /// its blocks may have, as `__launch_bounds__` set it.
 fn launch_bound(header: &str) -> Option<u32> {
-    let at = header
-        .find(".maxntid")
-        .or_else(|| header.find(".reqntid"))?;
-    let dims = header[at + ".maxntid".len()..].split(['{', '.']).next()?;
+    threads_of(header, ".maxntid").or_else(|| threads_of(header, ".reqntid"))
+}
+
+/// The product of the dimensions a kernel header's `directive` (`.maxntid`, `.reqntid`)
+/// gives, where it has that directive.
+fn threads_of(header: &str, directive: &str) -> Option<u32> {
+    let at = header.find(directive)?;
+    let dims = header[at + directive.len()..].split(['{', '.']).next()?;
     dims.split(',')
         .map(|d| d.trim().parse::<u32>().ok())
         .try_fold(1u32, |product, d| product.checked_mul(d?))
@@ -229,10 +233,7 @@ pub fn parse(text: &str) -> PtxModule {
                     name,
                     is_entry: header.contains(".entry"),
                     max_threads: launch_bound(&header),
-                    required_threads: header
-                        .contains(".reqntid")
-                        .then(|| launch_bound(&header))
-                        .flatten(),
+                    required_threads: threads_of(&header, ".reqntid"),
                     ..Default::default()
                 });
                 depth = 1;
@@ -323,6 +324,10 @@ $L__BB0_1:
             Some(128)
         );
         assert_eq!(required(".visible .entry k() .maxntid 32, 4, 1 {"), None);
+        assert_eq!(
+            required(".visible .entry k() .maxntid 256, 1, 1 .reqntid 64, 1, 1 {"),
+            Some(64)
+        );
         assert_eq!(launch_bound(".entry k() .maxntid x {"), None);
     }
 

@@ -130,8 +130,10 @@ pub fn check_before_profiling(s: &SuggestSettings) -> Result<()> {
     launch_of(&[], s.gpu.as_deref(), false)?;
     levels_of(Path::new(""), &[], &s.levels, false)?;
     if let Some(src) = &s.source {
-        std::fs::metadata(src).map_err(|e| Error::io(src, e))?;
-        if src.is_dir() {
+        if std::fs::metadata(src)
+            .map_err(|e| Error::io(src, e))?
+            .is_dir()
+        {
             return Err(Error::io(
                 src,
                 std::io::Error::from(std::io::ErrorKind::IsADirectory),

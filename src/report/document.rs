@@ -58,7 +58,7 @@ impl Text {
             .iter()
             .map(|i| match i {
                 Inline::Plain(s) => s.clone(),
-                Inline::Code(s) => format!("`{s}`"),
+                Inline::Code(s) => code_span(s),
                 Inline::Bold(s) => format!("**{s}**"),
             })
             .collect()
@@ -83,6 +83,20 @@ impl Text {
             })
             .collect()
     }
+}
+
+/// A Markdown code span of `s`, whatever it holds: fenced by one more backtick than its
+/// longest run of them, with a space inside where it begins or ends with one (CommonMark 0.31,
+/// "Code spans"), so a kernel's name such as `void f<T*>(T*)` shows as it is.
+fn code_span(s: &str) -> String {
+    let longest = s.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = if s.starts_with('`') || s.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{s}{pad}{fence}")
 }
 
 /// How a tag on a card looks.
@@ -387,5 +401,16 @@ mod tests {
         assert!(html.contains("<pre>x &lt; y;\n</pre>") && html.ends_with("</body></html>\n"));
         let term = d.to_terminal();
         assert!(term.contains("SHMEM [recommend, low]") && term.contains("    x < y;"));
+    }
+
+    #[test]
+    fn a_code_span_holds_any_name_as_it_is() {
+        assert_eq!(code_span("nbody"), "`nbody`");
+        assert_eq!(
+            code_span("void f<T*>(T*, int_t)"),
+            "`void f<T*>(T*, int_t)`"
+        );
+        assert_eq!(code_span("a`b"), "``a`b``");
+        assert_eq!(code_span("`a``"), "``` `a`` ```");
     }
 }

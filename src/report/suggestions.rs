@@ -156,12 +156,19 @@ pub fn document(
         .host_link_text(advisor)
         .map(|h| format!(" {h}."))
         .unwrap_or_default();
-    d.push(Block::Paragraph(Text(vec![Inline::Plain(format!(
-        "Kernels: {}. {} of the advisor's {} counters were present.{levels}{host}{left_out}{simulated}",
-        summary.kernels.join(", "),
-        summary.features_present,
-        summary.features_expected
-    ))])));
+    // Kernel names as code: a demangled C++ name's `*` and `_` are not Markdown's emphasis.
+    let mut kernels = vec![Inline::Plain("Kernels: ".into())];
+    for (i, k) in summary.kernels.iter().enumerate() {
+        if i > 0 {
+            kernels.push(Inline::Plain(", ".into()));
+        }
+        kernels.push(Inline::Code(k.clone()));
+    }
+    kernels.push(Inline::Plain(format!(
+        ". {} of the advisor's {} counters were present.{levels}{host}{left_out}{simulated}",
+        summary.features_present, summary.features_expected
+    )));
+    d.push(Block::Paragraph(Text(kernels)));
     d.push(Block::Heading(2, "The advisor".into()));
     d.push(Block::Paragraph(Text(vec![Inline::Plain(format!(
         "{} ({}), trained on {}. Accuracy per optimization on held-out groups of configurations \

@@ -50,6 +50,10 @@ pub struct SearchSpace {
     /// Configurations with a value the Kernel Tuner cache's `tune_params` do not list, which
     /// Kernel Tuner's simulation mode never visits ([`TuningSpace::outside_tune_params`]).
     pub outside_tune_params: usize,
+    /// Entries whose recorded time lies outside a picosecond to 30 years (old Kernel Tuner
+    /// versions wrote 1e20 for a failure): counted as failed, by the file's reader
+    /// ([`TuningSpace::unusable_times`]) or here.
+    pub times_out_of_range: usize,
     /// Levels of configuration `i` are `levels[i * n_params .. (i + 1) * n_params]`.
     levels: Vec<u16>,
     /// Recorded time in ms; `None` for a failed configuration.
@@ -177,6 +181,7 @@ impl SearchSpace {
             repeated: 0,
             repeated_keys: space.repeated_keys(),
             outside_tune_params: space.outside_tune_params(),
+            times_out_of_range: space.unusable_times(),
             levels: Vec::with_capacity(space.configs.len() * varying.len()),
             times: Vec::with_capacity(space.configs.len()),
             radix,
@@ -204,6 +209,7 @@ impl SearchSpace {
             // A time outside a picosecond to 30 years is a failure's marker (old Kernel
             // Tuner versions wrote 1e20) or damage, not a measurement.
             let time = c.time_ms.filter(|&t| plausible_time_ms(t));
+            out.times_out_of_range += usize::from(c.time_ms.is_some() && time.is_none());
             let id = out.times.len();
             index.insert(key, id as u32);
             out.levels.extend_from_slice(&row);

@@ -124,6 +124,36 @@ fn values_a_cache_s_tune_params_do_not_list_are_counted() {
     );
 }
 
+/// Old Kernel Tuner versions wrote 1e20 for a failure: such times count as failed, and the
+/// space says how many (`advise search` and `search-bench` say it beside the results).
+#[test]
+fn times_out_of_range_count_as_failed_and_are_counted() {
+    let real = SearchSpace::load(&fixture("pnpoly__RTX_2080_Ti.json.gz")).unwrap();
+    assert_eq!(real.times_out_of_range, 0);
+    let mut cache: serde_json::Value = serde_json::from_str(&cache_text()).unwrap();
+    let mut marked = 0;
+    for entry in cache["cache"].as_object_mut().unwrap().values_mut() {
+        if marked < 3 && entry["time"].is_number() {
+            entry["time"] = serde_json::json!(1e20);
+            marked += 1;
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("marked.json");
+    std::fs::write(&path, cache.to_string()).unwrap();
+    let s = SearchSpace::load(&path).unwrap();
+    assert_eq!(s.times_out_of_range, 3);
+    assert_eq!(s.failed(), real.failed() + 3);
+    crate::common::advise()
+        .args(["search", "--budget", "20", "--space"])
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(
+            "3 entries record a time outside 1e-9 to 1e12 ms",
+        ));
+}
+
 #[test]
 fn the_same_space_as_csv() {
     let (keys, entries) = cache_entries();

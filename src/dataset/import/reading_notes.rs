@@ -18,6 +18,12 @@ pub const REPEATED_KEYS_NOTE: &str = "repeated keys";
 /// have a value its `tune_params` do not list (the note begins with the count).
 pub const OUTSIDE_TUNE_PARAMS_NOTE: &str = "outside tune_params";
 
+/// The note's name under which the reading says how many configurations recorded a time
+/// outside a picosecond to 30 years (old Kernel Tuner versions wrote 1e20 for a failure) and
+/// were counted as failed ([`TuningSpace::fail_unusable_times`]; the note begins with the
+/// count).
+pub const UNUSABLE_TIMES_NOTE: &str = "unusable times";
+
 impl TuningSpace {
     /// How many configurations give a parameter a value the file's `tune_params` do not list
     /// ([`OUTSIDE_TUNE_PARAMS_NOTE`]); 0 where no reader said so.
@@ -32,6 +38,12 @@ impl TuningSpace {
             .find(|(k, _)| k == name)
             .and_then(|(_, v)| v.split_whitespace().next()?.parse().ok())
             .unwrap_or(0)
+    }
+
+    /// How many configurations recorded a time outside a picosecond to 30 years and were
+    /// counted as failed ([`UNUSABLE_TIMES_NOTE`]); 0 where the reading said nothing of it.
+    pub fn unusable_times(&self) -> usize {
+        self.note_count(UNUSABLE_TIMES_NOTE)
     }
 
     /// How many entries repeated a key given before and were replaced by the later one

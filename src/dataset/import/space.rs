@@ -100,7 +100,9 @@ pub(crate) fn check_objective(
     }
 }
 
-pub use super::reading_notes::{CUT_OFF_NOTE, OUTSIDE_TUNE_PARAMS_NOTE, REPEATED_KEYS_NOTE};
+pub use super::reading_notes::{
+    CUT_OFF_NOTE, OUTSIDE_TUNE_PARAMS_NOTE, REPEATED_KEYS_NOTE, UNUSABLE_TIMES_NOTE,
+};
 
 impl TuningSpace {
     /// The distinct values of parameter `i`, numbers in numeric order, then text.
@@ -239,7 +241,7 @@ impl TuningSpace {
         }
         if n > 0 {
             self.notes.push((
-                "unusable times".into(),
+                UNUSABLE_TIMES_NOTE.into(),
                 format!(
                     "{n} of {} configurations recorded a time that is not a positive number \
                      from {TIME_MS_LEAST:e} to {TIME_MS_MOST:e} ms (old Kernel Tuner versions \

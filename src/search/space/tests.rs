@@ -166,3 +166,38 @@ fn spellings_of_one_number_are_one_level() {
     assert_eq!(s.describe(3), "bx=nan,kind=a");
     assert_eq!(s.radix(), &[3, 2]);
 }
+
+#[test]
+fn times_no_measurement_gives_count_as_failed_and_are_counted() {
+    // A CSV space's times reach the search space as they were written: 1e20 ms (an old
+    // Kernel Tuner failure mark) and 1e-12 ms are failures, counted; a reader's own count
+    // (a Kernel Tuner cache's note) adds to them.
+    let cfg = |v: &str, t: f64| Config {
+        values: vec![v.into()],
+        time_ms: Some(t),
+        failure: None,
+        counters: vec![],
+    };
+    let mut t = TuningSpace {
+        tool: "test",
+        device: "gpu".into(),
+        kernel: "k".into(),
+        params: vec!["bx".into()],
+        configs: vec![
+            cfg("32", 1e20),
+            cfg("64", 2.0),
+            cfg("128", 1e-12),
+            cfg("256", 3.0),
+        ],
+        notes: vec![],
+        run_noise: None,
+    };
+    let s = SearchSpace::from_tuning("marks".into(), &t).unwrap();
+    assert_eq!((s.times_out_of_range, s.failed()), (2, 2));
+    t.notes.push((
+        crate::dataset::import::space::UNUSABLE_TIMES_NOTE.into(),
+        "5 of 9 configurations recorded a time ...".into(),
+    ));
+    let s = SearchSpace::from_tuning("marks".into(), &t).unwrap();
+    assert_eq!(s.times_out_of_range, 7);
+}

@@ -15,7 +15,7 @@ const REPAIR_NOTES: [&str; 6] = [
     advise::dataset::import::space::REPEATED_KEYS_NOTE,
     advise::dataset::import::space_repair::REPEATED_VARIANTS_NOTE,
     advise::dataset::import::space_repair::COUNTERS_LEFT_OUT_NOTE,
-    "unusable times",
+    advise::dataset::import::space::UNUSABLE_TIMES_NOTE,
 ];
 
 /// `advise import`.

@@ -54,7 +54,11 @@ pub struct Args {
     /// (every level one step apart, as Kernel Tuner's) [kt]; botarget, what it models, log or time
     /// [time]; boell, a fixed length scale, 0 for the marginal likelihood's choice [0]; boalt,
     /// every other step's fixed length scale, 0 for none [1.5]; boaltfrom, the smallest budget
-    /// (evaluations) that takes those steps [200]; repair, repairs of a single change the space
+    /// (evaluations) that takes those steps [200]; bofail, what a failed measurement is to the
+    /// process: slowest (the slowest time seen, as Kernel Tuner's), drop (the process learns
+    /// from the ones that ran) or weigh (as drop, each candidate's expected improvement weighed
+    /// by its estimated chance of running) [weigh]; bofailpow, the power of that chance [0.5];
+    /// repair, repairs of a single change the space
     /// lacks measured per descent step where no single change helps, 0 for none [1]; repfloor, the
     /// fewest neighbours a local minimum is checked against: where the space holds fewer single
     /// changes of it, more repairs make up the difference, 0 for repair alone [8]; modelrows,
@@ -87,7 +91,7 @@ pub struct Args {
     /// random order) [1],
     /// noise, scan and restart [0]. greedy_ils and basinhopping take nb, perturb, temp, restart,
     /// init, initmin, noise, scan, model, modelrows, gate (both 0 there) and repair. bayes_opt
-    /// takes scale, target, ell, alt and altfrom [kt, log, 0, 0, 0].
+    /// takes scale, target, ell, alt, altfrom, fail and failpow [kt, log, 0, 0, 0, slowest, 1].
     #[arg(long, default_value = "auto")]
     pub strategy: String,
     /// Evaluations allowed: a count (100) or a share of the space (2%).
@@ -133,6 +137,9 @@ struct SearchReport {
     /// Configurations with a value the cache's `tune_params` do not list (Kernel Tuner's
     /// simulation mode never visits them).
     outside_tune_params: usize,
+    /// Entries whose time lies outside 1e-9 to 1e12 ms (old Kernel Tuner versions wrote 1e20
+    /// for a failure): counted as failed.
+    times_out_of_range: usize,
 }
 
 fn config_json(space: &SearchSpace, id: usize) -> serde_json::Map<String, serde_json::Value> {
@@ -247,6 +254,7 @@ fn search_one(args: &Args, out: &Output) -> Result<()> {
         repeated_entries: space.repeated,
         repeated_keys: space.repeated_keys,
         outside_tune_params: space.outside_tune_params,
+        times_out_of_range: space.times_out_of_range,
     };
     if out.json {
         return out.emit_json(&report);

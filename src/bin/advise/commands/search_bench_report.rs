@@ -48,6 +48,9 @@ struct JsonSpace<'a> {
     /// Configurations with a value the cache's `tune_params` do not list (Kernel Tuner's
     /// simulation mode never visits them).
     outside_tune_params: usize,
+    /// Entries whose time lies outside 1e-9 to 1e12 ms (old Kernel Tuner versions wrote 1e20
+    /// for a failure): counted as failed.
+    times_out_of_range: usize,
 }
 
 /// Prints the results as a table or JSON.
@@ -72,6 +75,7 @@ pub fn print_report(
                 repeated_entries: s.repeated,
                 repeated_keys: s.repeated_keys,
                 outside_tune_params: s.outside_tune_params,
+                times_out_of_range: s.times_out_of_range,
             })
             .collect();
         return out.emit_json(&JsonReport {

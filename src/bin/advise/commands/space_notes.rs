@@ -81,6 +81,18 @@ pub fn reading_note(space: &SearchSpace) -> Option<String> {
              advise's are of different spaces"
         ));
     }
+    match space.times_out_of_range {
+        0 => {}
+        1 => facts.push(
+            "1 entry records a time outside 1e-9 to 1e12 ms (old Kernel Tuner versions wrote \
+             1e20 for a failure) and counts as failed"
+                .into(),
+        ),
+        n => facts.push(format!(
+            "{n} entries record a time outside 1e-9 to 1e12 ms (old Kernel Tuner versions \
+             wrote 1e20 for a failure) and count as failed"
+        )),
+    }
     (!facts.is_empty()).then(|| format!("{}: {}", space.name, facts.join("; ")))
 }
 

@@ -9,7 +9,9 @@
 //!   checking one local minimum would take nearly half of it) on Bayesian-optimisation steps (a
 //!   Gaussian process of the time on the 30 fastest measurements, every parameter's levels one step
 //!   apart as in Kernel Tuner's `bayes_opt`, expected improvement over 50 random unmeasured
-//!   configurations, the best's neighbours and up to 16 corners of the box the parameters span:
+//!   configurations, the best's neighbours and up to 16 corners of the box the parameters span,
+//!   the process fitted on the configurations that ran and each candidate's improvement weighed
+//!   by the square root of its estimated chance of running: src/search/bayes/feasibility.rs;
 //!   `BayesOpt::steps`; from a budget of 200 evaluations every other step fits with Kernel Tuner's
 //!   fixed length scale, 1.5, instead of the chosen one); then first-improvement descent from the
 //!   fastest configuration by variable neighbourhood descent (adjacent values first, then any
@@ -285,7 +287,7 @@
 //! the space is measured"). The threshold was chosen on those spaces and budgets.
 
 use super::basic::{Exhaustive, RandomSearch};
-use super::bayes::BayesOpt;
+use super::bayes::{BayesOpt, Failures};
 use super::evaluator::Evaluator;
 use super::ils::{FreeMoves, Ils, Neighbourhood};
 use super::Strategy;
@@ -328,6 +330,8 @@ impl Default for Auto {
                     corners: 8,
                     alt_ell: 1.5,
                     alt_from: 200,
+                    failures: Failures::Weigh,
+                    fail_power: 0.5,
                     ..BayesOpt::default()
                 },
                 bo_min: 20,

@@ -25,14 +25,17 @@
 //! 0.993 / 0.995 to 0.990 / 0.996 / 0.996 ("Changed a fourth time" there).
 
 use super::evaluator::{Eval, Evaluator};
-use super::gp::{pairwise_squared_distances, Gp, Queries, Rows, Scratch};
+use super::gp::{matern52, pairwise_squared_distances, Gp, Queries, Rows, Scratch};
 use super::neighbours::hamming;
 use super::Strategy;
 use advise_ml::Rng;
 use candidates::corner_candidates;
+pub use feasibility::Failures;
+use feasibility::Weighing;
 use features::inputs;
 
 mod candidates;
+mod feasibility;
 mod features;
 
 /// Bayesian-optimisation settings.
@@ -58,6 +61,14 @@ pub struct BayesOpt {
     pub alt_ell: f64,
     /// The smallest budget (evaluations) whose searches take those steps.
     pub alt_from: usize,
+    /// What a failed measurement is to the process ([`Failures`]).
+    pub failures: Failures,
+    /// With [`Failures::Weigh`], the power of the chance of running that weighs a
+    /// candidate's expected improvement (1: the chance itself; under 1, a softer weight).
+    pub fail_power: f64,
+    /// With [`Failures::Weigh`], the length scale of the chance of running, in level steps
+    /// (0: the process's own).
+    pub fail_ell: f64,
 }
 
 impl Default for BayesOpt {
@@ -72,6 +83,9 @@ impl Default for BayesOpt {
             corners: 0,
             alt_ell: 0.0,
             alt_from: 0,
+            failures: Failures::Slowest,
+            fail_power: 1.0,
+            fail_ell: 0.0,
         }
     }
 }
@@ -166,6 +180,8 @@ impl BayesOpt {
         let mut queries = Vec::new();
         let mut query_levels = Vec::new();
         let mut cands = Vec::new();
+        let mut weights = Vec::new();
+        let mut weighing = Weighing::default();
         while ev.remaining() > 0 && ev.used() < space.len() && ev.used() < until {
             *made += 1;
             let worst = seen.iter().filter_map(|s| s.1).fold(f64::MIN, f64::max);
@@ -179,10 +195,15 @@ impl BayesOpt {
                 }
                 continue;
             }
-            let mut train: Vec<(usize, f64)> = seen
-                .iter()
-                .map(|&(id, y)| (id, y.unwrap_or(worst)))
-                .collect();
+            let mut train: Vec<(usize, f64)> = if self.failures == Failures::Slowest {
+                seen.iter()
+                    .map(|&(id, y)| (id, y.unwrap_or(worst)))
+                    .collect()
+            } else {
+                seen.iter()
+                    .filter_map(|&(id, y)| y.map(|y| (id, y)))
+                    .collect()
+            };
             // The fastest rows, fastest first (a total order: indices are distinct).
             let order =
                 |a: &(usize, f64), b: &(usize, f64)| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0));
@@ -300,8 +321,31 @@ impl BayesOpt {
             } else {
                 Queries::Numbers(&queries)
             };
+            if self.failures == Failures::Weigh {
+                // The chance's length scale in level steps, or the process's.
+                let (ell_w, step_w) = if self.fail_ell > 0.0 {
+                    (self.fail_ell, 1.0)
+                } else {
+                    (gp.ell, step2)
+                };
+                // Each candidate's chance of running, from the distances of its level indices
+                // to every measurement (in the vector loops where they fit 16 bits).
+                weighing.weigh(
+                    space,
+                    seen,
+                    (&cands, whole.then_some(&query_levels[..])),
+                    (ell_w, |d2| matern52(d2 * step_w, ell_w)),
+                    &mut weights,
+                );
+                if self.fail_power != 1.0 {
+                    for w in &mut weights {
+                        *w = w.powf(self.fail_power);
+                    }
+                }
+            }
+            let w = (self.failures == Failures::Weigh).then_some(&weights[..]);
             let pick = gp
-                .pick_by_expected_improvement(qs, cands.len(), best_y, 0.01, step_scratch)
+                .pick_by_expected_improvement(qs, cands.len(), (best_y, 0.01), w, step_scratch)
                 .map(|q| cands[q]);
             let id = pick.unwrap_or_else(|| ev.random_unmeasured(rng));
             *kept = Some((train, gp));
@@ -329,6 +373,17 @@ impl Strategy for BayesOpt {
         if self.alt_ell > 0.0 {
             name += &format!("-alt{}from{}", self.alt_ell, self.alt_from);
         }
+        match self.failures {
+            Failures::Slowest => {}
+            Failures::Drop => name += "-faildrop",
+            Failures::Weigh => name += "-failweigh",
+        }
+        if self.fail_power != 1.0 {
+            name += &format!("-failpow{}", self.fail_power);
+        }
+        if self.fail_ell > 0.0 {
+            name += &format!("-failell{}", self.fail_ell);
+        }
         name
     }
 
@@ -351,47 +406,4 @@ impl Strategy for BayesOpt {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::search::testutil::optimum_hits;
-
-    #[test]
-    fn alternate_length_scale_steps_only_from_their_budget() {
-        // Every other step with a fixed length scale: no change to a search whose budget is
-        // under `alt_from`; a change to some from it.
-        let alt = |alt_from| BayesOpt {
-            alt_ell: 1.5,
-            alt_from,
-            ..BayesOpt::default()
-        };
-        let trace = |st: &BayesOpt, seed| crate::search::testutil::measured_on_grid(st, 60, seed);
-        let mut changed = 0;
-        for seed in 0..5 {
-            let plain = trace(&BayesOpt::default(), seed);
-            assert_eq!(trace(&alt(61), seed), plain, "seed {seed}");
-            changed += usize::from(trace(&alt(60), seed) != plain);
-        }
-        assert!(
-            changed >= 3,
-            "alternate steps changed {changed} of 5 searches"
-        );
-        assert_eq!(alt(200).name(), "bayes_opt-alt1.5from200");
-    }
-
-    #[test]
-    fn reproducible_within_budget_and_often_optimal() {
-        let hits = optimum_hits(&BayesOpt::default(), 60, 10);
-        assert!(hits >= 7, "optimum found in {hits} of 10 runs");
-        let unit = BayesOpt {
-            eps_scale: false,
-            raw_time: true,
-            ..BayesOpt::default()
-        };
-        let hits = optimum_hits(&unit, 60, 10);
-        assert!(
-            hits >= 7,
-            "unit scaling, time: optimum found in {hits} of 10 runs"
-        );
-        assert!((super::super::gp::phi_cdf(1.0) - 0.841_344_7).abs() < 1e-6);
-    }
-}
+mod tests;

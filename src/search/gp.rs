@@ -6,8 +6,8 @@
 //! ([`memo`]); the pick is the one scoring every candidate would make, bit for bit.
 
 use advise_ml::Cholesky;
+pub(crate) use inputs::{level_distances_into, pairwise_squared_distances, Queries, Rows};
 use inputs::{pairwise_into, Distances};
-pub(crate) use inputs::{pairwise_squared_distances, Queries, Rows};
 use memo::KernelMemo;
 
 mod columns;
@@ -16,7 +16,7 @@ mod memo;
 
 /// The Matern 5/2 kernel (unit signal variance) at squared distance `d2`: with the scaled
 /// distance r = sqrt(5) |x - x'| / ell, (1 + r + r^2 / 3) e^-r.
-fn matern52(d2: f64, ell: f64) -> f64 {
+pub(crate) fn matern52(d2: f64, ell: f64) -> f64 {
     let r = 5f64.sqrt() * d2.sqrt() / ell;
     (1.0 + r + r * r / 3.0) * (-r).exp()
 }
@@ -172,15 +172,18 @@ impl Gp {
     /// expected improvement grows with it, so a query's score at that bound bounds its own
     /// (Rasmussen and Williams, eq. 2.26: conditioning on more rows never adds variance). The
     /// bounds are measured against the best exact score of the [`PROBES`] largest ones, less
-    /// a margin far above the error of [`phi_cdf`] (which could bend the growth).
+    /// a margin far above the error of [`phi_cdf`] (which could bend the growth). With
+    /// `weights` (one of at least 0 per query) each score is the expected improvement times its
+    /// weight (a candidate's chance of running: [`super::bayes`]'s `fail=weigh`).
     pub(crate) fn pick_by_expected_improvement(
         &self,
         qs: Queries,
         c: usize,
-        best: f64,
-        xi: f64,
+        (best, xi): (f64, f64),
+        weights: Option<&[f64]>,
         scratch: &mut Scratch,
     ) -> Option<usize> {
+        let weight = |q: usize| weights.map_or(1.0, |w| w[q]);
         if c == 0 {
             return None;
         }
@@ -206,7 +209,10 @@ impl Gp {
             .mean
             .iter()
             .zip(nearest.iter())
-            .map(|(&m, &near)| expected_improvement(best, xi, m, sd_bound(near, k_ii)))
+            .enumerate()
+            .map(|(q, (&m, &near))| {
+                weight(q) * expected_improvement(best, xi, m, sd_bound(near, k_ii))
+            })
             .collect();
         let mut probes: Vec<usize> = (0..c).collect();
         let larger = |a: &usize, b: &usize| bound[*b].total_cmp(&bound[*a]).then(a.cmp(b));
@@ -220,7 +226,10 @@ impl Gp {
         // with it, so they need no second solve.
         let mut scored = [(0, f64::NEG_INFINITY); PROBES];
         for ((slot, &q), &s) in scored.iter_mut().zip(&probes).zip(&scratch.sd) {
-            *slot = (q, expected_improvement(best, xi, scratch.mean[q], s));
+            *slot = (
+                q,
+                weight(q) * expected_improvement(best, xi, scratch.mean[q], s),
+            );
         }
         let scored = &scored[..probes.len()];
         let floor = scored
@@ -251,7 +260,10 @@ impl Gp {
             consider(q, ei);
         }
         for (&q, &s) in kept.iter().zip(&scratch.sd) {
-            consider(q, expected_improvement(best, xi, scratch.mean[q], s));
+            consider(
+                q,
+                weight(q) * expected_improvement(best, xi, scratch.mean[q], s),
+            );
         }
         pick
     }

@@ -158,13 +158,16 @@ fn other_ils_option<'k>(s: &mut ils::Ils, key: &'k str, v: &str) -> Result<&'k s
 
 /// The options [`bayes_option`] takes: `bayes_opt` takes them as they are, the local searches
 /// (`auto`'s Bayesian steps) with the prefix `bo`.
-pub(super) const PROCESS_KEYS: [&str; 5] = ["scale", "ell", "target", "alt", "altfrom"];
+pub(super) const PROCESS_KEYS: [&str; 8] = [
+    "scale", "ell", "target", "alt", "altfrom", "fail", "failpow", "failell",
+];
 
 /// Sets one option of the Gaussian process of Bayesian optimisation: `scale` (unit: every
 /// parameter's levels over [0, 1]; kt: Kernel Tuner's, one step of 1 / the most levels),
 /// `ell` (a fixed length scale; 0: chosen by marginal likelihood), `target` (log or time),
 /// `alt` (every other step's fixed length scale; 0: none) and `altfrom` (the smallest budget,
-/// in evaluations, that takes those steps).
+/// in evaluations, that takes those steps) and `fail` (slowest, drop or weigh: what a failed
+/// measurement is to the process, [`bayes::Failures`]).
 pub(super) fn bayes_option(s: &mut bayes::BayesOpt, key: &str, v: &str) -> Result<()> {
     match (key, v) {
         ("scale", "unit") => s.eps_scale = false,
@@ -176,6 +179,13 @@ pub(super) fn bayes_option(s: &mut bayes::BayesOpt, key: &str, v: &str) -> Resul
         ("target", "log") => s.raw_time = false,
         ("target", "time") => s.raw_time = true,
         ("target", _) => return Err(Error::Usage(format!("option target={v}: use log or time"))),
+        ("failpow", _) => s.fail_power = non_negative(key, v)?,
+        ("failell", _) => s.fail_ell = non_negative(key, v)?,
+        ("fail", _) => {
+            s.failures = bayes::Failures::parse(v).ok_or_else(|| {
+                Error::Usage(format!("option fail={v}: use slowest, drop or weigh"))
+            })?
+        }
         _ => {
             return Err(Error::Internal(format!(
                 "no Bayesian-optimisation option `{key}`"

@@ -85,6 +85,20 @@ pub(super) fn kernel_values_into(
     }
 }
 
+/// Sets `d16` (`n x c`, row-major) to the squared distances between each of the `n` rows of
+/// level indices `x` and each of the `c` queries `qs` (`p` each), in the vector loops of the
+/// kernel columns, through `t16` (the queries transposed); exact where [`Rows::levels_fit`].
+pub(crate) fn level_distances_into(
+    (x, qs): (&[u16], &[u16]),
+    (n, p, c): (usize, usize, usize),
+    t16: &mut Vec<u16>,
+    d16: &mut Vec<u16>,
+) {
+    transpose_into(qs, p, c, t16);
+    d16.resize(n * c, 0);
+    columns::whole_squared_distances_into(x, p, t16, c, d16);
+}
+
 /// The squared distances between every two of the `n` rows of `x` (`p` features each),
 /// `n x n` row-major, each summed feature by feature in order, as one pair at a time would
 /// sum it (the vectorised loops of the queries' kernel columns, the rows as their own

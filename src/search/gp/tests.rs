@@ -169,8 +169,13 @@ fn the_pruned_pick_is_the_full_scoring_pick() {
                 want = Some(q);
             }
         }
-        let got =
-            gp.pick_by_expected_improvement(Queries::Numbers(&qs), c, best, 0.01, &mut scratch);
+        let got = gp.pick_by_expected_improvement(
+            Queries::Numbers(&qs),
+            c,
+            (best, 0.01),
+            None,
+            &mut scratch,
+        );
         assert_eq!(got, want, "case {case}: n {n}, p {p}, c {c}");
         if scratch.sd.len() < c {
             pruned += 1;
@@ -221,8 +226,8 @@ fn level_rows_fit_predict_and_pick_as_their_indices_as_numbers_bit_for_bit() {
         assert_eq!(flat(&pa), flat(&pb), "case {case}");
         let best = y.iter().copied().fold(f64::INFINITY, f64::min);
         assert_eq!(
-            a.pick_by_expected_improvement(ql, c, best, 0.01, &mut s1),
-            b.pick_by_expected_improvement(qn, c, best, 0.01, &mut s2),
+            a.pick_by_expected_improvement(ql, c, (best, 0.01), None, &mut s1),
+            b.pick_by_expected_improvement(qn, c, (best, 0.01), None, &mut s2),
             "case {case}"
         );
     }

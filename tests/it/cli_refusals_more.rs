@@ -314,6 +314,15 @@ fn search_bench_counts_the_runs_it_made_and_negative_numbers_are_said_in_words()
         .stderr(predicate::str::contains(
             "`-1` reads as an option, not as a value",
         ));
+    // A negative fraction is named whole, not by the part clap read as a short option.
+    advise()
+        .args(["profile", "--gpu", "-7.5", "--", "ls"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "`-7.5` reads as an option, not as a value",
+        ))
+        .stderr(predicate::str::contains("(`--option=-7.5`)"));
 }
 
 #[test]

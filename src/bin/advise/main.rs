@@ -54,6 +54,12 @@ fn negative_number(e: &clap::Error) -> Option<String> {
         return None;
     };
     arg.parse::<f64>().ok().filter(|v| *v < 0.0)?;
+    // clap names the part it read as a short option (`-7` of `-7.5`): the argument as given
+    // is the one that begins with it and is a number.
+    let arg = std::env::args_os()
+        .filter_map(|a| a.into_string().ok())
+        .find(|a| a.starts_with(arg.as_str()) && a.parse::<f64>().is_ok_and(|v| v < 0.0))
+        .unwrap_or_else(|| arg.clone());
     Some(format!(
         "`{arg}` reads as an option, not as a value: the counts, seeds, run numbers and times \
          this tool takes are 0 or more; where an option allows a negative value, write it \

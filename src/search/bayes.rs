@@ -6,7 +6,9 @@
 //! two-valued switch spans one step (`scale=unit` spreads each parameter over [0, 1], as
 //! advise did before 2026-11-28); the target is the log of the time (or, with `target=time`,
 //! the time, as Kernel Tuner's; `auto`'s steps use it), standardised, with a failed
-//! configuration counted as the slowest time observed so far. After a random initial sample
+//! configuration counted as the slowest time observed so far (`fail=drop` or `fail=weigh`: left
+//! out, or left out and each candidate weighed by its chance of running, src/search/bayes/
+//! feasibility.rs; `auto`'s steps weigh). After a random initial sample
 //! (10% of the budget, at least 5), each step fits a Gaussian process (Matern 5/2, unit
 //! signal variance, noise 1e-3; Rasmussen and Williams, "Gaussian Processes for Machine
 //! Learning", eq. 4.17 and algorithm 2.1) and measures the candidate of largest expected
@@ -27,7 +29,6 @@
 use super::evaluator::{Eval, Evaluator};
 use super::gp::{matern52, pairwise_squared_distances, Gp, Queries, Rows, Scratch};
 use super::neighbours::hamming;
-use super::Strategy;
 use advise_ml::Rng;
 use candidates::corner_candidates;
 pub use feasibility::Failures;
@@ -37,6 +38,7 @@ use features::inputs;
 mod candidates;
 mod feasibility;
 mod features;
+mod strategy;
 
 /// Bayesian-optimisation settings.
 #[derive(Debug, Clone)]
@@ -355,53 +357,6 @@ impl BayesOpt {
                 Eval::Exhausted => return,
             }
         }
-    }
-}
-
-impl Strategy for BayesOpt {
-    fn name(&self) -> String {
-        let mut name = String::from("bayes_opt");
-        if !self.eps_scale {
-            name += "-unit";
-        }
-        if self.fixed_ell > 0.0 {
-            name += &format!("-ell{}", self.fixed_ell);
-        }
-        if self.raw_time {
-            name += "-time";
-        }
-        if self.alt_ell > 0.0 {
-            name += &format!("-alt{}from{}", self.alt_ell, self.alt_from);
-        }
-        match self.failures {
-            Failures::Slowest => {}
-            Failures::Drop => name += "-faildrop",
-            Failures::Weigh => name += "-failweigh",
-        }
-        if self.fail_power != 1.0 {
-            name += &format!("-failpow{}", self.fail_power);
-        }
-        if self.fail_ell > 0.0 {
-            name += &format!("-failell{}", self.fail_ell);
-        }
-        name
-    }
-
-    fn search(&self, ev: &mut Evaluator, rng: &mut Rng) {
-        let space = ev.space();
-        let n_init = ((self.init * ev.budget() as f64).round() as usize).max(5);
-        let mut ids: Vec<usize> = (0..space.len()).collect();
-        rng.choose_front(&mut ids, n_init);
-        // Measured configurations and log time (None: failed).
-        let mut seen: Vec<(usize, Option<f64>)> = Vec::new();
-        for &id in ids.iter().take(n_init) {
-            match ev.evaluate(id) {
-                Eval::Time(t) => seen.push((id, Some(t.ln()))),
-                Eval::Failed => seen.push((id, None)),
-                Eval::Exhausted => return,
-            }
-        }
-        self.steps(ev, rng, &mut seen, usize::MAX, &mut BoMemory::default());
     }
 }
 

@@ -1,5 +1,6 @@
 use super::*;
 use crate::search::testutil::optimum_hits;
+use crate::search::Strategy;
 
 #[test]
 fn alternate_length_scale_steps_only_from_their_budget() {

@@ -201,6 +201,17 @@ pub fn build(caches: &Path, sources: &Path, mut progress: impl FnMut(&str)) -> R
                     Error::format(&source, format!("no kernel {} in the PTX", spec.function))
                 })?;
             let m = metrics::from_ptx(f).with_resources(res.get(&f.name));
+            // Without ptxas's count a kernel's occupancy would be taken at 0 registers.
+            let registers = m.registers.ok_or_else(|| {
+                Error::format(
+                    &source,
+                    format!(
+                        "ptxas -v printed no register count for kernel {} (`{}`): its \
+                         occupancy cannot be computed",
+                        spec.function, f.name
+                    ),
+                )
+            })?;
             ds.kernels.push(KernelRow {
                 kernel: spec.kernel.into(),
                 family: spec.family.into(),
@@ -211,7 +222,7 @@ pub fn build(caches: &Path, sources: &Path, mut progress: impl FnMut(&str)) -> R
                 load_fraction: m.load_fraction,
                 loops: m.loops,
                 syncthreads: m.syncthreads,
-                registers: m.registers.unwrap_or(0),
+                registers,
                 shared_bytes: m.shared_bytes.unwrap_or(f.shared_bytes),
                 int_fraction: m.int_fraction,
                 float_fraction: m.float_fraction,

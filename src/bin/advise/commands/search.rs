@@ -57,7 +57,8 @@ pub struct Args {
     /// (evaluations) that takes those steps [200]; bofail, what a failed measurement is to the
     /// process: slowest (the slowest time seen, as Kernel Tuner's), drop (the process learns
     /// from the ones that ran) or weigh (as drop, each candidate's expected improvement weighed
-    /// by its estimated chance of running) [weigh]; bofailpow, the power of that chance [0.5];
+    /// by its estimated chance of running) [weigh]; bofailpow, the power of that chance, and
+    /// bofailell, its length scale in level steps, 0 for the process's own (with weigh only) [0.5, 0];
     /// repair, repairs of a single change the space
     /// lacks measured per descent step where no single change helps, 0 for none [1]; repfloor, the
     /// fewest neighbours a local minimum is checked against: where the space holds fewer single

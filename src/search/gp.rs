@@ -8,7 +8,7 @@
 use advise_ml::Cholesky;
 pub(crate) use inputs::{level_distances_into, pairwise_squared_distances, Queries, Rows};
 use inputs::{pairwise_into, Distances};
-use memo::KernelMemo;
+pub(crate) use memo::KernelMemo;
 
 mod columns;
 mod inputs;

@@ -24,7 +24,7 @@
 //! -0.007 weighed). They cost about 0.4 ms of CPU a search at 5% on those spaces (0.70 ->
 //! 1.14 ms), and nothing where nothing failed.
 
-use super::super::gp::level_distances_into;
+use super::super::gp::{level_distances_into, KernelMemo};
 use super::super::space::SearchSpace;
 
 /// What the steps do with a failed measurement.
@@ -125,7 +125,7 @@ pub(super) struct Weighing {
     t16: Vec<u16>,
     d16: Vec<u16>,
     d32: Vec<u32>,
-    memo: KernelByDistance,
+    memo: KernelMemo,
 }
 
 impl Weighing {
@@ -152,56 +152,24 @@ impl Weighing {
             out.resize(c, 1.0);
             return;
         }
-        // The kernel's values at every distance there is, first; then a table's lookups.
+        // The kernel's values by distance, once per length scale: 16-bit distances from the
+        // memo's direct table, filled first, then looked up; others one at a time.
         let memo = &mut self.memo;
+        memo.for_length_scale(ell);
         match cand_levels {
             Some(q) => {
                 let shape = (self.ran.len(), p, c);
                 level_distances_into((&self.levels, q), shape, &mut self.t16, &mut self.d16);
-                let table = memo.values_at(self.d16.iter().map(|&d| u32::from(d)), ell, kernel);
+                let table = memo.direct_table(self.d16.iter().map(|&d| usize::from(d)), kernel);
                 running_chance(&self.ran, &self.d16, c, |d| table[d as usize], out);
             }
             None => {
                 let at: Vec<&[u16]> = cands.iter().map(|&i| space.levels(i)).collect();
                 level_distances(self.levels.chunks_exact(p), &at, &mut self.d32);
-                let table = memo.values_at(self.d32.iter().copied(), ell, kernel);
-                running_chance(&self.ran, &self.d32, c, |d| table[d as usize], out);
+                let kernel = |d: u32| memo.get(f64::from(d), &kernel);
+                running_chance(&self.ran, &self.d32, c, kernel, out);
             }
         }
-    }
-}
-
-/// The kernel's values by whole squared distance of level indices, each computed once per
-/// length scale (a step scores tens of candidates against every measurement).
-#[derive(Default)]
-pub(super) struct KernelByDistance {
-    ell: f64,
-    values: Vec<f64>,
-}
-
-impl KernelByDistance {
-    /// The values for length scale `ell`, by squared distance, holding those of every
-    /// distance of `d2s` (each computed by `kernel` once per length scale).
-    pub(super) fn values_at(
-        &mut self,
-        d2s: impl Iterator<Item = u32>,
-        ell: f64,
-        kernel: impl Fn(f64) -> f64,
-    ) -> &[f64] {
-        if ell.to_bits() != self.ell.to_bits() {
-            self.ell = ell;
-            self.values.clear();
-        }
-        for d2 in d2s {
-            let i = d2 as usize;
-            if i >= self.values.len() {
-                self.values.resize(i + 1, f64::NAN);
-            }
-            if self.values[i].is_nan() {
-                self.values[i] = kernel(f64::from(d2));
-            }
-        }
-        &self.values
     }
 }
 
@@ -235,26 +203,5 @@ mod tests {
         assert_eq!(w, vec![1.0, 1.0]);
         assert_eq!(Failures::parse("weigh"), Some(Failures::Weigh));
         assert_eq!(Failures::parse("nope"), None);
-    }
-
-    #[test]
-    fn kernel_values_by_distance_are_computed_once_per_length_scale() {
-        let calls = std::cell::Cell::new(0);
-        let kernel = |ell: f64| {
-            let calls = &calls;
-            move |d2: f64| {
-                calls.set(calls.get() + 1);
-                (-d2 / ell).exp()
-            }
-        };
-        let mut memo = KernelByDistance::default();
-        let at = |memo: &mut KernelByDistance, ell| {
-            memo.values_at([4, 4].into_iter(), ell, kernel(ell))[4]
-        };
-        assert_eq!(at(&mut memo, 2.0), (-2.0f64).exp());
-        assert_eq!(at(&mut memo, 2.0), (-2.0f64).exp());
-        assert_eq!(calls.get(), 1);
-        assert_eq!(at(&mut memo, 1.0), (-4.0f64).exp());
-        assert_eq!(calls.get(), 2);
     }
 }

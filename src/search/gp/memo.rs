@@ -103,6 +103,21 @@ impl KernelMemo {
         }
     }
 
+    /// The direct table, holding the kernel at every whole squared distance of `wholes` (each
+    /// below [`DIRECT_MAX`]: 16-bit distances), each computed by `kernel` once per length
+    /// scale, as [`KernelMemo::get_whole`] gives it: for loops that look up many values after
+    /// one pass over their distances.
+    pub(crate) fn direct_table(
+        &mut self,
+        wholes: impl Iterator<Item = usize>,
+        kernel: impl Fn(f64) -> f64,
+    ) -> &[f64] {
+        for whole in wholes {
+            self.get_whole(whole, &kernel);
+        }
+        &self.direct
+    }
+
     /// The direct table's value in slot `whole`, if it holds one.
     #[inline(always)]
     fn direct_hit(&self, whole: usize) -> Option<f64> {
@@ -216,5 +231,30 @@ mod tests {
         memo.for_length_scale(0.25);
         memo.get(1000.0, kernel);
         assert_eq!(calls.get(), 9, "another length scale empties the table");
+    }
+
+    #[test]
+    fn the_direct_table_holds_the_values_of_the_distances_passed() {
+        let calls = Cell::new(0);
+        let kernel = |d: f64| {
+            calls.set(calls.get() + 1);
+            (-d / 10.0).exp()
+        };
+        let mut memo = KernelMemo::default();
+        memo.for_length_scale(0.5);
+        let table = memo.direct_table([4, 9, 4].into_iter(), kernel);
+        assert_eq!(table[4].to_bits(), (-0.4f64).exp().to_bits());
+        assert_eq!(table[9].to_bits(), (-0.9f64).exp().to_bits());
+        assert!(table[5].is_nan(), "a distance not passed is not computed");
+        assert_eq!(calls.get(), 2);
+        // The same values get_whole gives, computed once per length scale.
+        assert_eq!(
+            memo.get_whole(9, kernel).to_bits(),
+            (-0.9f64).exp().to_bits()
+        );
+        assert_eq!(calls.get(), 2);
+        memo.for_length_scale(1.0);
+        memo.direct_table([4].into_iter(), kernel);
+        assert_eq!(calls.get(), 3);
     }
 }

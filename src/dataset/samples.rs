@@ -16,6 +16,9 @@ use crate::error::{Error, Result};
 use crate::number_format::fmt_sig;
 use crate::variant::{Optimization, Program, Variant};
 
+mod no_start;
+pub use no_start::why_no_start;
+
 /// An optimization as a change of variant.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Switch {

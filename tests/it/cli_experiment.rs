@@ -89,8 +89,22 @@ fn features_and_samples_pipeline_on_a_synthetic_campaign() {
         .assert()
         .code(3)
         .stderr(predicate::str::contains(
-            "no row is a starting point for it",
+            "no row is a starting point for it: the table's variants are not PARAM=VALUE lists",
         ));
+    // --program with a parameter switch would be ignored: refused, naming the fix.
+    advise()
+        .args([
+            "samples",
+            "--optimization",
+            "READ_ONLY:0->1",
+            "--program",
+            "nb",
+        ])
+        .arg("--features")
+        .arg(&features)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("leave out --program"));
 }
 
 #[test]

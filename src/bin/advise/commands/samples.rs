@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use super::output::{note, Output};
 use advise::dataset::features::FeatureTable;
-use advise::dataset::samples::{check_bit_variants, pair, Switch};
+use advise::dataset::samples::{check_bit_variants, pair, why_no_start, Switch};
 use advise::error::{Error, Result};
 use advise::variant::{Optimization, Program};
 
@@ -36,9 +36,17 @@ pub fn run(args: Args) -> Result<()> {
     )
 }
 
-/// Reads `FTZ` (with a program) or `PARAM:FROM->TO`.
+/// Reads `FTZ` (with a program) or `PARAM:FROM->TO` (without one: a program given with it
+/// would be ignored, so it is refused).
 pub fn parse_switch(text: &str, program: Option<&str>) -> Result<Switch> {
     if let Some((param, change)) = text.split_once(':') {
+        if let Some(p) = program {
+            return Err(Error::Usage(format!(
+                "--program {p} names the program of an NB/BH optimization (FTZ, RSQRT, ...); \
+                 `{text}` is a parameter switch, which applies to every program of the \
+                 table: leave out --program"
+            )));
+        }
         let (from, to) = change.split_once("->").ok_or_else(|| {
             Error::Usage(format!(
                 "`{text}`: write a parameter switch as PARAM:FROM->TO"
@@ -117,9 +125,9 @@ fn samples(features: &Path, optimization: &str, program: Option<&str>, out: &Out
             )
         } else {
             format!(
-                "{}: no {switch} sample: no row is a starting point for it (is it this \
-                 table's program or parameter?)",
-                features.display()
+                "{}: no {switch} sample: no row is a starting point for it: {}",
+                features.display(),
+                why_no_start(&table, &switch)
             )
         }));
     }

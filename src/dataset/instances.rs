@@ -72,10 +72,22 @@ impl Instances {
     /// The index of a column given by name, by 1-based number, or as `first`/`last`.
     pub fn column_index(&self, spec: &str) -> Result<usize> {
         let spec = spec.trim();
+        let n = self.attributes.len();
         if let Some(i) = self.attributes.iter().position(|a| a.name == spec) {
+            // A column named by a number that is another column's position: either reading
+            // would surprise someone, so neither is taken.
+            if let Ok(k) = spec.parse::<usize>() {
+                if (1..=n).contains(&k) && k - 1 != i {
+                    return Err(Error::Usage(format!(
+                        "column `{spec}` is ambiguous: column {} is named `{spec}`, and column \
+                         {k} is `{}`; rename the column `{spec}` in the file's header",
+                        i + 1,
+                        self.attributes[k - 1].name
+                    )));
+                }
+            }
             return Ok(i);
         }
-        let n = self.attributes.len();
         // Either case, as Weka's SingleIndex reads them.
         match spec.to_ascii_lowercase().as_str() {
             "first" if n > 0 => return Ok(0),
@@ -373,5 +385,35 @@ mod tests {
         assert_eq!(t.class_index, 0);
         assert_eq!(t.rows[0], vec![Some(1.0), Some(3.0)]);
         assert!(t.remove_columns(&["a".into()]).is_err());
+    }
+
+    /// A column named by a number that is another column's position is neither; one named by
+    /// its own position, or by a number past the last column, is itself.
+    #[test]
+    fn a_number_that_names_another_column_is_ambiguous() {
+        let t = read_csv(
+            Path::new("t.csv"),
+            "3,1,2
+1,2,3
+"
+            .as_bytes(),
+        )
+        .unwrap();
+        let e = t.column_index("2").unwrap_err().to_string();
+        assert!(
+            e.contains("column `2` is ambiguous: column 3 is named `2`, and column 2 is `1`"),
+            "{e}"
+        );
+        let t = read_csv(
+            Path::new("t.csv"),
+            "a,2,9
+1,2,3
+"
+            .as_bytes(),
+        )
+        .unwrap();
+        assert_eq!(t.column_index("2").unwrap(), 1);
+        assert_eq!(t.column_index("9").unwrap(), 2);
+        assert_eq!(t.column_index("1").unwrap(), 0);
     }
 }

@@ -116,11 +116,18 @@ fn strip_comment(line: &str) -> &str {
 fn tokens(text: &str, is_sep: impl Fn(char) -> bool) -> Result<Vec<String>, String> {
     let mut out = Vec::new();
     let mut chars = text.chars().peekable();
+    let mut after_separator = false;
     loop {
         while chars.peek().is_some_and(|c| c.is_whitespace()) {
             chars.next();
         }
-        let Some(&first) = chars.peek() else { break };
+        let Some(&first) = chars.peek() else {
+            // `1,2,`: the separator at the end leaves an empty value, as in a CSV row.
+            if after_separator {
+                out.push(String::new());
+            }
+            break;
+        };
         let mut tok = String::new();
         if first == '\'' || first == '"' {
             chars.next();
@@ -160,6 +167,7 @@ fn tokens(text: &str, is_sep: impl Fn(char) -> bool) -> Result<Vec<String>, Stri
         match chars.peek() {
             Some(&c) if is_sep(c) => {
                 chars.next();
+                after_separator = true;
             }
             Some(&c) => return Err(format!("unexpected `{c}` after a quoted value in `{text}`")),
             None => break,
@@ -198,7 +206,13 @@ fn parse_attribute(rest: &str) -> Result<Attribute, String> {
         .strip_prefix('{')
         .and_then(|t| t.trim_end().strip_suffix('}'))
     {
-        AttrKind::Nominal(tokens(inner, |c| c == ',')?)
+        let values = tokens(inner, |c| c == ',')?;
+        if values.iter().any(String::is_empty) {
+            return Err(format!(
+                "attribute `{name}` lists an empty value in `{ty}` (a comma too many?)"
+            ));
+        }
+        AttrKind::Nominal(values)
     } else {
         return Err(format!(
             "attribute `{name}` has type `{ty}`; the types read are numeric (`numeric`, `real`, \
@@ -270,8 +284,14 @@ fn parse_row(text: &str, attributes: &[Attribute]) -> Result<Vec<Option<f64>>, S
     }
     let toks = tokens(text, |c| c == ',')?;
     if toks.len() != attributes.len() {
+        let hint =
+            if toks.len() == attributes.len() + 1 && toks.last().is_some_and(|t| t.is_empty()) {
+                " (a comma at the end of the row?)"
+            } else {
+                ""
+            };
         return Err(format!(
-            "row has {} values, {} attributes are declared",
+            "row has {} values, {} attributes are declared{hint}",
             toks.len(),
             attributes.len()
         ));
@@ -338,5 +358,27 @@ mod tests {
         );
         let text = "@relation r\n@attribute a numeric\n@attribute b numeric\n@data\n{1 1,0 2}\n";
         assert!(read(Path::new("t.arff"), text.as_bytes()).is_err());
+    }
+
+    /// A comma at the end of a row leaves an empty value, as in a CSV row (it was dropped),
+    /// and one at the end of a nominal list an empty label.
+    #[test]
+    fn a_comma_at_the_end_is_an_empty_value() {
+        let text = "@relation r\n@attribute a numeric\n@attribute y numeric\n@data\n1,2,\n";
+        let e = read(Path::new("t.arff"), text.as_bytes()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.arff:5: row has 3 values, 2 attributes are declared (a comma at the end of the row?)"
+        );
+        let text = "@relation r\n@attribute a {x,y,}\n@data\nx\n";
+        let e = read(Path::new("t.arff"), text.as_bytes()).unwrap_err();
+        assert!(
+            e.to_string().contains("lists an empty value in `{x,y,}`"),
+            "{e}"
+        );
+        assert_eq!(tokens("1, 2", |c| c == ',').unwrap(), ["1", "2"]);
+        assert_eq!(tokens("1,,2", |c| c == ',').unwrap(), ["1", "", "2"]);
+        assert_eq!(tokens("'a',", |c| c == ',').unwrap(), ["a", ""]);
+        assert!(tokens("", |c| c == ',').unwrap().is_empty());
     }
 }

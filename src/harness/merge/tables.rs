@@ -33,14 +33,15 @@ fn whole_table(path: &Path) -> Result<Vec<u8>> {
 }
 
 /// Refuses, before anything is written, a table of `dirs` cut off inside a line
-/// ([`whole_table`]) and runs of more than one GPU among their timings (the `device`
+/// ([`whole_table`]), one whose header is not the first shard's ([`Headers`]) and runs of more than one GPU among their timings (the `device`
 /// column): the shards of one campaign come from one GPU, and a merge keeps the first of two
 /// rows with one key, so the other GPU's would be dropped unseen.
 pub(super) fn check_tables(dirs: &[PathBuf]) -> Result<()> {
+    let mut headers = Headers::default();
     for dir in dirs {
         for (name, _) in TABLES {
             if let Some(path) = table_in(dir, name).filter(|_| name != TIMINGS) {
-                whole_table(&path)?;
+                headers.agree(name, &path, &whole_table(&path)?)?;
             }
         }
     }
@@ -68,6 +69,7 @@ pub(super) fn check_tables(dirs: &[PathBuf]) -> Result<()> {
             continue;
         };
         let bytes = whole_table(&path)?;
+        headers.agree(TIMINGS, &path, &bytes)?;
         for (line, device) in timing_column(&path, &bytes[..], "device")? {
             match &first {
                 None => first = Some((device, path.clone())),
@@ -88,6 +90,69 @@ pub(super) fn check_tables(dirs: &[PathBuf]) -> Result<()> {
     Ok(())
 }
 
+/// The first header each table of a merge was read with, and where.
+#[derive(Default)]
+struct Headers(HashMap<String, (csv::StringRecord, PathBuf)>);
+
+impl Headers {
+    /// Refuses a table `name` at `path` (its text `bytes`) whose header is not the one the
+    /// first such table had: checked before anything is written, so that a merge stopped by
+    /// it leaves the output as it was.
+    fn agree(&mut self, name: &str, path: &Path, bytes: &[u8]) -> Result<()> {
+        let mut rdr = csv::Reader::from_reader(bytes);
+        let h = rdr
+            .headers()
+            .map_err(|e| table::csv_error(path, e))?
+            .clone();
+        if h.is_empty() {
+            return Ok(());
+        }
+        match self.0.get(name) {
+            None => {
+                self.0.insert(name.to_string(), (h, path.to_path_buf()));
+            }
+            Some((first, first_path)) if *first != h => {
+                return Err(Error::format(
+                    path,
+                    format!(
+                        "its columns differ from those of {}: {}; the shards of one campaign \
+                         share one header (is one of them from another campaign, or edited?)",
+                        first_path.display(),
+                        header_differences(first, &h)
+                    ),
+                ))
+            }
+            Some(_) => {}
+        }
+        Ok(())
+    }
+}
+
+/// Where two headers differ, column by column: `column 5 is `time_MS` here, `time_ms`
+/// there`, the first three such columns and a count of the rest, or the column counts.
+pub(super) fn header_differences(first: &csv::StringRecord, here: &csv::StringRecord) -> String {
+    let mut parts: Vec<String> = first
+        .iter()
+        .zip(here.iter())
+        .enumerate()
+        .filter(|(_, (a, b))| a != b)
+        .map(|(i, (a, b))| format!("column {} is `{b}` here, `{a}` there", i + 1))
+        .collect();
+    let more = parts.len().saturating_sub(3);
+    parts.truncate(3);
+    if more > 0 {
+        parts.push(format!("{more} more columns differ"));
+    }
+    if first.len() != here.len() {
+        parts.push(format!(
+            "{} columns here, {} there",
+            here.len(),
+            first.len()
+        ));
+    }
+    parts.join("; ")
+}
+
 pub(super) fn merge_table(
     dirs: &[PathBuf],
     out: &Path,
@@ -95,6 +160,7 @@ pub(super) fn merge_table(
     keys: &[&str],
 ) -> Result<Option<TableMerge>> {
     let mut header: Option<csv::StringRecord> = None;
+    let mut headers = Headers::default();
     let mut rows: Vec<csv::StringRecord> = Vec::new();
     let mut seen: HashMap<Vec<String>, usize> = HashMap::new();
     let mut t = TableMerge {
@@ -114,20 +180,8 @@ pub(super) fn merge_table(
         if h.is_empty() {
             continue;
         }
-        match &header {
-            None => header = Some(h.clone()),
-            Some(first) if *first != h => {
-                return Err(Error::format(
-                    &path,
-                    format!(
-                        "its columns ({}) differ from the first shard's ({})",
-                        h.iter().collect::<Vec<_>>().join(","),
-                        first.iter().collect::<Vec<_>>().join(",")
-                    ),
-                ))
-            }
-            Some(_) => {}
-        }
+        headers.agree(name, &path, &bytes)?;
+        header.get_or_insert_with(|| h.clone());
         let idx: Vec<usize> = keys
             .iter()
             .map(|k| {

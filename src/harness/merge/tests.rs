@@ -207,3 +207,43 @@ fn finished_jobs_without_their_timings_are_refused() {
     );
     assert!(!t.path().join("out").exists());
 }
+
+/// Two shards whose headers differ: the error names both files and the columns that differ,
+/// so that the odd one out can be told whichever came first.
+#[test]
+fn shards_with_other_headers_name_both_files_and_the_columns() {
+    let t = tempfile::tempdir().unwrap();
+    let a = shard(t.path(), "a", None);
+    let b = shard(t.path(), "b", None);
+    std::fs::write(
+        a.join(TIMINGS),
+        "program,input,run,variant,SECONDS\nNB,a,0,000000,1.5\n",
+    )
+    .unwrap();
+    let e = merge(&[a, b], &t.path().join("out"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("b/timings.csv: its columns differ from those of"),
+        "{e}"
+    );
+    assert!(
+        e.contains("a/timings.csv: column 5 is `seconds` here, `SECONDS` there"),
+        "{e}"
+    );
+    assert!(!t.path().join("out").exists());
+}
+
+#[test]
+fn header_differences_are_listed_and_cut() {
+    let rec = |s: &str| csv::StringRecord::from(s.split(',').collect::<Vec<_>>());
+    assert_eq!(
+        tables::header_differences(&rec("a,b,c"), &rec("a,b")),
+        "2 columns here, 3 there"
+    );
+    assert_eq!(
+        tables::header_differences(&rec("a,b,c,d,e"), &rec("v,w,x,y,e")),
+        "column 1 is `v` here, `a` there; column 2 is `w` here, `b` there; column 3 is `x` \
+         here, `c` there; 1 more columns differ"
+    );
+}

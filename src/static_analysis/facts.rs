@@ -25,15 +25,8 @@ pub fn optimization_facts_for(
     opts: &CompileOptions,
     profiled: &[String],
 ) -> Result<(Vec<Detected>, Vec<NotApplicable>)> {
+    // A file with no kernel is an error of `analyze`'s.
     let mut kernels = analyze(path, opts)?.kernels;
-    if kernels.is_empty() {
-        return Err(Error::Usage(format!(
-            "{} holds no kernel (no __global__ function, or only templates nothing \
-             instantiates), so it says nothing of what is applied: give the .cu, .ptx or \
-             .cubin file of the program that was profiled",
-            path.display()
-        )));
-    }
     if !profiled.is_empty() {
         let analysed: Vec<String> = kernels.iter().map(|k| k.short_name.clone()).collect();
         kernels.retain(|k| {

@@ -136,7 +136,23 @@ fn sass_arch(sass: &str) -> Option<String> {
     crate::tool::sm_arch(&name)
 }
 
-/// Analyzes a `.cu`, `.ptx` or `.cubin` file.
+/// Why a file may compile to no kernel, where its source says: a template `__global__`
+/// function is compiled only where it is instantiated.
+fn no_kernel_hint(path: &Path, kind: &str) -> &'static str {
+    let text = match kind {
+        "cu" => std::fs::read_to_string(path).unwrap_or_default(),
+        _ => return "",
+    };
+    if text.contains("template") && text.contains("__global__") {
+        ", or only templates nothing instantiates: a template kernel is compiled only where \
+         it is instantiated, so add an explicit instantiation, e.g. `template __global__ void \
+         k<float>(float *, int);`"
+    } else {
+        ""
+    }
+}
+
+/// Analyzes a `.cu`, `.ptx` or `.cubin` file; one that holds no kernel is an error.
 pub fn analyze(path: &Path, opts: &CompileOptions) -> Result<Analysis> {
     let kind = kind_of(path)?;
     crate::dataset::table::require_file(path, "a .cu, .ptx or .cubin file")?;
@@ -272,7 +288,11 @@ pub fn analyze(path: &Path, opts: &CompileOptions) -> Result<Analysis> {
         );
     }
     if kernels.is_empty() {
-        notes.push("no kernels (__global__ functions) found".into());
+        return Err(Error::Usage(format!(
+            "{} holds no kernel (no __global__ function{}); name a file with one",
+            path.display(),
+            no_kernel_hint(path, kind)
+        )));
     }
     if kind != "cu" && arch_used != opts.arch {
         notes.push(format!(

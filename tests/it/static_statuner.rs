@@ -259,3 +259,32 @@ fn blocksize_gives_a_required_size_as_it_is() {
     assert_eq!(k["block_size"], 100, "{k}");
     assert_eq!(k["max_occupancy_sizes"], serde_json::json!([100]), "{k}");
 }
+
+/// A source whose only kernel is a template nobody instantiates compiles to no kernel:
+/// `static` and `blocksize` both say so as an error (exit 2, as `suggest --source` does;
+/// `static` printed an empty report and exited 0, `blocksize` exited 3), with the fix.
+#[test]
+fn a_file_without_kernels_is_an_error_that_names_template_instantiation() {
+    if advise::static_analysis::nvcc::nvcc().is_err() {
+        eprintln!("skipped: nvcc not found");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let cu = dir.path().join("tpl.cu");
+    std::fs::write(
+        &cu,
+        "template <typename T>\n__global__ void k(T *a) { a[threadIdx.x] *= 2; }\n",
+    )
+    .unwrap();
+    for command in ["static", "blocksize"] {
+        advise()
+            .args([command, "--arch", "sm_80"])
+            .arg(&cu)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(
+                "tpl.cu holds no kernel (no __global__ function, or only templates nothing \
+                 instantiates: a template kernel is compiled only where it is instantiated",
+            ));
+    }
+}

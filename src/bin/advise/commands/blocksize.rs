@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use super::output::Output;
 use advise::dataset::blocksize::Dataset;
-use advise::error::{Error, Result};
+use advise::error::Result;
 use advise::static_analysis::blocksize::{recommend, LaunchBound};
 use advise::static_analysis::occupancy::{Arch, KernelResources};
 use advise::static_analysis::{analyze, CompileOptions};
@@ -62,12 +62,6 @@ fn recommend_sizes(s: &BlocksizeSettings, out: &Output) -> Result<()> {
             s.options.arch,
             a.arch
         ));
-    }
-    if a.kernels.is_empty() {
-        return Err(Error::Data(format!(
-            "{}: no kernels found",
-            s.file.display()
-        )));
     }
     let ds = Dataset::load(&s.dataset.clone().unwrap_or_else(Dataset::default_dir))?;
     let mut recs = Vec::new();

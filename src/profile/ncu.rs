@@ -340,5 +340,17 @@ mod tests {
         assert_eq!(d.measurements[1].value, 256.0);
         assert_eq!(d.measurements[1].invocations, 3);
         assert_eq!(d.measurements[0].invocations, 3);
+        // A launch cell that holds no block size or capability is counted as a cell without
+        // a number (it was left out unsaid); an empty one is not.
+        let bad = text
+            .replace("(256, 1, 1)", "(-256, 1, 1)")
+            .replace("\"9.0\"", "\"\"");
+        let d = parse(Path::new("t.csv"), bad.as_bytes(), FormatChoice::Auto).unwrap();
+        assert_eq!((d.measurements.len(), d.launch_facts), (1, 0));
+        assert_eq!(d.skipped_cells, 1);
+        assert_eq!(
+            d.first_skipped.as_deref(),
+            Some("Block Size = `(-256, 1, 1)`")
+        );
     }
 }

@@ -40,6 +40,9 @@ pub(super) struct LaunchFacts {
     columns: LaunchColumns,
     launches: Vec<Facts>,
     seen: HashSet<u64>,
+    /// Launch cells that are not empty and hold no block size or capability (`(-1, 1, 1)`,
+    /// `n/a`), as "column = `cell`": counted with the cells without a number.
+    unread: Vec<String>,
 }
 
 /// `(256, 1, 1)` (or `256`) as the product of its extents; `None` for anything else.
@@ -70,6 +73,7 @@ impl LaunchFacts {
             },
             launches: Vec::new(),
             seen: HashSet::new(),
+            unread: Vec::new(),
         }
     }
 
@@ -80,12 +84,24 @@ impl LaunchFacts {
         }
         let cell = |c: Option<usize>| c.and_then(|c| record.fields.get(c)).map(String::as_str);
         let mut values = Vec::new();
-        if let Some(v) = cell(self.columns.block).and_then(extent_product) {
-            values.push((BLOCK, v));
+        if let Some(text) = cell(self.columns.block) {
+            match extent_product(text) {
+                Some(v) => values.push((BLOCK, v)),
+                None if !text.trim().is_empty() => {
+                    self.unread.push(format!("Block Size = `{text}`"));
+                }
+                None => {}
+            }
         }
-        if let Some((major, minor)) = cell(self.columns.cc).and_then(compute_capability) {
-            values.push((CC_MAJOR, major));
-            values.push((CC_MINOR, minor));
+        if let Some(text) = cell(self.columns.cc) {
+            match compute_capability(text) {
+                Some((major, minor)) => {
+                    values.push((CC_MAJOR, major));
+                    values.push((CC_MINOR, minor));
+                }
+                None if !text.trim().is_empty() => self.unread.push(format!("CC = `{text}`")),
+                None => {}
+            }
         }
         self.launches.push(Facts {
             kernel: kernel.to_string(),
@@ -97,8 +113,12 @@ impl LaunchFacts {
 
     /// Adds to `data` each launch's facts whose metric its own cells lack (a details page's
     /// "Block Size" label counts as `launch__block_size`), and counts them in
-    /// `data.launch_facts`.
+    /// `data.launch_facts`; the launch cells that held none in `data.skipped_cells`.
     pub(super) fn add_missing(self, data: &mut ProfileData) {
+        data.skipped_cells += self.unread.len();
+        if data.first_skipped.is_none() {
+            data.first_skipped = self.unread.first().cloned();
+        }
         let wanted = [BLOCK, CC_MAJOR, CC_MINOR];
         let present: HashSet<(u64, &'static str)> = data
             .measurements

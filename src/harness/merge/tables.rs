@@ -33,9 +33,10 @@ fn whole_table(path: &Path) -> Result<Vec<u8>> {
 }
 
 /// Refuses, before anything is written, a table of `dirs` cut off inside a line
-/// ([`whole_table`]), one whose header is not the first shard's ([`Headers`]) and runs of more than one GPU among their timings (the `device`
-/// column): the shards of one campaign come from one GPU, and a merge keeps the first of two
-/// rows with one key, so the other GPU's would be dropped unseen.
+/// ([`whole_table`]), one whose header is not the first shard's ([`Headers`]) and runs of
+/// more than one GPU among their timings (the `device` column): the shards of one campaign
+/// come from one GPU, and a merge keeps the first of two rows with one key, so the other
+/// GPU's would be dropped unseen.
 pub(super) fn check_tables(dirs: &[PathBuf]) -> Result<()> {
     let mut headers = Headers::default();
     for dir in dirs {
@@ -140,8 +141,10 @@ pub(super) fn header_differences(first: &csv::StringRecord, here: &csv::StringRe
         .collect();
     let more = parts.len().saturating_sub(3);
     parts.truncate(3);
-    if more > 0 {
-        parts.push(format!("{more} more columns differ"));
+    match more {
+        0 => {}
+        1 => parts.push("1 more column differs".into()),
+        _ => parts.push(format!("{more} more columns differ")),
     }
     if first.len() != here.len() {
         parts.push(format!(

@@ -244,6 +244,6 @@ fn header_differences_are_listed_and_cut() {
     assert_eq!(
         tables::header_differences(&rec("a,b,c,d,e"), &rec("v,w,x,y,e")),
         "column 1 is `v` here, `a` there; column 2 is `w` here, `b` there; column 3 is `x` \
-         here, `c` there; 1 more columns differ"
+         here, `c` there; 1 more column differs"
     );
 }

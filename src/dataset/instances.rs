@@ -187,12 +187,8 @@ pub fn read_csv(path: &Path, reader: impl std::io::Read) -> Result<Instances> {
         .has_headers(true)
         .trim(csv::Trim::All)
         .from_reader(reader);
-    let header: Vec<String> = rdr
-        .headers()
-        .map_err(|e| table::csv_error(path, e))?
-        .iter()
-        .map(str::to_string)
-        .collect();
+    let header = rdr.headers().map_err(|e| table::csv_error(path, e))?;
+    let header = table::header_names(path, header)?;
     if header.is_empty() {
         return Err(Error::format(path, "empty CSV: no header row"));
     }

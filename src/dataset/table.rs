@@ -90,6 +90,7 @@ fn read_rows_requiring<T: DeserializeOwned>(
             "empty file: expected a CSV header line",
         ));
     }
+    refuse_too_many_columns(path, header)?;
     refuse_other_separator(path, &header.iter().collect::<Vec<_>>())?;
     let missing: Vec<&str> = required
         .iter()
@@ -211,13 +212,37 @@ pub type CsvReader = csv::Reader<Box<dyn Read>>;
 /// A CSV reader over `path` (gzip or bzip2 allowed) and its header row.
 pub fn with_header(path: &Path) -> Result<(CsvReader, Vec<String>)> {
     let mut rdr = csv::Reader::from_reader(open(path)?);
-    let header = rdr
-        .headers()
-        .map_err(|e| csv_error(path, e))?
-        .iter()
-        .map(str::to_string)
-        .collect();
+    let header = rdr.headers().map_err(|e| csv_error(path, e))?;
+    let header = header_names(path, header)?;
     Ok((rdr, header))
+}
+
+/// The most columns a CSV header may have: far more than any table advise writes or reads
+/// (an ncu page holds some thousands of metrics), far fewer than a file of one long line.
+pub const MOST_COLUMNS: usize = 100_000;
+
+/// The names of a CSV header row; more than [`MOST_COLUMNS`] is an error at line 1, before
+/// each name becomes a string of its own (a 50 MB file of one line took 1.8 GB to refuse).
+pub fn header_names(path: &Path, header: &csv::StringRecord) -> Result<Vec<String>> {
+    refuse_too_many_columns(path, header)?;
+    Ok(header.iter().map(str::to_string).collect())
+}
+
+/// More than [`MOST_COLUMNS`] columns in `header` is an error at line 1.
+fn refuse_too_many_columns(path: &Path, header: &csv::StringRecord) -> Result<()> {
+    if header.len() > MOST_COLUMNS {
+        return Err(Error::parse(
+            path,
+            1,
+            format!(
+                "the header line has {} columns, more than the {} advise reads: is the file \
+                 one long line (rows end in a line break)?",
+                header.len(),
+                MOST_COLUMNS
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// Writes rows as CSV with a header to `out`. The writer is dropped at the end, which

@@ -32,12 +32,10 @@ pub fn parse(path: &Path, reader: impl Read) -> Result<TuningSpace> {
     let mut rdr = csv::ReaderBuilder::new()
         .trim(csv::Trim::All)
         .from_reader(reader);
-    let header: Vec<String> = rdr
+    let header = rdr
         .headers()
-        .map_err(|e| crate::dataset::table::csv_error(path, e))?
-        .iter()
-        .map(str::to_string)
-        .collect();
+        .map_err(|e| crate::dataset::table::csv_error(path, e))?;
+    let header = crate::dataset::table::header_names(path, header)?;
     if header.iter().all(|h| h.is_empty()) {
         return Err(Error::parse(
             path,
@@ -177,6 +175,13 @@ mod tests {
         assert!(err.to_string().contains("column 1 has no name"), "{err}");
         let err = parse(Path::new("s.csv"), &b""[..]).unwrap_err();
         assert!(err.to_string().contains("s.csv:1: empty file"), "{err}");
+        let one_line = "a,".repeat(crate::dataset::table::MOST_COLUMNS);
+        let err = parse(Path::new("s.csv"), one_line.as_bytes()).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("s.csv:1: the header line has 100001 columns"),
+            "{err}"
+        );
         let err = parse(Path::new("s.csv"), &b"bx,BX,time\n1,2,3\n"[..]).unwrap_err();
         assert_eq!(
             err.to_string(),

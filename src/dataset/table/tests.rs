@@ -115,3 +115,32 @@ fn a_file_is_told_from_a_folder_a_fifo_and_nothing() {
         assert!(e.contains("not a regular file (a FIFO"), "{e}");
     }
 }
+
+/// Synthetic: a file of one long line (no line break) is refused at its header, by the CSV
+/// readers of tables and of models' data (a CSV tuning space's reader: its own test), before
+/// each of its fields becomes a column name.
+#[test]
+fn a_header_of_more_columns_than_any_table_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("one-line.csv");
+    std::fs::write(&path, "a,".repeat(MOST_COLUMNS + 1)).unwrap();
+    let want = format!(
+        "one-line.csv:1: the header line has {} columns, more than the {MOST_COLUMNS}",
+        MOST_COLUMNS + 2
+    );
+    let e = with_header(&path).err().unwrap().to_string();
+    assert!(e.contains(&want), "{e}");
+    let e = read_rows_with::<Row>(&path, &["a"])
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains(&want), "{e}");
+    let e = crate::dataset::instances::Instances::read(&path)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains(&want), "{e}");
+    // As many as the bound allows are read as a header.
+    std::fs::write(&path, format!("{}\n", ["x"; 3].join(","))).unwrap();
+    assert_eq!(with_header(&path).unwrap().1.len(), 3);
+}

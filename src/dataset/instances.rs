@@ -186,7 +186,7 @@ pub fn read_csv(path: &Path, reader: impl std::io::Read) -> Result<Instances> {
     let mut rdr = csv::ReaderBuilder::new()
         .has_headers(true)
         .trim(csv::Trim::All)
-        .from_reader(reader);
+        .from_reader(table::LineCap::new(reader));
     let header = rdr.headers().map_err(|e| table::csv_error(path, e))?;
     let header = table::header_names(path, header)?;
     if header.is_empty() {

@@ -9,6 +9,9 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 
+mod line_cap;
+pub use line_cap::{LineCap, LONGEST_LINE};
+
 /// Opens a table for reading, unpacking gzip (and bzip2) by the file's content.
 pub fn open(path: &Path) -> Result<Box<dyn Read>> {
     crate::profile::compressed::open(path)
@@ -81,7 +84,7 @@ fn read_rows_requiring<T: DeserializeOwned>(
     reader: impl Read,
     required: &[&str],
 ) -> Result<Vec<T>> {
-    let mut rdr = csv::ReaderBuilder::new().from_reader(reader);
+    let mut rdr = csv::ReaderBuilder::new().from_reader(LineCap::new(reader));
     let header = rdr.headers().map_err(|e| csv_error(path, e))?;
     if header.iter().all(|h| h.trim().is_empty()) {
         return Err(Error::parse(
@@ -211,7 +214,8 @@ pub type CsvReader = csv::Reader<Box<dyn Read>>;
 
 /// A CSV reader over `path` (gzip or bzip2 allowed) and its header row.
 pub fn with_header(path: &Path) -> Result<(CsvReader, Vec<String>)> {
-    let mut rdr = csv::Reader::from_reader(open(path)?);
+    let reader: Box<dyn Read> = Box::new(LineCap::new(open(path)?));
+    let mut rdr = csv::Reader::from_reader(reader);
     let header = rdr.headers().map_err(|e| csv_error(path, e))?;
     let header = header_names(path, header)?;
     Ok((rdr, header))
@@ -274,6 +278,12 @@ pub fn record_line(rec: &csv::StringRecord) -> usize {
 /// CRLF line ending. A read error (a gzip stream cut off) has no position: it is a whole-file
 /// error, not one at "line 0".
 pub fn csv_error(path: &Path, e: csv::Error) -> Error {
+    if let Some(long) = match e.kind() {
+        csv::ErrorKind::Io(io) => line_cap::line_too_long(io),
+        _ => None,
+    } {
+        return Error::format(path, long.to_string());
+    }
     let line = e
         .position()
         .map(|p| line_at(path, p.byte()).unwrap_or(p.line() as usize));

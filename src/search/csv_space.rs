@@ -31,7 +31,7 @@ pub fn read(path: &Path) -> Result<TuningSpace> {
 pub fn parse(path: &Path, reader: impl Read) -> Result<TuningSpace> {
     let mut rdr = csv::ReaderBuilder::new()
         .trim(csv::Trim::All)
-        .from_reader(reader);
+        .from_reader(crate::dataset::table::LineCap::new(reader));
     let header = rdr
         .headers()
         .map_err(|e| crate::dataset::table::csv_error(path, e))?;

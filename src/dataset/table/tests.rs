@@ -144,3 +144,23 @@ fn a_header_of_more_columns_than_any_table_is_refused() {
     std::fs::write(&path, format!("{}\n", ["x"; 3].join(","))).unwrap();
     assert_eq!(with_header(&path).unwrap().1.len(), 3);
 }
+
+/// Synthetic: a line past `LONGEST_LINE` stops the CSV readers as soon as it is read past
+/// the bound, with an error that says what the file looks like (not "file cut off?").
+#[test]
+fn a_line_longer_than_any_row_stops_the_readers() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("long.csv");
+    let mut text = String::from("a,b\n1,");
+    text.push_str(&"9".repeat(LONGEST_LINE + 1));
+    text.push('\n');
+    std::fs::write(&path, text).unwrap();
+    let want = "long.csv: a line longer than 16 MiB: is the file one long line";
+    let e = read_rows::<Row>(&path).err().unwrap().to_string();
+    assert!(e.contains(want), "{e}");
+    let e = crate::dataset::instances::Instances::read(&path)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains(want), "{e}");
+}

@@ -15,6 +15,8 @@ pub fn read(path: &Path, reader: impl Read) -> Result<Instances> {
     let mut rows = Vec::new();
     let mut lines = Vec::new();
     let mut in_data = false;
+    // A line past the CSV readers' bound is refused here too, before it is held whole.
+    let reader = crate::dataset::table::LineCap::new(reader);
     for (i, line) in BufReader::new(reader).lines().enumerate() {
         let lineno = i + 1;
         let line = line.map_err(|e| Error::parse(path, lineno, e.to_string()))?;
@@ -380,5 +382,13 @@ mod tests {
         assert_eq!(tokens("1,,2", |c| c == ',').unwrap(), ["1", "", "2"]);
         assert_eq!(tokens("'a',", |c| c == ',').unwrap(), ["a", ""]);
         assert!(tokens("", |c| c == ',').unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_line_longer_than_any_row_is_refused() {
+        let long = "1,".repeat(crate::dataset::table::LONGEST_LINE / 2 + 1);
+        let text = format!("@relation r\n@attribute a numeric\n@data\n{long}\n");
+        let e = read(Path::new("t.arff"), text.as_bytes()).unwrap_err();
+        assert!(e.to_string().contains("a line longer than 16 MiB"), "{e}");
     }
 }

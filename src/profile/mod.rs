@@ -166,12 +166,16 @@ impl ProfileData {
                 unit: q.unit,
                 value: q.value,
             }),
-            None => {
-                self.skipped_cells += 1;
-                if self.first_skipped.is_none() {
-                    self.first_skipped = Some(format!("{metric} = `{cell}`"));
-                }
-            }
+            None => self.skip_cell(metric, cell),
+        }
+    }
+
+    /// Counts a cell of `metric` (a metric or a launch column) that held no number it could
+    /// use, the first such as "metric = `cell`" for the error where no cell held one.
+    pub(crate) fn skip_cell(&mut self, metric: &str, cell: &str) {
+        self.skipped_cells += 1;
+        if self.first_skipped.is_none() {
+            self.first_skipped = Some(format!("{metric} = `{cell}`"));
         }
     }
 

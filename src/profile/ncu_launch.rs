@@ -41,8 +41,8 @@ pub(super) struct LaunchFacts {
     launches: Vec<Facts>,
     seen: HashSet<u64>,
     /// Launch cells that are not empty and hold no block size or capability (`(-1, 1, 1)`,
-    /// `n/a`), as "column = `cell`": counted with the cells without a number.
-    unread: Vec<String>,
+    /// `n/a`), with their column: counted with the cells without a number.
+    unread: Vec<(&'static str, String)>,
 }
 
 /// `(256, 1, 1)` (or `256`) as the product of its extents; `None` for anything else.
@@ -87,9 +87,7 @@ impl LaunchFacts {
         if let Some(text) = cell(self.columns.block) {
             match extent_product(text) {
                 Some(v) => values.push((BLOCK, v)),
-                None if !text.trim().is_empty() => {
-                    self.unread.push(format!("Block Size = `{text}`"));
-                }
+                None if !text.trim().is_empty() => self.unread.push(("Block Size", text.into())),
                 None => {}
             }
         }
@@ -99,7 +97,7 @@ impl LaunchFacts {
                     values.push((CC_MAJOR, major));
                     values.push((CC_MINOR, minor));
                 }
-                None if !text.trim().is_empty() => self.unread.push(format!("CC = `{text}`")),
+                None if !text.trim().is_empty() => self.unread.push(("CC", text.into())),
                 None => {}
             }
         }
@@ -115,9 +113,8 @@ impl LaunchFacts {
     /// "Block Size" label counts as `launch__block_size`), and counts them in
     /// `data.launch_facts`; the launch cells that held none in `data.skipped_cells`.
     pub(super) fn add_missing(self, data: &mut ProfileData) {
-        data.skipped_cells += self.unread.len();
-        if data.first_skipped.is_none() {
-            data.first_skipped = self.unread.first().cloned();
+        for (column, cell) in &self.unread {
+            data.skip_cell(column, cell);
         }
         let wanted = [BLOCK, CC_MAJOR, CC_MINOR];
         let present: HashSet<(u64, &'static str)> = data

@@ -387,27 +387,13 @@ mod tests {
     /// its own position, or by a number past the last column, is itself.
     #[test]
     fn a_number_that_names_another_column_is_ambiguous() {
-        let t = read_csv(
-            Path::new("t.csv"),
-            "3,1,2
-1,2,3
-"
-            .as_bytes(),
-        )
-        .unwrap();
+        let t = read_csv(Path::new("t.csv"), "3,1,2\n1,2,3\n".as_bytes()).unwrap();
         let e = t.column_index("2").unwrap_err().to_string();
         assert!(
             e.contains("column `2` is ambiguous: column 3 is named `2`, and column 2 is `1`"),
             "{e}"
         );
-        let t = read_csv(
-            Path::new("t.csv"),
-            "a,2,9
-1,2,3
-"
-            .as_bytes(),
-        )
-        .unwrap();
+        let t = read_csv(Path::new("t.csv"), "a,2,9\n1,2,3\n".as_bytes()).unwrap();
         assert_eq!(t.column_index("2").unwrap(), 1);
         assert_eq!(t.column_index("9").unwrap(), 2);
         assert_eq!(t.column_index("1").unwrap(), 0);

@@ -58,9 +58,8 @@ pub struct Args {
     /// process: slowest (the slowest time seen, as Kernel Tuner's), drop (the process learns
     /// from the ones that ran) or weigh (as drop, each candidate's expected improvement weighed
     /// by its estimated chance of running) [weigh]; bofailpow, the power of that chance, and
-    /// bofailell, its length scale in level steps, 0 for the process's own (with weigh only) [0.5, 0];
-    /// repair, repairs of a single change the space
-    /// lacks measured per descent step where no single change helps, 0 for none [1]; repfloor, the
+    /// bofailell, its length scale in level steps, 0 for the process's own (with weigh only)
+    /// [0.5, 0]; repair, repairs of a single change the space lacks measured per descent step where no single change helps, 0 for none [1]; repfloor, the
     /// fewest neighbours a local minimum is checked against: where the space holds fewer single
     /// changes of it, more repairs make up the difference, 0 for repair alone [8]; modelrows,
     /// measurements per model column before the model orders neighbours whatever its record [1];
@@ -92,7 +91,8 @@ pub struct Args {
     /// random order) [1],
     /// noise, scan and restart [0]. greedy_ils and basinhopping take nb, perturb, temp, restart,
     /// init, initmin, noise, scan, model, modelrows, gate (both 0 there) and repair. bayes_opt
-    /// takes scale, target, ell, alt, altfrom, fail and failpow [kt, log, 0, 0, 0, slowest, 1].
+    /// takes scale, target, ell, alt, altfrom, fail, failpow and failell [kt, log, 0, 0, 0,
+    /// slowest, 1, 0].
     #[arg(long, default_value = "auto")]
     pub strategy: String,
     /// Evaluations allowed: a count (100) or a share of the space (2%).

@@ -17,11 +17,14 @@ minimum it ends at, its sink. Printed per space:
   values the cache holds and that ran) whose own sink reaches it: the chance that one
   basin-hopping jump escapes to a good basin.
 
+With `--by P1,P2,...`, also the share of starts whose descent ends at the first `--at` for
+each combination of those parameters' values: where in the space a descent should begin.
+
 Steepest descent is a deterministic stand-in: `advise search`'s `auto` takes the first
 improving neighbour in a model's order and moves to adjacent values first, so its basins
 differ in detail. Deterministic; no seed.
 
-    scripts/search/basins.py [--at 0.78,0.95] [--basins 8] SPACE.json[.gz] ...
+    scripts/search/basins.py [--at 0.78,0.95] [--basins 8] [--by P1,P2] SPACE.json[.gz] ...
 """
 import argparse
 import collections
@@ -101,7 +104,23 @@ class Space:
                         yield k
 
 
-def report(name, space, ats, n_basins):
+def report_by(space, sinks, at, by):
+    """The share of starts ending at `at` or better per combination of the `by` parameters."""
+    missing = [p for p in by if p not in space.params]
+    if missing:
+        print(f"   --by: no varying parameter {', '.join(missing)} here")
+        return
+    cols = [space.params.index(p) for p in by]
+    groups = collections.defaultdict(list)
+    for k, s in sinks.items():
+        groups[tuple(k[c] for c in cols)].append(space.fraction(s) >= at)
+    print(f"   descents ending at >= {at} by {', '.join(by)}:")
+    for combo, good in sorted(groups.items(), key=lambda g: str(g[0])):
+        values = ", ".join(f"{p}={v}" for p, v in zip(by, combo))
+        print(f"     {values}: {sum(good) / len(good):.3f} of {len(good)}")
+
+
+def report(name, space, ats, n_basins, by):
     keys = list(space.time)
     sinks = {k: space.sink(k) for k in keys}
     counts = collections.Counter(sinks.values())
@@ -130,6 +149,8 @@ def report(name, space, ats, n_basins):
             line += f"  escapes {good}/{len(jumps)}"
         values = ", ".join(f"{p}={v}" for p, v in zip(space.params, s))
         print(f"{line}  ({values})")
+    if by:
+        report_by(space, sinks, ats[0], by)
 
 
 def share(n, total):
@@ -142,6 +163,8 @@ def main():
     ap.add_argument("--at", default="0.78,0.95",
                     help="fractions of the optimum a sink is counted good at (first: jumps)")
     ap.add_argument("--basins", type=int, default=8, help="largest basins listed")
+    ap.add_argument("--by", default="",
+                    help="parameters (comma list) whose value combinations get their own share")
     args = ap.parse_args()
     try:
         ats = [float(a) for a in args.at.split(",") if a.strip()]
@@ -162,7 +185,7 @@ def main():
             print(f"{path}: {e}", file=sys.stderr)
             status = 1
             continue
-        report(name, space, ats, args.basins)
+        report(name, space, ats, args.basins, [p for p in args.by.split(",") if p])
     return status
 
 

@@ -138,8 +138,9 @@ def report(name, space, ats, n_basins, by):
         )
         print(f"   starts among the fastest {top:.0%} ({len(sub)}, down to "
               f"{space.fraction(sub[-1]):.3f}): {shares}")
-    print(f"   largest basins (sink fraction, share of starts; jumps of two changes to a "
-          f"sink >= {ats[0]}):")
+    if n_basins > 0:
+        print(f"   largest basins (sink fraction, share of starts; jumps of two changes to a "
+              f"sink >= {ats[0]}):")
     for s, n in counts.most_common(n_basins):
         f = space.fraction(s)
         line = f"     {f:.3f} {share(n, len(keys))}"

@@ -149,7 +149,9 @@ struct Emitter<'a> {
 impl Emitter<'_> {
     fn push(&mut self, metric: &str, unit: &str, value: f64) {
         if !value.is_finite() {
-            self.data.skipped_cells += 1;
+            // GPGPU-Sim prints `-nan` and `inf` for rates of nothing (gpu_occupancy of a
+            // kernel it saw no warp of): counted, and the first named, as other formats' cells.
+            self.data.skip_cell(metric, &value.to_string());
             return;
         }
         self.data.measurements.push(Measurement {

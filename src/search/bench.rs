@@ -15,7 +15,7 @@ use super::{check_budget, run, SearchSpace, Strategy};
 use crate::error::{Error, Result};
 
 pub use budget::Budget;
-pub use quantiles::{quantile, quantile_interval};
+pub use quantiles::{quantile, quantile_interval, share_interval};
 
 mod budget;
 mod quantiles;
@@ -47,6 +47,19 @@ pub struct BenchRow {
     /// space is loaded and indexed (CPU time where the threads have a core each; `advise bench
     /// search` measures thread CPU time itself).
     pub mean_run_ms: f64,
+    /// For each fraction of the optimum asked for (`--reach`), the share of runs that end at
+    /// it or better: where runs split between basins, a steadier figure than the median.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reach: Vec<ShareAt>,
+}
+
+/// The share of a cell's runs that end at `at` of the optimum or better, with its 95% Wilson
+/// interval ([`share_interval`]).
+#[derive(Debug, Clone, Serialize)]
+pub struct ShareAt {
+    pub at: f64,
+    pub share: f64,
+    pub interval: [f64; 2],
 }
 
 /// Seed 000's two standards for one space and strategy: the smallest budget tried whose
@@ -113,6 +126,8 @@ pub struct BenchSettings {
     pub repeats: usize,
     pub seed: u64,
     pub threads: usize,
+    /// Fractions of the optimum whose share of runs reaching them each row reports.
+    pub reach_at: Vec<f64>,
 }
 
 /// One run's outcome.
@@ -299,6 +314,7 @@ fn summarise(
             reached_95: runs.iter().filter(|r| r.first95.is_some()).count() as f64
                 / runs.len() as f64,
             mean_run_ms: 1e3 * runs.iter().map(|r| r.seconds).sum::<f64>() / runs.len() as f64,
+            reach: shares_at(&fr, &settings.reach_at),
         });
         if curve_budget[si] == Some(bi) {
             let mut median = Vec::with_capacity(evals);
@@ -351,6 +367,21 @@ fn summarise(
         curves,
         runs: run_rows,
     })
+}
+
+/// The share of the fractions at each of `at` or above, with its 95% interval.
+fn shares_at(fractions: &[f64], at: &[f64]) -> Vec<ShareAt> {
+    at.iter()
+        .map(|&a| {
+            let k = fractions.iter().filter(|&&f| f >= a).count();
+            let (lo, hi) = share_interval(k, fractions.len(), 0.95).unwrap_or((f64::NAN, f64::NAN));
+            ShareAt {
+                at: a,
+                share: k as f64 / fractions.len().max(1) as f64,
+                interval: [lo, hi],
+            }
+        })
+        .collect()
 }
 
 /// The 95% interval of the q-quantile of sorted fractions of the optimum.

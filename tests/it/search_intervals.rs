@@ -77,3 +77,73 @@ fn five_runs_bound_neither_end_of_the_median() {
     // The 5th percentile: no lower bound (0.95^5 = 0.77), the 2nd run above (P(B >= 2) = 0.023).
     assert_eq!(row["p5_interval"][0], serde_json::json!(0.0), "{row}");
 }
+
+#[test]
+fn reach_gives_the_share_of_runs_at_each_fraction_with_its_wilson_interval() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("runs.csv");
+    let v = bench_json(
+        "100",
+        &[
+            "--strategies".as_ref(),
+            "random".as_ref(),
+            "--runs-csv".as_ref(),
+            csv.as_os_str(),
+            "--reach".as_ref(),
+            "0.9,0.99".as_ref(),
+        ],
+    );
+    let fr = sorted_fractions(&csv);
+    let reach = v["results"][0]["reach"].as_array().unwrap();
+    assert_eq!(reach.len(), 2, "{reach:?}");
+    for (r, at) in reach.iter().zip([0.9, 0.99]) {
+        assert_eq!(r["at"].as_f64().unwrap(), at);
+        let k = fr.iter().filter(|&&f| f >= at).count();
+        let share = r["share"].as_f64().unwrap();
+        assert_eq!(share, k as f64 / 100.0, "{r}");
+        // Wilson's 95% interval around it: inside [0, 1], holding the share, about 2 standard
+        // errors each side where the share is away from the ends.
+        let [lo, hi] = [0, 1].map(|i| r["interval"][i].as_f64().unwrap());
+        assert!(
+            (0.0..=share).contains(&lo) && (share..=1.0).contains(&hi),
+            "{r}"
+        );
+        if (0.2..=0.8).contains(&share) {
+            let se = (share * (1.0 - share) / 100.0).sqrt();
+            assert!((hi - lo - 2.0 * 1.96 * se).abs() < 0.02, "{r}");
+        }
+    }
+    // Without --reach the rows carry no shares (the JSON of the default run is unchanged).
+    let v = bench_json("3", &[]);
+    assert!(v["results"][0].get("reach").is_none(), "{v}");
+}
+
+/// `--reach` takes fractions above 0 and at most 1, each once; the error names the piece.
+#[test]
+fn reach_refuses_what_is_no_fraction_of_the_optimum() {
+    let space = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/spaces/pnpoly__RTX_2080_Ti.json.gz");
+    for (reach, said) in [
+        ("0", "--reach 0: a fraction"),
+        ("1.5", "--reach 1.5: a fraction"),
+        ("0.9,x", "--reach x: a fraction"),
+        ("nan", "--reach nan: a fraction"),
+        ("0.9,0.90", "0.90 is given twice"),
+    ] {
+        crate::common::advise()
+            .args([
+                "-q",
+                "search-bench",
+                "--repeats",
+                "2",
+                "--no-charts",
+                "--reach",
+                reach,
+            ])
+            .arg("--space")
+            .arg(&space)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(said));
+    }
+}

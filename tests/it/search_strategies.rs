@@ -48,6 +48,7 @@ fn model_based_strategies_beat_random_at_two_percent() {
         repeats: 40,
         seed: 0,
         threads: 2,
+        reach_at: Vec::new(),
     };
     let r = bench(&s, &st, &settings, &|| {}).unwrap();
     let median = |name: &str| {

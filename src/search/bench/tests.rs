@@ -20,6 +20,7 @@ fn thread_count_does_not_change_results() {
         repeats: 6,
         seed: 3,
         threads,
+        reach_at: vec![0.9],
     };
     let a = bench(&s, &st, &settings(1), &|| {}).unwrap();
     let b = bench(&s, &st, &settings(3), &|| {}).unwrap();
@@ -33,6 +34,26 @@ fn thread_count_does_not_change_results() {
         serde_json::to_string(&rows).unwrap()
     };
     assert_eq!(key(&a), key(&b));
+    // Each row's share of runs at 0.9 of the optimum or better is its runs' count.
+    for row in &a.results {
+        let mine: Vec<&RunRow> = a
+            .runs
+            .iter()
+            .filter(|r| {
+                r.space == row.space && r.strategy == row.strategy && r.budget == row.budget
+            })
+            .collect();
+        assert_eq!(mine.len(), 6);
+        let k = mine.iter().filter(|r| r.fraction >= 0.9).count();
+        assert_eq!(row.reach.len(), 1);
+        assert_eq!(row.reach[0].at, 0.9);
+        assert_eq!(row.reach[0].share, k as f64 / 6.0);
+        let [lo, hi] = row.reach[0].interval;
+        assert!(
+            lo <= row.reach[0].share && row.reach[0].share <= hi,
+            "{lo} {hi}"
+        );
+    }
     assert!(
         !s[0].indexed_for_repairs(),
         "random and iterml look no repair up"
@@ -71,6 +92,7 @@ fn a_budget_larger_than_a_space_leaves_that_cell_out() {
         repeats: 3,
         seed: 1,
         threads: 1,
+        reach_at: Vec::new(),
     };
     let report = bench(
         &s,

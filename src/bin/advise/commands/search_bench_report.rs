@@ -106,7 +106,7 @@ pub fn print_report(
 
 /// The results and standards as text tables.
 pub fn render(report: &BenchReport) -> String {
-    let mut t = TextTable::new([
+    let mut header: Vec<String> = [
         "space",
         "strategy",
         "budget",
@@ -119,9 +119,19 @@ pub fn render(report: &BenchReport) -> String {
         "mean",
         "evals to 95%",
         "runs reaching 95%",
-    ]);
+    ]
+    .map(String::from)
+    .to_vec();
+    // `--reach`'s shares, the same fractions in every row.
+    if let Some(first) = report.results.first() {
+        for s in &first.reach {
+            header.push(format!("runs at {} or better", s.at));
+            header.push("95% interval".into());
+        }
+    }
+    let mut t = TextTable::new(header);
     for r in &report.results {
-        t.push([
+        let mut cells = vec![
             r.space.clone(),
             r.strategy.clone(),
             r.budget.clone(),
@@ -134,7 +144,16 @@ pub fn render(report: &BenchReport) -> String {
             format!("{:.3}", r.mean_fraction),
             r.evals_to_95.map_or("-".into(), |e| format!("{e:.0}")),
             format!("{:.0}%", r.reached_95 * 100.0),
-        ]);
+        ];
+        for s in &r.reach {
+            cells.push(format!("{:.1}%", s.share * 100.0));
+            cells.push(format!(
+                "{:.1}-{:.1}%",
+                s.interval[0] * 100.0,
+                s.interval[1] * 100.0
+            ));
+        }
+        t.push(cells);
     }
     let mut s = TextTable::new(["space", "strategy", "standard 1", "standard 2"]);
     for r in &report.standards {

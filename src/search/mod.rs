@@ -28,6 +28,7 @@ mod gp;
 pub mod ils;
 pub mod iterml;
 mod key_index;
+pub mod landscape;
 mod line_repairs;
 mod mirror;
 pub(crate) mod model_rows;

@@ -39,6 +39,7 @@ mod results;
 mod search_cli;
 mod search_files;
 mod search_intervals;
+mod search_landscape;
 mod search_noise;
 mod search_spaces;
 mod search_strategies;

@@ -92,6 +92,13 @@ pub enum Command {
     /// the JSON's `spaces`); a space where that is 1% or more is named beside the results, as
     /// closer fractions of the optimum are not told apart there.
     SearchBench(search_bench::Args),
+    /// How a recorded space looks to local search: its local minima, the share of descents
+    /// (steepest, over single-parameter changes) that end at a given fraction of the optimum
+    /// from any start and from the fastest configurations, its largest basins and how often a
+    /// jump of two changes leaves a slow one, and, with --by, which parameter values a good
+    /// descent starts from. It tells a space where every local search is a coin toss from one
+    /// where a strategy is to blame.
+    SearchLandscape(search_landscape::Args),
     /// Train an advisor: per optimization a model (IBk by default) on datasets' speedup
     /// samples, validated on grouped folds against the baselines, with calibrated confidence.
     Train(advisor::TrainArgs),
@@ -158,6 +165,7 @@ impl Command {
             Command::Fit(a) => Some((&a.out, false)),
             Command::Search(a) => Some((&a.out, false)),
             Command::SearchBench(a) => Some((&a.out, false)),
+            Command::SearchLandscape(a) => Some((&a.out, false)),
             Command::Suggest(a) => Some((&a.options.out, false)),
             Command::Profile(a) => Some((&a.options.out, false)),
             Command::Import(_)
@@ -219,6 +227,7 @@ impl Command {
             Command::Merge(a) => merge::run(a),
             Command::Search(a) => search::run(a),
             Command::SearchBench(a) => search_bench::run(a),
+            Command::SearchLandscape(a) => search_landscape::run(a),
             Command::Train(a) => advisor::train(a),
             Command::Suggest(a) => suggest::suggest(a),
             Command::Profile(a) => suggest::profile(a),

@@ -33,6 +33,7 @@ pub mod search;
 pub mod search_bench;
 mod search_bench_files;
 mod search_bench_report;
+pub mod search_landscape;
 mod space_notes;
 pub mod static_cmd;
 pub mod statuner;

@@ -154,7 +154,7 @@ fn bench_spaces(cmd: &BenchCommand, out: &Output) -> Result<()> {
     }
     let strategies = strategies(&split_strategies(&cmd.strategies))?;
     let budgets = Budget::parse_list(&cmd.budgets)?;
-    let reach_at = parse_reach(&cmd.reach)?;
+    let reach_at = parse_fractions("--reach", &cmd.reach)?;
     let (spaces, unread) = read_spaces(&space_files(&cmd.spaces)?)?;
     let threads = cmd.threads.unwrap_or_else(|| {
         std::thread::available_parallelism()
@@ -231,8 +231,9 @@ fn bench_spaces(cmd: &BenchCommand, out: &Output) -> Result<()> {
     }
 }
 
-/// `--reach`'s fractions of the optimum: each above 0 and at most 1, none twice.
-fn parse_reach(list: &str) -> Result<Vec<f64>> {
+/// Fractions of the optimum given to `option` (`--reach`, `--at`), comma-separated: each
+/// above 0 and at most 1, none twice.
+pub(super) fn parse_fractions(option: &str, list: &str) -> Result<Vec<f64>> {
     let mut out: Vec<f64> = Vec::new();
     for piece in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let at: f64 = piece
@@ -241,11 +242,11 @@ fn parse_reach(list: &str) -> Result<Vec<f64>> {
             .filter(|a: &f64| *a > 0.0 && *a <= 1.0)
             .ok_or_else(|| {
                 Error::Usage(format!(
-                    "--reach {piece}: a fraction of the optimum above 0 and at most 1 (0.95)"
+                    "{option} {piece}: a fraction of the optimum above 0 and at most 1 (0.95)"
                 ))
             })?;
         if out.contains(&at) {
-            return Err(Error::Usage(format!("--reach: {piece} is given twice")));
+            return Err(Error::Usage(format!("{option}: {piece} is given twice")));
         }
         out.push(at);
     }
@@ -256,7 +257,7 @@ fn parse_reach(list: &str) -> Result<Vec<f64>> {
 /// A file that cannot be read is said at once (even with `--quiet`) and left out, so that one
 /// bad file in a folder does not cost the others' results; where none can be read, the first
 /// one's error is the command's.
-fn read_spaces(files: &[PathBuf]) -> Result<(Vec<SearchSpace>, Vec<UnreadFile>)> {
+pub(super) fn read_spaces(files: &[PathBuf]) -> Result<(Vec<SearchSpace>, Vec<UnreadFile>)> {
     let mut spaces = Vec::with_capacity(files.len());
     let mut unread = Vec::new();
     let mut first_error = None;

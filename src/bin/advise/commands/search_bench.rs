@@ -155,7 +155,7 @@ fn bench_spaces(cmd: &BenchCommand, out: &Output) -> Result<()> {
     let strategies = strategies(&split_strategies(&cmd.strategies))?;
     let budgets = Budget::parse_list(&cmd.budgets)?;
     let reach_at = parse_fractions("--reach", &cmd.reach)?;
-    let (spaces, unread) = read_spaces(&space_files(&cmd.spaces)?)?;
+    let (spaces, unread) = read_spaces(&space_files(&cmd.spaces)?, "the benchmark")?;
     let threads = cmd.threads.unwrap_or_else(|| {
         std::thread::available_parallelism()
             .map(|n| n.get())
@@ -257,7 +257,11 @@ pub(super) fn parse_fractions(option: &str, list: &str) -> Result<Vec<f64>> {
 /// A file that cannot be read is said at once (even with `--quiet`) and left out, so that one
 /// bad file in a folder does not cost the others' results; where none can be read, the first
 /// one's error is the command's.
-pub(super) fn read_spaces(files: &[PathBuf]) -> Result<(Vec<SearchSpace>, Vec<UnreadFile>)> {
+/// `report` names what the spaces are read for ("the benchmark", "the landscapes").
+pub(super) fn read_spaces(
+    files: &[PathBuf],
+    report: &str,
+) -> Result<(Vec<SearchSpace>, Vec<UnreadFile>)> {
     let mut spaces = Vec::with_capacity(files.len());
     let mut unread = Vec::new();
     let mut first_error = None;
@@ -277,8 +281,8 @@ pub(super) fn read_spaces(files: &[PathBuf]) -> Result<(Vec<SearchSpace>, Vec<Un
                 let ran = s.len() - s.failed();
                 if ran <= 1 {
                     super::output::warn(&format!(
-                        "{}: {ran} configuration{} that ran{}: nothing to search, and its rows \
-                         say nothing about a strategy",
+                        "{}: {ran} configuration{} that ran{}: nothing to search: its figures in \
+                         {report} say nothing about a strategy",
                         s.name,
                         if ran == 1 { "" } else { "s" },
                         if s.n_params() == 0 {
@@ -293,7 +297,7 @@ pub(super) fn read_spaces(files: &[PathBuf]) -> Result<(Vec<SearchSpace>, Vec<Un
             Err(e) => {
                 // A lone file's error is the command's own: no warning repeats it.
                 if files.len() > 1 {
-                    super::output::warn(&format!("{e}; left out of the benchmark"));
+                    super::output::warn(&format!("{e}; left out of {report}"));
                 }
                 unread.push(UnreadFile {
                     file: path.display().to_string(),

@@ -65,7 +65,7 @@ pub fn run(args: Args) -> Result<()> {
         .map(str::trim)
         .filter(|p| !p.is_empty())
         .collect();
-    let (spaces, unread) = read_spaces(&space_files(&args.space)?)?;
+    let (spaces, unread) = read_spaces(&space_files(&args.space)?, "the landscapes")?;
     let mut landscapes = Vec::with_capacity(spaces.len());
     for space in &spaces {
         let settings = LandscapeSettings {
@@ -162,11 +162,13 @@ fn render(l: &Landscape) -> String {
             assignment(&b.minimum),
         ]);
     }
+    let plural =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let mut text = format!(
-        "\n{}: {} configurations ran, {} local minima\n\n{}\nThe largest basins\n\n{}",
+        "\n{}: {} that ran, {}\n\n{}\nThe largest basins\n\n{}",
         l.space,
-        l.configurations,
-        l.local_minima,
+        plural(l.configurations, "configuration", "configurations"),
+        plural(l.local_minima, "local minimum", "local minima"),
         starts.render(),
         basins.render()
     );

@@ -27,7 +27,7 @@ pub struct Args {
     /// decides the basins' escapes and the --by shares.
     #[arg(long, value_name = "FRACTIONS", default_value = "0.95")]
     pub at: String,
-    /// The largest basins listed.
+    /// The largest basins listed (0: none).
     #[arg(long, value_name = "N", default_value_t = 8)]
     pub basins: usize,
     /// Parameters (comma-separated names) whose value combinations each get the share of
@@ -165,13 +165,15 @@ fn render(l: &Landscape) -> String {
     let plural =
         |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let mut text = format!(
-        "\n{}: {} that ran, {}\n\n{}\nThe largest basins\n\n{}",
+        "\n{}: {} that ran, {}\n\n{}",
         l.space,
         plural(l.configurations, "configuration", "configurations"),
         plural(l.local_minima, "local minimum", "local minima"),
         starts.render(),
-        basins.render()
     );
+    if !l.basins.is_empty() {
+        text += &format!("\nThe largest basins\n\n{}", basins.render());
+    }
     if !l.by.is_empty() {
         let mut by = TextTable::new([
             "starting at".to_string(),

@@ -37,22 +37,29 @@ fn bench_json(repeats: &str, more: &[&OsStr]) -> serde_json::Value {
     run_json(args.iter().chain(more).chain([&OsStr::new("--no-charts")]))
 }
 
-#[test]
-fn the_intervals_are_the_order_statistics_of_the_runs() {
+/// 100 runs of `random` with `more`: the JSON report and the runs' fractions, sorted, from
+/// the `--runs-csv` file it wrote.
+fn hundred_random_runs(more: &[&OsStr]) -> (serde_json::Value, Vec<f64>) {
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("runs.csv");
-    let v = bench_json(
-        "100",
-        &[
-            "--strategies".as_ref(),
-            "random".as_ref(),
-            "--runs-csv".as_ref(),
-            csv.as_os_str(),
-        ],
-    );
+    let args: Vec<&OsStr> = [
+        "--strategies".as_ref(),
+        "random".as_ref(),
+        "--runs-csv".as_ref(),
+        csv.as_os_str(),
+    ]
+    .into_iter()
+    .chain(more.iter().copied())
+    .collect();
+    let v = bench_json("100", &args);
+    (v, sorted_fractions(&csv))
+}
+
+#[test]
+fn the_intervals_are_the_order_statistics_of_the_runs() {
+    let (v, fr) = hundred_random_runs(&[]);
     let row = &v["results"][0];
     let bounds = |k: &str| [0, 1].map(|i| row[k][i].as_f64().unwrap());
-    let fr = sorted_fractions(&csv);
     assert_eq!(fr.len(), 100);
     // Of 100 runs the median lies between the 40th and 61st smallest, the 5th percentile
     // between the smallest and the 11th smallest, each with 95% confidence (binomial ranks).
@@ -80,20 +87,7 @@ fn five_runs_bound_neither_end_of_the_median() {
 
 #[test]
 fn reach_gives_the_share_of_runs_at_each_fraction_with_its_wilson_interval() {
-    let dir = tempfile::tempdir().unwrap();
-    let csv = dir.path().join("runs.csv");
-    let v = bench_json(
-        "100",
-        &[
-            "--strategies".as_ref(),
-            "random".as_ref(),
-            "--runs-csv".as_ref(),
-            csv.as_os_str(),
-            "--reach".as_ref(),
-            "0.9,0.99".as_ref(),
-        ],
-    );
-    let fr = sorted_fractions(&csv);
+    let (v, fr) = hundred_random_runs(&["--reach".as_ref(), "0.9,0.99".as_ref()]);
     let reach = v["results"][0]["reach"].as_array().unwrap();
     assert_eq!(reach.len(), 2, "{reach:?}");
     for (r, at) in reach.iter().zip([0.9, 0.99]) {

@@ -72,6 +72,10 @@ fn search_landscape_refuses_what_it_cannot_measure() {
         (vec!["--at", "0"], "--at 0: a fraction of the optimum"),
         (vec!["--at", ""], "--at: give at least one fraction"),
         (vec!["--at", "0.9,0.9"], "--at: 0.9 is given twice"),
+        (
+            vec!["--by", "use_method,use_method"],
+            "--by: use_method is given twice",
+        ),
     ] {
         advise()
             .args(["-q", "search-landscape"])

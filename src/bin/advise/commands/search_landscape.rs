@@ -65,6 +65,13 @@ pub fn run(args: Args) -> Result<()> {
         .map(str::trim)
         .filter(|p| !p.is_empty())
         .collect();
+    if let Some(twice) = names
+        .iter()
+        .enumerate()
+        .find_map(|(i, n)| names[..i].contains(n).then_some(n))
+    {
+        return Err(Error::Usage(format!("--by: {twice} is given twice")));
+    }
     let (spaces, unread) = read_spaces(&space_files(&args.space)?, "the landscapes")?;
     let mut landscapes = Vec::with_capacity(spaces.len());
     for space in &spaces {

@@ -1,7 +1,7 @@
 //! A recorded space's landscape as local search sees it: every configuration that ran followed
 //! down by steepest descent over single-parameter changes (the Hamming neighbourhood of Kernel
-//! Tuner 1.5.0's `searchspace.py`; a configuration the space lacks or that failed is no
-//! neighbour) to the local minimum it ends at, its sink. From the sinks: how many local minima
+//! Tuner 1.5.0's `searchspace.py`, or its adjacent one; a configuration the space lacks or that
+//! failed is no neighbour) to the local minimum it ends at, its sink. From the sinks: how many local minima
 //! there are, the share of starts whose descent ends at a given fraction of the optimum, the
 //! same share for starts among the fastest configurations (where a search's first descent
 //! begins, from the best of its first few dozen measurements), the largest basins and, for a
@@ -18,15 +18,27 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::neighbours::hamming;
+use super::neighbours::{adjacent, hamming};
 use super::space::SearchSpace;
 
 /// The shares of starts among the fastest configurations that a landscape reports.
 pub const FASTEST_SHARES: [f64; 5] = [0.01, 0.02, 0.05, 0.10, 0.20];
 
+/// The neighbours a descent steps to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Neighbourhood {
+    /// Any other value of one parameter (Kernel Tuner's Hamming neighbourhood).
+    Hamming,
+    /// One parameter one level up or down (Kernel Tuner's adjacent neighbourhood, the first
+    /// stage of `auto`'s descents).
+    Adjacent,
+}
+
 /// What to measure of a landscape.
 #[derive(Debug, Clone)]
 pub struct LandscapeSettings {
+    pub neighbourhood: Neighbourhood,
     /// Fractions of the optimum a sink counts as good at; the first decides the escapes and
     /// the combinations' shares.
     pub at: Vec<f64>,
@@ -40,6 +52,7 @@ pub struct LandscapeSettings {
 #[derive(Debug, Clone, Serialize)]
 pub struct Landscape {
     pub space: String,
+    pub neighbourhood: Neighbourhood,
     /// Configurations that ran.
     pub configurations: usize,
     pub local_minima: usize,
@@ -89,8 +102,9 @@ pub struct Combination {
     pub share: f64,
 }
 
-/// The sink of every configuration (`None` for one that failed), by steepest descent.
-pub fn sinks(space: &SearchSpace) -> Vec<Option<usize>> {
+/// The sink of every configuration (`None` for one that failed), by steepest descent over
+/// the `neighbourhood`.
+pub fn sinks(space: &SearchSpace, neighbourhood: Neighbourhood) -> Vec<Option<usize>> {
     let n = space.len();
     let mut sink: Vec<Option<usize>> = vec![None; n];
     let mut nb = Vec::new();
@@ -106,7 +120,10 @@ pub fn sinks(space: &SearchSpace) -> Vec<Option<usize>> {
             }
             path.push(cur);
             nb.clear();
-            hamming(space, cur, &mut nb);
+            match neighbourhood {
+                Neighbourhood::Hamming => hamming(space, cur, &mut nb),
+                Neighbourhood::Adjacent => adjacent(space, cur, &mut nb),
+            }
             let here = space.time(cur).unwrap_or(f64::INFINITY);
             let next = nb
                 .iter()
@@ -126,7 +143,7 @@ pub fn sinks(space: &SearchSpace) -> Vec<Option<usize>> {
 
 /// The landscape of `space` ([`LandscapeSettings`] says what of it).
 pub fn landscape(space: &SearchSpace, settings: &LandscapeSettings) -> Landscape {
-    let sink = sinks(space);
+    let sink = sinks(space, settings.neighbourhood);
     let best = space.optimum().1;
     let fraction = |id: usize| space.time(id).map_or(0.0, |t| best / t);
     let ran: Vec<usize> = (0..space.len()).filter(|&i| sink[i].is_some()).collect();
@@ -186,6 +203,7 @@ pub fn landscape(space: &SearchSpace, settings: &LandscapeSettings) -> Landscape
         .collect();
     Landscape {
         space: space.name.clone(),
+        neighbourhood: settings.neighbourhood,
         configurations: ran.len(),
         local_minima: counts.len(),
         from_random: shares(&ran),

@@ -26,6 +26,7 @@ fn two_basins(failed: &[(usize, usize)]) -> SearchSpace {
 
 fn settings(by: Vec<usize>) -> LandscapeSettings {
     LandscapeSettings {
+        neighbourhood: Neighbourhood::Hamming,
         at: vec![0.9, 0.4],
         basins: 5,
         by,
@@ -75,7 +76,7 @@ fn a_failed_configuration_is_neither_a_start_nor_a_step() {
     // Without (1, 2) and (2, 1), (1, 1) is still (0, 0)'s, and (0, 2) and (2, 0) still the
     // optimum's (their fastest neighbour); the two changes from (0, 0) that ran: (1, 1), (2, 2).
     let space = two_basins(&[(1, 2), (2, 1)]);
-    let sink = sinks(&space);
+    let sink = sinks(&space, Neighbourhood::Hamming);
     assert_eq!(sink.iter().filter(|s| s.is_none()).count(), 2);
     let l = landscape(&space, &settings(Vec::new()));
     assert_eq!(l.configurations, 7);
@@ -89,7 +90,7 @@ fn a_failed_configuration_is_neither_a_start_nor_a_step() {
 #[test]
 fn every_sink_is_a_local_minimum_of_the_working_configurations() {
     let space = grid_space();
-    let sink = sinks(&space);
+    let sink = sinks(&space, Neighbourhood::Hamming);
     let mut nb = Vec::new();
     for (id, s) in sink.iter().enumerate() {
         let Some(s) = *s else {
@@ -107,4 +108,19 @@ fn every_sink_is_a_local_minimum_of_the_working_configurations() {
     assert!(l.basins.iter().any(|b| b.fraction == 1.0));
     let total: f64 = l.basins.iter().map(|b| b.share).sum();
     assert!(total <= 1.0 + 1e-12);
+}
+
+#[test]
+fn adjacent_descents_stop_where_a_farther_value_is_faster() {
+    // Adjacent steps from (0, 2) meet (1, 2) = 3.5 and (0, 1) = 3.0: it moves to (0, 1) and
+    // on to (0, 0), where the Hamming descent jumps straight to (2, 2). A Hamming minimum is
+    // an adjacent one too, so adjacent descents end at (0, 0) at least as often.
+    let space = two_basins(&[]);
+    let mut s = settings(Vec::new());
+    s.neighbourhood = Neighbourhood::Adjacent;
+    let adjacent = landscape(&space, &s);
+    assert_eq!(adjacent.neighbourhood, Neighbourhood::Adjacent);
+    let hamming = landscape(&space, &settings(Vec::new()));
+    assert!(adjacent.from_random[0].share < hamming.from_random[0].share);
+    assert!(adjacent.local_minima >= hamming.local_minima);
 }

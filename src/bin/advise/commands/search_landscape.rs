@@ -11,7 +11,7 @@ use super::space_notes::{left_out_section, UnreadFile};
 use crate::args::OutputArgs;
 use advise::error::{Error, Result};
 use advise::report::table::TextTable;
-use advise::search::landscape::{landscape, Landscape, LandscapeSettings};
+use advise::search::landscape::{landscape, Landscape, LandscapeSettings, Neighbourhood};
 use advise::search::space_files::space_files;
 use advise::search::SearchSpace;
 
@@ -27,6 +27,10 @@ pub struct Args {
     /// decides the basins' escapes and the --by shares.
     #[arg(long, value_name = "FRACTIONS", default_value = "0.95")]
     pub at: String,
+    /// The neighbours a descent steps to: hamming (any other value of one parameter) or
+    /// adjacent (one parameter one level up or down, the first stage of `auto`'s descents).
+    #[arg(long = "neighbourhood", alias = "nb", value_name = "NB", default_value = "hamming", value_parser = ["hamming", "adjacent"])]
+    pub neighbourhood: String,
     /// The largest basins listed (0: none).
     #[arg(long, value_name = "N", default_value_t = 8)]
     pub basins: usize,
@@ -48,8 +52,9 @@ struct JsonReport<'a> {
 }
 
 const METHOD: &str = "every configuration that ran, followed by steepest descent over \
-                      single-parameter changes (a configuration the space lacks or that failed \
-                      is no neighbour; ties to the one listed first) to its local minimum";
+                      single-parameter changes (any other value, or with --neighbourhood \
+                      adjacent one level up or down; a configuration the space lacks or that \
+                      failed is no neighbour; ties to the one listed first) to its local minimum";
 
 pub fn run(args: Args) -> Result<()> {
     let out: Output = args.out.clone().into();
@@ -76,6 +81,11 @@ pub fn run(args: Args) -> Result<()> {
     let mut landscapes = Vec::with_capacity(spaces.len());
     for space in &spaces {
         let settings = LandscapeSettings {
+            neighbourhood: if args.neighbourhood == "adjacent" {
+                Neighbourhood::Adjacent
+            } else {
+                Neighbourhood::Hamming
+            },
             at: at.clone(),
             basins: args.basins,
             by: by_params(space, &names)?,
@@ -172,10 +182,15 @@ fn render(l: &Landscape) -> String {
     let plural =
         |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let mut text = format!(
-        "\n{}: {} that ran, {}\n\n{}",
+        "\n{}: {} that ran, {} ({} neighbourhood)\n\n{}",
         l.space,
         plural(l.configurations, "configuration", "configurations"),
         plural(l.local_minima, "local minimum", "local minima"),
+        if l.neighbourhood == Neighbourhood::Adjacent {
+            "adjacent"
+        } else {
+            "Hamming"
+        },
         starts.render(),
     );
     if !l.basins.is_empty() {

@@ -242,7 +242,7 @@ fn refuse_rows_the_ledger_lacks(dir: &Path, ledger: &[LedgerLine], keep: u64) ->
     if std::fs::metadata(&path).map_or(true, |m| m.len() == 0) {
         return Ok(());
     }
-    let mut rdr = csv::Reader::from_reader(table::open(&path)?);
+    let mut rdr = csv::Reader::from_reader(table::LineCap::new(table::open(&path)?));
     let header = rdr
         .headers()
         .map_err(|e| table::csv_error(&path, e))?

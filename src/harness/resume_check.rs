@@ -129,7 +129,8 @@ pub(crate) fn timing_column(
     reader: impl Read,
     name: &str,
 ) -> Result<Vec<(usize, String)>> {
-    let mut rdr = csv::Reader::from_reader(reader);
+    // A damaged table of one long line is refused at its line, not read whole into a record.
+    let mut rdr = csv::Reader::from_reader(table::LineCap::new(reader));
     let header = rdr.headers().map_err(|e| table::csv_error(path, e))?;
     let Some(col) = header.iter().position(|c| c == name) else {
         return Ok(Vec::new());

@@ -116,3 +116,16 @@ fn a_campaign_without_its_record_resumes_only_with_its_repetitions() {
     check_settings(t.path(), &three).unwrap();
     assert!(t.path().join(SETTINGS_RECORD).is_file());
 }
+
+/// Synthetic: a timings table of one line longer than 16 MiB (line breaks lost) is refused
+/// with the file's name, not read whole into one record.
+#[test]
+fn a_timings_table_of_one_long_line_is_refused() {
+    let text = format!("device,repetitions{}", ",x".repeat(9 << 20));
+    let path = Path::new("campaign/timings.csv");
+    let e = timing_column(path, text.as_bytes(), "device")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("campaign/timings.csv"), "{e}");
+    assert!(e.contains("longer than 16 MiB"), "{e}");
+}

@@ -100,7 +100,7 @@ impl Headers {
     /// first such table had: checked before anything is written, so that a merge stopped by
     /// it leaves the output as it was.
     fn agree(&mut self, name: &str, path: &Path, bytes: &[u8]) -> Result<()> {
-        let mut rdr = csv::Reader::from_reader(bytes);
+        let mut rdr = csv::Reader::from_reader(table::LineCap::new(bytes));
         let h = rdr
             .headers()
             .map_err(|e| table::csv_error(path, e))?
@@ -175,7 +175,7 @@ pub(super) fn merge_table(
             continue;
         };
         let bytes = whole_table(&path)?;
-        let mut rdr = csv::Reader::from_reader(&bytes[..]);
+        let mut rdr = csv::Reader::from_reader(table::LineCap::new(&bytes[..]));
         let h = rdr
             .headers()
             .map_err(|e| table::csv_error(&path, e))?

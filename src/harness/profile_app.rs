@@ -166,9 +166,10 @@ fn last_line(stderr_tail: &str) -> String {
 /// What ncu prints when the program it profiles exits with an error.
 const APP_FAILED: &str = "The application returned an error code";
 
-/// One ncu run of the request: its CSV, or (inner `Err`) the name of a metric ncu stopped at
-/// because it does not know it (possibly empty).
-fn profile_once(r: &ProfileRequest) -> Result<std::result::Result<PathBuf, String>> {
+/// What must hold before ncu runs: the program exists and may be executed, and ncu is found
+/// ($NCU or PATH); the ncu to run. [`profile`] checks it again; a caller that says what it is
+/// about to do checks it first.
+pub fn preflight(r: &ProfileRequest) -> Result<PathBuf> {
     let shown = crate::error::shown(Path::new(&r.app));
     if !app_exists(&r.app) {
         return Err(Error::Usage(format!(
@@ -181,7 +182,13 @@ fn profile_once(r: &ProfileRequest) -> Result<std::result::Result<PathBuf, Strin
              the interpreter first: `-- python3 {shown}`)"
         )));
     }
-    let ncu = tool::find(NCU)?;
+    Ok(tool::find(NCU)?)
+}
+
+/// One ncu run of the request: its CSV, or (inner `Err`) the name of a metric ncu stopped at
+/// because it does not know it (possibly empty).
+fn profile_once(r: &ProfileRequest) -> Result<std::result::Result<PathBuf, String>> {
+    let ncu = preflight(r)?;
     if let Some(dir) = r.csv.parent() {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     }

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use crate::advisor::{root, setup, Setup, GINKGO};
 use crate::common::advise;
+use predicates::prelude::*;
 
 /// The error `advise profile` prints, checking its exit status: 2 usage, 3 bad data, 4 tool.
 fn profile_err(
@@ -218,4 +219,21 @@ fn bad_settings_are_refused_before_ncu_runs() {
             "{flag} {value}: {e}"
         );
     }
+}
+
+/// Without ncu the error comes first: no note says the program is being profiled.
+#[test]
+fn a_missing_ncu_is_said_before_any_profiling_note() {
+    let dir = tempfile::tempdir().unwrap();
+    advise()
+        .env("NCU", "/nonexistent/ncu")
+        .args(["profile", "--dir"])
+        .arg(dir.path())
+        .args(["--", "/bin/true"])
+        .assert()
+        .failure()
+        .stderr(
+            predicate::str::contains("/nonexistent/ncu")
+                .and(predicate::str::contains("profiling /bin/true").not()),
+        );
 }

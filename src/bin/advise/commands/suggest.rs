@@ -345,12 +345,7 @@ fn run_profile(
     let advisor = Advisor::load(&model_path)?;
     let metrics = advisor.metrics_to_profile();
     let csv = dir.join("ncu.csv");
-    note(&format!(
-        "profiling {program} with ncu ({} metrics); its raw output goes to {}",
-        metrics.len(),
-        csv.display()
-    ));
-    let profiled = advise::harness::profile_app::profile(&ProfileRequest {
+    let request = ProfileRequest {
         app: program.clone(),
         args: args.to_vec(),
         metrics,
@@ -358,7 +353,15 @@ fn run_profile(
         csv: csv.clone(),
         timeout: None,
         ncu_args: ncu_args.to_vec(),
-    })?;
+    };
+    // A missing program or ncu is said before "profiling ... with ncu" is.
+    advise::harness::profile_app::preflight(&request)?;
+    note(&format!(
+        "profiling {program} with ncu ({} metrics); its raw output goes to {}",
+        request.metrics.len(),
+        csv.display()
+    ));
+    let profiled = advise::harness::profile_app::profile(&request)?;
     if !profiled.unknown_metrics.is_empty() {
         note(&format!(
             "this ncu does not know {} of the advisor's metrics ({}); profiled without them: the \

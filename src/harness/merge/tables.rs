@@ -101,31 +101,39 @@ impl Headers {
     /// it leaves the output as it was.
     fn agree(&mut self, name: &str, path: &Path, bytes: &[u8]) -> Result<()> {
         let mut rdr = csv::Reader::from_reader(table::LineCap::new(bytes));
-        let h = rdr
-            .headers()
-            .map_err(|e| table::csv_error(path, e))?
-            .clone();
+        let h = rdr.headers().map_err(|e| table::csv_error(path, e))?;
+        self.agree_header(name, path, h)
+    }
+
+    /// [`Headers::agree`] on a header already read (`h`); an empty one is no table's.
+    fn agree_header(&mut self, name: &str, path: &Path, h: &csv::StringRecord) -> Result<()> {
         if h.is_empty() {
             return Ok(());
         }
         match self.0.get(name) {
             None => {
-                self.0.insert(name.to_string(), (h, path.to_path_buf()));
+                self.0
+                    .insert(name.to_string(), (h.clone(), path.to_path_buf()));
             }
-            Some((first, first_path)) if *first != h => {
+            Some((first, first_path)) if first != h => {
                 return Err(Error::format(
                     path,
                     format!(
                         "its columns differ from those of {}: {}; the shards of one campaign \
                          share one header (is one of them from another campaign, or edited?)",
                         first_path.display(),
-                        header_differences(first, &h)
+                        header_differences(first, h)
                     ),
                 ))
             }
             Some(_) => {}
         }
         Ok(())
+    }
+
+    /// The header the first table `name` was read with.
+    fn first(&self, name: &str) -> Option<&csv::StringRecord> {
+        self.0.get(name).map(|(h, _)| h)
     }
 }
 
@@ -162,7 +170,6 @@ pub(super) fn merge_table(
     name: &str,
     keys: &[&str],
 ) -> Result<Option<TableMerge>> {
-    let mut header: Option<csv::StringRecord> = None;
     let mut headers = Headers::default();
     let mut rows: Vec<csv::StringRecord> = Vec::new();
     let mut seen: HashMap<Vec<String>, usize> = HashMap::new();
@@ -183,8 +190,7 @@ pub(super) fn merge_table(
         if h.is_empty() {
             continue;
         }
-        headers.agree(name, &path, &bytes)?;
-        header.get_or_insert_with(|| h.clone());
+        headers.agree_header(name, &path, &h)?;
         let idx: Vec<usize> = keys
             .iter()
             .map(|k| {
@@ -214,7 +220,7 @@ pub(super) fn merge_table(
             }
         }
     }
-    let Some(header) = header else {
+    let Some(header) = headers.first(name) else {
         return Ok(None);
     };
     t.rows_out = rows.len();
@@ -228,13 +234,13 @@ pub(super) fn merge_table(
     if compressed {
         let gz = write_rows(
             flate2::write::GzEncoder::new(file, flate2::Compression::best()),
-            &header,
+            header,
             &rows,
             &tmp,
         )?;
         gz.finish().map_err(|e| Error::io(&tmp, e))?;
     } else {
-        write_rows(file, &header, &rows, &tmp)?;
+        write_rows(file, header, &rows, &tmp)?;
     }
     std::fs::rename(&tmp, &path).map_err(|e| Error::io(&path, e))?;
     Ok(Some(t))

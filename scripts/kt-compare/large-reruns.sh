@@ -36,6 +36,7 @@ cells=(
   "blind5/clblast_xgemm_11_1024__M1_Max 5% diff_evo"
   "blind5/clblast_xgemm_1_1024__M1_Max 5% diff_evo"
   "dev/dedispersion__A100 2% bayes_opt 300"
+  "dev/convolution__A100 2% genetic_algorithm,simulated_annealing,diff_evo,pso 1000"
 )
 for cell in "${cells[@]}"; do
   read -r path budget strategies n <<<"$cell"

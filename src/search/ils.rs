@@ -18,20 +18,10 @@ use super::Strategy;
 use advise_ml::Rng;
 use far_starts::FarStarts;
 use monotone::MonotoneParameters;
-pub use neighbourhood::FreeMoves;
 use neighbourhood::{faster_measured, mean_single_changes, repairs_to_measure, RepairMemo};
+pub use neighbourhood::{FreeMoves, Neighbourhood};
+use offspring::{measure_offspring, offspring_count};
 use restart::{measure_jump, measure_random_share, random_share, random_start};
-
-/// Which configurations are neighbours.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Neighbourhood {
-    Hamming,
-    Adjacent,
-    /// Variable neighbourhood descent (Mladenovic and Hansen, "Variable neighborhood search",
-    /// 1997): adjacent neighbours first, the rest of the Hamming neighbourhood only at an
-    /// adjacent local minimum.
-    Vnd,
-}
 
 /// Iterated-local-search settings.
 #[derive(Debug, Clone)]
@@ -76,6 +66,11 @@ pub struct Ils {
     pub init_min: usize,
     /// Most configurations that random share measures (0: no cap).
     pub init_max: usize,
+    /// Share of the budget bred from the fastest of the random share instead of drawn at
+    /// random, at most all of it over `offspring_keep` configurations, and only where the
+    /// share is under `init_max` (`offspring::offspring_count`; 0: none).
+    pub offspring: f64,
+    pub offspring_keep: usize,
     /// Draws per random-share configuration after the first, the farthest kept (1: one draw).
     pub spread: usize,
     /// Noise added to the model's predictions (standard deviations of log time), so that
@@ -174,7 +169,10 @@ impl Strategy for Ils {
     fn search(&self, ev: &mut Evaluator, rng: &mut Rng) {
         let space = ev.space();
         let n0 = random_share(self.init, self.init_min, self.init_max, ev.remaining());
-        measure_random_share(ev, rng, n0, self.spread);
+        let (m, k) = (self.offspring, self.offspring_keep);
+        let bred = offspring_count(m, k, n0, self.init_max, ev.budget());
+        measure_random_share(ev, rng, n0 - bred, self.spread);
+        measure_offspring(ev, rng, bred);
         let mut bo_memory = BoMemory::default();
         let mut jump_steps = 0;
         let mirrors = if !self.mirror {
@@ -392,6 +390,7 @@ mod far_starts;
 mod kernel_tuner;
 mod monotone;
 mod neighbourhood;
+mod offspring;
 mod restart;
 #[cfg(test)]
 mod tests;

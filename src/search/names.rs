@@ -209,6 +209,8 @@ pub fn strategy(spec: &str) -> Result<Box<dyn Strategy>> {
                 "init",
                 "initmin",
                 "initmax",
+                "offspring",
+                "offkeep",
                 "spread",
                 "perturb",
                 "temp",

@@ -24,7 +24,10 @@ const COUNTS: [(&str, &str, Field<usize>); 11] = [
 ];
 
 /// Those that take a whole number, with what 0 means.
-const WHOLES: [(&str, &str, &str, Field<usize>); 11] = [
+const WHOLES: [(&str, &str, &str, Field<usize>); 12] = [
+    ("offkeep", "ok", "the whole share may be bred", |s| {
+        &mut s.offspring_keep
+    }),
     ("linecap", "lc", "no cap", |s| &mut s.line_cap),
     ("mirrorgemm", "mg", "any budget", |s| {
         &mut s.mirror_gemm_from
@@ -95,6 +98,10 @@ fn other_ils_option<'k>(s: &mut ils::Ils, key: &'k str, v: &str) -> Result<&'k s
         "init" => {
             s.init = ratio(key, v)?;
             "i"
+        }
+        "offspring" => {
+            s.offspring = ratio(key, v)?;
+            "o"
         }
         "model" => {
             s.model = flag(key, v)?;

@@ -25,6 +25,8 @@ impl Ils {
             init: 0.0,
             init_min: 0,
             init_max: 0,
+            offspring: 0.0,
+            offspring_keep: 0,
             spread: 1,
             noise: 0.0,
             bo: 0.0,

@@ -32,6 +32,17 @@ pub(super) fn mean_single_changes(ev: &Evaluator) -> f64 {
     total as f64 / sample.len().max(1) as f64
 }
 
+/// Which configurations are neighbours.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Neighbourhood {
+    Hamming,
+    Adjacent,
+    /// Variable neighbourhood descent (Mladenovic and Hansen, "Variable neighborhood search",
+    /// 1997): adjacent neighbours first, the rest of the Hamming neighbourhood only at an
+    /// adjacent local minimum.
+    Vnd,
+}
+
 /// Which descent stages move, without measuring, to a measured neighbour faster than the
 /// current configuration before they measure the unmeasured ones.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -35,7 +35,11 @@ pub struct Args {
     ///
     /// auto's settings (defaults in brackets): init, the random share [0.15], that many working
     /// configurations drawn at random, but at most twice as many measurements; initmin, the
-    /// fewest, at most half the budget [10]; initmax, the most, 0 for no cap [25]; spread, the
+    /// fewest, at most half the budget [10]; initmax, the most, 0 for no cap [25]; offspring,
+    /// the share of the budget bred from the five fastest of the random share (uniform
+    /// crossover of two, each parameter redrawn with probability 0.1) instead of drawn, where
+    /// the share is under initmax, 0 for none [0.1]; offkeep, the random configurations kept
+    /// before any are bred [8]; spread, the
     /// configurations drawn for each after the first, the one farthest from those before
     /// measured, 1 for independent draws [1]; perturb, the most parameters a jump changes [2];
     /// temp, the Metropolis temperature

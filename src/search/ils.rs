@@ -70,6 +70,7 @@ pub struct Ils {
     /// random, at most all of it over `offspring_keep` configurations, and only where the
     /// share is under `init_max` (`offspring::offspring_count`; 0: none).
     pub offspring: f64,
+    /// Random configurations kept before any are bred.
     pub offspring_keep: usize,
     /// Draws per random-share configuration after the first, the farthest kept (1: one draw).
     pub spread: usize,

@@ -100,7 +100,12 @@ fn other_ils_option<'k>(s: &mut ils::Ils, key: &'k str, v: &str) -> Result<&'k s
             "i"
         }
         "offspring" => {
-            s.offspring = ratio(key, v)?;
+            s.offspring = non_negative(key, v)?;
+            if s.offspring >= 1.0 {
+                return Err(Error::Usage(format!(
+                    "option offspring={v}: expected a share of the budget in [0, 1)"
+                )));
+            }
             "o"
         }
         "model" => {

@@ -18,7 +18,7 @@ use advise_ml::Rng;
 const WIDTH_SAMPLE: usize = 32;
 
 /// The mean number of single changes the space holds of the first [`WIDTH_SAMPLE`]
-/// configurations measured.
+/// configurations measured (the random share's, and its offspring where it has some).
 pub(super) fn mean_single_changes(ev: &Evaluator) -> f64 {
     let space = ev.space();
     let sample = &ev.evaluated()[..ev.evaluated().len().min(WIDTH_SAMPLE)];

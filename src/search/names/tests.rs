@@ -69,6 +69,22 @@ fn free_moves_take_off_adjacent_or_all() {
 }
 
 #[test]
+fn offspring_take_a_share_and_a_count_kept() {
+    assert_eq!(
+        strategy("auto:offspring=0.2,offkeep=5").unwrap().name(),
+        "auto-o0.2-ok5"
+    );
+    assert_eq!(strategy("auto:offspring=0").unwrap().name(), "auto-o0");
+    assert!(strategy("auto:offspring=1.5").is_err());
+    assert!(strategy("auto:offkeep=-2").is_err());
+    let err = strategy("greedy_ils:offspring=0.1")
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("no option `offspring`"), "{err}");
+}
+
+#[test]
 fn monotone_takes_a_count_of_pairs_or_0() {
     assert_eq!(strategy("auto:monotone=8").unwrap().name(), "auto-mono8");
     assert_eq!(strategy("auto:monotone=0").unwrap().name(), "auto-mono0");
